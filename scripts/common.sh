@@ -1,0 +1,68 @@
+# Shared helpers for ./lab and scripts/*. Sourced, never run.
+# shellcheck shell=bash
+
+LAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Everything the lab installs or builds outside the repo (pgvector build, k6 binary, database
+# files) lives here, so a clean clone reuses it and `rm -rf` of it resets the machine.
+LAB_CACHE="${LOOMLAB_CACHE:-$HOME/.cache/loom-lab}"
+export LAB_ROOT LAB_CACHE
+
+log() { printf '\033[1;34m[lab]\033[0m %s\n' "$*" >&2; }
+warn() { printf '\033[1;33m[lab]\033[0m %s\n' "$*" >&2; }
+die() {
+  printf '\033[1;31m[lab] error:\033[0m %s\n' "$*" >&2
+  exit 1
+}
+
+# java_major PATH_TO_JAVA -> prints the feature release (17, 21, 25, ...)
+java_major() {
+  "$1" -XshowSettings:properties -version 2>&1 |
+    sed -n 's/^ *java\.specification\.version = //p' | head -n1
+}
+
+# pick_jdk: exports JAVA_HOME to a JDK >= 21 (prefers JAVA_HOME if it qualifies, then the
+# newest of the usual install locations), says which, or fails with what to install.
+pick_jdk() {
+  [[ -n "${LAB_JDK_PICKED:-}" ]] && return 0
+  local candidates=() c major best="" best_major=0
+  [[ -n "${JAVA_HOME:-}" ]] && candidates+=("$JAVA_HOME")
+  for c in /usr/lib/jvm/* /opt/java/* /opt/jdk* "$HOME"/.sdkman/candidates/java/*; do
+    [[ -d "$c" ]] && candidates+=("$c")
+  done
+  if command -v java >/dev/null 2>&1; then
+    candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")")
+  fi
+  for c in "${candidates[@]}"; do
+    [[ -x "$c/bin/java" && -x "$c/bin/javac" ]] || continue
+    major="$(java_major "$c/bin/java")"
+    [[ "$major" =~ ^[0-9]+$ ]] || continue
+    # JAVA_HOME wins when it is recent enough; otherwise take the newest.
+    if [[ "$c" == "${JAVA_HOME:-}" && "$major" -ge 21 ]]; then
+      best="$c" best_major="$major"
+      break
+    fi
+    if ((major > best_major)); then best="$c" best_major="$major"; fi
+  done
+  if [[ -z "$best" || "$best_major" -lt 21 ]]; then
+    die "loom-lab needs a JDK >= 21 (25 recommended) for virtual threads; found ${best_major:-none}.
+      Install one (e.g. Temurin 25 under /usr/lib/jvm) or set JAVA_HOME to it."
+  fi
+  export JAVA_HOME="$best" PATH="$best/bin:$PATH" LAB_JDK_PICKED=1
+  log "JDK $best_major at $JAVA_HOME"
+  # The project compiles with release 25 (see pom.xml).
+  if ((best_major < 25)); then
+    die "this build targets Java 25 (maven.compiler.release); JDK $best_major can run a packaged jar but not build it"
+  fi
+}
+
+mvnw() { (cd "$LAB_ROOT" && ./mvnw -B -ntp "$@"); }
+
+# wait_http URL SECONDS: poll until URL answers 2xx, or fail after SECONDS.
+wait_http() {
+  local url="$1" secs="$2" i
+  for ((i = 0; i < secs * 5; i++)); do
+    curl -fsS -o /dev/null "$url" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# A throwaway local PostgreSQL 15 + pgvector for loom-lab, on loopback, data in a folder it owns.
+#
+#   scripts/db.sh start     provision (initdb, pgvector, role, database) if needed, then start
+#   scripts/db.sh stop      stop it (data kept)
+#   scripts/db.sh status    running or not, and where
+#   scripts/db.sh env       print the QUARKUS_DATASOURCE_* exports for this database
+#   scripts/db.sh destroy   stop and delete its data
+#
+# Parameters (environment): LOOMLAB_PG_PORT (default 54329), LOOMLAB_PG_DIR (default
+# $LOOMLAB_CACHE/pg, or /var/tmp/loom-lab-pg when run as root: initdb refuses root, so the
+# server runs as the postgres user and its files cannot live under /root).
+# The password of the 'loomlab' role is generated at first start and kept beside the data.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
+PG_PORT="${LOOMLAB_PG_PORT:-54329}"
+if [[ $EUID -eq 0 ]]; then
+  PG_DIR="${LOOMLAB_PG_DIR:-/var/tmp/loom-lab-pg}"
+  as_pg() { runuser -u postgres -- "$@"; }
+else
+  PG_DIR="${LOOMLAB_PG_DIR:-$LAB_CACHE/pg}"
+  as_pg() { "$@"; }
+fi
+DATA="$PG_DIR/data"
+SOCK="$PG_DIR/run"
+PWFILE="$PG_DIR/password"
+DB_NAME=loomlab
+DB_USER=loomlab
+
+running() { [[ -f "$DATA/postmaster.pid" ]] && as_pg "$PG_BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; }
+psql_admin() { as_pg "$PG_BIN/psql" -h "$SOCK" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+init() {
+  [[ -x "$PG_BIN/initdb" ]] || die "PostgreSQL 15 server binaries not found in $PG_BIN (Debian: apt-get install postgresql-15)"
+  mkdir -p "$PG_DIR" "$SOCK"
+  if [[ $EUID -eq 0 ]]; then chown postgres: "$PG_DIR" "$SOCK"; fi
+  [[ -f "$PWFILE" ]] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$PWFILE")
+  if [[ $EUID -eq 0 ]]; then chown postgres: "$PWFILE"; fi
+  [[ -f "$DATA/PG_VERSION" ]] && return 0
+  log "db: initdb in $DATA"
+  # Local socket: trust for the admin (it owns the files anyway); TCP: password only.
+  as_pg "$PG_BIN/initdb" -D "$DATA" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+    -E UTF8 --locale=C.UTF-8 >"$PG_DIR/initdb.log"
+}
+
+start() {
+  bash "$LAB_ROOT/scripts/pgvector.sh"
+  init
+  if running; then
+    log "db: already running on 127.0.0.1:$PG_PORT"
+  else
+    log "db: starting PostgreSQL 15 on 127.0.0.1:$PG_PORT (data $DATA)"
+    # Sized for a benchmark box: enough connections for several pools, fsync kept on.
+    as_pg "$PG_BIN/pg_ctl" -D "$DATA" -l "$PG_DIR/server.log" -w -t 30 start -o \
+      "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$SOCK -c max_connections=300 -c shared_buffers=256MB" \
+      >/dev/null || {
+      tail -n 20 "$PG_DIR/server.log" >&2
+      die "db: PostgreSQL did not start"
+    }
+  fi
+  local pw
+  pw="$(cat "$PWFILE")"
+  if [[ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='$DB_USER'")" != 1 ]]; then
+    log "db: creating role $DB_USER and database $DB_NAME"
+    psql_admin -c "CREATE ROLE $DB_USER LOGIN PASSWORD '$pw'"
+    psql_admin -c "CREATE DATABASE $DB_NAME OWNER $DB_USER"
+  fi
+  # The extension is created by Flyway (V1); creating it needs superuser or a trusted
+  # extension, so the role gets to create it in its own database only.
+  psql_admin -d "$DB_NAME" -c "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
+}
+
+stop() {
+  if running; then
+    log "db: stopping"
+    as_pg "$PG_BIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null
+  else
+    log "db: not running"
+  fi
+}
+
+status() {
+  if running; then
+    echo "running: jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME (data $DATA)"
+  else
+    echo "stopped (data ${DATA})"
+    return 3
+  fi
+}
+
+env_exports() {
+  [[ -f "$PWFILE" ]] || die "db: not provisioned yet; run '$0 start'"
+  echo "export QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME"
+  echo "export QUARKUS_DATASOURCE_USERNAME=$DB_USER"
+  echo "export QUARKUS_DATASOURCE_PASSWORD=$(cat "$PWFILE")"
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+status) status ;;
+env) env_exports ;;
+destroy)
+  stop
+  log "db: deleting $PG_DIR"
+  rm -rf "$PG_DIR"
+  ;;
+*)
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+  ;;
+esac

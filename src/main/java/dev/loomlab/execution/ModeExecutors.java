@@ -1,0 +1,41 @@
+package dev.loomlab.execution;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * Executors of each execution model for a workload's fan-out, so that a request's sub-tasks run on
+ * threads of the same kind as the request itself: virtual threads for {@link Mode#VIRTUAL}, a
+ * bounded pool of platform threads for {@link Mode#WORKER}.
+ *
+ * <p>The platform pool is never Quarkus' request worker pool: a request blocked waiting for
+ * sub-tasks queued behind other requests on the same pool can deadlock it.
+ */
+public final class ModeExecutors {
+
+  private ModeExecutors() {}
+
+  /**
+   * A fresh executor for one fan-out; close it (try-with-resources) to wait for its tasks.
+   *
+   * @param mode the request's execution model
+   * @param platformThreads the fixed pool size used for {@link Mode#WORKER}
+   * @param name thread name prefix, visible in thread dumps and answers
+   */
+  public static ExecutorService perFanOut(Mode mode, int platformThreads, String name) {
+    return switch (mode) {
+      case VIRTUAL -> Executors.newThreadPerTaskExecutor(threadFactory(mode, name));
+      case WORKER -> Executors.newFixedThreadPool(platformThreads, threadFactory(mode, name));
+    };
+  }
+
+  /** Thread factory of the mode's kind, threads named {@code name-mode-N}. */
+  public static ThreadFactory threadFactory(Mode mode, String name) {
+    String prefix = name + "-" + mode.id() + "-";
+    return switch (mode) {
+      case VIRTUAL -> Thread.ofVirtual().name(prefix, 0).factory();
+      case WORKER -> Thread.ofPlatform().name(prefix, 0).daemon(true).factory();
+    };
+  }
+}

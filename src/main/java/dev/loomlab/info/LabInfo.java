@@ -1,0 +1,17 @@
+package dev.loomlab.info;
+
+import java.util.Map;
+
+/**
+ * The configuration a benchmark ran against: printed at start-up and copied into every report.
+ *
+ * @param pools sizes of every pool and bound that shapes a comparison
+ */
+public record LabInfo(
+    String jdk,
+    String vm,
+    String quarkus,
+    int cpus,
+    long maxHeapBytes,
+    String imageKind,
+    Map<String, Object> pools) {}

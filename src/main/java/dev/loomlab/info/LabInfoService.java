@@ -1,0 +1,87 @@
+package dev.loomlab.info;
+
+import dev.loomlab.observability.WorkerPoolMetricsBinder;
+import dev.loomlab.sleep.SleepConfig;
+import dev.loomlab.tasks.TasksConfig;
+import io.quarkus.runtime.ExecutorRecorder;
+import io.quarkus.runtime.ImageMode;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.jboss.logging.Logger;
+import org.jboss.threads.EnhancedQueueExecutor;
+
+/** Collects the pools and bounds in force, and logs them once at start-up. */
+@ApplicationScoped
+public class LabInfoService {
+
+  private static final Logger LOG = Logger.getLogger(LabInfoService.class);
+
+  private final Config config;
+  private final SleepConfig sleep;
+  private final TasksConfig tasks;
+
+  LabInfoService(Config config, SleepConfig sleep, TasksConfig tasks) {
+    this.config = config;
+    this.sleep = sleep;
+    this.tasks = tasks;
+  }
+
+  void onStart(@Observes StartupEvent event) {
+    LabInfo info = info();
+    LOG.infof(
+        "loom-lab on JDK %s (%s), Quarkus %s, %d CPUs, %s; pools and bounds: %s",
+        info.jdk(), info.vm(), info.quarkus(), info.cpus(), info.imageKind(), info.pools());
+  }
+
+  public LabInfo info() {
+    int cpus = Runtime.getRuntime().availableProcessors();
+    Map<String, Object> pools = new LinkedHashMap<>();
+    // Read from the live pool; unset, Quarkus sizes it max(8 x CPUs, 200).
+    pools.put(
+        "worker.max-threads",
+        WorkerPoolMetricsBinder.workerPool()
+            .map(EnhancedQueueExecutor::getMaximumPoolSize)
+            .orElseGet(ExecutorRecorder::calculateMaxThreads));
+    pools.put("tasks.worker-pool-size", tasks.workerPoolSize());
+    pools.put("tasks.max-count-worker", tasks.maxCountWorker());
+    pools.put("tasks.max-count-virtual", tasks.maxCountVirtual());
+    pools.put("sleep.max-ms", sleep.maxMs());
+    pools.put("datasource.max-size", intValue("quarkus.datasource.jdbc.max-size").orElse(20));
+    pools.put(
+        "virtual.carriers",
+        intValue(
+                "jdk.virtualThreadScheduler.parallelism",
+                System.getProperty("jdk.virtualThreadScheduler.parallelism"))
+            .orElse(cpus));
+    return new LabInfo(
+        Runtime.version().toString(),
+        System.getProperty("java.vm.name", "?"),
+        quarkusVersion(),
+        cpus,
+        Runtime.getRuntime().maxMemory(),
+        ImageMode.current().isNativeImage() ? "native" : "jvm",
+        pools);
+  }
+
+  private Optional<Integer> intValue(String key) {
+    return config.getOptionalValue(key, Integer.class);
+  }
+
+  private static Optional<Integer> intValue(String key, String raw) {
+    try {
+      return raw == null ? Optional.empty() : Optional.of(Integer.parseInt(raw.trim()));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String quarkusVersion() {
+    String v = io.quarkus.runtime.Quarkus.class.getPackage().getImplementationVersion();
+    return v == null ? "unknown" : v;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.loomlab.sleep;
+
+import dev.loomlab.execution.Mode;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.RunOnVirtualThread;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code GET /api/{mode}/sleep}: the request thread sleeps {@code ms}. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "sleep", description = "Seeds A2/A3: a request that blocks its thread")
+public class SleepResource {
+
+  private static final String MS = "Milliseconds to sleep, 0..loomlab.sleep.max-ms (10000)";
+
+  private final SleepService service;
+
+  SleepResource(SleepService service) {
+    this.service = service;
+  }
+
+  @GET
+  @Path("worker/sleep")
+  @Blocking
+  @Operation(summary = "Sleep on a worker-pool platform thread")
+  public SleepResult worker(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("100") long ms) {
+    return service.sleep(Mode.WORKER, ms);
+  }
+
+  @GET
+  @Path("virtual/sleep")
+  @RunOnVirtualThread
+  @Operation(summary = "Sleep on a virtual thread")
+  public SleepResult virtual(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("100") long ms) {
+    return service.sleep(Mode.VIRTUAL, ms);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.loomlab.tasks;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Knobs of the mass fan-out workload ({@code loomlab.tasks.*}). */
+@ConfigMapping(prefix = "loomlab.tasks")
+public interface TasksConfig {
+
+  /**
+   * {@code loomlab.tasks.worker-pool-size}: fixed platform pool of the worker mode (seed A1: 10).
+   */
+  @WithDefault("10")
+  int workerPoolSize();
+
+  /** {@code loomlab.tasks.max-count-virtual}: most tasks one virtual-mode request may start. */
+  @WithDefault("1000000")
+  int maxCountVirtual();
+
+  /** {@code loomlab.tasks.max-count-worker}: most tasks one worker-mode request may queue. */
+  @WithDefault("10000")
+  int maxCountWorker();
+
+  /** {@code loomlab.tasks.max-ms}: the longest sleep a task may be asked for. */
+  @WithDefault("10000")
+  long maxMs();
+
+  /**
+   * {@code loomlab.tasks.max-expected-ms}: reject requests whose ideal duration (waves of the pool
+   * times {@code ms}) exceeds this, so no request holds a thread for minutes.
+   */
+  @WithDefault("60000")
+  long maxExpectedMs();
+
+  /** {@code loomlab.tasks.sample-interval-ms}: how often memory and threads are sampled. */
+  @WithDefault("20")
+  long sampleIntervalMs();
+}

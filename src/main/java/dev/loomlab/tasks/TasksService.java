@@ -1,0 +1,117 @@
+package dev.loomlab.tasks;
+
+import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.ModeExecutors;
+import dev.loomlab.observability.ProcessMemory;
+import dev.loomlab.observability.WorkloadMetrics;
+import dev.loomlab.problem.Bounds;
+import dev.loomlab.problem.Problem;
+import dev.loomlab.problem.ProblemException;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Starts {@code count} tasks that each block {@code ms}, waits for all, and measures what they cost
+ * (seed A1): one virtual thread per task, or a fixed pool of platform threads.
+ */
+@ApplicationScoped
+public class TasksService {
+
+  private final TasksConfig config;
+  private final Map<Mode, Timer> timers;
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+
+  TasksService(TasksConfig config, WorkloadMetrics metrics) {
+    this.config = config;
+    this.timers = metrics.timers("tasks");
+  }
+
+  public TasksResult run(Mode mode, int count, long ms) {
+    int maxCount = mode == Mode.VIRTUAL ? config.maxCountVirtual() : config.maxCountWorker();
+    Bounds.check("count", count, 1, maxCount);
+    Bounds.check("ms", ms, 0, config.maxMs());
+    int parallelism = mode == Mode.VIRTUAL ? count : Math.min(count, config.workerPoolSize());
+    long idealMs = ((count + parallelism - 1) / parallelism) * ms;
+    if (idealMs > config.maxExpectedMs()) {
+      String message =
+          "would take at least "
+              + idealMs
+              + " ms, over loomlab.tasks.max-expected-ms="
+              + config.maxExpectedMs();
+      throw ProblemException.badRequest(
+          "count=" + count + ", ms=" + ms + " " + message,
+          List.of(new Problem.Violation("count", message)));
+    }
+
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger peakRunning = new AtomicInteger();
+    Runnable task =
+        () -> {
+          peakRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+          try {
+            Thread.sleep(ms);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            running.decrementAndGet();
+          }
+        };
+
+    System.gc(); // a quiet baseline, so heap growth is the tasks' and not earlier garbage
+    long rssBefore = ProcessMemory.rssBytes();
+    long heapBefore = memory.getHeapMemoryUsage().getUsed();
+    threads.resetPeakThreadCount();
+    long peakRss = rssBefore;
+    long peakHeap = heapBefore;
+
+    long start = System.nanoTime();
+    String executorName;
+    try (ExecutorService executor =
+        ModeExecutors.perFanOut(mode, config.workerPoolSize(), "tasks")) {
+      executorName =
+          mode == Mode.VIRTUAL
+              ? "virtual-thread-per-task"
+              : "fixed-platform-pool(" + config.workerPoolSize() + ")";
+      for (int i = 0; i < count; i++) {
+        executor.execute(task);
+      }
+      executor.shutdown();
+      // Sample while the tasks sleep; the executor closes once they have all finished.
+      while (!executor.awaitTermination(config.sampleIntervalMs(), TimeUnit.MILLISECONDS)) {
+        peakRss = Math.max(peakRss, ProcessMemory.rssBytes());
+        peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for tasks", e);
+    }
+    long elapsedNanos = System.nanoTime() - start;
+    timers.get(mode).record(elapsedNanos, TimeUnit.NANOSECONDS);
+
+    int peakConcurrent = Math.max(1, peakRunning.get());
+    long rssGrowth = rssBefore < 0 ? -1 : Math.max(0, peakRss - rssBefore);
+    long heapGrowth = Math.max(0, peakHeap - heapBefore);
+    return new TasksResult(
+        mode.id(),
+        count,
+        ms,
+        TimeUnit.NANOSECONDS.toMillis(elapsedNanos),
+        idealMs,
+        executorName,
+        peakRunning.get(),
+        threads.getPeakThreadCount(),
+        rssGrowth,
+        heapGrowth,
+        rssGrowth < 0 ? -1 : rssGrowth / peakConcurrent,
+        heapGrowth / peakConcurrent);
+  }
+}
