@@ -69,7 +69,7 @@ start() {
   fi
   # The extension is created by Flyway (V1); creating it needs superuser or a trusted
   # extension, so the role gets to create it in its own database only.
-  psql_admin -d "$DB_NAME" -c "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
+  PGOPTIONS='-c client_min_messages=warning' psql_admin -d "$DB_NAME" -c "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
 }
 
 stop() {

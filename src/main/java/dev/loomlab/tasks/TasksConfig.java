@@ -32,7 +32,10 @@ public interface TasksConfig {
   @WithDefault("60000")
   long maxExpectedMs();
 
-  /** {@code loomlab.tasks.sample-interval-ms}: how often memory and threads are sampled. */
+  /**
+   * {@code loomlab.tasks.sample-interval-ms}: how often a run checks whether all its concurrent
+   * tasks are asleep, to measure their memory then.
+   */
   @WithDefault("20")
   long sampleIntervalMs();
 }

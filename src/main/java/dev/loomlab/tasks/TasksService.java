@@ -66,29 +66,31 @@ public class TasksService {
           }
         };
 
-    System.gc(); // a quiet baseline, so heap growth is the tasks' and not earlier garbage
+    // Memory is compared at two quiet points, each right after a full GC: before the tasks start,
+    // and once while every task that can run at once is sleeping. What the GC keeps then is what
+    // the sleeping tasks hold (a virtual thread's stack lives on the heap while it is parked; a
+    // platform thread's stack is native memory, so it shows in RSS instead).
+    System.gc();
     long rssBefore = ProcessMemory.rssBytes();
     long heapBefore = memory.getHeapMemoryUsage().getUsed();
     threads.resetPeakThreadCount();
-    long peakRss = rssBefore;
-    long peakHeap = heapBefore;
+    Snapshot atPeak = null;
 
     long start = System.nanoTime();
-    String executorName;
+    String executorName =
+        mode == Mode.VIRTUAL
+            ? "virtual-thread-per-task"
+            : "fixed-platform-pool(" + config.workerPoolSize() + ")";
     try (ExecutorService executor =
         ModeExecutors.perFanOut(mode, config.workerPoolSize(), "tasks")) {
-      executorName =
-          mode == Mode.VIRTUAL
-              ? "virtual-thread-per-task"
-              : "fixed-platform-pool(" + config.workerPoolSize() + ")";
       for (int i = 0; i < count; i++) {
         executor.execute(task);
       }
       executor.shutdown();
-      // Sample while the tasks sleep; the executor closes once they have all finished.
       while (!executor.awaitTermination(config.sampleIntervalMs(), TimeUnit.MILLISECONDS)) {
-        peakRss = Math.max(peakRss, ProcessMemory.rssBytes());
-        peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
+        if (atPeak == null && running.get() >= parallelism) {
+          atPeak = Snapshot.afterGc(memory);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -98,8 +100,9 @@ public class TasksService {
     timers.get(mode).record(elapsedNanos, TimeUnit.NANOSECONDS);
 
     int peakConcurrent = Math.max(1, peakRunning.get());
-    long rssGrowth = rssBefore < 0 ? -1 : Math.max(0, peakRss - rssBefore);
-    long heapGrowth = Math.max(0, peakHeap - heapBefore);
+    // Too short to catch every task asleep at once (ms near 0): no memory figure, not a wrong one.
+    long rssGrowth = atPeak == null || rssBefore < 0 ? -1 : Math.max(0, atPeak.rss() - rssBefore);
+    long heapGrowth = atPeak == null ? -1 : Math.max(0, atPeak.heap() - heapBefore);
     return new TasksResult(
         mode.id(),
         count,
@@ -109,9 +112,20 @@ public class TasksService {
         executorName,
         peakRunning.get(),
         threads.getPeakThreadCount(),
+        atPeak == null ? 0 : atPeak.gcPauseMs(),
         rssGrowth,
         heapGrowth,
         rssGrowth < 0 ? -1 : rssGrowth / peakConcurrent,
-        heapGrowth / peakConcurrent);
+        heapGrowth < 0 ? -1 : heapGrowth / peakConcurrent);
+  }
+
+  /** Memory right after a full GC, and how long that GC held the tasks' timers back. */
+  private record Snapshot(long rss, long heap, long gcPauseMs) {
+    static Snapshot afterGc(MemoryMXBean memory) {
+      long t0 = System.nanoTime();
+      System.gc();
+      long pause = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      return new Snapshot(ProcessMemory.rssBytes(), memory.getHeapMemoryUsage().getUsed(), pause);
+    }
   }
 }

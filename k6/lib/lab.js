@@ -1,0 +1,162 @@
+// Shared by every loom-lab k6 script: target, mode, load shapes, checks, and the summary.
+//
+// Environment (all scripts):
+//   BASE_URL       service root                      default http://127.0.0.1:8080
+//   MODE           worker | virtual                  required
+//   SUMMARY_JSON   where to write k6's raw summary    default: not written
+//   RUN_LABEL      free text printed in the summary  default: script and mode
+//   THINK_MS       pause between iterations (ms)     default 0 (the seeds used none)
+// Nothing here imports from the network: clusters often have no egress.
+
+import http from 'k6/http';
+import exec from 'k6/execution';
+import { check, sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+
+export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const MODES = ['worker', 'virtual'];
+
+/** The execution model under test, from MODE; anything else stops the script before load. */
+export function mode() {
+  const m = __ENV.MODE;
+  if (!MODES.includes(m)) {
+    throw new Error(`MODE must be one of ${MODES.join(', ')}, got '${m}'`);
+  }
+  return m;
+}
+
+export function intEnv(name, fallback) {
+  const raw = __ENV[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got '${raw}'`);
+  return n;
+}
+
+/** Trend statistics every report uses (k6 does not compute a standard deviation: see sq below). */
+export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+
+// Sum of squared request durations: with the mean and the count it gives the standard deviation
+// the seeds report (sqrt(E[x^2] - E[x]^2)), without exporting every sample.
+const durationSquares = new Counter('lab_req_duration_sq');
+
+/**
+ * Closed model, as the seeds ran it: `vus` users that each send `iterations` requests back to
+ * back, all started at once. maxDuration bounds the run whatever happens.
+ */
+export function closedIterations(vus, iterations, maxDuration) {
+  return {
+    executor: 'per-vu-iterations',
+    vus,
+    iterations,
+    maxDuration,
+  };
+}
+
+/** Closed model ramped through stages (seed C). */
+export function closedStages(stages) {
+  return { executor: 'ramping-vus', startVUs: 0, stages, gracefulRampDown: '5s' };
+}
+
+/**
+ * Open model: a fixed arrival rate whatever the latency, so queueing shows up as latency or as
+ * dropped_iterations instead of being hidden (coordinated omission).
+ */
+export function openRate(rate, duration, maxVUs) {
+  return {
+    executor: 'constant-arrival-rate',
+    rate,
+    timeUnit: '1s',
+    duration,
+    preAllocatedVUs: Math.min(maxVUs, Math.max(10, Math.ceil(rate / 4))),
+    maxVUs,
+  };
+}
+
+/** Fails the run at once, before any load, when the service is not ready. */
+export function requireReady() {
+  const res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '10s' });
+  if (res.status !== 200) {
+    exec.test.abort(`service not ready at ${BASE_URL}/q/health/ready (status ${res.status})`);
+  }
+  const info = http.get(`${BASE_URL}/api/info`, { tags: { name: 'setup' } });
+  return info.status === 200 ? info.json() : {};
+}
+
+/**
+ * GET with the lab's bookkeeping: checks (status 200, JSON, plus the script's own) and the squared
+ * duration. Checks stay cheap (no JSON parsing): k6 shares the machine with the service.
+ */
+export function getJson(url, name, extraChecks = {}) {
+  const res = http.get(url, { tags: { name } });
+  durationSquares.add(res.timings.duration * res.timings.duration);
+  check(res, {
+    'status is 200': (r) => r.status === 200,
+    'content is JSON': (r) => (r.headers['Content-Type'] || '').startsWith('application/json'),
+    ...extraChecks,
+  });
+  return res;
+}
+
+/**
+ * Thresholds, applied to the scenario's own requests only (setup()'s readiness probe is not
+ * load). Declaring them also makes k6 keep these sub-metrics in the summary, where the report
+ * reads them.
+ */
+export function scenarioThresholds(scenario, extra = {}) {
+  return {
+    [`http_req_failed{scenario:${scenario}}`]: ['rate<0.01'],
+    [`http_reqs{scenario:${scenario}}`]: ['count>0'],
+    [`http_req_duration{scenario:${scenario}}`]: [],
+    ...extra,
+  };
+}
+
+/** The scenario's sub-metric when present, else the whole metric. */
+export function scenarioMetric(data, name, scenario) {
+  return data.metrics[`${name}{scenario:${scenario}}`] || data.metrics[name];
+}
+
+export function think() {
+  const ms = intEnv('THINK_MS', 0);
+  if (ms > 0) sleep(ms / 1000);
+}
+
+function fmt(v, digits = 1) {
+  return v === undefined || v === null || Number.isNaN(v) ? '-' : Number(v).toFixed(digits);
+}
+
+/** Standard deviation of http_req_duration from the summary and the squared-duration counter. */
+export function stdDev(data, scenario) {
+  const d = scenarioMetric(data, 'http_req_duration', scenario);
+  const sq = data.metrics.lab_req_duration_sq;
+  if (!d || !sq || !d.values.count) return NaN;
+  const mean = d.values.avg;
+  const variance = sq.values.count / d.values.count - mean * mean;
+  return Math.sqrt(Math.max(0, variance));
+}
+
+/**
+ * End of test: k6's raw summary to SUMMARY_JSON (read by `./lab bench`), and a short table to
+ * stdout, the same figures in a terminal and in a Kubernetes Job's log.
+ */
+export function labSummary(data, scenario) {
+  const label = __ENV.RUN_LABEL || `${scenario} ${__ENV.MODE || ''}`;
+  const m = data.metrics;
+  const pick = (name) => scenarioMetric(data, name, scenario);
+  const d = pick('http_req_duration') ? pick('http_req_duration').values : {};
+  const reqs = pick('http_reqs') ? pick('http_reqs').values : { count: 0, rate: 0 };
+  const failed = pick('http_req_failed') ? pick('http_req_failed').values.rate : 0;
+  const dropped = m.dropped_iterations ? m.dropped_iterations.values.count : 0;
+  const lines = [
+    '',
+    `loom-lab | ${label} | ${BASE_URL}`,
+    `  requests ${reqs.count}  throughput ${fmt(reqs.rate)} req/s  errors ${fmt(failed * 100, 2)} %  dropped ${dropped}`,
+    `  latency ms: mean ${fmt(d.avg)}  sd ${fmt(stdDev(data, scenario))}  min ${fmt(d.min)}  p50 ${fmt(d.med)}  ` +
+      `p90 ${fmt(d['p(90)'])}  p95 ${fmt(d['p(95)'])}  p99 ${fmt(d['p(99)'])}  max ${fmt(d.max)}`,
+    '',
+  ];
+  const out = { stdout: lines.join('\n') };
+  if (__ENV.SUMMARY_JSON) out[__ENV.SUMMARY_JSON] = JSON.stringify(data, null, 1);
+  return out;
+}

@@ -1,0 +1,471 @@
+#!/usr/bin/env python3
+"""`./lab bench`: runs the k6 scripts against the service in both modes and writes the report.
+
+It starts the service itself (one instance per workload, with the pools that workload's seed
+used), scrapes /q/metrics before, during and after every run, warms up without counting, repeats
+each measured run, and prints medians with their spread beside the Little's-law bound and the
+seed's figures. Everything it measured lands under target/loom-lab/<timestamp>/.
+
+Called by ./lab with the JDK, the database and k6 ready; see `./lab bench --help`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import labreport as lr  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# --------------------------------------------------------------------------------------------
+# What runs: workloads, their load shapes, bounds and seeds
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Load:
+    """One k6 run shape of a workload, measured in each mode."""
+
+    name: str
+    script: str
+    scenario: str
+    env: dict
+    # (mode, pools from /api/info) -> (concurrency, latency in s) for Little's law, or None.
+    bound: Callable[[str, dict], tuple[float, float]] | None = None
+    seed: dict = field(default_factory=dict)  # mode -> {figure: value}
+    modes: tuple = ("worker", "virtual")
+    timeout_s: int = 300
+    extra: tuple = ()  # custom k6 trends to report: (metric, label, stat)
+    warmups: int | None = None  # None: --warmups
+    repeats: int | None = None  # None: --repeats
+    warmup_env: dict = field(default_factory=dict)  # overrides of env for warm-up runs
+
+
+@dataclass
+class Suite:
+    workload: str
+    description: str
+    server_env: dict
+    loads: list[Load]
+
+
+def sleep_bound(vus: int, sleep_ms: int):
+    def bound(mode: str, pools: dict):
+        conc = vus if mode == "virtual" else min(vus, pools.get("worker.max-threads", vus))
+        return conc, sleep_ms / 1000.0
+
+    return bound
+
+
+# Seed A3 (SCENARIOS.md): 500 users x 10 requests, 100 ms, Tomcat 50 threads vs virtual.
+SEED_A3 = {
+    "worker": {"throughput": 479.1, "mean": 977, "min": 100, "max": 1141, "sd": 196.97, "error_rate": 0.0},
+    "virtual": {"throughput": 3921.6, "mean": 105, "min": 100, "max": 177, "sd": 9.84, "error_rate": 0.0},
+}
+# Seed A1: 100 tasks x 1 s; 10 platform threads ~10,000 ms, virtual ~1,000 ms; 100,000 virtual ~1,500 ms.
+SEED_A1 = {"worker": {"elapsed": 10_000}, "virtual": {"elapsed": 1_000}}
+SEED_A1_100K = {"virtual": {"elapsed": 1_500}}
+
+TASK_TRENDS = (
+    ("lab_tasks_elapsed_ms", "elapsed ms", "med"),
+    ("lab_tasks_peak_concurrent", "peak tasks at once", "max"),
+    ("lab_tasks_peak_platform_threads", "peak platform threads", "max"),
+    ("lab_tasks_rss_bytes_per_task", "RSS B/task", "med"),
+    ("lab_tasks_heap_bytes_per_task", "heap B/task", "med"),
+    ("lab_tasks_measure_gc_ms", "GC to measure ms", "med"),
+)
+
+
+def suites(profile: str) -> list[Suite]:
+    smoke = profile == "smoke"  # seconds, for CI: the whole pipeline, scaled down
+    a3 = {"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"} if smoke else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
+    a1_count, a1_big = ("100", "2000") if smoke else ("100", "100000")
+    a1_ms = "200" if smoke else "1000"
+    return [
+        Suite(
+            workload="sleep",
+            description="Seed A3: 500 users started at once, 10 requests each, no think time, "
+            "100 ms sleep; worker pool of 50 platform threads (the seed's Tomcat) vs virtual threads",
+            server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": "50"},
+            loads=[
+                Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if smoke else " (A3)"), "k6/sleep.js", "sleep", a3,
+                     sleep_bound(int(a3["VUS"]), 100), {} if smoke else SEED_A3, timeout_s=180),
+            ],
+        ),
+        Suite(
+            workload="tasks",
+            description="Seed A1: 100 tasks sleeping 1 s on 10 platform threads vs one virtual thread each; "
+            "then 100,000 virtual threads",
+            server_env={},
+            loads=[
+                Load(
+                    f"{a1_count} tasks x {a1_ms} ms" + ("" if smoke else " (A1)"),
+                    "k6/tasks.js",
+                    "tasks",
+                    {"COUNT": a1_count, "TASK_MS": a1_ms, "ITERATIONS": "1" if smoke else "3"},
+                    seed={} if smoke else SEED_A1,
+                    timeout_s=120,
+                    extra=TASK_TRENDS,
+                    # One k6 run of 3 requests is the repeat; a worker request takes 10 s.
+                    warmups=1,
+                    repeats=1,
+                    warmup_env={"ITERATIONS": "1"},
+                ),
+                Load(
+                    f"{int(a1_big):,} tasks x {a1_ms} ms" + ("" if smoke else " (A1)"),
+                    "k6/tasks.js",
+                    "tasks",
+                    {"COUNT": a1_big, "TASK_MS": a1_ms, "ITERATIONS": "1" if smoke else "3"},
+                    seed={} if smoke else SEED_A1_100K,
+                    modes=("virtual",),
+                    timeout_s=120,
+                    extra=TASK_TRENDS,
+                    warmups=1,
+                    repeats=1,
+                    warmup_env={"ITERATIONS": "1"},
+                ),
+            ],
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# The service under test
+# --------------------------------------------------------------------------------------------
+
+
+class Service:
+    def __init__(self, java: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path):
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = log
+        full_env = dict(os.environ)
+        full_env.update(env)
+        full_env["QUARKUS_HTTP_PORT"] = str(port)
+        cmd = [java, *jvm_flags, "-jar", str(jar)]
+        self.cmd = cmd
+        self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout_s=60):
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"service exited with {self.proc.returncode}; see {self.log}")
+            try:
+                with urllib.request.urlopen(self.url + "/q/health/ready", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise SystemExit(f"service not ready after {timeout_s} s; see {self.log}")
+
+    def get(self, path: str, timeout=10) -> str:
+        with urllib.request.urlopen(self.url + path, timeout=timeout) as r:
+            return r.read().decode()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Sampler(threading.Thread):
+    """Scrapes /q/metrics every `period` s while a run goes on (one scrape before, one after)."""
+
+    def __init__(self, service: Service, period: float):
+        super().__init__(daemon=True)
+        self.service, self.period = service, period
+        self.samples: list[dict] = []
+        self._done = threading.Event()
+
+    def scrape(self):
+        try:
+            sample = lr.scrape_sample(self.service.get("/q/metrics", timeout=5))
+            sample["t"] = time.time()
+            self.samples.append(sample)
+        except OSError:
+            pass
+
+    def run(self):
+        while not self._done.wait(self.period):
+            self.scrape()
+
+    def finish(self) -> list[dict]:
+        self._done.set()
+        self.join()
+        self.scrape()
+        return self.samples
+
+
+# --------------------------------------------------------------------------------------------
+# Running k6
+# --------------------------------------------------------------------------------------------
+
+
+def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str, service: Service, args,
+           warmup=False) -> dict:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env.update(load.env)
+    if warmup:
+        env.update(load.warmup_env)
+    env.update({"MODE": mode, "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
+    if args.dashboards and not warmup:
+        env.update({"K6_WEB_DASHBOARD": "true", "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
+                    "K6_WEB_DASHBOARD_PORT": "-1"})
+    sampler = Sampler(service, args.sample_period)
+    sampler.scrape()
+    sampler.start()
+    started = time.monotonic()
+    try:
+        proc = subprocess.run([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=load.timeout_s)
+    except subprocess.TimeoutExpired:
+        sampler.finish()
+        raise SystemExit(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped")
+    samples = sampler.finish()
+    took = time.monotonic() - started
+    (out.with_suffix(".log")).write_text(proc.stdout + proc.stderr)
+    (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
+    if not out.exists():
+        raise SystemExit(f"k6 run '{label}' wrote no summary (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+    summary = json.loads(out.read_text())
+    figures = lr.k6_figures(summary, load.scenario)
+    figures.update(lr.server_figures(samples))
+    for metric, _, stat in load.extra:
+        figures[metric] = summary.get("metrics", {}).get(metric, {}).get("values", {}).get(stat, math.nan)
+    figures["k6_exit"] = proc.returncode
+    figures["wall_s"] = took
+    return figures
+
+
+# --------------------------------------------------------------------------------------------
+# The report
+# --------------------------------------------------------------------------------------------
+
+
+def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
+    """results: mode -> {"runs": [...], "warmup": {...}}"""
+    if load.extra:
+        headers = ["mode", *(label for _, label, _ in load.extra), "seed elapsed ms", "requests", "errors %"]
+        t = lr.Table(headers)
+        for mode in load.modes:
+            r = results.get(mode)
+            if not r:
+                continue
+            agg = lr.aggregate(r["runs"])
+            cells = [lr.fmt_spread(agg.get(m, lr.Spread.of([])), 0) for m, _, _ in load.extra]
+            seed = load.seed.get(mode, {}).get("elapsed")
+            t.add(mode, *cells, lr.fmt(seed, 0), lr.fmt(agg["requests"].median, 0), lr.fmt(agg["error_rate"].median * 100, 2))
+        return t
+
+    t = lr.Table(["mode", "requests", "req/s", "bound", "eff.", "mean ms", "sd", "min", "p50", "p95", "p99",
+                  "max", "errors %", "dropped", "last warm-up req/s", "seed req/s", "seed mean"])
+    for mode in load.modes:
+        r = results.get(mode)
+        if not r:
+            continue
+        agg = lr.aggregate(r["runs"])
+        bound = math.nan
+        if load.bound:
+            conc, lat = load.bound(mode, pools)
+            bound = lr.littles_bound(conc, lat)
+        thr = agg["throughput"]
+        seed = load.seed.get(mode, {})
+        warm = r.get("warmup") or {}
+        t.add(mode, lr.fmt(agg["requests"].median, 0), lr.fmt_spread(thr, 1), lr.fmt(bound, 0),
+              lr.fmt(lr.efficiency(thr.median, bound) * 100, 0, " %"),
+              lr.fmt_spread(agg["mean"]), lr.fmt(agg["sd"].median), lr.fmt(agg["min"].median), lr.fmt(agg["p50"].median),
+              lr.fmt(agg["p95"].median), lr.fmt(agg["p99"].median), lr.fmt(agg["max"].median),
+              lr.fmt(agg["error_rate"].median * 100, 2), lr.fmt(agg["dropped"].median, 0),
+              lr.fmt(warm.get("throughput"), 1), lr.fmt(seed.get("throughput")), lr.fmt(seed.get("mean"), 0))
+    return t
+
+
+def server_table(load: Load, results: dict) -> lr.Table:
+    t = lr.Table(["mode", "CPU s", "CPU ms/req", "peak in-flight", "peak threads", "peak RSS MB",
+                  "peak worker active", "peak worker queue", "GC pauses", "pinned"])
+    for mode in load.modes:
+        r = results.get(mode)
+        if not r:
+            continue
+        agg = lr.aggregate(r["runs"])
+        get = lambda k: agg.get(k, lr.Spread.of([])).median
+        cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
+        t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
+              lr.fmt(get("peak_live_threads"), 0), lr.fmt(get("peak_rss_bytes") / 1e6, 0),
+              lr.fmt(get("peak_worker_active"), 0), lr.fmt(get("peak_worker_queued"), 0),
+              lr.fmt(get("delta_gc_pauses"), 0), lr.fmt(get("delta_pinned"), 0))
+    return t
+
+
+def ratio_line(load: Load, results: dict) -> str:
+    if "worker" not in results or "virtual" not in results or load.extra:
+        return ""
+    w = lr.aggregate(results["worker"]["runs"])["throughput"].median
+    v = lr.aggregate(results["virtual"]["runs"])["throughput"].median
+    sw, sv = load.seed.get("worker", {}).get("throughput"), load.seed.get("virtual", {}).get("throughput")
+    seed = f"; seed {lr.fmt(lr.ratio(sv, sw), 1)}x" if sw and sv else ""
+    return f"virtual/worker throughput: {lr.fmt(lr.ratio(v, w), 2)}x{seed}"
+
+
+def write_report(out: Path, meta: dict, sections: list[dict]):
+    md = ["# loom-lab bench report", "", f"Profile: {meta['profile']}", ""]
+    md += [f"- date: {meta['date']}", f"- command: `{meta['command']}`", f"- machine: {meta['machine']}",
+           f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
+           f"{meta['info'].get('imageKind')}, {meta['info'].get('cpus')} CPUs",
+           f"- k6: {meta['k6']}, on the same machine as the service",
+           f"- warm-up (not counted): up to {meta['warmups']} runs per mode, until two in a row differ by"
+           f" < {meta['warmup_tolerance'] * 100:.0f} %; measured runs per mode: {meta['repeats']}"
+           " (fewer where a load says so, e.g. tasks: one k6 run of 3 requests)",
+           "- figures: median of the measured runs, (min-max) where they differ; latency in ms;"
+           " bound = Little's law, concurrency / latency; eff. = throughput / bound",
+           f"- server peaks come from scrapes every {meta['sample_period']} s: a run shorter than that shows"
+           " only its before and after", ""]
+    for s in sections:
+        md += [f"## {s['workload']}: {s['load']}", "", s["description"], "",
+               f"Load: `{s['script']}` with {s['env']}; service env {s['server_env']}; pools {s['pools']}", "",
+               s["table"].markdown(), ""]
+        if s["ratio"]:
+            md += [s["ratio"], ""]
+        md += ["Server side (from /q/metrics, scraped every "
+               f"{meta['sample_period']} s; medians over the measured runs):", "", s["server"].markdown(), ""]
+    (out / "report.md").write_text("\n".join(md))
+
+
+# --------------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------------
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="lab bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--k6", required=True, help="k6 binary (./lab passes it)")
+    p.add_argument("--java", required=True, help="java of the service (./lab passes it)")
+    p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
+    p.add_argument("--out", required=True, help="report folder (./lab: target/loom-lab/<timestamp>)")
+    p.add_argument("--port", type=int, default=8090)
+    p.add_argument("--profile", choices=["quick", "seeds", "smoke"], default="quick",
+                   help="quick: every workload, minutes; seeds: each seed's own setup; smoke: seconds, for CI")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
+    p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
+    p.add_argument("--mode", default="", help="worker or virtual (default: both)")
+    p.add_argument("--warmups", type=int, default=5, help="most warm-up runs per mode (at least 2 unless fewer)")
+    p.add_argument("--warmup-tolerance", type=float, default=0.03,
+                   help="warm-up stops once two runs in a row differ by less than this fraction")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
+    p.add_argument("--dashboards", action="store_true", help="export k6's web dashboard of each measured run")
+    p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
+    args = p.parse_args(argv)
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    wanted = {w for w in args.workload.split(",") if w}
+    modes = {m for m in args.mode.split(",") if m}
+    chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
+    if wanted - {s.workload for s in suites(args.profile)}:
+        raise SystemExit(f"unknown workload(s): {', '.join(sorted(wanted - {s.workload for s in suites(args.profile)}))}")
+    k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
+
+    if args.profile == "smoke":
+        args.warmups, args.repeats = min(args.warmups, 1), 1
+    sections, info = [], {}
+    total_loads = sum(len(s.loads) for s in chosen)
+    done_loads = 0
+    started = time.monotonic()
+    for suite in chosen:
+        scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
+        suite.description += scaled
+        print(f"\n== {suite.workload}: {suite.description}", flush=True)
+        service = Service(args.java, Path(args.jar), args.port, suite.server_env, args.jvm_flags.split(),
+                          out / f"service-{suite.workload}.log")
+        try:
+            service.wait_ready()
+            info = json.loads(service.get("/api/info"))
+            pools = info.get("pools", {})
+            print(f"   service ready: {info.get('jdk')} {info.get('imageKind')}, pools {pools}", flush=True)
+            for load in suite.loads:
+                done_loads += 1
+                load_modes = [m for m in load.modes if not modes or m in modes]
+                results = {}
+                slug = f"{suite.workload}-{load.name.split(' (')[0].replace(' ', '_').replace(',', '')}"
+                # Warm-up, not counted: the JIT compiles the request path of each mode.
+                warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
+                repeats = args.repeats if load.repeats is None else min(load.repeats, args.repeats)
+                for mode in load_modes:
+                    warm = {}
+                    previous = math.nan
+                    for i in range(warmups):
+                        label = f"warm-up {i + 1}/{warmups} {suite.workload} {mode}"
+                        print(f"   [{done_loads}/{total_loads}] {label} ...", end="", flush=True)
+                        warm = run_k6(args.k6, load, mode, service.url, out / "warmup" / f"{slug}-{mode}-{i + 1}.json",
+                                      label, service, args, warmup=True)
+                        print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
+                        # Warm once two runs in a row agree; the JIT still moves the figure before that.
+                        if lr.settled(previous, warm["throughput"], args.warmup_tolerance) and i + 1 >= 2:
+                            break
+                        previous = warm["throughput"]
+                    results[mode] = {"runs": [], "warmup": warm}
+                # Measured runs, the modes taking turns so drift hits both alike.
+                for i in range(repeats):
+                    for mode in load_modes:
+                        label = f"run {i + 1}/{repeats} {suite.workload} {mode} {load.name}"
+                        print(f"   [{done_loads}/{total_loads}] {label} ...", end="", flush=True)
+                        fig = run_k6(args.k6, load, mode, service.url, out / "runs" / f"{slug}-{mode}-{i + 1}.json", label, service, args)
+                        results[mode]["runs"].append(fig)
+                        print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
+                              f"errors {lr.fmt(fig['error_rate'] * 100, 2)} % "
+                              f"({lr.fmt(time.monotonic() - started, 0)} s elapsed)", flush=True)
+                load.modes = tuple(load_modes)
+                section = {"workload": suite.workload, "load": load.name, "description": suite.description,
+                           "script": load.script, "env": load.env, "server_env": suite.server_env, "pools": pools,
+                           "table": load_table(load, results, pools), "server": server_table(load, results),
+                           "ratio": ratio_line(load, results), "results": results}
+                sections.append(section)
+                print(f"\n{suite.workload}: {load.name}\n{section['table'].text()}")
+                if section["ratio"]:
+                    print(section["ratio"])
+                print(f"server side:\n{section['server'].text()}\n", flush=True)
+        finally:
+            service.stop()
+
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": os.environ.get("LAB_COMMAND", "lab bench"),
+            "machine": f"{os.cpu_count()} CPUs, {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB, "
+                       f"{os.uname().sysname} {os.uname().release}",
+            "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
+            "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
+            "sample_period": args.sample_period}
+    write_report(out, meta, sections)
+    (out / "results.json").write_text(json.dumps(
+        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server")} for s in sections]},
+        indent=1, default=str))
+    print(f"report: {out / 'report.md'}")
+    failed = [f"{s['workload']} {s['load']} {mode}" for s in sections for mode, r in s["results"].items()
+              for run in r["runs"] if run.get("k6_exit")]
+    if failed:
+        print(f"k6 thresholds crossed in: {', '.join(failed)} (see the runs' .log files)")
+        if args.strict:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,238 @@
+"""The arithmetic of loom-lab's reports, kept apart from the runner so it can be tested on fixed
+inputs: figures out of k6 summaries and /q/metrics scrapes, Little's-law bounds, medians with
+their spread, ratios, and the tables that print them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+
+# --------------------------------------------------------------------------------------------
+# k6 summaries
+# --------------------------------------------------------------------------------------------
+
+
+def _metric(summary: dict, name: str, scenario: str | None):
+    metrics = summary.get("metrics", {})
+    if scenario and f"{name}{{scenario:{scenario}}}" in metrics:
+        return metrics[f"{name}{{scenario:{scenario}}}"]
+    return metrics.get(name)
+
+
+def _values(summary: dict, name: str, scenario: str | None) -> dict:
+    m = _metric(summary, name, scenario)
+    return (m or {}).get("values", {})
+
+
+def k6_figures(summary: dict, scenario: str) -> dict:
+    """The figures of one k6 run, from its raw handleSummary() data."""
+    d = _values(summary, "http_req_duration", scenario)
+    reqs = _values(summary, "http_reqs", scenario)
+    failed = _values(summary, "http_req_failed", scenario)
+    sq = _values(summary, "lab_req_duration_sq", None)
+    dropped = _values(summary, "dropped_iterations", None)
+    count = reqs.get("count", 0)
+    mean = d.get("avg", math.nan)
+    return {
+        "requests": count,
+        "throughput": reqs.get("rate", 0.0),
+        "mean": mean,
+        "sd": std_dev(sq.get("count"), mean, d.get("count", count)),
+        "min": d.get("min", math.nan),
+        "p50": d.get("med", math.nan),
+        "p90": d.get("p(90)", math.nan),
+        "p95": d.get("p(95)", math.nan),
+        "p99": d.get("p(99)", math.nan),
+        "max": d.get("max", math.nan),
+        "error_rate": failed.get("rate", 0.0),
+        "dropped": dropped.get("count", 0),
+        "duration_s": summary.get("state", {}).get("testRunDurationMs", math.nan) / 1000.0,
+    }
+
+
+def std_dev(sum_of_squares, mean, count) -> float:
+    """Population standard deviation from the sum of squares, the mean and the count."""
+    if not count or sum_of_squares is None or mean is None or math.isnan(mean):
+        return math.nan
+    return math.sqrt(max(0.0, sum_of_squares / count - mean * mean))
+
+
+# --------------------------------------------------------------------------------------------
+# Little's law
+# --------------------------------------------------------------------------------------------
+
+
+def littles_bound(concurrency: float, latency_s: float) -> float:
+    """Most requests per second `concurrency` requests in flight can complete when each takes
+    `latency_s`: throughput <= concurrency / latency."""
+    if latency_s <= 0:
+        return math.inf
+    return concurrency / latency_s
+
+
+def efficiency(throughput: float, bound: float) -> float:
+    if not bound or math.isinf(bound) or math.isnan(bound):
+        return math.nan
+    return throughput / bound
+
+
+def settled(previous: float, current: float, tolerance: float) -> bool:
+    """True when two successive warm-up figures differ by less than `tolerance` (a fraction)."""
+    if math.isnan(previous) or math.isnan(current) or not previous:
+        return False
+    return abs(current - previous) / previous < tolerance
+
+
+def ratio(a: float, b: float) -> float:
+    if not b or math.isnan(a) or math.isnan(b):
+        return math.nan
+    return a / b
+
+
+# --------------------------------------------------------------------------------------------
+# Repeats: medians and spread
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Spread:
+    median: float
+    low: float
+    high: float
+    n: int
+
+    @staticmethod
+    def of(values) -> "Spread":
+        vals = [v for v in values if v is not None and not math.isnan(v)]
+        if not vals:
+            return Spread(math.nan, math.nan, math.nan, 0)
+        return Spread(statistics.median(vals), min(vals), max(vals), len(vals))
+
+    def rel_range(self) -> float:
+        """(max - min) / median: how far apart the repeats were."""
+        if not self.n or not self.median:
+            return math.nan
+        return (self.high - self.low) / self.median
+
+
+def aggregate(runs: list[dict]) -> dict[str, Spread]:
+    keys = sorted({k for r in runs for k, v in r.items() if isinstance(v, (int, float))})
+    return {k: Spread.of([r.get(k, math.nan) for r in runs]) for k in keys}
+
+
+# --------------------------------------------------------------------------------------------
+# Prometheus text (the service's /q/metrics)
+# --------------------------------------------------------------------------------------------
+
+_SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)")
+
+
+def prom_value(text: str, metric: str, labels: dict | None = None) -> float:
+    """Sum of the samples of `metric` whose labels include `labels`; NaN when there are none."""
+    labels = labels or {}
+    total, found = 0.0, False
+    for line in text.splitlines():
+        if not line or line[0] == "#":
+            continue
+        m = _SAMPLE.match(line)
+        if not m or m.group(1) != metric:
+            continue
+        lbl = m.group(2) or ""
+        if all(f'{k}="{v}"' in lbl for k, v in labels.items()):
+            try:
+                v = float(m.group(3))
+            except ValueError:
+                continue
+            if not math.isnan(v):
+                total += v
+                found = True
+    return total if found else math.nan
+
+
+# What each scrape keeps: (key, metric, labels). Counters are reported as deltas over the run,
+# gauges as their peak.
+SAMPLED_GAUGES = [
+    ("live_threads", "jvm_threads_live_threads", {}),
+    ("in_flight", "http_server_active_requests", {}),
+    ("rss_bytes", "process_resident_memory_bytes", {}),
+    ("heap_used_bytes", "jvm_memory_used_bytes", {"area": "heap"}),
+    ("worker_active", "executor_active_threads", {"name": "quarkus-worker"}),
+    ("worker_queued", "executor_queued_tasks", {"name": "quarkus-worker"}),
+    ("db_active", "agroal_active_count", {}),
+    ("db_awaiting", "agroal_awaiting_count", {}),
+    ("db_max_wait_ms", "agroal_blocking_time_max_milliseconds", {}),
+]
+SAMPLED_COUNTERS = [
+    ("cpu_ns", "process_cpu_time_ns_total", {}),
+    ("gc_pause_s", "jvm_gc_pause_seconds_sum", {}),
+    ("gc_pauses", "jvm_gc_pause_seconds_count", {}),
+    ("pinned", "jvm_threads_virtual_pinned_seconds_count", {}),
+    ("submit_failed", "jvm_threads_virtual_submit_failed_total", {}),
+]
+
+
+def scrape_sample(text: str) -> dict:
+    sample = {}
+    for key, name, labels in SAMPLED_GAUGES + SAMPLED_COUNTERS:
+        sample[key] = prom_value(text, name, labels)
+    return sample
+
+
+def server_figures(samples: list[dict]) -> dict:
+    """Server-side evidence of one run from its scrapes (first before the load, last after)."""
+    if len(samples) < 2:
+        return {}
+    first, last = samples[0], samples[-1]
+    out = {}
+    for key, _, _ in SAMPLED_GAUGES:
+        vals = [s[key] for s in samples if not math.isnan(s.get(key, math.nan))]
+        out[f"peak_{key}"] = max(vals) if vals else math.nan
+    for key, _, _ in SAMPLED_COUNTERS:
+        out[f"delta_{key}"] = last.get(key, math.nan) - first.get(key, math.nan)
+    out["cpu_s"] = out.pop("delta_cpu_ns") / 1e9
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Tables
+# --------------------------------------------------------------------------------------------
+
+
+def fmt(v, digits=1, unit="") -> str:
+    if v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v))):
+        return "-"
+    if isinstance(v, str):
+        return v
+    if digits == 0:
+        return f"{v:,.0f}{unit}"
+    return f"{v:,.{digits}f}{unit}"
+
+
+def fmt_spread(s: Spread, digits=1, unit="") -> str:
+    if not s.n:
+        return "-"
+    if s.n == 1 or s.low == s.high:
+        return fmt(s.median, digits, unit)
+    return f"{fmt(s.median, digits, unit)} ({fmt(s.low, digits)}-{fmt(s.high, digits)})"
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+
+    def add(self, *cells):
+        self.rows.append([str(c) for c in cells])
+
+    def markdown(self) -> str:
+        out = ["| " + " | ".join(self.headers) + " |", "|" + "|".join("---" for _ in self.headers) + "|"]
+        out += ["| " + " | ".join(r) + " |" for r in self.rows]
+        return "\n".join(out)
+
+    def text(self) -> str:
+        widths = [max(len(h), *(len(r[i]) for r in self.rows)) if self.rows else len(h) for i, h in enumerate(self.headers)]
+        line = lambda cells: "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        return "\n".join([line(self.headers), line(["-" * w for w in widths])] + [line(r) for r in self.rows])
