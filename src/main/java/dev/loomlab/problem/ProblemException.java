@@ -35,6 +35,11 @@ public class ProblemException extends RuntimeException {
     return new ProblemException(404, "Not Found", detail, List.of(), Map.of());
   }
 
+  /** 504: a dependency failed or did not answer in time; the detail names it. */
+  public static ProblemException gatewayTimeout(String detail) {
+    return new ProblemException(504, "Gateway Timeout", detail, List.of(), Map.of());
+  }
+
   /** 503 with a {@code Retry-After} header: overload or a dependency down, try again later. */
   public static ProblemException unavailable(String detail, int retryAfterSeconds) {
     return new ProblemException(

@@ -1,0 +1,46 @@
+package dev.loomlab.product;
+
+import dev.loomlab.execution.Mode;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.RunOnVirtualThread;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code GET /api/{mode}/products/{id}}: a product lookup fanning out to four dependencies. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "product", description = "Seed C: four slow dependencies called in parallel")
+@APIResponse(
+    responseCode = "504",
+    description = "A dependency failed or exceeded loomlab.product.timeout")
+@APIResponse(responseCode = "503", description = "The fan-out pool of the mode is full")
+public class ProductResource {
+
+  private final ProductService service;
+
+  ProductResource(ProductService service) {
+    this.service = service;
+  }
+
+  @GET
+  @Path("worker/products/{id}")
+  @Blocking
+  @Operation(summary = "Look a product up on a worker thread; dependencies on the fan-out pool")
+  public ProductView worker(@PathParam("id") long id) {
+    return service.lookup(Mode.WORKER, id);
+  }
+
+  @GET
+  @Path("virtual/products/{id}")
+  @RunOnVirtualThread
+  @Operation(summary = "Look a product up on a virtual thread; dependencies on virtual threads")
+  public ProductView virtual(@PathParam("id") long id) {
+    return service.lookup(Mode.VIRTUAL, id);
+  }
+}

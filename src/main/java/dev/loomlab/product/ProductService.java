@@ -1,0 +1,229 @@
+package dev.loomlab.product;
+
+import dev.loomlab.execution.FanOutExecutors;
+import dev.loomlab.execution.Mode;
+import dev.loomlab.observability.WorkloadMetrics;
+import dev.loomlab.problem.Bounds;
+import dev.loomlab.problem.ProblemException;
+import dev.loomlab.product.ProductView.CompetitorPrice;
+import dev.loomlab.product.ProductView.Product;
+import dev.loomlab.product.ProductView.Stock;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A product lookup (seed C): four slow dependencies called in parallel on an executor of the
+ * request's model, so the answer takes as long as the slowest of them, not their sum.
+ */
+@ApplicationScoped
+public class ProductService {
+
+  private final ProductConfig config;
+  private final CatalogRepository catalog;
+  private final StockClient stock;
+  private final FanOutExecutors executors;
+  private final Map<Mode, Timer> lookupTimers;
+  private final Map<Mode, Map<Dependency, Timer>> dependencyTimers = new EnumMap<>(Mode.class);
+  private final AtomicInteger runningSubTasks = new AtomicInteger();
+
+  ProductService(
+      ProductConfig config,
+      CatalogRepository catalog,
+      StockClient stock,
+      FanOutExecutors executors,
+      WorkloadMetrics metrics) {
+    this.config = config;
+    this.catalog = catalog;
+    this.stock = stock;
+    this.executors = executors;
+    this.lookupTimers = metrics.timers("product");
+    for (Mode mode : Mode.values()) {
+      Map<Dependency, Timer> timers = new EnumMap<>(Dependency.class);
+      for (Dependency d : Dependency.values()) {
+        timers.put(
+            d,
+            Timer.builder("loomlab.dependency")
+                .description("Time of one dependency of the product lookup")
+                .tag("dependency", d.id())
+                .tag("mode", mode.id())
+                .register(metrics.registry()));
+      }
+      dependencyTimers.put(mode, timers);
+    }
+    Gauge.builder("loomlab.fanout.running", runningSubTasks, AtomicInteger::get)
+        .description("Sub-tasks of product lookups running now")
+        .tag("workload", "product")
+        .register(metrics.registry());
+  }
+
+  public ProductView lookup(Mode mode, long id) {
+    Bounds.check("id", id, 1, Long.MAX_VALUE);
+    LatencyPlan plan = LatencyPlan.draw(config, id);
+    long start = System.nanoTime();
+    long deadline = start + config.timeout().toNanos();
+    ExecutorService executor = executors.executor(mode);
+
+    Map<Dependency, Future<Outcome<?>>> futures = new EnumMap<>(Dependency.class);
+    try {
+      futures.put(
+          Dependency.CATALOG,
+          submit(
+              executor,
+              mode,
+              Dependency.CATALOG,
+              () -> catalog.find(id, plan.of(Dependency.CATALOG), config.catalog().latencyIn())));
+      futures.put(
+          Dependency.STOCK,
+          submit(
+              executor, mode, Dependency.STOCK, () -> stock.fetch(id, plan.of(Dependency.STOCK))));
+      futures.put(
+          Dependency.RECOMMENDATIONS,
+          submit(
+              executor,
+              mode,
+              Dependency.RECOMMENDATIONS,
+              () -> recommendations(id, plan.of(Dependency.RECOMMENDATIONS))));
+      futures.put(
+          Dependency.PRICES,
+          submit(
+              executor,
+              mode,
+              Dependency.PRICES,
+              () -> competitorPrices(id, plan.of(Dependency.PRICES))));
+    } catch (RejectedExecutionException e) {
+      cancelAll(futures);
+      throw ProblemException.unavailable(
+          "the " + mode.id() + " fan-out pool is full (loomlab.execution.fan-out.*); retry later",
+          1);
+    }
+
+    Map<Dependency, Outcome<?>> outcomes = new EnumMap<>(Dependency.class);
+    for (Map.Entry<Dependency, Future<Outcome<?>>> entry : futures.entrySet()) {
+      Dependency dependency = entry.getKey();
+      try {
+        long remaining = Math.max(0, deadline - System.nanoTime());
+        Outcome<?> outcome = entry.getValue().get(remaining, TimeUnit.NANOSECONDS);
+        outcomes.put(dependency, outcome);
+        if (dependency == Dependency.CATALOG && ((Optional<?>) outcome.value()).isEmpty()) {
+          cancelAll(futures);
+          throw ProblemException.notFound("no product with id " + id);
+        }
+      } catch (TimeoutException e) {
+        List<String> late =
+            futures.entrySet().stream()
+                .filter(f -> !f.getValue().isDone())
+                .map(f -> f.getKey().id())
+                .toList();
+        cancelAll(futures);
+        throw ProblemException.gatewayTimeout(
+            "no answer within "
+                + config.timeout().toMillis()
+                + " ms from: "
+                + String.join(", ", late));
+      } catch (ExecutionException e) {
+        cancelAll(futures);
+        throw ProblemException.gatewayTimeout(
+            "dependency " + dependency.id() + " failed: " + e.getCause());
+      } catch (InterruptedException e) {
+        cancelAll(futures);
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for dependencies", e);
+      }
+    }
+    long totalNanos = System.nanoTime() - start;
+    lookupTimers.get(mode).record(totalNanos, TimeUnit.NANOSECONDS);
+    return view(mode, outcomes, TimeUnit.NANOSECONDS.toMillis(totalNanos));
+  }
+
+  /** What one dependency answered, how long it took and on which thread. */
+  private record Outcome<T>(T value, long millis, String thread, boolean virtual) {}
+
+  private <T> Future<Outcome<?>> submit(
+      ExecutorService executor, Mode mode, Dependency dependency, Callable<T> call) {
+    Timer timer = dependencyTimers.get(mode).get(dependency);
+    return executor.submit(
+        () -> {
+          runningSubTasks.incrementAndGet();
+          long t0 = System.nanoTime();
+          try {
+            T value = call.call();
+            long nanos = System.nanoTime() - t0;
+            timer.record(nanos, TimeUnit.NANOSECONDS);
+            Thread t = Thread.currentThread();
+            return new Outcome<>(
+                value, TimeUnit.NANOSECONDS.toMillis(nanos), t.getName(), t.isVirtual());
+          } finally {
+            runningSubTasks.decrementAndGet();
+          }
+        });
+  }
+
+  /**
+   * An answered request leaves nothing behind: the late or failed ones' siblings are interrupted.
+   */
+  private static void cancelAll(Map<Dependency, Future<Outcome<?>>> futures) {
+    futures.values().forEach(f -> f.cancel(true));
+  }
+
+  private static List<Long> recommendations(long id, long latencyMs) throws InterruptedException {
+    Thread.sleep(latencyMs); // the recommendation cache's round trip
+    List<Long> ids = new ArrayList<>(3);
+    for (int i = 1; i <= 3; i++) {
+      ids.add(Math.floorMod(id * 31 + i * 977, 10_000L) + 1);
+    }
+    return ids;
+  }
+
+  private static List<CompetitorPrice> competitorPrices(long id, long latencyMs)
+      throws InterruptedException {
+    Thread.sleep(latencyMs); // the pricing service's round trip
+    List<CompetitorPrice> prices = new ArrayList<>(2);
+    for (String seller : List.of("acme", "globex")) {
+      long cents = 500 + Math.floorMod(id * 7919 + seller.hashCode(), 99_500);
+      prices.add(
+          new CompetitorPrice(
+              seller, BigDecimal.valueOf(cents, 2).setScale(2, RoundingMode.UNNECESSARY)));
+    }
+    return prices;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ProductView view(Mode mode, Map<Dependency, Outcome<?>> outcomes, long totalMs) {
+    Map<String, Long> latency = new LinkedHashMap<>();
+    Map<String, String> threads = new LinkedHashMap<>();
+    boolean allVirtual = true;
+    for (Map.Entry<Dependency, Outcome<?>> e : outcomes.entrySet()) {
+      latency.put(e.getKey().id(), e.getValue().millis());
+      threads.put(e.getKey().id(), e.getValue().thread());
+      allVirtual &= e.getValue().virtual();
+    }
+    Product product = ((Optional<Product>) outcomes.get(Dependency.CATALOG).value()).orElseThrow();
+    return new ProductView(
+        mode.id(),
+        product,
+        (Stock) outcomes.get(Dependency.STOCK).value(),
+        (List<Long>) outcomes.get(Dependency.RECOMMENDATIONS).value(),
+        (List<CompetitorPrice>) outcomes.get(Dependency.PRICES).value(),
+        latency,
+        threads,
+        allVirtual,
+        totalMs);
+  }
+}

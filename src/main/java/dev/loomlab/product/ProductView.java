@@ -1,0 +1,27 @@
+package dev.loomlab.product;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The answer of a product lookup: the four dependencies' data, how long each took, on which thread,
+ * and the total (the slowest of the four when they really ran in parallel).
+ */
+public record ProductView(
+    String mode,
+    Product product,
+    Stock stock,
+    List<Long> recommendations,
+    List<CompetitorPrice> competitorPrices,
+    Map<String, Long> latencyMs,
+    Map<String, String> threads,
+    boolean subTasksVirtual,
+    long totalMs) {
+
+  public record Product(long id, String name, String category, BigDecimal price) {}
+
+  public record Stock(long productId, int available, String warehouse) {}
+
+  public record CompetitorPrice(String seller, BigDecimal price) {}
+}

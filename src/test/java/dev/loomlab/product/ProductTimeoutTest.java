@@ -1,0 +1,58 @@
+package dev.loomlab.product;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.lessThan;
+
+import dev.loomlab.observability.PrometheusText;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A dependency slower than the timeout: 504 naming it, and nothing left running afterwards. */
+@QuarkusTest
+@TestProfile(ProductTimeoutTest.SlowRecommendations.class)
+class ProductTimeoutTest {
+
+  public static class SlowRecommendations implements QuarkusTestProfile {
+    @Override
+    public Map<String, String> getConfigOverrides() {
+      return Map.of(
+          "loomlab.product.timeout", "400ms",
+          "loomlab.product.recommendations.min-ms", "2000",
+          "loomlab.product.recommendations.max-ms", "2000");
+    }
+  }
+
+  @Test
+  void slowDependencyIsAGatewayTimeoutNamingIt() {
+    for (String mode : new String[] {"worker", "virtual"}) {
+      long start = System.nanoTime();
+      given()
+          .get("/api/" + mode + "/products/5")
+          .then()
+          .statusCode(504)
+          .contentType("application/problem+json")
+          .body("title", equalTo("Gateway Timeout"))
+          .body("detail", equalTo("no answer within 400 ms from: recommendations"));
+      assertThat(mode, (System.nanoTime() - start) / 1_000_000, lessThan(1_500L));
+    }
+  }
+
+  @Test
+  void answeredRequestLeavesNoSubTaskRunning() throws InterruptedException {
+    given().get("/api/virtual/products/6").then().statusCode(504);
+    given().get("/api/worker/products/6").then().statusCode(504);
+    // The 2 s sleeps were interrupted: the count drops to 0 long before they would have ended.
+    double running = Double.NaN;
+    for (int i = 0; i < 20 && running != 0.0; i++) {
+      Thread.sleep(25);
+      String m = given().get("/q/metrics").then().extract().asString();
+      running = PrometheusText.value(m, "loomlab_fanout_running", "workload=\"product\"");
+    }
+    assertThat(running, equalTo(0.0));
+  }
+}
