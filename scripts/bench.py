@@ -44,8 +44,10 @@ class Load:
     script: str
     scenario: str
     env: dict
-    # (mode, pools from /api/info) -> (concurrency, latency in s) for Little's law, or None.
-    bound: Callable[[str, dict], tuple[float, float]] | None = None
+    # (mode, pools from /api/info) -> the Little's-law bound on throughput (req/s), or None.
+    bound: Callable[[str, dict], float] | None = None
+    # pools -> expected latency figures (ms) to print beside the measured ones, e.g. E[max].
+    expect: Callable[[dict], dict] | None = None
     seed: dict = field(default_factory=dict)  # mode -> {figure: value}
     modes: tuple = ("worker", "virtual")
     timeout_s: int = 300
@@ -64,11 +66,68 @@ class Suite:
 
 
 def sleep_bound(vus: int, sleep_ms: int):
+    """Users (virtual) or worker threads (worker), each busy sleep_ms per request."""
+
     def bound(mode: str, pools: dict):
         conc = vus if mode == "virtual" else min(vus, pools.get("worker.max-threads", vus))
-        return conc, sleep_ms / 1000.0
+        return lr.littles_bound(conc, sleep_ms / 1000.0)
 
     return bound
+
+
+def product_ranges(pools: dict) -> list[tuple[float, float]]:
+    return [tuple(r) for r in pools.get("product.latency-ms", {}).values()]
+
+
+def product_expect(pools: dict) -> dict:
+    ranges = product_ranges(pools)
+    return {"mean": lr.expected_max(ranges), "p95": lr.max_quantile(ranges, 0.95)} if ranges else {}
+
+
+def product_bound(stages: list[tuple[float, float]]):
+    """Each user completes one lookup per E[max]. The worker mode is also capped by its pools:
+    request threads / E[max], and fan-out threads / the summed mean latency of the four
+    sub-tasks (each holds a fan-out thread for its own latency)."""
+
+    def bound(mode: str, pools: dict):
+        ranges = product_ranges(pools)
+        if not ranges:
+            return math.nan
+        e_max = lr.expected_max(ranges) / 1000.0
+        cap = math.inf
+        if mode == "worker":
+            occupancy = sum((a + b) / 2 for a, b in ranges) / 1000.0
+            cap = min(pools.get("worker.max-threads", math.inf) / e_max,
+                      pools.get("fan-out.worker-threads", math.inf) / occupancy)
+        return lr.stages_bound(stages, 1.0 / e_max, cap)
+
+    return bound
+
+
+# Seed C's shape: durations in sevenths of the total, targets scaled from a peak of 35.
+SEED_C_SHAPE = [(1, 5), (1, 10), (1, 20), (1, 35), (2, 35), (1, 0)]
+
+
+def seed_c_stages(total_s: int, peak: int) -> list[tuple[int, int]]:
+    return [(max(1, round(total_s * n / 7)), round(t * peak / 35)) for n, t in SEED_C_SHAPE]
+
+
+def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
+    stages = seed_c_stages(total_s, peak)
+    warm = seed_c_stages(max(7, total_s * 2 // 3), peak)
+    stages_env = lambda st: ",".join(f"{d}s:{t}" for d, t in st)
+    return Load(
+        f"ramp to {peak} VUs in {total_s} s" + (" (C)" if seed else ""),
+        "k6/product.js",
+        "product",
+        {"STAGES": stages_env(stages), "PEAK_VUS": str(peak)},
+        bound=product_bound(stages),
+        expect=product_expect,
+        seed=seed,
+        timeout_s=total_s + 120,
+        warmup_env={"STAGES": stages_env(warm)},
+        **kw,
+    )
 
 
 # Seed A3 (SCENARIOS.md): 500 users x 10 requests, 100 ms, Tomcat 50 threads vs virtual.
@@ -79,6 +138,11 @@ SEED_A3 = {
 # Seed A1: 100 tasks x 1 s; 10 platform threads ~10,000 ms, virtual ~1,000 ms; 100,000 virtual ~1,500 ms.
 SEED_A1 = {"worker": {"elapsed": 10_000}, "virtual": {"elapsed": 1_000}}
 SEED_A1_100K = {"virtual": {"elapsed": 1_500}}
+# Seed C: 6 stages to 35 VUs over 7 min; platform pool (core 50, max 200, queue 500) vs virtual.
+SEED_C = {
+    "worker": {"throughput": 17.38, "mean": 966.61, "p50": 990.32, "p95": 1530, "max": 2270, "error_rate": 0.0},
+    "virtual": {"throughput": 33.45, "mean": 405.66, "p50": 394.2, "p95": 549.59, "max": 1450, "error_rate": 0.0},
+}
 
 TASK_TRENDS = (
     ("lab_tasks_elapsed_ms", "elapsed ms", "med"),
@@ -95,6 +159,13 @@ def suites(profile: str) -> list[Suite]:
     a3 = {"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"} if smoke else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
     a1_count, a1_big = ("100", "2000") if smoke else ("100", "100000")
     a1_ms = "200" if smoke else "1000"
+    if smoke:
+        product_loads = [product_load(7, 10, {})]
+    elif profile == "seeds":
+        # The seed's 7 minutes once per mode (repeats would take 42 minutes), and 10x its users.
+        product_loads = [product_load(420, 35, SEED_C, warmups=1, repeats=1), product_load(42, 350, {})]
+    else:
+        product_loads = [product_load(21, 35, SEED_C), product_load(21, 350, {})]
     return [
         Suite(
             workload="sleep",
@@ -139,6 +210,15 @@ def suites(profile: str) -> list[Suite]:
                     warmup_env={"ITERATIONS": "1"},
                 ),
             ],
+        ),
+        Suite(
+            workload="product",
+            description="Seed C: a product lookup waiting for four slow dependencies called in parallel "
+            "(catalog U(100,300) ms with a real SELECT, stock U(150,400) ms over real HTTP, recommendations "
+            "U(50,200), prices U(100,250)); closed model ramped through the seed's 6 stages; worker pool "
+            "200 with a fan-out pool of 200 platform threads vs virtual threads",
+            server_env={},
+            loads=product_loads,
         ),
     ]
 
@@ -277,25 +357,26 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
             t.add(mode, *cells, lr.fmt(seed, 0), lr.fmt(agg["requests"].median, 0), lr.fmt(agg["error_rate"].median * 100, 2))
         return t
 
-    t = lr.Table(["mode", "requests", "req/s", "bound", "eff.", "mean ms", "sd", "min", "p50", "p95", "p99",
-                  "max", "errors %", "dropped", "last warm-up req/s", "seed req/s", "seed mean"])
+    expected = load.expect(pools) if load.expect else {}
+    extra = ["E[max] ms", "mean excess"] if expected else []
+    t = lr.Table(["mode", "requests", "req/s", "bound", "eff.", "mean ms", "sd", "min", "p50", "p90", "p95", "p99",
+                  "max", "errors %", "dropped", *extra, "last warm-up req/s", "seed req/s", "seed mean"])
     for mode in load.modes:
         r = results.get(mode)
         if not r:
             continue
         agg = lr.aggregate(r["runs"])
-        bound = math.nan
-        if load.bound:
-            conc, lat = load.bound(mode, pools)
-            bound = lr.littles_bound(conc, lat)
+        bound = load.bound(mode, pools) if load.bound else math.nan
         thr = agg["throughput"]
         seed = load.seed.get(mode, {})
         warm = r.get("warmup") or {}
         t.add(mode, lr.fmt(agg["requests"].median, 0), lr.fmt_spread(thr, 1), lr.fmt(bound, 0),
               lr.fmt(lr.efficiency(thr.median, bound) * 100, 0, " %"),
               lr.fmt_spread(agg["mean"]), lr.fmt(agg["sd"].median), lr.fmt(agg["min"].median), lr.fmt(agg["p50"].median),
-              lr.fmt(agg["p95"].median), lr.fmt(agg["p99"].median), lr.fmt(agg["max"].median),
+              lr.fmt(agg["p90"].median), lr.fmt(agg["p95"].median), lr.fmt(agg["p99"].median), lr.fmt(agg["max"].median),
               lr.fmt(agg["error_rate"].median * 100, 2), lr.fmt(agg["dropped"].median, 0),
+              *([lr.fmt(expected["mean"]), lr.fmt((agg["mean"].median / expected["mean"] - 1) * 100, 1, " %")]
+                if expected else []),
               lr.fmt(warm.get("throughput"), 1), lr.fmt(seed.get("throughput")), lr.fmt(seed.get("mean"), 0))
     return t
 
@@ -341,7 +422,13 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
            f"- server peaks come from scrapes every {meta['sample_period']} s: a run shorter than that shows"
            " only its before and after", ""]
     for s in sections:
-        md += [f"## {s['workload']}: {s['load']}", "", s["description"], "",
+        expectation = ""
+        if s.get("expected"):
+            e = s["expected"]
+            expectation = (f"Expected latency with every dependency answering on time: E[max] = {e['mean']:.1f} ms, "
+                           f"p95 = {e['p95']:.1f} ms (the slowest of the configured uniform delays); "
+                           "'mean excess' is the measured mean over E[max].")
+        md += [f"## {s['workload']}: {s['load']}", "", s["description"], "", expectation, "",
                f"Load: `{s['script']}` with {s['env']}; service env {s['server_env']}; pools {s['pools']}", "",
                s["table"].markdown(), ""]
         if s["ratio"]:
@@ -439,7 +526,8 @@ def main(argv=None):
                 section = {"workload": suite.workload, "load": load.name, "description": suite.description,
                            "script": load.script, "env": load.env, "server_env": suite.server_env, "pools": pools,
                            "table": load_table(load, results, pools), "server": server_table(load, results),
-                           "ratio": ratio_line(load, results), "results": results}
+                           "ratio": ratio_line(load, results), "results": results,
+                           "expected": load.expect(pools) if load.expect else {}}
                 sections.append(section)
                 print(f"\n{suite.workload}: {load.name}\n{section['table'].text()}")
                 if section["ratio"]:

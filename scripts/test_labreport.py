@@ -39,6 +39,37 @@ class LittlesLaw(unittest.TestCase):
         self.assertTrue(math.isnan(lr.ratio(1, 0)))
 
 
+class SlowestOfFour(unittest.TestCase):
+    SEED_C = [(100, 300), (150, 400), (50, 200), (100, 250)]
+
+    def test_expected_max_of_the_seed_c_delays(self):
+        self.assertAlmostEqual(lr.expected_max(self.SEED_C), 288.58, places=1)
+
+    def test_p95_of_the_seed_c_delays(self):
+        self.assertAlmostEqual(lr.max_quantile(self.SEED_C, 0.95), 387.5, places=3)
+
+    def test_one_range_is_its_mean(self):
+        self.assertAlmostEqual(lr.expected_max([(100, 300)]), 200.0, places=3)
+
+    def test_fixed_latency(self):
+        self.assertAlmostEqual(lr.expected_max([(100, 100)]), 100.0, places=3)
+
+
+class RampingBound(unittest.TestCase):
+    def test_constant_users_give_users_over_latency(self):
+        self.assertAlmostEqual(lr.stages_bound([(10, 50)], 1 / 0.1, start_vus=50), 500.0)
+
+    def test_linear_ramp_averages_half_the_peak(self):
+        self.assertAlmostEqual(lr.stages_bound([(10, 100)], 1.0), 50.0, places=6)
+
+    def test_cap_limits_the_bound(self):
+        self.assertAlmostEqual(lr.stages_bound([(10, 100)], 1.0, cap=20.0, start_vus=100), 20.0)
+
+    def test_seed_c_shape_averages_twenty_users(self):
+        shape = [(60, 5), (60, 10), (60, 20), (60, 35), (120, 35), (60, 0)]
+        self.assertAlmostEqual(lr.stages_bound(shape, 1.0), 20.0, places=6)
+
+
 class Spreads(unittest.TestCase):
     def test_median_and_range_of_three_runs(self):
         s = lr.Spread.of([4153.0, 4239.0, 4195.4])

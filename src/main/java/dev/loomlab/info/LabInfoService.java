@@ -1,6 +1,8 @@
 package dev.loomlab.info;
 
+import dev.loomlab.execution.ExecutionConfig;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
+import dev.loomlab.product.ProductConfig;
 import dev.loomlab.sleep.SleepConfig;
 import dev.loomlab.tasks.TasksConfig;
 import io.quarkus.runtime.ExecutorRecorder;
@@ -9,6 +11,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
@@ -24,11 +27,20 @@ public class LabInfoService {
   private final Config config;
   private final SleepConfig sleep;
   private final TasksConfig tasks;
+  private final ExecutionConfig execution;
+  private final ProductConfig product;
 
-  LabInfoService(Config config, SleepConfig sleep, TasksConfig tasks) {
+  LabInfoService(
+      Config config,
+      SleepConfig sleep,
+      TasksConfig tasks,
+      ExecutionConfig execution,
+      ProductConfig product) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
+    this.execution = execution;
+    this.product = product;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -51,6 +63,16 @@ public class LabInfoService {
     pools.put("tasks.max-count-worker", tasks.maxCountWorker());
     pools.put("tasks.max-count-virtual", tasks.maxCountVirtual());
     pools.put("sleep.max-ms", sleep.maxMs());
+    pools.put("fan-out.worker-threads", execution.fanOut().workerThreads());
+    pools.put("fan-out.worker-queue", execution.fanOut().workerQueue());
+    Map<String, List<Long>> latency = new LinkedHashMap<>();
+    latency.put("catalog", range(product.catalog()));
+    latency.put("stock", range(product.stock()));
+    latency.put("recommendations", range(product.recommendations()));
+    latency.put("prices", range(product.prices()));
+    pools.put("product.latency-ms", latency);
+    pools.put("product.latency-in", product.catalog().latencyIn().name());
+    pools.put("product.timeout-ms", product.timeout().toMillis());
     pools.put("datasource.max-size", intValue("quarkus.datasource.jdbc.max-size").orElse(20));
     pools.put(
         "virtual.carriers",
@@ -66,6 +88,10 @@ public class LabInfoService {
         Runtime.getRuntime().maxMemory(),
         ImageMode.current().isNativeImage() ? "native" : "jvm",
         pools);
+  }
+
+  private static List<Long> range(ProductConfig.Latency latency) {
+    return List.of(latency.minMs(), latency.maxMs());
   }
 
   private Optional<Integer> intValue(String key) {
