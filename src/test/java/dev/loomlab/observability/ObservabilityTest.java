@@ -4,9 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -59,6 +62,66 @@ class ObservabilityTest {
     assertThat(PrometheusText.value(m, "process_resident_memory_bytes"), greaterThan(10e6));
     assertThat(PrometheusText.value(m, "process_cpu_time_ns_total"), greaterThan(0.0));
     assertThat(PrometheusText.value(m, "jvm_threads_live_threads"), greaterThan(0.0));
+  }
+
+  @Test
+  void serverEvidenceMovesUnderLoad() throws Exception {
+    String before = metrics();
+    try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < 10; i++) {
+        for (String mode : new String[] {"worker", "virtual"}) {
+          clients.submit(
+              () -> given().get("/api/" + mode + "/db/slow?ms=50").then().statusCode(200));
+          clients.submit(() -> given().get("/api/" + mode + "/sleep?ms=20").then().statusCode(200));
+        }
+      }
+    }
+    String after = metrics();
+    for (String mode : new String[] {"worker", "virtual"}) {
+      String uri = "uri=\"/api/" + mode + "/db/slow\"";
+      assertThat(
+          mode,
+          PrometheusText.value(after, "http_server_requests_seconds_count", uri),
+          greaterThanOrEqualTo(
+              orZero(PrometheusText.value(before, "http_server_requests_seconds_count", uri))
+                  + 10));
+    }
+    assertMoved(before, after, "process_cpu_time_ns_total");
+    assertMoved(before, after, "agroal_acquire_count_total");
+    assertMoved(before, after, "executor_completed_tasks_total", "name=\"quarkus-worker\"");
+    assertMoved(before, after, "loomlab_db_wait_seconds_count");
+    assertThat(PrometheusText.value(after, "agroal_max_used_count"), greaterThanOrEqualTo(1.0));
+    for (String present :
+        new String[] {
+          "agroal_active_count",
+          "agroal_available_count",
+          "agroal_awaiting_count",
+          "agroal_blocking_time_max_milliseconds",
+          "executor_active_threads",
+          "executor_queued_tasks",
+          "jvm_threads_virtual_pinned_seconds_count",
+          "jvm_threads_virtual_submit_failed_total",
+          "process_resident_memory_bytes",
+          "jvm_threads_live_threads",
+          "jvm_gc_pause_seconds_count"
+        }) {
+      assertThat(present, PrometheusText.has(after, present), equalTo(true));
+    }
+  }
+
+  private static String metrics() {
+    return given().get("/q/metrics").then().statusCode(200).extract().asString();
+  }
+
+  private static double orZero(double v) {
+    return Double.isNaN(v) ? 0 : v;
+  }
+
+  private static void assertMoved(String before, String after, String name, String... labels) {
+    assertThat(
+        name,
+        PrometheusText.value(after, name, labels),
+        greaterThan(orZero(PrometheusText.value(before, name, labels))));
   }
 
   @Test

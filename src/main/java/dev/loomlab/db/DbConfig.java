@@ -1,0 +1,46 @@
+package dev.loomlab.db;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.OptionalInt;
+
+/**
+ * Knobs of the pool-bound query ({@code loomlab.db.*}). The pool itself is Agroal's: {@code
+ * quarkus.datasource.jdbc.max-size} and {@code acquisition-timeout}.
+ */
+@ConfigMapping(prefix = "loomlab.db")
+public interface DbConfig {
+
+  /** {@code loomlab.db.max-ms}: the longest {@code pg_sleep} a request may ask for. */
+  @WithDefault("10000")
+  long maxMs();
+
+  /** {@code loomlab.db.bulkhead.*}: a fair limit on concurrent database work. */
+  Bulkhead bulkhead();
+
+  /** {@code loomlab.db.retry-after}: the Retry-After of a 503 for pool exhaustion. */
+  @WithDefault("1")
+  int retryAfterSeconds();
+
+  /** {@code loomlab.db.down-retry-after}: the Retry-After of a 503 while the database is down. */
+  @WithDefault("5")
+  int downRetryAfterSeconds();
+
+  interface Bulkhead {
+    /**
+     * {@code loomlab.db.bulkhead.enabled}: queue database work in a fair semaphore in front of the
+     * pool. Both modes pass through it, so the comparison stays fair; it matters for virtual
+     * threads, which have no thread pool to bound them.
+     */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** {@code loomlab.db.bulkhead.permits}: concurrent database calls (default: the pool size). */
+    OptionalInt permits();
+
+    /** {@code loomlab.db.bulkhead.max-wait}: longest wait for a permit, then 503. */
+    @WithDefault("2s")
+    Duration maxWait();
+  }
+}

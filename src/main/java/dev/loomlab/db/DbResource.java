@@ -1,0 +1,52 @@
+package dev.loomlab.db;
+
+import dev.loomlab.execution.Mode;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.RunOnVirtualThread;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code GET /api/{mode}/db/slow}: one pooled connection held {@code ms} by the database. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "db", description = "Seed B: the connection pool, not the threads, becomes the limit")
+@APIResponse(
+    responseCode = "503",
+    description =
+        "No permit or connection within the bounded wait, or the database is down (Retry-After)")
+public class DbResource {
+
+  private static final String MS = "Milliseconds of pg_sleep, 0..loomlab.db.max-ms (10000)";
+
+  private final DbService service;
+
+  DbResource(DbService service) {
+    this.service = service;
+  }
+
+  @GET
+  @Path("worker/db/slow")
+  @Blocking
+  @Operation(summary = "Hold a pooled connection ms milliseconds, on a worker thread")
+  public DbResult worker(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms) {
+    return service.slowQuery(Mode.WORKER, ms);
+  }
+
+  @GET
+  @Path("virtual/db/slow")
+  @RunOnVirtualThread
+  @Operation(summary = "Hold a pooled connection ms milliseconds, on a virtual thread")
+  public DbResult virtual(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms) {
+    return service.slowQuery(Mode.VIRTUAL, ms);
+  }
+}

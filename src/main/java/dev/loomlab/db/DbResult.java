@@ -1,0 +1,14 @@
+package dev.loomlab.db;
+
+/**
+ * One pool-bound query: how long it waited for a permit and a connection, and how long it held the
+ * connection.
+ */
+public record DbResult(
+    String mode,
+    String thread,
+    boolean virtual,
+    long sleptMs,
+    long waitedMs,
+    long heldMs,
+    boolean bulkhead) {}

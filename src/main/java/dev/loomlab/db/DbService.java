@@ -1,0 +1,116 @@
+package dev.loomlab.db;
+
+import dev.loomlab.execution.Mode;
+import dev.loomlab.observability.WorkloadMetrics;
+import dev.loomlab.problem.Bounds;
+import dev.loomlab.problem.ProblemException;
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * A query that holds one pooled connection for a requested time (seed B): with more requests than
+ * connections, the pool, not the threads, sets the pace.
+ */
+@ApplicationScoped
+public class DbService {
+
+  private static final String SLOW = "SELECT pg_sleep(? / 1000.0)";
+
+  private final AgroalDataSource dataSource;
+  private final DbConfig config;
+  private final Semaphore bulkhead;
+  private final Map<Mode, Timer> timers;
+  private final Timer waits;
+  private final Counter rejected;
+
+  DbService(
+      AgroalDataSource dataSource,
+      DbConfig config,
+      WorkloadMetrics metrics,
+      @ConfigProperty(name = "quarkus.datasource.jdbc.max-size", defaultValue = "20")
+          int poolSize) {
+    this.dataSource = dataSource;
+    this.config = config;
+    int permits = config.bulkhead().permits().orElse(poolSize);
+    this.bulkhead = config.bulkhead().enabled() ? new Semaphore(permits, true) : null;
+    this.timers = metrics.timers("db");
+    this.waits =
+        Timer.builder("loomlab.db.wait")
+            .description("Time a pool-bound query waited for a bulkhead permit and a connection")
+            .register(metrics.registry());
+    this.rejected =
+        Counter.builder("loomlab.db.rejected")
+            .description("Pool-bound queries answered 503 (no permit or no connection in time)")
+            .register(metrics.registry());
+    if (bulkhead != null) {
+      Gauge.builder("loomlab.db.bulkhead.waiting", bulkhead, Semaphore::getQueueLength)
+          .description("Requests waiting for a database permit")
+          .register(metrics.registry());
+      Gauge.builder("loomlab.db.bulkhead.available", bulkhead, Semaphore::availablePermits)
+          .description("Free database permits")
+          .register(metrics.registry());
+    }
+  }
+
+  public DbResult slowQuery(Mode mode, long ms) {
+    Bounds.check("ms", ms, 0, config.maxMs());
+    long start = System.nanoTime();
+    boolean permitted = false;
+    try {
+      if (bulkhead != null) {
+        permitted =
+            bulkhead.tryAcquire(config.bulkhead().maxWait().toNanos(), TimeUnit.NANOSECONDS);
+        if (!permitted) {
+          rejected.increment();
+          throw ProblemException.unavailable(
+              "no database permit free within loomlab.db.bulkhead.max-wait="
+                  + config.bulkhead().maxWait().toMillis()
+                  + " ms; retry later",
+              config.retryAfterSeconds());
+        }
+      }
+      try (Connection c = dataSource.getConnection()) {
+        long acquired = System.nanoTime();
+        waits.record(acquired - start, TimeUnit.NANOSECONDS);
+        try (PreparedStatement ps = c.prepareStatement(SLOW)) {
+          ps.setLong(1, ms);
+          ps.execute();
+        }
+        long end = System.nanoTime();
+        timers.get(mode).record(end - start, TimeUnit.NANOSECONDS);
+        Thread t = Thread.currentThread();
+        return new DbResult(
+            mode.id(),
+            t.getName(),
+            t.isVirtual(),
+            ms,
+            TimeUnit.NANOSECONDS.toMillis(acquired - start),
+            TimeUnit.NANOSECONDS.toMillis(end - acquired),
+            bulkhead != null);
+      } catch (SQLException e) {
+        RuntimeException problem = DatabaseProblems.of(e, config);
+        if (problem instanceof ProblemException) {
+          rejected.increment();
+        }
+        throw problem;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the database", e);
+    } finally {
+      if (permitted) {
+        bulkhead.release();
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.loomlab.db;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.quarkus.test.junit.QuarkusTest;
+import me.escoffier.loom.loomunit.LoomUnitExtension;
+import me.escoffier.loom.loomunit.ShouldNotPin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@QuarkusTest
+@ExtendWith(LoomUnitExtension.class)
+class DbResourceTest {
+
+  @Test
+  void workerHoldsAConnectionForTheQuery() {
+    given()
+        .queryParam("ms", 100)
+        .get("/api/worker/db/slow")
+        .then()
+        .statusCode(200)
+        .body("mode", equalTo("worker"))
+        .body("virtual", equalTo(false))
+        .body("sleptMs", equalTo(100))
+        .body("heldMs", greaterThanOrEqualTo(100))
+        .body("bulkhead", equalTo(true));
+  }
+
+  @Test
+  @ShouldNotPin
+  void virtualHoldsAConnectionWithoutPinning() {
+    given()
+        .queryParam("ms", 100)
+        .get("/api/virtual/db/slow")
+        .then()
+        .statusCode(200)
+        .body("mode", equalTo("virtual"))
+        .body("virtual", equalTo(true))
+        .body("heldMs", greaterThanOrEqualTo(100));
+  }
+
+  @Test
+  void rejectsAQueryOverTheBound() {
+    given()
+        .queryParam("ms", 10_001)
+        .get("/api/virtual/db/slow")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("violations.field", hasItem("ms"));
+  }
+}

@@ -1,0 +1,95 @@
+package dev.loomlab.db;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.lessThan;
+
+import dev.loomlab.observability.PrometheusText;
+import io.restassured.RestAssured;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Fires concurrent requests at once with the JDK's HttpClient (light and warm, so the timings are
+ * the server's, not a client's first-use class loading) and collects the answers.
+ */
+final class OverloadProbe {
+
+  record Answer(int status, String retryAfter, long millis, String contentType) {}
+
+  private OverloadProbe() {}
+
+  static List<Answer> fire(String path, int concurrent) throws Exception {
+    URI uri = URI.create(RestAssured.baseURI + ":" + RestAssured.port + path);
+    URI live = URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/q/health/live");
+    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+      client.send(HttpRequest.newBuilder(live).build(), HttpResponse.BodyHandlers.discarding());
+      List<Future<Answer>> futures = new ArrayList<>();
+      for (int i = 0; i < concurrent; i++) {
+        futures.add(
+            clients.submit(
+                () -> {
+                  long t0 = System.nanoTime();
+                  HttpResponse<String> r =
+                      client.send(
+                          HttpRequest.newBuilder(uri).build(),
+                          HttpResponse.BodyHandlers.ofString());
+                  return new Answer(
+                      r.statusCode(),
+                      r.headers().firstValue("Retry-After").orElse(null),
+                      (System.nanoTime() - t0) / 1_000_000,
+                      r.headers().firstValue("Content-Type").orElse(null));
+                }));
+      }
+      List<Answer> answers = new ArrayList<>();
+      for (Future<Answer> f : futures) {
+        answers.add(f.get());
+      }
+      return answers;
+    }
+  }
+
+  /**
+   * 12 requests of 800 ms on 2 connections: at most 2 run, the rest wait their bounded 300 ms
+   * (bulkhead permit or pool acquisition) and are refused with 503 and Retry-After; then the
+   * service serves again by itself.
+   */
+  static void assertFloodIsBounded(String mode, boolean bulkhead) throws Exception {
+    List<OverloadProbe.Answer> answers = OverloadProbe.fire("/api/" + mode + "/db/slow?ms=800", 12);
+    List<OverloadProbe.Answer> ok = answers.stream().filter(a -> a.status() == 200).toList();
+    List<OverloadProbe.Answer> refused = answers.stream().filter(a -> a.status() == 503).toList();
+    assertThat(ok.size() + refused.size(), equalTo(12));
+    assertThat(ok.size(), greaterThan(0));
+    assertThat(refused.size(), greaterThan(5));
+    assertThat(
+        refused.stream().map(OverloadProbe.Answer::retryAfter).toList(), everyItem(equalTo("1")));
+    assertThat(
+        refused.stream().map(OverloadProbe.Answer::contentType).toList(),
+        everyItem(equalTo("application/problem+json")));
+    // Bounded: a refusal comes after about the 300 ms wait, never after the queries ahead of it.
+    assertThat(
+        refused.stream().map(OverloadProbe.Answer::millis).toList(), everyItem(lessThan(1_500L)));
+
+    // Recovered by itself: the next request is served.
+    given().get("/api/" + mode + "/db/slow?ms=10").then().statusCode(200);
+    String m = given().get("/q/metrics").then().extract().asString();
+    assertThat(PrometheusText.value(m, "loomlab_db_rejected_total"), greaterThan(5.0));
+    if (bulkhead) {
+      assertThat(PrometheusText.value(m, "loomlab_db_bulkhead_waiting"), equalTo(0.0));
+    } else {
+      assertThat(PrometheusText.has(m, "loomlab_db_bulkhead_waiting"), equalTo(false));
+      assertThat(PrometheusText.value(m, "agroal_awaiting_count"), equalTo(0.0));
+    }
+  }
+}
