@@ -7,6 +7,7 @@ import java.util.List;
  * An RFC 9457 (formerly 7807) problem document, served as {@code application/problem+json}.
  *
  * @param violations for validation failures: each offending field and why
+ * @param failed for partial writes: the tables that were not written
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Problem(
@@ -15,7 +16,8 @@ public record Problem(
     int status,
     String detail,
     String instance,
-    List<Violation> violations) {
+    List<Violation> violations,
+    List<String> failed) {
 
   public static final String MEDIA_TYPE = "application/problem+json";
 

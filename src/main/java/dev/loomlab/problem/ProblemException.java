@@ -13,6 +13,8 @@ public class ProblemException extends RuntimeException {
   private final String title;
   private final List<Problem.Violation> violations;
   private final Map<String, String> headers;
+  private final String type;
+  private final List<String> failed;
 
   public ProblemException(
       int status,
@@ -20,11 +22,40 @@ public class ProblemException extends RuntimeException {
       String detail,
       List<Problem.Violation> violations,
       Map<String, String> headers) {
+    this("about:blank", status, title, detail, violations, headers, List.of());
+  }
+
+  private ProblemException(
+      String type,
+      int status,
+      String title,
+      String detail,
+      List<Problem.Violation> violations,
+      Map<String, String> headers,
+      List<String> failed) {
     super(detail);
+    this.type = type;
     this.status = status;
     this.title = title;
     this.violations = List.copyOf(violations);
     this.headers = Map.copyOf(headers);
+    this.failed = List.copyOf(failed);
+  }
+
+  /**
+   * 500 for a parallel write of which only some tables landed; the chunk is safe to replay.
+   *
+   * @param failedTables the tables that were not written
+   */
+  public static ProblemException partialWrite(String detail, List<String> failedTables) {
+    return new ProblemException(
+        "urn:loomlab:problem:partial-write",
+        500,
+        "Partial write",
+        detail,
+        List.of(),
+        Map.of(),
+        failedTables);
   }
 
   public static ProblemException badRequest(String detail, List<Problem.Violation> violations) {
@@ -64,5 +95,13 @@ public class ProblemException extends RuntimeException {
 
   public Map<String, String> headers() {
     return headers;
+  }
+
+  public String type() {
+    return type;
+  }
+
+  public List<String> failed() {
+    return failed;
   }
 }

@@ -1,9 +1,13 @@
 package dev.loomlab.problem;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Comparator;
@@ -12,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /** Turns every error the REST layer sees into an {@code application/problem+json} answer. */
 public class ProblemMappers {
@@ -21,8 +26,17 @@ public class ProblemMappers {
 
   @ServerExceptionMapper
   public Response problem(ProblemException e, UriInfo uri) {
+    Problem body =
+        new Problem(
+            e.type(),
+            e.title(),
+            e.status(),
+            e.getMessage(),
+            instance(uri),
+            e.violations(),
+            e.failed());
     Response.ResponseBuilder response =
-        build(e.status(), e.title(), e.getMessage(), uri, e.violations());
+        Response.status(e.status()).type(Problem.MEDIA_TYPE).entity(body);
     e.headers().forEach(response::header);
     return response.build();
   }
@@ -35,6 +49,26 @@ public class ProblemMappers {
             .sorted(Comparator.comparing(Problem.Violation::field))
             .toList();
     return build(400, "Bad Request", "the request is invalid; nothing was done", uri, violations)
+        .build();
+  }
+
+  // MismatchedInputException has a built-in mapper that answers an empty 400; this one is closer.
+  @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
+  public Response mismatchedJson(MismatchedInputException e, UriInfo uri) {
+    return unreadableJson(e, uri);
+  }
+
+  @ServerExceptionMapper
+  public Response unreadableJson(JsonProcessingException e, UriInfo uri) {
+    // Malformed JSON or a value of the wrong type ("id": "abc"): say where, nothing was done.
+    String where =
+        e instanceof MismatchedInputException m && !m.getPath().isEmpty() ? " at " + path(m) : "";
+    return build(
+            400,
+            "Bad Request",
+            "unreadable JSON" + where + ": " + e.getOriginalMessage(),
+            uri,
+            List.of())
         .build();
   }
 
@@ -70,6 +104,30 @@ public class ProblemMappers {
     return build(status, title, detail, uri, List.of()).build();
   }
 
+  /**
+   * Errors the framework answers itself without an entity (malformed JSON, 405, 406, 415) get a
+   * problem document too.
+   */
+  @ServerResponseFilter
+  public void problemForEmptyErrors(
+      ContainerRequestContext request, ContainerResponseContext response) {
+    if (response.getStatus() >= 400 && !response.hasEntity()) {
+      Response.StatusType status = response.getStatusInfo();
+      String path = "/" + request.getUriInfo().getPath().replaceFirst("^/", "");
+      response.setEntity(
+          new Problem(
+              "about:blank",
+              status.getReasonPhrase(),
+              status.getStatusCode(),
+              status.getReasonPhrase() + " (" + request.getMethod() + " " + path + ")",
+              path,
+              List.of(),
+              List.of()),
+          null,
+          jakarta.ws.rs.core.MediaType.valueOf(Problem.MEDIA_TYPE));
+    }
+  }
+
   @ServerExceptionMapper
   public Response unexpected(RuntimeException e, UriInfo uri) {
     LOG.errorf(e, "unexpected error on %s", uri.getPath());
@@ -80,14 +138,25 @@ public class ProblemMappers {
   private static Response.ResponseBuilder build(
       int status, String title, String detail, UriInfo uri, List<Problem.Violation> violations) {
     Problem body =
-        new Problem(
-            "about:blank",
-            title,
-            status,
-            detail,
-            "/" + uri.getPath().replaceFirst("^/", ""),
-            violations);
+        new Problem("about:blank", title, status, detail, instance(uri), violations, List.of());
     return Response.status(status).type(Problem.MEDIA_TYPE).entity(body);
+  }
+
+  /** Jackson's path as a client wrote it: "[0].skills[1].level". */
+  private static String path(MismatchedInputException e) {
+    StringBuilder sb = new StringBuilder();
+    for (var ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        sb.append(sb.isEmpty() ? "" : ".").append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        sb.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String instance(UriInfo uri) {
+    return "/" + uri.getPath().replaceFirst("^/", "");
   }
 
   private static String field(ConstraintViolation<?> v) {

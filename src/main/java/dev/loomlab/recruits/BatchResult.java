@@ -1,0 +1,15 @@
+package dev.loomlab.recruits;
+
+import java.util.Map;
+
+/**
+ * What a batch wrote: rows and milliseconds per table (each table's own transaction time in
+ * parallel; its share of the one transaction in sequential), and the whole request's time.
+ */
+public record BatchResult(
+    String mode,
+    String writes,
+    int records,
+    Map<String, Integer> rows,
+    Map<String, Long> tableMs,
+    long totalMs) {}

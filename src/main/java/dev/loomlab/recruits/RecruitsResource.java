@@ -1,0 +1,80 @@
+package dev.loomlab.recruits;
+
+import dev.loomlab.execution.Mode;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.RunOnVirtualThread;
+import jakarta.validation.Valid;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code /api/{mode}/recruits}: chunked upserts into four tables, and reading one back. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "recruits", description = "Seed D: chunked writes to a parent and three child tables")
+@APIResponse(
+    responseCode = "500",
+    description = "Partial write (parallel): the failed tables are listed; replay the same chunk")
+@APIResponse(responseCode = "503", description = "Database or pools unavailable (Retry-After)")
+public class RecruitsResource {
+
+  private static final String WRITES =
+      "sequential (one transaction), parallel (parent, then three children at once) or copy (the COPY anchor)";
+
+  private final RecruitsService service;
+
+  RecruitsResource(RecruitsService service) {
+    this.service = service;
+  }
+
+  @POST
+  @Path("worker/recruits/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Blocking
+  @Operation(summary = "Upsert a chunk of recruits on a worker thread")
+  public BatchResult workerBatch(
+      @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      @Valid @ValidChunk List<@Valid RecruitInput> recruits) {
+    return service.batch(Mode.WORKER, writes, recruits);
+  }
+
+  @POST
+  @Path("virtual/recruits/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @RunOnVirtualThread
+  @Operation(summary = "Upsert a chunk of recruits on a virtual thread")
+  public BatchResult virtualBatch(
+      @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      @Valid @ValidChunk List<@Valid RecruitInput> recruits) {
+    return service.batch(Mode.VIRTUAL, writes, recruits);
+  }
+
+  @GET
+  @Path("worker/recruits/{id}")
+  @Blocking
+  @Operation(summary = "A stored recruit with its skills, description and embedding dimension")
+  public RecruitView workerGet(@PathParam("id") long id) {
+    return service.find(id);
+  }
+
+  @GET
+  @Path("virtual/recruits/{id}")
+  @RunOnVirtualThread
+  @Operation(summary = "A stored recruit with its skills, description and embedding dimension")
+  public RecruitView virtualGet(@PathParam("id") long id) {
+    return service.find(id);
+  }
+}

@@ -1,0 +1,88 @@
+package dev.loomlab.recruits;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the seed left open: a child write fails after the parent committed. A test-only trigger
+ * fails the first description write it sees (a sequence survives the rollback, so it fails once).
+ */
+@QuarkusTest
+class PartialWriteTest {
+
+  static final long FROM = 1_002_000;
+
+  @BeforeEach
+  void armFailure() throws Exception {
+    TestDatabase.deleteRecruits(FROM, FROM + 99);
+    TestDatabase.execute(
+        """
+        DROP TRIGGER IF EXISTS loomlab_test_fail_once ON recruit_description;
+        DROP SEQUENCE IF EXISTS loomlab_test_fail_once;
+        CREATE SEQUENCE loomlab_test_fail_once;
+        CREATE OR REPLACE FUNCTION loomlab_test_fail_once() RETURNS trigger AS $$
+        BEGIN
+          IF NEW.recruit_id BETWEEN %d AND %d AND nextval('loomlab_test_fail_once') = 1 THEN
+            RAISE EXCEPTION 'injected failure (test trigger)';
+          END IF;
+          RETURN NEW;
+        END $$ LANGUAGE plpgsql;
+        CREATE TRIGGER loomlab_test_fail_once BEFORE INSERT OR UPDATE ON recruit_description
+          FOR EACH ROW EXECUTE FUNCTION loomlab_test_fail_once();
+        """
+            .formatted(FROM, FROM + 99));
+  }
+
+  @AfterEach
+  void disarm() throws Exception {
+    TestDatabase.execute(
+        """
+        DROP TRIGGER IF EXISTS loomlab_test_fail_once ON recruit_description;
+        DROP FUNCTION IF EXISTS loomlab_test_fail_once();
+        DROP SEQUENCE IF EXISTS loomlab_test_fail_once;
+        """);
+  }
+
+  @Test
+  void parallelChildFailureNamesTheTableAndAReplayConverges() throws Exception {
+    for (String mode : new String[] {"worker", "virtual"}) {
+      long from = mode.equals("worker") ? FROM : FROM + 50;
+      TestDatabase.execute("ALTER SEQUENCE loomlab_test_fail_once RESTART");
+      RecruitsResourceTest.post(mode, "parallel", Recruits.chunk(from, 4))
+          .then()
+          .statusCode(500)
+          .contentType("application/problem+json")
+          .body("type", equalTo("urn:loomlab:problem:partial-write"))
+          .body("failed", contains("recruit_description"));
+      // The parent and the two other children committed; the description did not.
+      RecruitsResourceTest.assertRows(from, from + 9, 4, 12, 0, 4);
+
+      RecruitsResourceTest.post(mode, "parallel", Recruits.chunk(from, 4)).then().statusCode(200);
+      // Exactly what one successful sequential write gives: nothing missing, nothing doubled.
+      RecruitsResourceTest.assertRows(from, from + 9, 4, 12, 4, 4);
+      given()
+          .get("/api/" + mode + "/recruits/" + (from + 3))
+          .then()
+          .statusCode(200)
+          .body("description", equalTo("We are hiring number " + (from + 3)));
+    }
+  }
+
+  @Test
+  void sequentialFailureWritesNothing() throws Exception {
+    RecruitsResourceTest.post("virtual", "sequential", Recruits.chunk(FROM, 4))
+        .then()
+        .statusCode(500);
+    RecruitsResourceTest.assertNothingIn(FROM, FROM + 99);
+    RecruitsResourceTest.post("virtual", "sequential", Recruits.chunk(FROM, 4))
+        .then()
+        .statusCode(200);
+    RecruitsResourceTest.assertRows(FROM, FROM + 99, 4, 12, 4, 4);
+  }
+}

@@ -1,0 +1,7 @@
+package dev.loomlab.recruits;
+
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+
+/** The recruits suite against the packaged application. */
+@QuarkusIntegrationTest
+class RecruitsResourceIT extends RecruitsResourceTest {}
