@@ -12,6 +12,7 @@ Called by ./lab with the JDK, the database and k6 ready; see `./lab bench --help
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -55,6 +56,8 @@ class Load:
     warmups: int | None = None  # None: --warmups
     repeats: int | None = None  # None: --repeats
     warmup_env: dict = field(default_factory=dict)  # overrides of env for warm-up runs
+    counters: tuple = ()  # custom k6 counters whose count and rate the report keeps
+    extra_report: tuple = ()  # custom k6 trends kept per run but not shown in the load table
 
 
 @dataclass
@@ -63,6 +66,8 @@ class Suite:
     description: str
     server_env: dict
     loads: list[Load]
+    variant: str = ""  # a second configuration of the same workload, e.g. a smaller pool
+    summary: Callable[[list[dict]], "lr.Table"] | None = None  # a table across the suite's loads
 
 
 def sleep_bound(vus: int, sleep_ms: int):
@@ -139,6 +144,8 @@ SEED_A3 = {
 SEED_A1 = {"worker": {"elapsed": 10_000}, "virtual": {"elapsed": 1_000}}
 SEED_A1_100K = {"virtual": {"elapsed": 1_500}}
 # Seed C: 6 stages to 35 VUs over 7 min; platform pool (core 50, max 200, queue 500) vs virtual.
+# Seed D: 87,488 records in 875 chunks; sequential 113.0 rec/s, parallel 168.8 rec/s.
+SEED_D = {"sequential": {"worker": {"records_per_s": 113.0}}, "parallel": {"worker": {"records_per_s": 168.8}}}
 SEED_C = {
     "worker": {"throughput": 17.38, "mean": 966.61, "p50": 990.32, "p95": 1530, "max": 2270, "error_rate": 0.0},
     "virtual": {"throughput": 33.45, "mean": 405.66, "p50": 394.2, "p95": 549.59, "max": 1450, "error_rate": 0.0},
@@ -154,27 +161,128 @@ TASK_TRENDS = (
 )
 
 
+def open_sleep_load(fraction: float, worker_bound: float, seconds: int) -> Load:
+    rate = round(worker_bound * fraction)
+    return Load(
+        f"open {rate} req/s ({fraction:.1f}x the worker bound)",
+        "k6/sleep.js",
+        "sleep",
+        {"MODEL": "open", "RATE": str(rate), "DURATION": f"{seconds}s", "MAX_VUS": "1500", "SLEEP_MS": "100"},
+        bound=lambda mode, pools: min(rate, sleep_bound(10**6, 100)(mode, pools)),
+        timeout_s=seconds + 120,
+    )
+
+
+def pool_bound(per_request_s: float):
+    """db: connections (or the bulkhead, if smaller) / the time each request holds one."""
+
+    def bound(mode: str, pools: dict):
+        return lr.littles_bound(pools.get("datasource.max-size", 20), per_request_s)
+
+    return bound
+
+
+def pinning_bound(vus: int, ms: int, lock: str):
+    """Each user holds its thread ms per request; a pinned virtual thread holds a carrier too, so
+    pins cap the virtual mode at carriers / ms."""
+
+    def bound(mode: str, pools: dict):
+        conc = vus if mode == "virtual" else min(vus, pools.get("worker.max-threads", vus))
+        pins = lock == "native" or (lock == "synchronized" and pools.get("jdk.feature", 25) < 24)
+        if mode == "virtual" and pins:
+            conc = min(conc, pools.get("virtual.carriers", 1))
+        return lr.littles_bound(conc, ms / 1000.0)
+
+    return bound
+
+
+def recruits_summary(sections: list[dict]) -> lr.Table:
+    """records/s of every (writes, mode) of the recruits suite beside the COPY anchor."""
+    rows = []
+    for sec in sections:
+        if sec["workload"] != "recruits":
+            continue
+        writes = sec["env"].get("WRITES", "?")
+        for mode, r in sec["results"].items():
+            agg = lr.aggregate(r["runs"])
+            rows.append((sec.get("variant") or "local", writes, mode, agg))
+    t = lr.Table(["setup", "writes", "mode", "records/s", "vs COPY", "vs sequential", "chunk p50 ms", "chunk p95 ms",
+                  "recruit ms", "skill ms", "description ms", "embedding ms", "errors %", "seed rec/s"])
+    for setup in dict.fromkeys(r[0] for r in rows):
+        ours = [r for r in rows if r[0] == setup]
+        copy_rate = next((r[3]["records_per_s"].median for r in ours if r[1] == "copy"), math.nan)
+        seq = {r[2]: r[3]["records_per_s"].median for r in ours if r[1] == "sequential"}
+        for _, writes, mode, agg in ours:
+            med = lambda k: agg.get(k, lr.Spread.of([])).median
+            t.add(setup, writes, mode, lr.fmt_spread(agg["records_per_s"], 0),
+                  lr.fmt(lr.ratio(med("records_per_s"), copy_rate), 2, "x"),
+                  lr.fmt(lr.ratio(med("records_per_s"), seq.get(mode, math.nan)), 2, "x"),
+                  lr.fmt(med("p50")), lr.fmt(med("p95")), lr.fmt(med("lab_table_recruit_ms")),
+                  lr.fmt(med("lab_table_recruit_skill_ms")), lr.fmt(med("lab_table_recruit_description_ms")),
+                  lr.fmt(med("lab_table_recruit_skill_embedding_ms")), lr.fmt(med("error_rate") * 100, 2),
+                  lr.fmt(SEED_D.get(writes, {}).get("worker", {}).get("records_per_s")) if setup == "local" else "-")
+    return t
+
+
+RECRUIT_TRENDS = (
+    ("lab_table_recruit_ms", "recruit ms", "med"),
+    ("lab_table_recruit_skill_ms", "skill ms", "med"),
+    ("lab_table_recruit_description_ms", "description ms", "med"),
+    ("lab_table_recruit_skill_embedding_ms", "embedding ms", "med"),
+)
+
+
+def recruits_suite(records: int, variant: str, server_env: dict, id_base: int) -> Suite:
+    loads = []
+    for writes in ("sequential", "parallel", "copy"):
+        loads.append(Load(
+            f"{records:,} records in chunks of 100, {writes}" + (" (D)" if records == 87_488 else ""),
+            "k6/recruits.js", "recruits",
+            {"RECORDS": str(records), "CHUNK": "100", "WRITES": writes, "ID_BASE": str(id_base)},
+            seed=SEED_D.get(writes, {}) if records == 87_488 and not variant else {},
+            modes=("worker", "virtual") if writes != "copy" else ("virtual",),
+            timeout_s=1800, counters=("lab_records",), extra_report=RECRUIT_TRENDS,
+            warmup_env={"RECORDS": str(min(records, 1000))}))
+    return Suite(
+        workload="recruits",
+        variant=variant,
+        description="Seed D: recruits streamed in chunks of 100 and upserted into recruit, recruit_skill, "
+        "recruit_description and recruit_skill_embedding (pgvector 384): sequential (one transaction) vs "
+        "parallel (parent, then the three children at once on the request's model), with COPY as the anchor"
+        + (f"; {variant}" if variant else ""),
+        server_env=server_env,
+        loads=loads,
+        summary=recruits_summary,
+    )
+
+
 def suites(profile: str) -> list[Suite]:
     smoke = profile == "smoke"  # seconds, for CI: the whole pipeline, scaled down
+    seeds = profile == "seeds"
     a3 = {"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"} if smoke else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
     a1_count, a1_big = ("100", "2000") if smoke else ("100", "100000")
     a1_ms = "200" if smoke else "1000"
+    short = 4 if smoke else 10  # seconds of an open or steady run
     if smoke:
         product_loads = [product_load(7, 10, {})]
-    elif profile == "seeds":
+    elif seeds:
         # The seed's 7 minutes once per mode (repeats would take 42 minutes), and 10x its users.
         product_loads = [product_load(420, 35, SEED_C, warmups=1, repeats=1), product_load(42, 350, {})]
     else:
-        product_loads = [product_load(21, 35, SEED_C), product_load(21, 350, {})]
-    return [
+        product_loads = [product_load(14, 35, SEED_C), product_load(14, 350, {})]
+    records = 500 if smoke else 87_488 if seeds else 5_000
+    suites_ = [
         Suite(
             workload="sleep",
             description="Seed A3: 500 users started at once, 10 requests each, no think time, "
-            "100 ms sleep; worker pool of 50 platform threads (the seed's Tomcat) vs virtual threads",
+            "100 ms sleep; worker pool of 50 platform threads (the seed's Tomcat) vs virtual threads; "
+            "then an open model (constant arrival rate) below and above the worker pool's bound",
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": "50"},
             loads=[
                 Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if smoke else " (A3)"), "k6/sleep.js", "sleep", a3,
                      sleep_bound(int(a3["VUS"]), 100), {} if smoke else SEED_A3, timeout_s=180),
+                open_sleep_load(0.8, 500, short),
+                open_sleep_load(1.2, 500, short),
             ],
         ),
         Suite(
@@ -220,7 +328,52 @@ def suites(profile: str) -> list[Suite]:
             server_env={},
             loads=product_loads,
         ),
+        recruits_suite(records, "", {}, 1),
+        Suite(
+            workload="db",
+            description="Seed B: each request holds one pooled connection for 200 ms (pg_sleep); 100 users "
+            "on a pool of 20, behind a fair bulkhead of 20 permits",
+            server_env={},
+            loads=[Load(f"100 VUs for {short} s, 200 ms query", "k6/db.js", "db",
+                        {"VUS": "100", "DURATION": f"{short}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
+                        counters=("lab_refused_503",))],
+        ),
+        Suite(
+            workload="pinning",
+            description="Seed E: 50 users blocking 50 ms while holding a lock: synchronized (does not pin "
+            "since JDK 24), ReentrantLock (never pins), an FFM upcall from native code (always pins)",
+            server_env={},
+            loads=[Load(f"50 VUs for {short} s, {lock}", "k6/pinning.js", "pinning",
+                        {"LOCK": lock, "VUS": "50", "DURATION": f"{short}s", "PIN_MS": "50"},
+                        bound=pinning_bound(50, 50, lock), timeout_s=120)
+                   for lock in ("synchronized", "reentrant", "native")],
+        ),
     ]
+    if not smoke:
+        # Variants: the seed's own constraints, to show where each pool bound bites.
+        suites_ += [
+            Suite(
+                workload="product",
+                variant="fan-out pool of 50",
+                description="Seed C's platform pool really ran 50 threads (core 50, queue 500: a "
+                "ThreadPoolExecutor grows past its core only when the queue is full); the worker mode with a "
+                "fan-out pool of 50, whose bound is 50 threads / 0.775 s of sub-task time = 64.5 req/s",
+                server_env={"LOOMLAB_EXECUTION_FAN_OUT_WORKER_THREADS": "50"},
+                loads=[dataclasses.replace(product_loads[0], modes=("worker",))],
+            ),
+            recruits_suite(records if not seeds else 10_000, "simulated round trip 20 ms per statement",
+                           {"LOOMLAB_RECRUITS_SIMULATED_ROUND_TRIP": "20ms"}, 1),
+            Suite(
+                workload="db",
+                variant="no bulkhead",
+                description="Seed B without the bulkhead: every request queues on Agroal's pool itself",
+                server_env={"LOOMLAB_DB_BULKHEAD_ENABLED": "false"},
+                loads=[Load(f"100 VUs for {short} s, 200 ms query", "k6/db.js", "db",
+                            {"VUS": "100", "DURATION": f"{short}s", "DB_MS": "200"}, bound=pool_bound(0.2),
+                            timeout_s=120, counters=("lab_refused_503",))],
+            ),
+        ]
+    return suites_
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,8 +483,15 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
     summary = json.loads(out.read_text())
     figures = lr.k6_figures(summary, load.scenario)
     figures.update(lr.server_figures(samples))
-    for metric, _, stat in load.extra:
-        figures[metric] = summary.get("metrics", {}).get(metric, {}).get("values", {}).get(stat, math.nan)
+    metrics = summary.get("metrics", {})
+    for metric, _, stat in load.extra + load.extra_report:
+        figures[metric] = metrics.get(metric, {}).get("values", {}).get(stat, math.nan)
+    for counter in load.counters:
+        values = metrics.get(counter, {}).get("values", {})
+        figures[f"{counter}_count"] = values.get("count", 0)
+        figures[f"{counter}_rate"] = values.get("rate", 0.0)
+    if "lab_records" in load.counters:
+        figures["records_per_s"] = figures["lab_records_rate"]
     figures["k6_exit"] = proc.returncode
     figures["wall_s"] = took
     return figures
@@ -443,6 +603,61 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
 # --------------------------------------------------------------------------------------------
 
 
+def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
+    """Each mode gets a JVM of its own, so threads, RSS and GC of one mode never show in the
+    other's figures: start, warm up (the suite's first load), run every load, stop."""
+    suite_modes = [m for m in ("worker", "virtual") if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
+    results = [dict() for _ in suite.loads]
+    pools, info = {}, {}
+    tag = suite.workload + (f"-{suite.variant}" if suite.variant else "")
+    tag = tag.replace(" ", "_").replace(",", "")
+    for mode in suite_modes:
+        service = Service(args.java, Path(args.jar), args.port, suite.server_env, args.jvm_flags.split(),
+                          out / f"service-{tag}-{mode}.log")
+        try:
+            service.wait_ready()
+            info = json.loads(service.get("/api/info"))
+            pools = info.get("pools", {})
+            print(f"   {mode}: service ready ({info.get('jdk')}, {info.get('imageKind')})", flush=True)
+            warmed = False
+            for i, load in enumerate(suite.loads):
+                if mode not in load.modes:
+                    continue
+                slug = f"{tag}-{load.name.split(' (')[0].replace(' ', '_').replace(',', '')}"
+                warm = {}
+                if not warmed:
+                    # Warm-up, not counted: the JIT compiles this mode's request path. Later loads of
+                    # the suite run on the warm JVM.
+                    warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
+                    previous = math.nan
+                    for w in range(warmups):
+                        label = f"warm-up {w + 1}/{warmups} {suite.workload} {mode}"
+                        print(f"   {label} ...", end="", flush=True)
+                        warm = run_k6(args.k6, load, mode, service.url, out / "warmup" / f"{slug}-{mode}-{w + 1}.json",
+                                      label, service, args, warmup=True)
+                        print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
+                        # Warm once two runs in a row agree; the JIT still moves the figure before that.
+                        if w + 1 >= 2 and lr.settled(previous, warm["throughput"], args.warmup_tolerance):
+                            break
+                        previous = warm["throughput"]
+                    warmed = True
+                repeats = args.repeats if load.repeats is None else min(load.repeats, args.repeats)
+                results[i][mode] = {"runs": [], "warmup": warm}
+                for r in range(repeats):
+                    label = f"run {r + 1}/{repeats} {suite.workload} {mode} {load.name}"
+                    print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
+                    fig = run_k6(args.k6, load, mode, service.url, out / "runs" / f"{slug}-{mode}-{r + 1}.json",
+                                 label, service, args)
+                    results[i][mode]["runs"].append(fig)
+                    print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
+                          f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} "
+                          f"({lr.fmt(time.monotonic() - progress['started'], 0)} s elapsed)", flush=True)
+        finally:
+            service.stop()
+    progress["done"] += len(suite.loads)
+    return results, pools, info
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="lab bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--k6", required=True, help="k6 binary (./lab passes it)")
@@ -477,64 +692,29 @@ def main(argv=None):
         args.warmups, args.repeats = min(args.warmups, 1), 1
     sections, info = [], {}
     total_loads = sum(len(s.loads) for s in chosen)
-    done_loads = 0
-    started = time.monotonic()
+    progress = {"done": 0, "total": total_loads, "started": time.monotonic()}
     for suite in chosen:
         scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
         suite.description += scaled
-        print(f"\n== {suite.workload}: {suite.description}", flush=True)
-        service = Service(args.java, Path(args.jar), args.port, suite.server_env, args.jvm_flags.split(),
-                          out / f"service-{suite.workload}.log")
-        try:
-            service.wait_ready()
-            info = json.loads(service.get("/api/info"))
-            pools = info.get("pools", {})
-            print(f"   service ready: {info.get('jdk')} {info.get('imageKind')}, pools {pools}", flush=True)
-            for load in suite.loads:
-                done_loads += 1
-                load_modes = [m for m in load.modes if not modes or m in modes]
-                results = {}
-                slug = f"{suite.workload}-{load.name.split(' (')[0].replace(' ', '_').replace(',', '')}"
-                # Warm-up, not counted: the JIT compiles the request path of each mode.
-                warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
-                repeats = args.repeats if load.repeats is None else min(load.repeats, args.repeats)
-                for mode in load_modes:
-                    warm = {}
-                    previous = math.nan
-                    for i in range(warmups):
-                        label = f"warm-up {i + 1}/{warmups} {suite.workload} {mode}"
-                        print(f"   [{done_loads}/{total_loads}] {label} ...", end="", flush=True)
-                        warm = run_k6(args.k6, load, mode, service.url, out / "warmup" / f"{slug}-{mode}-{i + 1}.json",
-                                      label, service, args, warmup=True)
-                        print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
-                        # Warm once two runs in a row agree; the JIT still moves the figure before that.
-                        if lr.settled(previous, warm["throughput"], args.warmup_tolerance) and i + 1 >= 2:
-                            break
-                        previous = warm["throughput"]
-                    results[mode] = {"runs": [], "warmup": warm}
-                # Measured runs, the modes taking turns so drift hits both alike.
-                for i in range(repeats):
-                    for mode in load_modes:
-                        label = f"run {i + 1}/{repeats} {suite.workload} {mode} {load.name}"
-                        print(f"   [{done_loads}/{total_loads}] {label} ...", end="", flush=True)
-                        fig = run_k6(args.k6, load, mode, service.url, out / "runs" / f"{slug}-{mode}-{i + 1}.json", label, service, args)
-                        results[mode]["runs"].append(fig)
-                        print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
-                              f"errors {lr.fmt(fig['error_rate'] * 100, 2)} % "
-                              f"({lr.fmt(time.monotonic() - started, 0)} s elapsed)", flush=True)
-                load.modes = tuple(load_modes)
-                section = {"workload": suite.workload, "load": load.name, "description": suite.description,
-                           "script": load.script, "env": load.env, "server_env": suite.server_env, "pools": pools,
-                           "table": load_table(load, results, pools), "server": server_table(load, results),
-                           "ratio": ratio_line(load, results), "results": results,
-                           "expected": load.expect(pools) if load.expect else {}}
-                sections.append(section)
-                print(f"\n{suite.workload}: {load.name}\n{section['table'].text()}")
-                if section["ratio"]:
-                    print(section["ratio"])
-                print(f"server side:\n{section['server'].text()}\n", flush=True)
-        finally:
-            service.stop()
+        print(f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}: {suite.description}", flush=True)
+        results, pools, info = run_suite(suite, args, out, modes, progress)
+        for i, load in enumerate(suite.loads):
+            load.modes = tuple(m for m in load.modes if m in results[i])
+            section = {"workload": suite.workload, "variant": suite.variant, "load": load.name,
+                       "description": suite.description, "script": load.script, "env": load.env,
+                       "server_env": suite.server_env, "pools": pools,
+                       "table": load_table(load, results[i], pools), "server": server_table(load, results[i]),
+                       "ratio": ratio_line(load, results[i]), "results": results[i],
+                       "expected": load.expect(pools) if load.expect else {}}
+            sections.append(section)
+            print(f"\n{suite.workload}: {load.name}\n{section['table'].text()}")
+            if section["ratio"]:
+                print(section["ratio"])
+            print(f"server side:\n{section['server'].text()}\n", flush=True)
+        if suite.summary:
+            table = suite.summary(sections)
+            sections[-1]["summary"] = table
+            print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
 
     meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": os.environ.get("LAB_COMMAND", "lab bench"),
             "machine": f"{os.cpu_count()} CPUs, {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB, "

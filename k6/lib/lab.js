@@ -88,13 +88,18 @@ export function requireReady() {
  * duration. Checks stay cheap (no JSON parsing): k6 shares the machine with the service.
  */
 export function getJson(url, name, extraChecks = {}) {
-  const res = http.get(url, { tags: { name } });
-  durationSquares.add(res.timings.duration * res.timings.duration);
+  const res = track(http.get(url, { tags: { name } }));
   check(res, {
     'status is 200': (r) => r.status === 200,
     'content is JSON': (r) => (r.headers['Content-Type'] || '').startsWith('application/json'),
     ...extraChecks,
   });
+  return res;
+}
+
+/** Books a response's duration for the standard deviation; returns the response. */
+export function track(res) {
+  durationSquares.add(res.timings.duration * res.timings.duration);
   return res;
 }
 

@@ -74,6 +74,7 @@ public class LabInfoService {
     pools.put("product.latency-in", product.catalog().latencyIn().name());
     pools.put("product.timeout-ms", product.timeout().toMillis());
     pools.put("datasource.max-size", intValue("quarkus.datasource.jdbc.max-size").orElse(20));
+    pools.put("jdk.feature", Runtime.version().feature());
     pools.put(
         "virtual.carriers",
         intValue(

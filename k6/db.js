@@ -1,0 +1,44 @@
+// db.js: GET /api/{MODE}/db/slow?ms=DB_MS, each request holding one pooled connection (seed B).
+// More users than connections: the pool, not the threads, sets the pace (bound: pool / query).
+//
+// Parameters (environment):
+//   MODE          worker | virtual                            required
+//   BASE_URL      service root                                http://127.0.0.1:8080
+//   DB_MS         pg_sleep per request                        200
+//   VUS           concurrent users                            100    (pool: 20)
+//   DURATION      how long                                    20s
+//   MAX_ERRORS    tolerated error rate (503 under overload)   0.01
+//   SUMMARY_JSON  raw summary file for ./lab bench            (none)
+//
+// Run:  MODE=virtual VUS=200 k6 run k6/db.js
+import { Counter } from 'k6/metrics';
+import {
+  BASE_URL, mode, intEnv, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
+} from './lib/lab.js';
+
+const MODE = mode();
+const DB_MS = intEnv('DB_MS', 200);
+const refused = new Counter('lab_refused_503');
+
+export const options = {
+  scenarios: {
+    db: { executor: 'constant-vus', vus: intEnv('VUS', 100), duration: __ENV.DURATION || '20s', gracefulStop: '10s' },
+  },
+  summaryTrendStats: TREND_STATS,
+  thresholds: scenarioThresholds('db', {
+    'http_req_failed{scenario:db}': [`rate<${__ENV.MAX_ERRORS || '0.01'}`],
+  }),
+};
+
+export function setup() {
+  return requireReady();
+}
+
+export default function () {
+  const res = getJson(`${BASE_URL}/api/${MODE}/db/slow?ms=${DB_MS}`, `/api/${MODE}/db/slow`);
+  if (res.status === 503) refused.add(1);
+}
+
+export function handleSummary(data) {
+  return labSummary(data, 'db');
+}
