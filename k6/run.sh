@@ -1,0 +1,40 @@
+#!/bin/sh
+# Runs one k6 script against every TARGET in both MODES, as a Kubernetes Job does (also works
+# locally). Each run prints loom-lab's table to the log and writes its raw summary to RESULTS.
+#
+#   SCRIPT   the script, e.g. sleep.js                        required
+#   TARGETS  base URLs, space separated                       http://loom-lab-jvm:8080
+#   MODES    execution models                                 "worker virtual"
+#   RESULTS  folder for the raw summaries                     /results
+#   SEGMENTS split the test over N pods (Indexed Job); this pod takes JOB_COMPLETION_INDEX
+#
+# Local: SCRIPT=sleep.js TARGETS=http://127.0.0.1:8080 RESULTS=/tmp/k6 sh k6/run.sh
+set -eu
+: "${SCRIPT:?SCRIPT is required}"
+TARGETS="${TARGETS:-http://loom-lab-jvm:8080}"
+MODES="${MODES:-worker virtual}"
+RESULTS="${RESULTS:-/results}"
+DIR="$(cd "$(dirname "$0")" && pwd)"
+mkdir -p "$RESULTS"
+
+segment=""
+suffix=""
+if [ -n "${SEGMENTS:-}" ]; then
+  i="${JOB_COMPLETION_INDEX:-0}"
+  # k6 execution segments: this pod runs the i-th of SEGMENTS equal slices of the load.
+  segment="--execution-segment=$i/$SEGMENTS:$((i + 1))/$SEGMENTS --execution-segment-sequence=$(seq -s, 0 "$SEGMENTS" | sed "s|\([0-9]*\)|\1/$SEGMENTS|g")"
+  suffix="-part$i"
+fi
+
+status=0
+for target in $TARGETS; do
+  name="$(echo "$target" | sed 's|^https\{0,1\}://||; s|[:/].*||')"
+  for mode in $MODES; do
+    out="$RESULTS/${SCRIPT%.js}-$name-$mode$suffix.json"
+    echo "== $SCRIPT on $target, mode $mode ${segment:+($segment)}"
+    # shellcheck disable=SC2086
+    BASE_URL="$target" MODE="$mode" SUMMARY_JSON="$out" RUN_LABEL="${SCRIPT%.js} $mode on $name" \
+      k6 run --quiet --no-color $segment "$DIR/$SCRIPT" || status=$?
+  done
+done
+exit "$status"
