@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import htmlreport  # noqa: E402
 import labreport as lr  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -280,7 +281,7 @@ def suites(profile: str) -> list[Suite]:
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": "50"},
             loads=[
                 Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if smoke else " (A3)"), "k6/sleep.js", "sleep", a3,
-                     sleep_bound(int(a3["VUS"]), 100), {} if smoke else SEED_A3, timeout_s=180),
+                     bound=sleep_bound(int(a3["VUS"]), 100), seed={} if smoke else SEED_A3, timeout_s=180),
                 open_sleep_load(0.8, 500, short),
                 open_sleep_load(1.2, 500, short),
             ],
@@ -541,7 +542,7 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
     return t
 
 
-def server_table(load: Load, results: dict) -> lr.Table:
+def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
     t = lr.Table(["mode", "CPU s", "CPU ms/req", "peak in-flight", "peak threads", "peak RSS MB",
                   "peak worker active", "peak worker queue", "GC pauses", "pinned"])
     for mode in load.modes:
@@ -554,7 +555,9 @@ def server_table(load: Load, results: dict) -> lr.Table:
         t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
               lr.fmt(get("peak_live_threads"), 0), lr.fmt(get("peak_rss_bytes") / 1e6, 0),
               lr.fmt(get("peak_worker_active"), 0), lr.fmt(get("peak_worker_queued"), 0),
-              lr.fmt(get("delta_gc_pauses"), 0), lr.fmt(get("delta_pinned"), 0))
+              lr.fmt(get("delta_gc_pauses"), 0),
+              # micrometer-java21's virtual-thread meters are incomplete in native images.
+              "n/a (native)" if native else lr.fmt(get("delta_pinned"), 0))
     return t
 
 
@@ -574,8 +577,9 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
            f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
            f"{meta['info'].get('imageKind')}, {meta['info'].get('cpus')} CPUs",
            f"- k6: {meta['k6']}, on the same machine as the service",
-           f"- warm-up (not counted): up to {meta['warmups']} runs per mode, until two in a row differ by"
-           f" < {meta['warmup_tolerance'] * 100:.0f} %; measured runs per mode: {meta['repeats']}"
+           f"- warm-up (not counted), per mode in its own JVM: at least {meta['warmup_seconds']:.0f} s of load and"
+           f" until two runs in a row differ by < {meta['warmup_tolerance'] * 100:.0f} % (at most {meta['warmups']}"
+           f" runs); measured runs per mode: {meta['repeats']}"
            " (fewer where a load says so, e.g. tasks: one k6 run of 3 requests)",
            "- figures: median of the measured runs, (min-max) where they differ; latency in ms;"
            " bound = Little's law, concurrency / latency; eff. = throughput / bound",
@@ -601,6 +605,31 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
 # --------------------------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------------------------
+
+
+def compare(a: Path, b: Path):
+    """Two bench reports side by side: every (workload, load, mode) both measured, B against A."""
+    ra, rb = (json.loads((d / "results.json").read_text()) for d in (a, b))
+    key = lambda s: (s["workload"], s.get("variant", ""), s["load"])
+    sa = {key(s): s for s in ra["sections"]}
+    t = lr.Table(["workload", "load", "mode", "req/s A", "req/s B", "change", "p95 A", "p95 B", "change",
+                  "errors A %", "errors B %"])
+    for s in rb["sections"]:
+        other = sa.get(key(s))
+        if not other:
+            continue
+        for mode, r in s["results"].items():
+            if mode not in other["results"]:
+                continue
+            x, y = lr.aggregate(other["results"][mode]["runs"]), lr.aggregate(r["runs"])
+            ch = lambda k: lr.fmt((lr.ratio(y[k].median, x[k].median) - 1) * 100, 1, " %")
+            name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
+            t.add(name, s["load"], mode, lr.fmt(x["throughput"].median), lr.fmt(y["throughput"].median),
+                  ch("throughput"), lr.fmt(x["p95"].median), lr.fmt(y["p95"].median), ch("p95"),
+                  lr.fmt(x["error_rate"].median * 100, 2), lr.fmt(y["error_rate"].median * 100, 2))
+    print(f"A: {a} ({ra['meta']['date']}, {ra['meta']['info'].get('imageKind')}, {ra['meta']['machine']})")
+    print(f"B: {b} ({rb['meta']['date']}, {rb['meta']['info'].get('imageKind')}, {rb['meta']['machine']})")
+    print(t.text() if t.rows else "no (workload, load, mode) in common")
 
 
 def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
@@ -630,14 +659,17 @@ def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
                     # the suite run on the warm JVM.
                     warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
                     previous = math.nan
+                    warm_started = time.monotonic()
                     for w in range(warmups):
                         label = f"warm-up {w + 1}/{warmups} {suite.workload} {mode}"
                         print(f"   {label} ...", end="", flush=True)
                         warm = run_k6(args.k6, load, mode, service.url, out / "warmup" / f"{slug}-{mode}-{w + 1}.json",
                                       label, service, args, warmup=True)
                         print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
-                        # Warm once two runs in a row agree; the JIT still moves the figure before that.
-                        if w + 1 >= 2 and lr.settled(previous, warm["throughput"], args.warmup_tolerance):
+                        # Warm once two runs in a row agree and the JIT had --warmup-seconds of load:
+                        # short runs agree with each other long before the JIT is done.
+                        if (w + 1 >= 2 and lr.settled(previous, warm["throughput"], args.warmup_tolerance)
+                                and time.monotonic() - warm_started >= args.warmup_seconds):
                             break
                         previous = warm["throughput"]
                     warmed = True
@@ -646,9 +678,11 @@ def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
                 for r in range(repeats):
                     label = f"run {r + 1}/{repeats} {suite.workload} {mode} {load.name}"
                     print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
-                    fig = run_k6(args.k6, load, mode, service.url, out / "runs" / f"{slug}-{mode}-{r + 1}.json",
-                                 label, service, args)
+                    run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
+                    fig = run_k6(args.k6, load, mode, service.url, run_json, label, service, args)
                     results[i][mode]["runs"].append(fig)
+                    if r == 0:
+                        results[i][mode]["first_run"] = str(run_json.relative_to(out))
                     print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
                           f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} "
                           f"({lr.fmt(time.monotonic() - progress['started'], 0)} s elapsed)", flush=True)
@@ -670,14 +704,22 @@ def main(argv=None):
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument("--mode", default="", help="worker or virtual (default: both)")
-    p.add_argument("--warmups", type=int, default=5, help="most warm-up runs per mode (at least 2 unless fewer)")
+    p.add_argument("--warmups", type=int, default=15, help="most warm-up runs per mode (at least 2 unless fewer)")
+    p.add_argument("--warmup-seconds", type=float, default=20,
+                   help="least time of warm-up load per mode before the runs may count as warm")
     p.add_argument("--warmup-tolerance", type=float, default=0.03,
                    help="warm-up stops once two runs in a row differ by less than this fraction")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
     p.add_argument("--dashboards", action="store_true", help="export k6's web dashboard of each measured run")
     p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
+    p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
+    p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"),
+                   help="print the differences of two reports' results.json (B against A) and exit")
     args = p.parse_args(argv)
+    if args.compare:
+        compare(Path(args.compare[0]), Path(args.compare[1]))
+        return
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -689,7 +731,7 @@ def main(argv=None):
     k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
 
     if args.profile == "smoke":
-        args.warmups, args.repeats = min(args.warmups, 1), 1
+        args.warmups, args.repeats, args.warmup_seconds = min(args.warmups, 1), 1, 0
     sections, info = [], {}
     total_loads = sum(len(s.loads) for s in chosen)
     progress = {"done": 0, "total": total_loads, "started": time.monotonic()}
@@ -703,9 +745,11 @@ def main(argv=None):
             section = {"workload": suite.workload, "variant": suite.variant, "load": load.name,
                        "description": suite.description, "script": load.script, "env": load.env,
                        "server_env": suite.server_env, "pools": pools,
-                       "table": load_table(load, results[i], pools), "server": server_table(load, results[i]),
+                       "table": load_table(load, results[i], pools),
+                       "server": server_table(load, results[i], info.get("imageKind") == "native"),
                        "ratio": ratio_line(load, results[i]), "results": results[i],
-                       "expected": load.expect(pools) if load.expect else {}}
+                       "expected": load.expect(pools) if load.expect else {},
+                       "bounds": {m: (load.bound(m, pools) if load.bound else math.nan) for m in load.modes}}
             sections.append(section)
             print(f"\n{suite.workload}: {load.name}\n{section['table'].text()}")
             if section["ratio"]:
@@ -721,8 +765,10 @@ def main(argv=None):
                        f"{os.uname().sysname} {os.uname().release}",
             "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
             "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
+            "warmup_seconds": args.warmup_seconds,
             "sample_period": args.sample_period}
     write_report(out, meta, sections)
+    htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None)
     (out / "results.json").write_text(json.dumps(
         {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server")} for s in sections]},
         indent=1, default=str))

@@ -1,5 +1,6 @@
 package dev.loomlab.pinning;
 
+import io.quarkus.runtime.ImageMode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -62,6 +63,11 @@ final class NativeUpcall {
   }
 
   private static Optional<NativeUpcall> create() {
+    if (ImageMode.current().isNativeImage()) {
+      // A native image would need the upcall registered at build time (-H:+ForeignAPISupport and
+      // reachability metadata for this method); without it the call would crash, so no upcall.
+      return Optional.empty();
+    }
     try {
       Linker linker = Linker.nativeLinker();
       Optional<MemorySegment> symbol = linker.defaultLookup().find("qsort");

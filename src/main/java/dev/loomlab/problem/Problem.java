@@ -1,6 +1,7 @@
 package dev.loomlab.problem;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 
 /**
@@ -9,6 +10,8 @@ import java.util.List;
  * @param violations for validation failures: each offending field and why
  * @param failed for partial writes: the tables that were not written
  */
+// Serialised from exception mappers, outside any resource signature: registered for native.
+@RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record Problem(
     String type,
@@ -22,5 +25,6 @@ public record Problem(
   public static final String MEDIA_TYPE = "application/problem+json";
 
   /** One invalid input: where it was found and what is wrong with it. */
+  @RegisterForReflection
   public record Violation(String field, String message) {}
 }

@@ -1,5 +1,6 @@
 package dev.loomlab.product;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ public record ProductView(
 
   public record Product(long id, String name, String category, BigDecimal price) {}
 
+  // Also read from the stock service with an ObjectMapper: registered for native.
+  @RegisterForReflection
   public record Stock(long productId, int available, String warehouse) {}
 
   public record CompetitorPrice(String seller, BigDecimal price) {}

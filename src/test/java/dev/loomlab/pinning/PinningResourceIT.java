@@ -1,5 +1,6 @@
 package dev.loomlab.pinning;
 
+import io.quarkus.test.junit.DisabledOnIntegrationTest;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,18 @@ class PinningResourceIT extends PinningResourceTest {
 
   @Override
   @Test
+  // A native image has no FFM upcall (it answers 501): the pin is a JVM-only demonstration.
+  @DisabledOnIntegrationTest(
+      forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
   void nativeUpcallPinsOnEveryJdk() throws InterruptedException {
     super.nativeUpcallPinsOnEveryJdk();
+  }
+
+  @Override
+  @Test
+  @DisabledOnIntegrationTest(
+      forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
+  void workerThreadsAreNeverPinnedThereIsNoCarrier() {
+    super.workerThreadsAreNeverPinnedThereIsNoCarrier();
   }
 }
