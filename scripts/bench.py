@@ -120,7 +120,7 @@ def seed_c_stages(total_s: int, peak: int) -> list[tuple[int, int]]:
 
 def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
     stages = seed_c_stages(total_s, peak)
-    warm = seed_c_stages(max(7, total_s * 2 // 3), peak)
+    warm = seed_c_stages(min(30, max(7, total_s * 2 // 3)), peak)  # JIT warm-up, not a second seed run
     stages_env = lambda st: ",".join(f"{d}s:{t}" for d, t in st)
     return Load(
         f"ramp to {peak} VUs in {total_s} s" + (" (C)" if seed else ""),
@@ -263,15 +263,16 @@ def suites(profile: str) -> list[Suite]:
     a3 = {"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"} if smoke else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
     a1_count, a1_big = ("100", "2000") if smoke else ("100", "100000")
     a1_ms = "200" if smoke else "1000"
-    short = 4 if smoke else 10  # seconds of an open or steady run
+    short = 4 if smoke else 6  # seconds of an open run
+    steady = 4 if smoke else 5  # seconds of a steady closed run (db, pinning)
     if smoke:
         product_loads = [product_load(7, 10, {})]
     elif seeds:
         # The seed's 7 minutes once per mode (repeats would take 42 minutes), and 10x its users.
-        product_loads = [product_load(420, 35, SEED_C, warmups=1, repeats=1), product_load(42, 350, {})]
+        product_loads = [product_load(420, 35, SEED_C, repeats=1), product_load(42, 350, {})]
     else:
-        product_loads = [product_load(14, 35, SEED_C), product_load(14, 350, {})]
-    records = 500 if smoke else 87_488 if seeds else 5_000
+        product_loads = [product_load(10, 35, SEED_C), product_load(10, 350, {})]
+    records = 500 if smoke else 87_488 if seeds else 3_000
     suites_ = [
         Suite(
             workload="sleep",
@@ -335,8 +336,8 @@ def suites(profile: str) -> list[Suite]:
             description="Seed B: each request holds one pooled connection for 200 ms (pg_sleep); 100 users "
             "on a pool of 20, behind a fair bulkhead of 20 permits",
             server_env={},
-            loads=[Load(f"100 VUs for {short} s, 200 ms query", "k6/db.js", "db",
-                        {"VUS": "100", "DURATION": f"{short}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
+            loads=[Load(f"100 VUs for {steady} s, 200 ms query", "k6/db.js", "db",
+                        {"VUS": "100", "DURATION": f"{steady}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
                         counters=("lab_refused_503",))],
         ),
         Suite(
@@ -344,8 +345,8 @@ def suites(profile: str) -> list[Suite]:
             description="Seed E: 50 users blocking 50 ms while holding a lock: synchronized (does not pin "
             "since JDK 24), ReentrantLock (never pins), an FFM upcall from native code (always pins)",
             server_env={},
-            loads=[Load(f"50 VUs for {short} s, {lock}", "k6/pinning.js", "pinning",
-                        {"LOCK": lock, "VUS": "50", "DURATION": f"{short}s", "PIN_MS": "50"},
+            loads=[Load(f"50 VUs for {steady} s, {lock}", "k6/pinning.js", "pinning",
+                        {"LOCK": lock, "VUS": "50", "DURATION": f"{steady}s", "PIN_MS": "50"},
                         bound=pinning_bound(50, 50, lock), timeout_s=120)
                    for lock in ("synchronized", "reentrant", "native")],
         ),
@@ -369,8 +370,8 @@ def suites(profile: str) -> list[Suite]:
                 variant="no bulkhead",
                 description="Seed B without the bulkhead: every request queues on Agroal's pool itself",
                 server_env={"LOOMLAB_DB_BULKHEAD_ENABLED": "false"},
-                loads=[Load(f"100 VUs for {short} s, 200 ms query", "k6/db.js", "db",
-                            {"VUS": "100", "DURATION": f"{short}s", "DB_MS": "200"}, bound=pool_bound(0.2),
+                loads=[Load(f"100 VUs for {steady} s, 200 ms query", "k6/db.js", "db",
+                            {"VUS": "100", "DURATION": f"{steady}s", "DB_MS": "200"}, bound=pool_bound(0.2),
                             timeout_s=120, counters=("lab_refused_503",))],
             ),
         ]
@@ -599,6 +600,11 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
             md += [s["ratio"], ""]
         md += ["Server side (from /q/metrics, scraped every "
                f"{meta['sample_period']} s; medians over the measured runs):", "", s["server"].markdown(), ""]
+    startups = sorted(out.parent.glob("startup-*/report.md"))
+    if startups:
+        # The latest `./lab startup` on this machine: start-up and memory belong beside throughput.
+        md += ["## Start-up and memory (latest ./lab startup)", "",
+               startups[-1].read_text().split("\n", 2)[-1], f"(from {startups[-1].parent.name})", ""]
     (out / "report.md").write_text("\n".join(md))
 
 
@@ -705,7 +711,7 @@ def main(argv=None):
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument("--mode", default="", help="worker or virtual (default: both)")
     p.add_argument("--warmups", type=int, default=15, help="most warm-up runs per mode (at least 2 unless fewer)")
-    p.add_argument("--warmup-seconds", type=float, default=20,
+    p.add_argument("--warmup-seconds", type=float, default=15,
                    help="least time of warm-up load per mode before the runs may count as warm")
     p.add_argument("--warmup-tolerance", type=float, default=0.03,
                    help="warm-up stops once two runs in a row differ by less than this fraction")
