@@ -545,7 +545,8 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
 
 def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
     t = lr.Table(["mode", "CPU s", "CPU ms/req", "peak in-flight", "peak threads", "peak RSS MB",
-                  "peak worker active", "peak worker queue", "GC pauses", "pinned"])
+                  "peak worker active", "peak worker queue", "peak db awaiting", "db max wait ms", "503s",
+                  "GC pauses", "pinned"])
     for mode in load.modes:
         r = results.get(mode)
         if not r:
@@ -556,6 +557,8 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
               lr.fmt(get("peak_live_threads"), 0), lr.fmt(get("peak_rss_bytes") / 1e6, 0),
               lr.fmt(get("peak_worker_active"), 0), lr.fmt(get("peak_worker_queued"), 0),
+              lr.fmt(get("peak_db_awaiting"), 0), lr.fmt(get("peak_db_max_wait_ms"), 0),
+              lr.fmt(get("lab_refused_503_count"), 0) if "lab_refused_503" in load.counters else "-",
               lr.fmt(get("delta_gc_pauses"), 0),
               # micrometer-java21's virtual-thread meters are incomplete in native images.
               "n/a (native)" if native else lr.fmt(get("delta_pinned"), 0))
