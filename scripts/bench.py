@@ -257,6 +257,20 @@ def recruits_suite(records: int, variant: str, server_env: dict, id_base: int) -
     )
 
 
+def db_load(seconds: int) -> Load:
+    """Seed B: 100 users on a pool of 20, each request holding a connection 200 ms."""
+    return Load(f"100 VUs for {seconds} s, 200 ms query", "k6/db.js", "db",
+                {"VUS": "100", "DURATION": f"{seconds}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
+                counters=("lab_refused_503",))
+
+
+def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Load:
+    """Seed A1: one k6 run of 3 requests is the repeat (a worker request of 100 x 1 s takes 10 s)."""
+    return Load(f"{int(count):,} tasks x {ms} ms" + ("" if smoke else " (A1)"), "k6/tasks.js", "tasks",
+                {"COUNT": count, "TASK_MS": ms, "ITERATIONS": "1" if smoke else "3"}, seed=seed, modes=modes,
+                timeout_s=120, extra=TASK_TRENDS, warmups=1, repeats=1, warmup_env={"ITERATIONS": "1"})
+
+
 def suites(profile: str) -> list[Suite]:
     smoke = profile == "smoke"  # seconds, for CI: the whole pipeline, scaled down
     seeds = profile == "seeds"
@@ -293,32 +307,8 @@ def suites(profile: str) -> list[Suite]:
             "then 100,000 virtual threads",
             server_env={},
             loads=[
-                Load(
-                    f"{a1_count} tasks x {a1_ms} ms" + ("" if smoke else " (A1)"),
-                    "k6/tasks.js",
-                    "tasks",
-                    {"COUNT": a1_count, "TASK_MS": a1_ms, "ITERATIONS": "1" if smoke else "3"},
-                    seed={} if smoke else SEED_A1,
-                    timeout_s=120,
-                    extra=TASK_TRENDS,
-                    # One k6 run of 3 requests is the repeat; a worker request takes 10 s.
-                    warmups=1,
-                    repeats=1,
-                    warmup_env={"ITERATIONS": "1"},
-                ),
-                Load(
-                    f"{int(a1_big):,} tasks x {a1_ms} ms" + ("" if smoke else " (A1)"),
-                    "k6/tasks.js",
-                    "tasks",
-                    {"COUNT": a1_big, "TASK_MS": a1_ms, "ITERATIONS": "1" if smoke else "3"},
-                    seed={} if smoke else SEED_A1_100K,
-                    modes=("virtual",),
-                    timeout_s=120,
-                    extra=TASK_TRENDS,
-                    warmups=1,
-                    repeats=1,
-                    warmup_env={"ITERATIONS": "1"},
-                ),
+                tasks_load(a1_count, a1_ms, smoke, {} if smoke else SEED_A1, ("worker", "virtual")),
+                tasks_load(a1_big, a1_ms, smoke, {} if smoke else SEED_A1_100K, ("virtual",)),
             ],
         ),
         Suite(
@@ -336,9 +326,7 @@ def suites(profile: str) -> list[Suite]:
             description="Seed B: each request holds one pooled connection for 200 ms (pg_sleep); 100 users "
             "on a pool of 20, behind a fair bulkhead of 20 permits",
             server_env={},
-            loads=[Load(f"100 VUs for {steady} s, 200 ms query", "k6/db.js", "db",
-                        {"VUS": "100", "DURATION": f"{steady}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
-                        counters=("lab_refused_503",))],
+            loads=[db_load(steady)],
         ),
         Suite(
             workload="pinning",
@@ -370,9 +358,7 @@ def suites(profile: str) -> list[Suite]:
                 variant="no bulkhead",
                 description="Seed B without the bulkhead: every request queues on Agroal's pool itself",
                 server_env={"LOOMLAB_DB_BULKHEAD_ENABLED": "false"},
-                loads=[Load(f"100 VUs for {steady} s, 200 ms query", "k6/db.js", "db",
-                            {"VUS": "100", "DURATION": f"{steady}s", "DB_MS": "200"}, bound=pool_bound(0.2),
-                            timeout_s=120, counters=("lab_refused_503",))],
+                loads=[db_load(steady)],
             ),
         ]
     return suites_

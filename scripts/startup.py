@@ -147,6 +147,15 @@ def main():
     else:
         notes.append("jvm-aot: the training run wrote no cache (see aot-training.log); not measured")
 
+    quarkus_aot = ROOT / "target/quarkus-app/app.aot"
+    if quarkus_aot.exists():
+        # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
+        print("== jvm-aot-quarkus: the cache Quarkus built from the integration tests", flush=True)
+        results["jvm-aot-quarkus"] = measure(
+            "jvm-aot-quarkus", [args.java, *flags, f"-XX:AOTCache={quarkus_aot}", "-jar", str(jar)], args, out)
+    else:
+        notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
+
     runners = sorted((ROOT / "target").glob("*-runner"))
     if runners:
         print("== native", flush=True)
@@ -158,7 +167,7 @@ def main():
     t = lr.Table(["variant", "first request ms", "RSS first MB", "RSS idle MB", "RSS after load MB",
                   "sleep req/s", "product req/s", "anchor: TTFR ms", "anchor: RSS first/load MB", "anchor: tps"])
     for name, agg in results.items():
-        a = ANCHOR.get(name.split("-")[0] if name != "jvm-aot" else "", {})
+        a = ANCHOR.get(name if name in ("jvm", "native") else "", {})
         t.add(name, lr.fmt_spread(agg["ttfr_ms"], 0), lr.fmt_spread(agg["rss_first_mb"], 0),
               lr.fmt_spread(agg["rss_idle_mb"], 0), lr.fmt_spread(agg["rss_load_mb"], 0),
               lr.fmt_spread(agg["sleep_rps"], 0), lr.fmt_spread(agg["product_rps"], 0),
