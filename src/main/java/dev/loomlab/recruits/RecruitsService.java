@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,9 @@ public class RecruitsService {
   private final RecruitReader reader;
   private final FanOutExecutors executors;
   private final DbConfig dbConfig;
-  private final MeterRegistry registry;
+  // Registered once here rather than looked up on every batch.
+  private final Map<MeterKey, Timer> tableTimers = new HashMap<>();
+  private final Map<MeterKey, Counter> recordCounters = new HashMap<>();
 
   RecruitsService(
       AgroalDataSource dataSource,
@@ -53,7 +56,27 @@ public class RecruitsService {
     this.reader = reader;
     this.executors = executors;
     this.dbConfig = dbConfig;
-    this.registry = registry;
+    for (Mode mode : Mode.values()) {
+      for (WriteStrategy writes : WriteStrategy.values()) {
+        recordCounters.put(
+            new MeterKey(mode, writes, null),
+            Counter.builder("loomlab.recruits.records")
+                .description("Recruits written")
+                .tag("writes", writes.name())
+                .tag("mode", mode.id())
+                .register(registry));
+        for (Table table : Table.values()) {
+          tableTimers.put(
+              new MeterKey(mode, writes, table),
+              Timer.builder("loomlab.recruits.table")
+                  .description("Time to write one table of a chunk")
+                  .tag("table", table.sqlName())
+                  .tag("writes", writes.name())
+                  .tag("mode", mode.id())
+                  .register(registry));
+        }
+      }
+    }
   }
 
   public BatchResult batch(Mode mode, WriteStrategy writes, List<RecruitInput> chunk) {
@@ -69,13 +92,10 @@ public class RecruitsService {
     } catch (SQLException e) {
       throw DatabaseProblems.of(e, dbConfig);
     }
-    nanos.forEach((table, n) -> timer(table, writes, mode).record(n, TimeUnit.NANOSECONDS));
-    Counter.builder("loomlab.recruits.records")
-        .description("Recruits written")
-        .tag("writes", writes.name())
-        .tag("mode", mode.id())
-        .register(registry)
-        .increment(chunk.size());
+    nanos.forEach(
+        (table, n) ->
+            tableTimers.get(new MeterKey(mode, writes, table)).record(n, TimeUnit.NANOSECONDS));
+    recordCounters.get(new MeterKey(mode, writes, null)).increment(chunk.size());
     Map<String, Integer> rowsOut = new LinkedHashMap<>();
     Map<String, Long> msOut = new LinkedHashMap<>();
     for (Table t : Table.values()) {
@@ -220,12 +240,6 @@ public class RecruitsService {
     }
   }
 
-  private Timer timer(Table table, WriteStrategy writes, Mode mode) {
-    return Timer.builder("loomlab.recruits.table")
-        .description("Time to write one table of a chunk")
-        .tag("table", table.sqlName())
-        .tag("writes", writes.name())
-        .tag("mode", mode.id())
-        .register(registry);
-  }
+  /** Which meter: a (mode, writes) pair, and the table for the per-table timers. */
+  private record MeterKey(Mode mode, WriteStrategy writes, Table table) {}
 }
