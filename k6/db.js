@@ -5,28 +5,37 @@
 //   MODE          worker | virtual                            required
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   DB_MS         pg_sleep per request                        200
-//   VUS           concurrent users                            100    (pool: 20)
+//   MODEL         closed | open                               closed
+//   VUS           closed: concurrent users                    100    (pool: 20)
+//   RATE          open: arrivals per second                   80     (bound: 20 / 0.2 s = 100)
+//   MAX_VUS       open: most VUs k6 may hold                  400
+//   MAX_DROPPED   open: dropped arrivals tolerated            0
 //   DURATION      how long                                    20s
 //   MAX_ERRORS    tolerated error rate (503 under overload)   0.01
 //   SUMMARY_JSON  raw summary file for ./lab bench            (none)
 //
 // Run:  MODE=virtual VUS=200 k6 run k6/db.js
+//       MODE=worker MODEL=open RATE=120 MAX_ERRORS=0.5 k6 run k6/db.js   (above the pool's bound)
 import { Counter } from 'k6/metrics';
 import {
-  BASE_URL, mode, intEnv, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
+  BASE_URL, mode, intEnv, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
 const MODE = mode();
 const DB_MS = intEnv('DB_MS', 200);
 const refused = new Counter('lab_refused_503');
 
+const scenario = byModel(
+  { executor: 'constant-vus', vus: intEnv('VUS', 100), duration: __ENV.DURATION || '20s', gracefulStop: '10s' },
+  { rate: 80, duration: '20s', maxVUs: 400, latency: DB_MS / 1000 },
+);
+
 export const options = {
-  scenarios: {
-    db: { executor: 'constant-vus', vus: intEnv('VUS', 100), duration: __ENV.DURATION || '20s', gracefulStop: '10s' },
-  },
+  scenarios: { db: scenario },
   summaryTrendStats: TREND_STATS,
   thresholds: scenarioThresholds('db', {
     'http_req_failed{scenario:db}': [`rate<${__ENV.MAX_ERRORS || '0.01'}`],
+    ...droppedThreshold(scenario),
   }),
 };
 

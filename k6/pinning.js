@@ -7,25 +7,33 @@
 //   LOCK          synchronized | reentrant | native           synchronized
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   PIN_MS        blocking time per request                   50
-//   VUS           concurrent users                            50
+//   MODEL         closed | open                               closed
+//   VUS           closed: concurrent users                    50
+//   RATE          open: arrivals per second                   32     (native, virtual: 2 carriers / 50 ms = 40)
+//   MAX_VUS       open: most VUs k6 may hold                  200
+//   MAX_DROPPED   open: dropped arrivals tolerated            0
 //   DURATION      how long                                    10s
 //   SUMMARY_JSON  raw summary file for ./lab bench            (none)
 //
 // Run:  MODE=virtual LOCK=native k6 run k6/pinning.js
+//       MODE=virtual LOCK=native MODEL=open RATE=48 k6 run k6/pinning.js
 import {
-  BASE_URL, mode, intEnv, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
+  BASE_URL, mode, intEnv, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
 const MODE = mode();
 const LOCK = __ENV.LOCK || 'synchronized';
 const PIN_MS = intEnv('PIN_MS', 50);
 
+const scenario = byModel(
+  { executor: 'constant-vus', vus: intEnv('VUS', 50), duration: __ENV.DURATION || '10s', gracefulStop: '10s' },
+  { rate: 32, duration: '10s', maxVUs: 200, latency: PIN_MS / 1000 },
+);
+
 export const options = {
-  scenarios: {
-    pinning: { executor: 'constant-vus', vus: intEnv('VUS', 50), duration: __ENV.DURATION || '10s', gracefulStop: '10s' },
-  },
+  scenarios: { pinning: scenario },
   summaryTrendStats: TREND_STATS,
-  thresholds: scenarioThresholds('pinning'),
+  thresholds: scenarioThresholds('pinning', droppedThreshold(scenario)),
 };
 
 export function setup() {

@@ -10,24 +10,24 @@
 //   RATE          open: arrivals per second             1000
 //   DURATION      open: how long                        20s
 //   MAX_VUS       open: most VUs k6 may hold            2000
+//   MAX_DROPPED   open: dropped arrivals tolerated      0
 //   MAX_DURATION  closed: hard stop                     120s
 //   SUMMARY_JSON  raw summary file for ./lab bench      (none)
 //
 // Run:  MODE=virtual k6 run k6/sleep.js
 //       MODE=worker MODEL=open RATE=600 DURATION=20s k6 run k6/sleep.js
 import {
-  BASE_URL, mode, intEnv, closedIterations, openRate, requireReady, getJson, think, labSummary,
-  scenarioThresholds, TREND_STATS,
+  BASE_URL, mode, intEnv, closedIterations, byModel, droppedThreshold, requireReady, getJson, think,
+  labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
 const MODE = mode();
 const SLEEP_MS = intEnv('SLEEP_MS', 100);
-const MODEL = __ENV.MODEL || 'closed';
 
-const scenario =
-  MODEL === 'open'
-    ? openRate(intEnv('RATE', 1000), __ENV.DURATION || '20s', intEnv('MAX_VUS', 2000))
-    : closedIterations(intEnv('VUS', 500), intEnv('ITERATIONS', 10), __ENV.MAX_DURATION || '120s');
+const scenario = byModel(
+  closedIterations(intEnv('VUS', 500), intEnv('ITERATIONS', 10), __ENV.MAX_DURATION || '120s'),
+  { rate: 1000, duration: '20s', maxVUs: 2000, latency: SLEEP_MS / 1000 },
+);
 
 export const options = {
   scenarios: { sleep: scenario },
@@ -35,6 +35,7 @@ export const options = {
   thresholds: scenarioThresholds('sleep', {
     // Never faster than the sleep itself: a guard against measuring the wrong endpoint.
     'http_req_duration{scenario:sleep}': [`min>=${SLEEP_MS}`],
+    ...droppedThreshold(scenario),
   }),
 };
 

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -59,6 +60,10 @@ class Load:
     warmup_env: dict = field(default_factory=dict)  # overrides of env for warm-up runs
     counters: tuple = ()  # custom k6 counters whose count and rate the report keeps
     extra_report: tuple = ()  # custom k6 trends kept per run but not shown in the load table
+    rate: float | None = None  # open model: arrivals per second (bound: min(rate, the mode's bound))
+    open_s: float | None = None  # open model: seconds of arrivals
+    est_s: float = 10.0  # planned seconds of one run, for the progress line's time left
+    warmup_est_s: float | None = None  # planned seconds of one warm-up run (None: est_s)
 
 
 @dataclass
@@ -69,6 +74,17 @@ class Suite:
     loads: list[Load]
     variant: str = ""  # a second configuration of the same workload, e.g. a smaller pool
     summary: Callable[[list[dict]], "lr.Table"] | None = None  # a table across the suite's loads
+    # Least warm-up load per mode (s); None: --warmup-seconds. Workloads paced by sleeps, pools or
+    # the database settle in seconds; the CPU-bound A3 virtual run needs the JIT's full warm-up.
+    warmup_seconds: float | None = None
+
+
+def effective_bound(load: Load, mode: str, pools: dict) -> float:
+    """The Little's-law bound of a load in a mode; an open load cannot exceed its arrival rate."""
+    if not load.bound:
+        return math.nan
+    b = load.bound(mode, pools)
+    return min(b, load.rate) if load.rate is not None else b
 
 
 def sleep_bound(vus: int, sleep_ms: int):
@@ -90,24 +106,35 @@ def product_expect(pools: dict) -> dict:
     return {"mean": lr.expected_max(ranges), "p95": lr.max_quantile(ranges, 0.95)} if ranges else {}
 
 
+def product_cap(mode: str, pools: dict) -> float:
+    """The most lookups per second a mode's pools allow. Worker: request threads / E[max], and
+    fan-out threads / the summed mean latency of the four sub-tasks (each holds a fan-out thread
+    for its own latency). Virtual: no pool (infinite)."""
+    ranges = product_ranges(pools)
+    if not ranges:
+        return math.nan
+    if mode != "worker":
+        return math.inf
+    e_max = lr.expected_max(ranges) / 1000.0
+    occupancy = sum((a + b) / 2 for a, b in ranges) / 1000.0
+    return min(pools.get("worker.max-threads", math.inf) / e_max,
+               pools.get("fan-out.worker-threads", math.inf) / occupancy)
+
+
 def product_bound(stages: list[tuple[float, float]]):
-    """Each user completes one lookup per E[max]. The worker mode is also capped by its pools:
-    request threads / E[max], and fan-out threads / the summed mean latency of the four
-    sub-tasks (each holds a fan-out thread for its own latency)."""
+    """Each user completes one lookup per E[max], up to the mode's pool cap."""
 
     def bound(mode: str, pools: dict):
         ranges = product_ranges(pools)
         if not ranges:
             return math.nan
-        e_max = lr.expected_max(ranges) / 1000.0
-        cap = math.inf
-        if mode == "worker":
-            occupancy = sum((a + b) / 2 for a, b in ranges) / 1000.0
-            cap = min(pools.get("worker.max-threads", math.inf) / e_max,
-                      pools.get("fan-out.worker-threads", math.inf) / occupancy)
-        return lr.stages_bound(stages, 1.0 / e_max, cap)
+        return lr.stages_bound(stages, 1000.0 / lr.expected_max(ranges), product_cap(mode, pools))
 
     return bound
+
+
+# The worker mode's fan-out bound with the default pools: 200 threads / 0.775 s of sub-task time.
+PRODUCT_WORKER_CAP = 200 / 0.775
 
 
 # Seed C's shape: durations in sevenths of the total, targets scaled from a peak of 35.
@@ -131,6 +158,8 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
         expect=product_expect,
         seed=seed,
         timeout_s=total_s + 120,
+        est_s=sum(d for d, _ in stages) + 1,
+        warmup_est_s=sum(d for d, _ in warm) + 1,
         warmup_env={"STAGES": stages_env(warm)},
         **kw,
     )
@@ -162,16 +191,28 @@ TASK_TRENDS = (
 )
 
 
-def open_sleep_load(fraction: float, worker_bound: float, seconds: int) -> Load:
-    rate = round(worker_bound * fraction)
+def open_load(workload: str, script: str, fraction: float, reference: float, of_what: str, seconds: int,
+              bound: Callable[[str, dict], float], env: dict, max_vus: int, duration_var: str = "DURATION") -> Load:
+    """Open model: `fraction` x `reference` (a Little's-law bound) arrivals per second for `seconds`.
+    `bound` is each mode's own bound; dropped arrivals or errors above it are the expected
+    overload, below it a failure."""
+    rate = round(reference * fraction)
     return Load(
-        f"open {rate} req/s ({fraction:.1f}x the worker bound)",
-        "k6/sleep.js",
-        "sleep",
-        {"MODEL": "open", "RATE": str(rate), "DURATION": f"{seconds}s", "MAX_VUS": "1500", "SLEEP_MS": "100"},
-        bound=lambda mode, pools: min(rate, sleep_bound(10**6, 100)(mode, pools)),
+        f"open {rate} req/s ({fraction:.1f}x {of_what})",
+        script,
+        workload,
+        {**env, "MODEL": "open", "RATE": str(rate), duration_var: f"{seconds}s", "MAX_VUS": str(max_vus)},
+        bound=bound,
+        rate=rate,
+        open_s=seconds,
         timeout_s=seconds + 120,
+        est_s=seconds + 1,
     )
+
+
+def open_sleep_load(fraction: float, worker_bound: float, seconds: int) -> Load:
+    return open_load("sleep", "k6/sleep.js", fraction, worker_bound, "the worker bound", seconds,
+                     sleep_bound(10**6, 100), {"SLEEP_MS": "100"}, 1500)
 
 
 def pool_bound(per_request_s: float):
@@ -243,6 +284,8 @@ def recruits_suite(records: int, variant: str, server_env: dict, id_base: int) -
             seed=SEED_D.get(writes, {}) if records == 87_488 and not variant else {},
             modes=("worker", "virtual") if writes != "copy" else ("virtual",),
             timeout_s=1800, counters=("lab_records",), extra_report=RECRUIT_TRENDS,
+            est_s=records / (700 if variant else 3500) + 1,
+            warmup_est_s=min(records, 1000) / (700 if variant else 3500) + 1,
             warmup_env={"RECORDS": str(min(records, 1000))}))
     return Suite(
         workload="recruits",
@@ -261,14 +304,35 @@ def db_load(seconds: int) -> Load:
     """Seed B: 100 users on a pool of 20, each request holding a connection 200 ms."""
     return Load(f"100 VUs for {seconds} s, 200 ms query", "k6/db.js", "db",
                 {"VUS": "100", "DURATION": f"{seconds}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
-                counters=("lab_refused_503",))
+                counters=("lab_refused_503",), est_s=seconds + 1)
+
+
+def db_open_load(fraction: float, seconds: int) -> Load:
+    """Arrivals at a fraction of the pool's bound (20 / 0.2 s = 100 req/s), in both modes. Above it
+    the bulkhead answers 503 after its bounded wait: errors are the expected overload there."""
+    load = open_load("db", "k6/db.js", fraction, 100, "the pool bound", seconds, pool_bound(0.2),
+                     {"DB_MS": "200", "MAX_ERRORS": "0.01" if fraction < 1 else "0.5"}, 400)
+    load.counters = ("lab_refused_503",)
+    return load
+
+
+def pinning_open_load(fraction: float, seconds: int) -> Load:
+    """Native-frame pins at a fraction of the pinned virtual bound (2 carriers / 50 ms = 40 req/s
+    on 2 cores): the worker mode's 200 threads take it whatever the fraction."""
+    return open_load("pinning", "k6/pinning.js", fraction, 40, "the pinned virtual bound", seconds,
+                     pinning_bound(10**6, 50, "native"), {"LOCK": "native", "PIN_MS": "50"}, 200)
 
 
 def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Load:
     """Seed A1: one k6 run of 3 requests is the repeat (a worker request of 100 x 1 s takes 10 s)."""
+    iterations = 1 if smoke else 3
     return Load(f"{int(count):,} tasks x {ms} ms" + ("" if smoke else " (A1)"), "k6/tasks.js", "tasks",
-                {"COUNT": count, "TASK_MS": ms, "ITERATIONS": "1" if smoke else "3"}, seed=seed, modes=modes,
-                timeout_s=120, extra=TASK_TRENDS, warmups=1, repeats=1, warmup_env={"ITERATIONS": "1"})
+                {"COUNT": count, "TASK_MS": ms, "ITERATIONS": str(iterations)}, seed=seed, modes=modes,
+                timeout_s=120, extra=TASK_TRENDS, warmups=1, repeats=1,
+                # The warm-up runs the same code path with a tenth of the sleep.
+                warmup_env={"ITERATIONS": "1", "TASK_MS": str(max(1, int(ms) // 10))},
+                est_s=iterations * int(ms) / 1000 * (10 if int(count) <= 100 else 1.5) / 2 + 1,
+                warmup_est_s=int(ms) / 1000 + 1)
 
 
 def suites(profile: str) -> list[Suite]:
@@ -277,8 +341,8 @@ def suites(profile: str) -> list[Suite]:
     a3 = {"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"} if smoke else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
     a1_count, a1_big = ("100", "2000") if smoke else ("100", "100000")
     a1_ms = "200" if smoke else "1000"
-    short = 4 if smoke else 6  # seconds of an open run
-    steady = 4 if smoke else 5  # seconds of a steady closed run (db, pinning)
+    short = 4  # seconds of an open run
+    steady = 4  # seconds of a steady closed run (db, pinning)
     if smoke:
         product_loads = [product_load(7, 10, {})]
     elif seeds:
@@ -286,6 +350,8 @@ def suites(profile: str) -> list[Suite]:
         product_loads = [product_load(420, 35, SEED_C, repeats=1), product_load(42, 350, {})]
     else:
         product_loads = [product_load(10, 35, SEED_C), product_load(10, 350, {})]
+    product_open = [open_load("product", "k6/product.js", f, PRODUCT_WORKER_CAP, "the worker's fan-out bound",
+                              short, product_cap, {}, 1000, duration_var="OPEN_DURATION") for f in (0.8, 1.2)]
     records = 500 if smoke else 87_488 if seeds else 3_000
     suites_ = [
         Suite(
@@ -296,7 +362,8 @@ def suites(profile: str) -> list[Suite]:
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": "50"},
             loads=[
                 Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if smoke else " (A3)"), "k6/sleep.js", "sleep", a3,
-                     bound=sleep_bound(int(a3["VUS"]), 100), seed={} if smoke else SEED_A3, timeout_s=180),
+                     bound=sleep_bound(int(a3["VUS"]), 100), seed={} if smoke else SEED_A3, timeout_s=180,
+                     est_s=7),
                 open_sleep_load(0.8, 500, short),
                 open_sleep_load(1.2, 500, short),
             ],
@@ -306,6 +373,7 @@ def suites(profile: str) -> list[Suite]:
             description="Seed A1: 100 tasks sleeping 1 s on 10 platform threads vs one virtual thread each; "
             "then 100,000 virtual threads",
             server_env={},
+            warmup_seconds=0,
             loads=[
                 tasks_load(a1_count, a1_ms, smoke, {} if smoke else SEED_A1, ("worker", "virtual")),
                 tasks_load(a1_big, a1_ms, smoke, {} if smoke else SEED_A1_100K, ("virtual",)),
@@ -316,27 +384,34 @@ def suites(profile: str) -> list[Suite]:
             description="Seed C: a product lookup waiting for four slow dependencies called in parallel "
             "(catalog U(100,300) ms with a real SELECT, stock U(150,400) ms over real HTTP, recommendations "
             "U(50,200), prices U(100,250)); closed model ramped through the seed's 6 stages; worker pool "
-            "200 with a fan-out pool of 200 platform threads vs virtual threads",
+            "200 with a fan-out pool of 200 platform threads vs virtual threads; then an open model below and "
+            "above the worker mode's fan-out bound",
             server_env={},
-            loads=product_loads,
+            warmup_seconds=8,
+            loads=product_loads + product_open,
         ),
         recruits_suite(records, "", {}, 1),
         Suite(
             workload="db",
             description="Seed B: each request holds one pooled connection for 200 ms (pg_sleep); 100 users "
-            "on a pool of 20, behind a fair bulkhead of 20 permits",
+            "on a pool of 20, behind a fair bulkhead of 20 permits; then an open model below and above the "
+            "pool's bound",
             server_env={},
-            loads=[db_load(steady)],
+            warmup_seconds=6,
+            loads=[db_load(steady), db_open_load(0.8, short), db_open_load(1.2, short)],
         ),
         Suite(
             workload="pinning",
             description="Seed E: 50 users blocking 50 ms while holding a lock: synchronized (does not pin "
-            "since JDK 24), ReentrantLock (never pins), an FFM upcall from native code (always pins)",
+            "since JDK 24), ReentrantLock (never pins), an FFM upcall from native code (always pins); then "
+            "native pins in an open model below and above the pinned virtual bound",
             server_env={},
+            warmup_seconds=6,
             loads=[Load(f"50 VUs for {steady} s, {lock}", "k6/pinning.js", "pinning",
                         {"LOCK": lock, "VUS": "50", "DURATION": f"{steady}s", "PIN_MS": "50"},
-                        bound=pinning_bound(50, 50, lock), timeout_s=120)
-                   for lock in ("synchronized", "reentrant", "native")],
+                        bound=pinning_bound(50, 50, lock), timeout_s=120, est_s=steady + 1)
+                   for lock in ("synchronized", "reentrant", "native")]
+            + [pinning_open_load(f, short) for f in (0.8, 1.2)],
         ),
     ]
     if not smoke:
@@ -349,6 +424,7 @@ def suites(profile: str) -> list[Suite]:
                 "ThreadPoolExecutor grows past its core only when the queue is full); the worker mode with a "
                 "fan-out pool of 50, whose bound is 50 threads / 0.775 s of sub-task time = 64.5 req/s",
                 server_env={"LOOMLAB_EXECUTION_FAN_OUT_WORKER_THREADS": "50"},
+                warmup_seconds=8,
                 loads=[dataclasses.replace(product_loads[0], modes=("worker",))],
             ),
             recruits_suite(records if not seeds else 10_000, "simulated round trip 20 ms per statement",
@@ -358,6 +434,7 @@ def suites(profile: str) -> list[Suite]:
                 variant="no bulkhead",
                 description="Seed B without the bulkhead: every request queues on Agroal's pool itself",
                 server_env={"LOOMLAB_DB_BULKHEAD_ENABLED": "false"},
+                warmup_seconds=6,
                 loads=[db_load(steady)],
             ),
         ]
@@ -480,6 +557,13 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
         figures[f"{counter}_rate"] = values.get("rate", 0.0)
     if "lab_records" in load.counters:
         figures["records_per_s"] = figures["lab_records_rate"]
+    if load.open_s and not figures["dropped"] and figures["error_rate"] < 0.01:
+        # An open run that kept up: its throughput is the arrival rate it took, requests per second
+        # of arrivals. k6's own rate also divides by the drain after the last arrival, when nothing
+        # arrives (10 % of a 4 s run). An overloaded run keeps k6's rate: the service was busy
+        # through the drain too.
+        figures["k6_rate"] = figures["throughput"]
+        figures["throughput"] = figures["requests"] / load.open_s
     figures["k6_exit"] = proc.returncode
     figures["wall_s"] = took
     return figures
@@ -507,14 +591,15 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
 
     expected = load.expect(pools) if load.expect else {}
     extra = ["E[max] ms", "mean excess"] if expected else []
+    verdict = ["verdict"] if load.rate is not None else []
     t = lr.Table(["mode", "requests", "req/s", "bound", "eff.", "mean ms", "sd", "min", "p50", "p90", "p95", "p99",
-                  "max", "errors %", "dropped", *extra, "last warm-up req/s", "seed req/s", "seed mean"])
+                  "max", "errors %", "dropped", *verdict, *extra, "last warm-up req/s", "seed req/s", "seed mean"])
     for mode in load.modes:
         r = results.get(mode)
         if not r:
             continue
         agg = lr.aggregate(r["runs"])
-        bound = load.bound(mode, pools) if load.bound else math.nan
+        bound = effective_bound(load, mode, pools)
         thr = agg["throughput"]
         seed = load.seed.get(mode, {})
         warm = r.get("warmup") or {}
@@ -523,10 +608,24 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
               lr.fmt_spread(agg["mean"]), lr.fmt(agg["sd"].median), lr.fmt(agg["min"].median), lr.fmt(agg["p50"].median),
               lr.fmt(agg["p90"].median), lr.fmt(agg["p95"].median), lr.fmt(agg["p99"].median), lr.fmt(agg["max"].median),
               lr.fmt(agg["error_rate"].median * 100, 2), lr.fmt(agg["dropped"].median, 0),
+              *([open_verdict(load, mode, pools, agg)] if verdict else []),
               *([lr.fmt(expected["mean"]), lr.fmt((agg["mean"].median / expected["mean"] - 1) * 100, 1, " %")]
                 if expected else []),
               lr.fmt(warm.get("throughput"), 1), lr.fmt(seed.get("throughput")), lr.fmt(seed.get("mean"), 0))
     return t
+
+
+def open_verdict(load: Load, mode: str, pools: dict, agg: dict) -> str:
+    """The verdict of an open load's median run in a mode (see lr.open_verdict)."""
+    return lr.open_verdict(load.rate, load.bound(mode, pools), agg["dropped"].median, agg["error_rate"].median)
+
+
+def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
+    """A measured run that must fail --strict: k6 crossed a threshold, unless it is an open run
+    above this mode's bound, whose drops and errors are the overload the load was made to show."""
+    if load.rate is not None:
+        return lr.open_verdict(load.rate, load.bound(mode, pools), run["dropped"], run["error_rate"]).startswith("FAILED")
+    return bool(run.get("k6_exit"))
 
 
 def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
@@ -554,6 +653,12 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
 def ratio_line(load: Load, results: dict) -> str:
     if "worker" not in results or "virtual" not in results or load.extra:
         return ""
+    if load.rate is not None:
+        # Both modes are offered the same rate: the difference is in latency and drops.
+        w, v = (lr.aggregate(results[m]["runs"]) for m in ("worker", "virtual"))
+        return (f"same arrivals in both modes: worker/virtual mean latency {lr.fmt(lr.ratio(w['mean'].median, v['mean'].median), 2)}x, "
+                f"p99 {lr.fmt(lr.ratio(w['p99'].median, v['p99'].median), 2)}x; dropped worker "
+                f"{lr.fmt(w['dropped'].median, 0)}, virtual {lr.fmt(v['dropped'].median, 0)}")
     w = lr.aggregate(results["worker"]["runs"])["throughput"].median
     v = lr.aggregate(results["virtual"]["runs"])["throughput"].median
     sw, sv = load.seed.get("worker", {}).get("throughput"), load.seed.get("virtual", {}).get("throughput")
@@ -573,6 +678,10 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
            " (fewer where a load says so, e.g. tasks: one k6 run of 3 requests)",
            "- figures: median of the measured runs, (min-max) where they differ; latency in ms;"
            " bound = Little's law, concurrency / latency; eff. = throughput / bound",
+           "- open model (k6 constant-arrival-rate): req/s = requests / seconds of arrivals when the run kept up,"
+           " else k6's rate over the whole run (the drain included, when the service was still busy); the bound is"
+           " min(rate, the mode's own bound); dropped arrivals or errors are a failure below the mode's bound and"
+           " the expected overload above it (column 'verdict')",
            f"- server peaks come from scrapes every {meta['sample_period']} s: a run shorter than that shows"
            " only its before and after", ""]
     for s in sections:
@@ -627,15 +736,44 @@ def compare(a: Path, b: Path):
     print(t.text() if t.rows else "no (workload, load, mode) in common")
 
 
+SERVICE_START_S = 4  # JVM start-up to ready, plus stop
+
+
+def suite_modes(suite: Suite, modes: set) -> list[str]:
+    return [m for m in ("worker", "virtual") if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
+
+
+def warmup_seconds(suite: Suite, args) -> float:
+    return args.warmup_seconds if suite.warmup_seconds is None else min(suite.warmup_seconds, args.warmup_seconds)
+
+
+def planned_seconds(suite: Suite, mode: str, args) -> dict:
+    """What one mode of a suite should take: start-up and warm-up, then each load's runs."""
+    first = next(l for l in suite.loads if mode in l.modes)
+    least_runs = min(2, args.warmups, first.warmups or 2)
+    warm = max(warmup_seconds(suite, args), (first.warmup_est_s or first.est_s) * least_runs)
+    runs = {id(l): (args.repeats if l.repeats is None else min(l.repeats, args.repeats)) * l.est_s
+            for l in suite.loads if mode in l.modes}
+    return {"start": SERVICE_START_S + warm, "runs": runs}
+
+
+def tick(progress: dict, seconds: float) -> str:
+    """Books `seconds` of the plan as done; returns the elapsed time and the estimate of what is left."""
+    progress["planned_done"] += seconds
+    elapsed = time.monotonic() - progress["started"]
+    left = lr.eta_seconds(progress["planned_total"], progress["planned_done"], elapsed)
+    return f"{lr.fmt_duration(elapsed)} elapsed, about {lr.fmt_duration(left)} left"
+
+
 def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
     """Each mode gets a JVM of its own, so threads, RSS and GC of one mode never show in the
     other's figures: start, warm up (the suite's first load), run every load, stop."""
-    suite_modes = [m for m in ("worker", "virtual") if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
     results = [dict() for _ in suite.loads]
     pools, info = {}, {}
     tag = suite.workload + (f"-{suite.variant}" if suite.variant else "")
     tag = tag.replace(" ", "_").replace(",", "")
-    for mode in suite_modes:
+    for mode in suite_modes(suite, modes):
+        plan = planned_seconds(suite, mode, args)
         service = Service(args.java, Path(args.jar), args.port, suite.server_env, args.jvm_flags.split(),
                           out / f"service-{tag}-{mode}.log")
         try:
@@ -647,12 +785,13 @@ def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
             for i, load in enumerate(suite.loads):
                 if mode not in load.modes:
                     continue
-                slug = f"{tag}-{load.name.split(' (')[0].replace(' ', '_').replace(',', '')}"
+                slug = f"{tag}-{re.sub(r'[^A-Za-z0-9.]+', '_', load.name.split(' (')[0]).strip('_')}"
                 warm = {}
                 if not warmed:
                     # Warm-up, not counted: the JIT compiles this mode's request path. Later loads of
                     # the suite run on the warm JVM.
                     warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
+                    least = warmup_seconds(suite, args)
                     previous = math.nan
                     warm_started = time.monotonic()
                     for w in range(warmups):
@@ -664,10 +803,11 @@ def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
                         # Warm once two runs in a row agree and the JIT had --warmup-seconds of load:
                         # short runs agree with each other long before the JIT is done.
                         if (w + 1 >= 2 and lr.settled(previous, warm["throughput"], args.warmup_tolerance)
-                                and time.monotonic() - warm_started >= args.warmup_seconds):
+                                and time.monotonic() - warm_started >= least):
                             break
                         previous = warm["throughput"]
                     warmed = True
+                    print(f"   warm: {tick(progress, plan['start'])}", flush=True)
                 repeats = args.repeats if load.repeats is None else min(load.repeats, args.repeats)
                 results[i][mode] = {"runs": [], "warmup": warm}
                 for r in range(repeats):
@@ -675,12 +815,13 @@ def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
                     print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
                     run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
                     fig = run_k6(args.k6, load, mode, service.url, run_json, label, service, args)
+                    eta = tick(progress, plan["runs"][id(load)] / repeats)
                     results[i][mode]["runs"].append(fig)
                     if r == 0:
                         results[i][mode]["first_run"] = str(run_json.relative_to(out))
                     print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
                           f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} "
-                          f"({lr.fmt(time.monotonic() - progress['started'], 0)} s elapsed)", flush=True)
+                          f"({eta})", flush=True)
         finally:
             service.stop()
     progress["done"] += len(suite.loads)
@@ -706,9 +847,11 @@ def main(argv=None):
                    help="warm-up stops once two runs in a row differ by less than this fraction")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
-    p.add_argument("--dashboards", action="store_true", help="export k6's web dashboard of each measured run")
+    p.add_argument("--dashboards", action=argparse.BooleanOptionalAction, default=True,
+                   help="export k6's web dashboard (HTML) of each measured run (default: on)")
     p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
     p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
+    p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
     p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"),
                    help="print the differences of two reports' results.json (B against A) and exit")
     args = p.parse_args(argv)
@@ -723,13 +866,27 @@ def main(argv=None):
     chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
     if wanted - {s.workload for s in suites(args.profile)}:
         raise SystemExit(f"unknown workload(s): {', '.join(sorted(wanted - {s.workload for s in suites(args.profile)}))}")
-    k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
-
     if args.profile == "smoke":
         args.warmups, args.repeats, args.warmup_seconds = min(args.warmups, 1), 1, 0
     sections, info = [], {}
     total_loads = sum(len(s.loads) for s in chosen)
-    progress = {"done": 0, "total": total_loads, "started": time.monotonic()}
+    planned = 0.0
+    for s_ in chosen:
+        for m in suite_modes(s_, modes):
+            plan = planned_seconds(s_, m, args)
+            planned += plan["start"] + sum(plan["runs"].values())
+    progress = {"done": 0, "total": total_loads, "started": time.monotonic(), "planned_total": planned,
+                "planned_done": 0.0}
+    print(f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
+          " (the progress lines correct it by the pace measured so far)", flush=True)
+    if args.plan:
+        for s_ in chosen:
+            for m in suite_modes(s_, modes):
+                plan = planned_seconds(s_, m, args)
+                print(f"  {s_.workload}{' / ' + s_.variant if s_.variant else ''} {m}: start-up and warm-up "
+                      f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}")
+        return
+    k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
     for suite in chosen:
         scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
         suite.description += scaled
@@ -744,7 +901,9 @@ def main(argv=None):
                        "server": server_table(load, results[i], info.get("imageKind") == "native"),
                        "ratio": ratio_line(load, results[i]), "results": results[i],
                        "expected": load.expect(pools) if load.expect else {},
-                       "bounds": {m: (load.bound(m, pools) if load.bound else math.nan) for m in load.modes}}
+                       "bounds": {m: effective_bound(load, m, pools) for m in load.modes}, "rate": load.rate,
+                       "failed": [m for m in load.modes for run in results[i][m]["runs"]
+                                  if run_failed(load, m, pools, run)]}
             sections.append(section)
             print(f"\n{suite.workload}: {load.name}\n{section['table'].text()}")
             if section["ratio"]:
@@ -768,12 +927,18 @@ def main(argv=None):
         {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server")} for s in sections]},
         indent=1, default=str))
     print(f"report: {out / 'report.md'}")
-    failed = [f"{s['workload']} {s['load']} {mode}" for s in sections for mode, r in s["results"].items()
-              for run in r["runs"] if run.get("k6_exit")]
+    crossed = [f"{s['workload']} {s['load']} {mode}" for s in sections for mode, r in s["results"].items()
+               for run in r["runs"] if run.get("k6_exit")]
+    if crossed:
+        print(f"k6 thresholds crossed in: {', '.join(crossed)} (see the runs' .log files)")
+    failed = [f"{s['workload']} {s['load']} {mode}" for s in sections for mode in s["failed"]]
     if failed:
-        print(f"k6 thresholds crossed in: {', '.join(failed)} (see the runs' .log files)")
+        print(f"failed (a closed run crossed a threshold, or an open run dropped or failed below its bound): "
+              f"{', '.join(failed)}")
         if args.strict:
             sys.exit(1)
+    elif crossed:
+        print("every crossing above is an open run past its mode's bound: the overload it was made to show")
 
 
 if __name__ == "__main__":

@@ -131,6 +131,31 @@ def settled(previous: float, current: float, tolerance: float) -> bool:
     return abs(current - previous) / previous < tolerance
 
 
+def open_verdict(rate: float, bound: float, dropped: float, error_rate: float,
+                 max_error_rate: float = 0.01) -> str:
+    """How one mode took an open-model load. Dropped arrivals or errors are the failure signal;
+    above this mode's Little's-law bound (`bound`, before capping by the rate) they are the
+    expected overload, below it they are a failure of the service."""
+    failed = dropped > 0 or error_rate >= max_error_rate
+    above = not math.isnan(bound) and rate > bound
+    if failed:
+        return "overloaded (rate above its bound)" if above else "FAILED below its bound"
+    return "held (above its bound)" if above else "held"
+
+
+def eta_seconds(planned_total: float, planned_done: float, elapsed: float) -> float:
+    """Time left: the planned seconds still to run, scaled by how the done part compared with
+    its plan (k6 start-up, service start-up and warm-up make the real time longer)."""
+    if planned_done <= 0 or elapsed <= 0:
+        return max(0.0, planned_total - planned_done)
+    return max(0.0, planned_total - planned_done) * elapsed / planned_done
+
+
+def fmt_duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
+
+
 def ratio(a: float, b: float) -> float:
     if not b or math.isnan(a) or math.isnan(b):
         return math.nan

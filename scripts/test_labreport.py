@@ -157,6 +157,41 @@ class Prometheus(unittest.TestCase):
         self.assertEqual(lr.server_figures([a]), {})
 
 
+class OpenModel(unittest.TestCase):
+    def test_below_the_bound_without_drops_holds(self):
+        self.assertEqual(lr.open_verdict(400, 500, 0, 0.0), "held")
+
+    def test_drops_above_the_bound_are_the_expected_overload(self):
+        self.assertEqual(lr.open_verdict(600, 500, 474, 0.0), "overloaded (rate above its bound)")
+
+    def test_drops_or_errors_below_the_bound_are_a_failure(self):
+        self.assertEqual(lr.open_verdict(400, 500, 3, 0.0), "FAILED below its bound")
+        self.assertEqual(lr.open_verdict(80, 100, 0, 0.02), "FAILED below its bound")
+
+    def test_errors_under_the_tolerance_are_not_a_failure(self):
+        self.assertEqual(lr.open_verdict(80, 100, 0, 0.005), "held")
+
+    def test_held_above_the_bound_is_said(self):
+        self.assertEqual(lr.open_verdict(600, 500, 0, 0.0), "held (above its bound)")
+
+    def test_unknown_bound_is_never_above(self):
+        self.assertEqual(lr.open_verdict(600, math.nan, 1, 0.0), "FAILED below its bound")
+
+
+class Progress(unittest.TestCase):
+    def test_eta_scales_the_plan_by_the_pace_so_far(self):
+        # 100 of 400 planned seconds done in 150 s: 300 planned left at 1.5x = 450 s.
+        self.assertAlmostEqual(lr.eta_seconds(400, 100, 150), 450)
+
+    def test_eta_before_anything_ran_is_the_plan(self):
+        self.assertEqual(lr.eta_seconds(400, 0, 0), 400)
+        self.assertEqual(lr.eta_seconds(400, 400, 900), 0)
+
+    def test_durations(self):
+        self.assertEqual(lr.fmt_duration(42.4), "42 s")
+        self.assertEqual(lr.fmt_duration(845), "14 min 05 s")
+
+
 class Tables(unittest.TestCase):
     def test_markdown_and_text(self):
         t = lr.Table(["mode", "req/s"])

@@ -60,17 +60,48 @@ export function closedStages(stages) {
 
 /**
  * Open model: a fixed arrival rate whatever the latency, so queueing shows up as latency or as
- * dropped_iterations instead of being hidden (coordinated omission).
+ * dropped_iterations instead of being hidden (coordinated omission). k6 drops arrivals while it
+ * initialises VUs mid-run, so enough are allocated up front for twice the expected concurrency
+ * (rate x latency); more, up to maxVUs, only when the service slows down.
  */
-export function openRate(rate, duration, maxVUs) {
+export function openRate(rate, duration, maxVUs, expectedLatencySeconds = 0.25) {
   return {
     executor: 'constant-arrival-rate',
     rate,
     timeUnit: '1s',
     duration,
-    preAllocatedVUs: Math.min(maxVUs, Math.max(10, Math.ceil(rate / 4))),
+    preAllocatedVUs: Math.min(maxVUs, Math.max(10, Math.ceil(rate * expectedLatencySeconds * 2))),
     maxVUs,
   };
+}
+
+/**
+ * The load model MODEL asks for: `closed` (default) is the script's own closed shape; `open` is
+ * openRate(RATE, DURATION, MAX_VUS), with the script's defaults where a variable is unset
+ * (openDefaults.durationVar renames DURATION where a script already uses it for something else;
+ * openDefaults.latency is the expected seconds per request, which sizes the VUs k6 prepares).
+ */
+export function byModel(closed, openDefaults) {
+  const model = __ENV.MODEL || 'closed';
+  if (model === 'closed') return closed;
+  if (model !== 'open') throw new Error(`MODEL must be closed or open, got '${model}'`);
+  return openRate(
+    intEnv('RATE', openDefaults.rate),
+    __ENV[openDefaults.durationVar || 'DURATION'] || openDefaults.duration,
+    intEnv('MAX_VUS', openDefaults.maxVUs),
+    openDefaults.latency,
+  );
+}
+
+/**
+ * Dropped iterations are a failure signal of an open run: the arrivals the service could not
+ * take. The threshold makes k6 exit non-zero when more than MAX_DROPPED (default 0) were dropped;
+ * the bench reads the count either way.
+ */
+export function droppedThreshold(scenario) {
+  return scenario.executor === 'constant-arrival-rate'
+    ? { dropped_iterations: [`count<=${intEnv('MAX_DROPPED', 0)}`] }
+    : {};
 }
 
 /** Fails the run at once, before any load, when the service is not ready. */
