@@ -62,8 +62,8 @@ class Load:
     extra_report: tuple = ()  # custom k6 trends kept per run but not shown in the load table
     rate: float | None = None  # open model: arrivals per second (bound: min(rate, the mode's bound))
     open_s: float | None = None  # open model: seconds of arrivals
-    est_s: float = 10.0  # planned seconds of one run, for the progress line's time left
-    warmup_est_s: float | None = None  # planned seconds of one warm-up run (None: est_s)
+    est_s: float | dict = 10.0  # planned seconds of one run (or mode -> seconds), for the time left
+    warmup_est_s: float | dict | None = None  # planned seconds of one warm-up run (None: est_s)
 
 
 @dataclass
@@ -331,7 +331,10 @@ def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Lo
                 timeout_s=120, extra=TASK_TRENDS, warmups=1, repeats=1,
                 # The warm-up runs the same code path with a tenth of the sleep.
                 warmup_env={"ITERATIONS": "1", "TASK_MS": str(max(1, int(ms) // 10))},
-                est_s=iterations * int(ms) / 1000 * (10 if int(count) <= 100 else 1.5) / 2 + 1,
+                # 100 tasks on 10 platform threads take 10 sleeps; one virtual thread each, one sleep
+                # (100,000 of them: ~1.5).
+                est_s={"worker": iterations * int(ms) / 100 + 1,
+                       "virtual": iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1},
                 warmup_est_s=int(ms) / 1000 + 1)
 
 
@@ -363,7 +366,8 @@ def suites(profile: str) -> list[Suite]:
             loads=[
                 Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if smoke else " (A3)"), "k6/sleep.js", "sleep", a3,
                      bound=sleep_bound(int(a3["VUS"]), 100), seed={} if smoke else SEED_A3, timeout_s=180,
-                     est_s=7),
+                     est_s={"worker": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 500 * 0.1 + 1,
+                            "virtual": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 4000 + 1}),
                 open_sleep_load(0.8, 500, short),
                 open_sleep_load(1.2, 500, short),
             ],
@@ -528,7 +532,9 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
     env.update({"MODE": mode, "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
     if args.dashboards and not warmup:
         env.update({"K6_WEB_DASHBOARD": "true", "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
-                    "K6_WEB_DASHBOARD_PORT": "-1"})
+                    "K6_WEB_DASHBOARD_PORT": "-1",
+                    # k6 skips the export of a run shorter than a few periods (default 10 s).
+                    "K6_WEB_DASHBOARD_PERIOD": "1s"})
     sampler = Sampler(service, args.sample_period)
     sampler.scrape()
     sampler.start()
@@ -751,8 +757,9 @@ def planned_seconds(suite: Suite, mode: str, args) -> dict:
     """What one mode of a suite should take: start-up and warm-up, then each load's runs."""
     first = next(l for l in suite.loads if mode in l.modes)
     least_runs = min(2, args.warmups, first.warmups or 2)
-    warm = max(warmup_seconds(suite, args), (first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(l): (args.repeats if l.repeats is None else min(l.repeats, args.repeats)) * l.est_s
+    per_mode = lambda v: v.get(mode, 0.0) if isinstance(v, dict) else v
+    warm = max(warmup_seconds(suite, args), per_mode(first.warmup_est_s or first.est_s) * least_runs)
+    runs = {id(l): (args.repeats if l.repeats is None else min(l.repeats, args.repeats)) * per_mode(l.est_s)
             for l in suite.loads if mode in l.modes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 

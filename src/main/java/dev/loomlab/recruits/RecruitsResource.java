@@ -46,7 +46,7 @@ public class RecruitsResource {
   public BatchResult workerBatch(
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @Valid @ValidChunk List<@Valid RecruitInput> recruits) {
+      @ValidChunk List<@Valid RecruitInput> recruits) {
     return service.batch(Mode.WORKER, writes, recruits);
   }
 
@@ -58,7 +58,7 @@ public class RecruitsResource {
   public BatchResult virtualBatch(
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @Valid @ValidChunk List<@Valid RecruitInput> recruits) {
+      @ValidChunk List<@Valid RecruitInput> recruits) {
     return service.batch(Mode.VIRTUAL, writes, recruits);
   }
 

@@ -40,6 +40,12 @@ class PinningResourceTest {
   @Test
   @ShouldPin
   void nativeUpcallPinsOnEveryJdk() throws InterruptedException {
+    // The service's JFR stream starts beside start-up; its counter appears once it runs.
+    for (int i = 0; i < 100 && Double.isNaN(pinnedEventsOrNaN()); i++) {
+      Thread.sleep(100);
+    }
+    assertThat(
+        "loomlab_virtual_pinned_events_total is registered", !Double.isNaN(pinnedEventsOrNaN()));
     double before = pinnedEvents();
     block("virtual", "native")
         .body("pinsCarrier", equalTo(true))
@@ -90,8 +96,12 @@ class PinningResourceTest {
   }
 
   static double pinnedEvents() {
-    String m = given().get("/q/metrics").then().extract().asString();
-    double v = PrometheusText.value(m, "loomlab_virtual_pinned_events_total");
+    double v = pinnedEventsOrNaN();
     return Double.isNaN(v) ? 0 : v;
+  }
+
+  static double pinnedEventsOrNaN() {
+    String m = given().get("/q/metrics").then().extract().asString();
+    return PrometheusText.value(m, "loomlab_virtual_pinned_events_total");
   }
 }
