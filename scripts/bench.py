@@ -704,6 +704,8 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
             md += [s["ratio"], ""]
         md += ["Server side (from /q/metrics, scraped every "
                f"{meta['sample_period']} s; medians over the measured runs):", "", s["server"].markdown(), ""]
+        if s.get("summary"):
+            md += [f"### {s['workload']}: every load of the suite", "", s["summary"].markdown(), ""]
     startups = sorted(out.parent.glob("startup-*/report.md"))
     if startups:
         # The latest `./lab startup` on this machine: start-up and memory belong beside throughput.
@@ -931,7 +933,8 @@ def main(argv=None):
     write_report(out, meta, sections)
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None)
     (out / "results.json").write_text(json.dumps(
-        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server")} for s in sections]},
+        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary")}
+                                    for s in sections]},
         indent=1, default=str))
     print(f"report: {out / 'report.md'}")
     crossed = [f"{s['workload']} {s['load']} {mode}" for s in sections for mode, r in s["results"].items()
