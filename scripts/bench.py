@@ -62,6 +62,9 @@ class Load:
     extra_report: tuple = ()  # custom k6 trends kept per run but not shown in the load table
     rate: float | None = None  # open model: arrivals per second (bound: min(rate, the mode's bound))
     open_s: float | None = None  # open model: seconds of arrivals
+    # False where k6 itself is the bottleneck: the dashboard's export costs k6 CPU (A3 virtual:
+    # 3-7 % of its throughput, measured), so --dashboards auto leaves those runs alone.
+    dashboard: bool = True
     est_s: float | dict = 10.0  # planned seconds of one run (or mode -> seconds), for the time left
     warmup_est_s: float | dict | None = None  # planned seconds of one warm-up run (None: est_s)
 
@@ -366,6 +369,7 @@ def suites(profile: str) -> list[Suite]:
             loads=[
                 Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if smoke else " (A3)"), "k6/sleep.js", "sleep", a3,
                      bound=sleep_bound(int(a3["VUS"]), 100), seed={} if smoke else SEED_A3, timeout_s=180,
+                     dashboard=False,
                      est_s={"worker": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 500 * 0.1 + 1,
                             "virtual": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 4000 + 1}),
                 open_sleep_load(0.8, 500, short),
@@ -530,7 +534,7 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
     if warmup:
         env.update(load.warmup_env)
     env.update({"MODE": mode, "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
-    if args.dashboards and not warmup:
+    if not warmup and (args.dashboards == "all" or (args.dashboards == "auto" and load.dashboard)):
         env.update({"K6_WEB_DASHBOARD": "true", "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
                     "K6_WEB_DASHBOARD_PORT": "-1",
                     # k6 skips the export of a run shorter than a few periods (default 10 s).
@@ -678,6 +682,9 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
            f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
            f"{meta['info'].get('imageKind')}, {meta['info'].get('cpus')} CPUs",
            f"- k6: {meta['k6']}, on the same machine as the service",
+           f"- k6 web-dashboard exports (runs/*.html): {meta.get('dashboards', 'auto')}"
+           + (" (every measured run but the closed A3 load, where k6 is the bottleneck and the export costs it"
+              " 3-7 % of the virtual throughput)" if meta.get("dashboards", "auto") == "auto" else ""),
            f"- warm-up (not counted), per mode in its own JVM: at least {meta['warmup_seconds']:.0f} s of load and"
            f" until two runs in a row differ by < {meta['warmup_tolerance'] * 100:.0f} % (at most {meta['warmups']}"
            f" runs); measured runs per mode: {meta['repeats']}"
@@ -856,8 +863,10 @@ def main(argv=None):
                    help="warm-up stops once two runs in a row differ by less than this fraction")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
-    p.add_argument("--dashboards", action=argparse.BooleanOptionalAction, default=True,
-                   help="export k6's web dashboard (HTML) of each measured run (default: on)")
+    p.add_argument("--dashboards", choices=["auto", "all", "none"], default="auto",
+                   help="export k6's web dashboard (HTML) of the measured runs: auto (default) every run but"
+                        " those where k6 is the bottleneck (A3: the export costs k6 3-7 %% of the virtual"
+                        " throughput), all, or none")
     p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
     p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
     p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
@@ -929,7 +938,7 @@ def main(argv=None):
             "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
             "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
             "warmup_seconds": args.warmup_seconds,
-            "sample_period": args.sample_period}
+            "sample_period": args.sample_period, "dashboards": args.dashboards}
     write_report(out, meta, sections)
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None)
     (out / "results.json").write_text(json.dumps(

@@ -74,7 +74,7 @@ profile {html.escape(meta['profile'])} · <code>{html.escape(meta['command'])}</
 <p>Medians of {meta['repeats']} measured runs per mode after warm-up; each mode ran in a JVM of its own.
 The grey bar is the Little's-law bound (concurrency / latency).</p>
 {''.join(blocks)}
-<h2>k6 web dashboards</h2><ul>{links or '<li>none exported (the run had --no-dashboards)</li>'}</ul>
+<h2>k6 web dashboards</h2><ul>{links or '<li>none exported (the run had --dashboards none)</li>'}</ul>
 <script>
 const charts = {json.dumps(charts)};
 for (const c of charts) {{
