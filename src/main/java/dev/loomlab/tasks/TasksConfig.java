@@ -2,6 +2,7 @@ package dev.loomlab.tasks;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 /** Knobs of the mass fan-out workload ({@code loomlab.tasks.*}). */
 @ConfigMapping(prefix = "loomlab.tasks")
@@ -38,4 +39,13 @@ public interface TasksConfig {
    */
   @WithDefault("20")
   long sampleIntervalMs();
+
+  /**
+   * {@code loomlab.tasks.measurement-wait}: the figures of a run (peak threads, RSS and heap per
+   * task) are process-wide, so runs are measured one at a time; a request waits at most this long
+   * for the one in progress, then gets 503 with Retry-After. The default outlasts the longest run
+   * {@code max-expected-ms} admits.
+   */
+  @WithDefault("65s")
+  Duration measurementWait();
 }

@@ -15,6 +15,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,6 +30,10 @@ public class TasksService {
   private final Map<Mode, Timer> timers;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+  // One measurement at a time, first come first served: the JVM's peak thread count, RSS and heap
+  // are process-wide, so two overlapping runs would each report the other's threads and memory.
+  private final Semaphore measuring = new Semaphore(1, true);
+  private volatile long measuringUntilNanos;
 
   TasksService(TasksConfig config, WorkloadMetrics metrics) {
     this.config = config;
@@ -52,6 +57,36 @@ public class TasksService {
           List.of(new Problem.Violation("count", message)));
     }
 
+    boolean acquired;
+    try {
+      acquired = measuring.tryAcquire(config.measurementWait().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the running measurement", e);
+    }
+    if (!acquired) {
+      throw ProblemException.unavailable(
+          "another tasks measurement is still running after loomlab.tasks.measurement-wait="
+              + config.measurementWait(),
+          retryAfterSeconds());
+    }
+    try {
+      measuringUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idealMs);
+      return measure(mode, count, ms, parallelism, idealMs);
+    } finally {
+      measuring.release();
+    }
+  }
+
+  /**
+   * When the measurement in progress should end, at the earliest: a client's hint, not a promise.
+   */
+  private int retryAfterSeconds() {
+    long left = measuringUntilNanos - System.nanoTime();
+    return (int) Math.max(1, TimeUnit.NANOSECONDS.toSeconds(left) + 1);
+  }
+
+  private TasksResult measure(Mode mode, int count, long ms, int parallelism, long idealMs) {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger peakRunning = new AtomicInteger();
     Runnable task =

@@ -1,6 +1,7 @@
 package dev.loomlab.tasks;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.both;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
@@ -9,6 +10,12 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.lessThan;
 
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import me.escoffier.loom.loomunit.LoomUnitExtension;
 import me.escoffier.loom.loomunit.ShouldNotPin;
 import org.junit.jupiter.api.Test;
@@ -55,6 +62,36 @@ class TasksResourceTest {
         .body("elapsedMs", both(greaterThanOrEqualTo(200)).and(lessThan(5_000)))
         .body("heapGrowthBytes", greaterThanOrEqualTo(0))
         .body("rssGrowthBytes", greaterThanOrEqualTo(0));
+  }
+
+  @Test
+  @ShouldNotPin
+  void overlappingRunsAreMeasuredOneAfterTheOther() throws Exception {
+    // Peak threads, RSS and heap are process-wide: overlapping runs would each report the others'
+    // threads and memory. All three succeed and run one after the other: 3 x 300 ms at least.
+    long start = System.nanoTime();
+    try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<Integer>> peaks = new ArrayList<>();
+      for (String mode : List.of("virtual", "virtual", "worker")) {
+        peaks.add(
+            clients.submit(
+                () ->
+                    given()
+                        .queryParam("count", mode.equals("worker") ? 10 : 100)
+                        .queryParam("ms", 300)
+                        .when()
+                        .get("/api/" + mode + "/tasks")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .<Integer>path("peakConcurrentTasks")));
+      }
+      assertThat(peaks.get(0).get(), equalTo(100));
+      assertThat(peaks.get(1).get(), equalTo(100));
+      assertThat(peaks.get(2).get(), equalTo(10));
+    }
+    assertThat(
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), greaterThanOrEqualTo(900L));
   }
 
   @Test
