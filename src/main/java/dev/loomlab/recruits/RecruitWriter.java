@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 import org.postgresql.PGConnection;
 import org.postgresql.util.PGobject;
@@ -28,11 +29,22 @@ public class RecruitWriter {
         location = EXCLUDED.location, salary_min = EXCLUDED.salary_min,
         salary_max = EXCLUDED.salary_max, posted_at = EXCLUDED.posted_at, updated_at = now()
       """;
-  // A recruit's skills become exactly the chunk's: delete the old set, insert the new one.
-  private static final String DELETE_SKILLS =
-      "DELETE FROM recruit_skill WHERE recruit_id = ANY (?)";
-  private static final String INSERT_SKILL =
-      "INSERT INTO recruit_skill (recruit_id, skill, level) VALUES (?, ?, ?)";
+  // A recruit's skills become exactly the chunk's, in one statement (one round trip): delete the
+  // skills the chunk no longer names, upsert the ones it does. The two parts touch disjoint rows,
+  // as data-modifying CTEs must.
+  private static final String REPLACE_SKILLS =
+      """
+      WITH input (recruit_id, skill, level) AS (
+        SELECT * FROM unnest(?::bigint[], ?::text[], ?::smallint[])
+      ), gone AS (
+        DELETE FROM recruit_skill s WHERE s.recruit_id = ANY (?::bigint[])
+          AND NOT EXISTS (
+            SELECT 1 FROM input i WHERE i.recruit_id = s.recruit_id AND i.skill = s.skill)
+      )
+      INSERT INTO recruit_skill (recruit_id, skill, level)
+      SELECT recruit_id, skill, level FROM input
+      ON CONFLICT (recruit_id, skill) DO UPDATE SET level = EXCLUDED.level
+      """;
   private static final String UPSERT_DESCRIPTION =
       "INSERT INTO recruit_description (recruit_id, body) VALUES (?, ?)"
           + " ON CONFLICT (recruit_id) DO UPDATE SET body = EXCLUDED.body";
@@ -84,22 +96,24 @@ public class RecruitWriter {
 
   private int skills(Connection c, List<RecruitInput> chunk)
       throws SQLException, InterruptedException {
-    deleteFor(c, DELETE_SKILLS, chunk);
-    try (PreparedStatement ps = c.prepareStatement(INSERT_SKILL)) {
-      Batch batch = new Batch(ps);
-      for (RecruitInput r : chunk) {
-        for (RecruitInput.Skill s : r.skillsOrEmpty()) {
-          ps.setLong(1, r.id());
-          ps.setString(2, s.name());
-          if (s.level() == null) {
-            ps.setNull(3, Types.SMALLINT);
-          } else {
-            ps.setShort(3, s.level().shortValue());
-          }
-          batch.add();
-        }
+    List<Object> ids = new ArrayList<>();
+    List<Object> names = new ArrayList<>();
+    List<Object> levels = new ArrayList<>();
+    for (RecruitInput r : chunk) {
+      for (RecruitInput.Skill s : r.skillsOrEmpty()) {
+        ids.add(r.id());
+        names.add(s.name());
+        levels.add(s.level() == null ? null : s.level().shortValue());
       }
-      return batch.finish();
+    }
+    try (PreparedStatement ps = c.prepareStatement(REPLACE_SKILLS)) {
+      ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+      ps.setArray(2, c.createArrayOf("text", names.toArray()));
+      ps.setArray(3, c.createArrayOf("smallint", levels.toArray()));
+      ps.setArray(4, c.createArrayOf("bigint", chunk.stream().map(RecruitInput::id).toArray()));
+      int rows = ps.executeUpdate();
+      roundTrip();
+      return rows;
     }
   }
 
