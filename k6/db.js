@@ -18,7 +18,7 @@
 //       MODE=worker MODEL=open RATE=120 MAX_ERRORS=0.5 k6 run k6/db.js   (above the pool's bound)
 import { Counter } from 'k6/metrics';
 import {
-  BASE_URL, mode, intEnv, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
+  BASE_URL, mode, intEnv, steadyUsers, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
 const MODE = mode();
@@ -26,7 +26,7 @@ const DB_MS = intEnv('DB_MS', 200);
 const refused = new Counter('lab_refused_503');
 
 const scenario = byModel(
-  { executor: 'constant-vus', vus: intEnv('VUS', 100), duration: __ENV.DURATION || '20s', gracefulStop: '10s' },
+  steadyUsers(intEnv('VUS', 100), __ENV.DURATION || '20s'),
   { rate: 80, duration: '20s', maxVUs: 400, latency: DB_MS / 1000 },
 );
 

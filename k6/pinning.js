@@ -18,7 +18,7 @@
 // Run:  MODE=virtual LOCK=native k6 run k6/pinning.js
 //       MODE=virtual LOCK=native MODEL=open RATE=48 k6 run k6/pinning.js
 import {
-  BASE_URL, mode, intEnv, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
+  BASE_URL, mode, intEnv, steadyUsers, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
 const MODE = mode();
@@ -26,7 +26,7 @@ const LOCK = __ENV.LOCK || 'synchronized';
 const PIN_MS = intEnv('PIN_MS', 50);
 
 const scenario = byModel(
-  { executor: 'constant-vus', vus: intEnv('VUS', 50), duration: __ENV.DURATION || '10s', gracefulStop: '10s' },
+  steadyUsers(intEnv('VUS', 50), __ENV.DURATION || '10s'),
   { rate: 32, duration: '10s', maxVUs: 200, latency: PIN_MS / 1000 },
 );
 

@@ -131,13 +131,23 @@ def settled(previous: float, current: float, tolerance: float) -> bool:
     return abs(current - previous) / previous < tolerance
 
 
+def open_kept_up(dropped: float, error_rate: float, max_error_rate: float = 0.01) -> bool:
+    """An open-model run kept up when it dropped no arrival and (almost) none failed: dropped
+    arrivals or errors are the open model's failure signal."""
+    return dropped <= 0 and error_rate < max_error_rate
+
+
+def above_bound(rate: float, bound: float) -> bool:
+    """Arrivals faster than a mode's Little's-law bound (unknown bound: never above)."""
+    return not math.isnan(bound) and rate > bound
+
+
 def open_verdict(rate: float, bound: float, dropped: float, error_rate: float,
                  max_error_rate: float = 0.01) -> str:
-    """How one mode took an open-model load. Dropped arrivals or errors are the failure signal;
-    above this mode's Little's-law bound (`bound`, before capping by the rate) they are the
-    expected overload, below it they are a failure of the service."""
-    failed = dropped > 0 or error_rate >= max_error_rate
-    above = not math.isnan(bound) and rate > bound
+    """How one mode took an open-model load. Above this mode's Little's-law bound (`bound`, before
+    capping by the rate) drops and errors are the expected overload, below it a failure."""
+    failed = not open_kept_up(dropped, error_rate, max_error_rate)
+    above = above_bound(rate, bound)
     if failed:
         return "overloaded (rate above its bound)" if above else "FAILED below its bound"
     return "held (above its bound)" if above else "held"

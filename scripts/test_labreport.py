@@ -174,6 +174,11 @@ class OpenModel(unittest.TestCase):
     def test_held_above_the_bound_is_said(self):
         self.assertEqual(lr.open_verdict(600, 500, 0, 0.0), "held (above its bound)")
 
+    def test_kept_up_means_no_drop_and_errors_under_the_tolerance(self):
+        self.assertTrue(lr.open_kept_up(0, 0.0099))
+        self.assertFalse(lr.open_kept_up(1, 0.0))
+        self.assertFalse(lr.open_kept_up(0, 0.01))
+
     def test_unknown_bound_is_never_above(self):
         self.assertEqual(lr.open_verdict(600, math.nan, 1, 0.0), "FAILED below its bound")
 

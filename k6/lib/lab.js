@@ -53,6 +53,11 @@ export function closedIterations(vus, iterations, maxDuration) {
   };
 }
 
+/** Closed model: `vus` users sending requests back to back for `duration` (seeds B and E). */
+export function steadyUsers(vus, duration) {
+  return { executor: 'constant-vus', vus, duration, gracefulStop: '10s' };
+}
+
 /** Closed model ramped through stages (seed C). */
 export function closedStages(stages) {
   return { executor: 'ramping-vus', startVUs: 0, stages, gracefulRampDown: '5s' };
