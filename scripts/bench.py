@@ -18,7 +18,6 @@ import math
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -31,6 +30,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import htmlreport  # noqa: E402
 import labreport as lr  # noqa: E402
+import proc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -457,6 +457,11 @@ def suites(profile: str) -> list[Suite]:
 
 
 class Service:
+    """The service under test as a local JVM. `./lab k8s run` has a twin for a Deployment in the
+    cluster (scripts/k8s/incluster.py): the same methods, so run_suite drives either."""
+
+    environment = "local JVM"
+
     def __init__(self, java: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path):
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
@@ -485,14 +490,18 @@ class Service:
         with urllib.request.urlopen(self.url + path, timeout=timeout) as r:
             return r.read().decode()
 
+    def run(self, load: "Load", mode: str, out: Path, label: str, args, warmup=False) -> dict:
+        """One k6 run of `load` against this service: its figures (see figures_of)."""
+        return run_k6(args.k6, load, mode, self.url, out, label, self, args, warmup)
+
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        proc.stop(self.proc)
+
+
+def local_service(suite: "Suite", mode: str, tag: str, args, out: Path) -> Service:
+    """A JVM of its own for each suite and mode, with the suite's configuration."""
+    return Service(args.java, Path(args.jar), args.port, suite.server_env, args.jvm_flags.split(),
+                   out / f"service-{tag}-{mode}.log")
 
 
 class Sampler(threading.Thread):
@@ -546,18 +555,22 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
     sampler.start()
     started = time.monotonic()
     try:
-        proc = subprocess.run([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], env=env, cwd=ROOT,
-                              capture_output=True, text=True, timeout=load.timeout_s)
+        k6_run = subprocess.run([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], env=env, cwd=ROOT,
+                                capture_output=True, text=True, timeout=load.timeout_s)
     except subprocess.TimeoutExpired:
         sampler.finish()
         raise SystemExit(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped")
     samples = sampler.finish()
     took = time.monotonic() - started
-    (out.with_suffix(".log")).write_text(proc.stdout + proc.stderr)
+    (out.with_suffix(".log")).write_text(k6_run.stdout + k6_run.stderr)
     (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
     if not out.exists():
-        raise SystemExit(f"k6 run '{label}' wrote no summary (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
-    summary = json.loads(out.read_text())
+        raise SystemExit(f"k6 run '{label}' wrote no summary (exit {k6_run.returncode}):\n{k6_run.stderr[-2000:]}")
+    return figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
+
+
+def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
+    """A run's figures: k6's summary, the server's samples, and the load's own counters and trends."""
     figures = lr.k6_figures(summary, load.scenario)
     figures.update(lr.server_figures(samples))
     metrics = summary.get("metrics", {})
@@ -576,7 +589,7 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
         # through the drain too.
         figures["k6_rate"] = figures["throughput"]
         figures["throughput"] = figures["requests"] / load.open_s
-    figures["k6_exit"] = proc.returncode
+    figures["k6_exit"] = k6_exit
     figures["wall_s"] = took
     return figures
 
@@ -680,15 +693,16 @@ def ratio_line(load: Load, results: dict) -> str:
 
 
 def write_report(out: Path, meta: dict, sections: list[dict]):
-    md = ["# loom-lab bench report", "", f"Profile: {meta['profile']}", ""]
+    md = [f"# {meta.get('title', 'loom-lab bench report')}", "", f"Profile: {meta['profile']}", ""]
     md += [f"- date: {meta['date']}", f"- command: `{meta['command']}`", f"- machine: {meta['machine']}",
            f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
            f"{meta['info'].get('imageKind')}, {meta['info'].get('cpus')} CPUs",
-           f"- k6: {meta['k6']}, on the same machine as the service",
+           f"- k6: {meta['k6']}, " + meta.get("k6_where", "on the same machine as the service"),
+           *meta.get("setup", []),
            f"- k6 web-dashboard exports (runs/*.html): {meta.get('dashboards', 'auto')}"
            + (" (every measured run but the closed A3 load, where k6 is the bottleneck and the export costs it"
               " 3-7 % of the virtual throughput)" if meta.get("dashboards", "auto") == "auto" else ""),
-           f"- warm-up (not counted), per mode in its own JVM: at least {meta['warmup_seconds']:.0f} s of load and"
+           f"- warm-up (not counted), per mode in its own JVM{meta.get('jvm_where', '')}: at least {meta['warmup_seconds']:.0f} s of load and"
            f" until two runs in a row differ by < {meta['warmup_tolerance'] * 100:.0f} % (at most {meta['warmups']}"
            f" runs); measured runs per mode: {meta['repeats']}"
            " (fewer where a load says so, e.g. tasks: one k6 run of 3 requests)",
@@ -707,7 +721,8 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
             expectation = (f"Expected latency with every dependency answering on time: E[max] = {e['mean']:.1f} ms, "
                            f"p95 = {e['p95']:.1f} ms (the slowest of the configured uniform delays); "
                            "'mean excess' is the measured mean over E[max].")
-        md += [f"## {s['workload']}: {s['load']}", "", s["description"], "", expectation, "",
+        md += [f"## {s['workload']}: {s['load']} ({s.get('environment', Service.environment)})", "",
+               s["description"], "", expectation, "",
                f"Load: `{s['script']}` with {s['env']}; service env {s['server_env']}; pools {s['pools']}", "",
                s["table"].markdown(), ""]
         if s["ratio"]:
@@ -732,7 +747,7 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
 def compare(a: Path, b: Path):
     """Two bench reports side by side: every (workload, load, mode) both measured, B against A."""
     ra, rb = (json.loads((d / "results.json").read_text()) for d in (a, b))
-    key = lambda s: (s["workload"], s.get("variant", ""), s["load"])
+    key = lambda s: (s["workload"], s.get("variant", ""), s["load"], s.get("environment", Service.environment))
     sa = {key(s): s for s in ra["sections"]}
     t = lr.Table(["workload", "load", "mode", "req/s A", "req/s B", "change", "p95 A", "p95 B", "change",
                   "errors A %", "errors B %"])
@@ -784,17 +799,17 @@ def tick(progress: dict, seconds: float) -> str:
     return f"{lr.fmt_duration(elapsed)} elapsed, about {lr.fmt_duration(left)} left"
 
 
-def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
-    """Each mode gets a JVM of its own, so threads, RSS and GC of one mode never show in the
-    other's figures: start, warm up (the suite's first load), run every load, stop."""
+def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict, start=local_service, prefix: str = ""):
+    """Each mode gets a service of its own (a JVM, or a fresh pod in the cluster), so threads, RSS
+    and GC of one mode never show in the other's figures: start, warm up (the suite's first load),
+    run every load, stop. `prefix` names the environment in the run files (in-cluster variants)."""
     results = [dict() for _ in suite.loads]
     pools, info = {}, {}
-    tag = suite.workload + (f"-{suite.variant}" if suite.variant else "")
+    tag = prefix + suite.workload + (f"-{suite.variant}" if suite.variant else "")
     tag = tag.replace(" ", "_").replace(",", "")
     for mode in suite_modes(suite, modes):
         plan = planned_seconds(suite, mode, args)
-        service = Service(args.java, Path(args.jar), args.port, suite.server_env, args.jvm_flags.split(),
-                          out / f"service-{tag}-{mode}.log")
+        service = start(suite, mode, tag, args, out)
         try:
             service.wait_ready()
             info = json.loads(service.get("/api/info"))
@@ -816,8 +831,8 @@ def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
                     for w in range(warmups):
                         label = f"warm-up {w + 1}/{warmups} {suite.workload} {mode}"
                         print(f"   {label} ...", end="", flush=True)
-                        warm = run_k6(args.k6, load, mode, service.url, out / "warmup" / f"{slug}-{mode}-{w + 1}.json",
-                                      label, service, args, warmup=True)
+                        warm = service.run(load, mode, out / "warmup" / f"{slug}-{mode}-{w + 1}.json", label,
+                                           args, warmup=True)
                         print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
                         # Warm once two runs in a row agree and the JIT had --warmup-seconds of load:
                         # short runs agree with each other long before the JIT is done.
@@ -833,7 +848,7 @@ def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict):
                     label = f"run {r + 1}/{repeats} {suite.workload} {mode} {load.name}"
                     print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
                     run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
-                    fig = run_k6(args.k6, load, mode, service.url, run_json, label, service, args)
+                    fig = service.run(load, mode, run_json, label, args)
                     eta = tick(progress, plan["runs"][id(load)] / repeats)
                     results[i][mode]["runs"].append(fig)
                     if r == 0:
@@ -903,14 +918,36 @@ def main(argv=None):
                   f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}")
         return
     k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
+    sections, info = measure(chosen, args, out, modes, progress)
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": os.environ.get("LAB_COMMAND", "lab bench"),
+            "machine": machine(), "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
+            "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
+            "warmup_seconds": args.warmup_seconds,
+            "sample_period": args.sample_period, "dashboards": args.dashboards}
+    finish(out, args, meta, sections)
+
+
+def machine() -> str:
+    return (f"{os.cpu_count()} CPUs, {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB, "
+            f"{os.uname().sysname} {os.uname().release}")
+
+
+def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, start=local_service,
+            environment: str = Service.environment, prefix: str = "") -> tuple[list[dict], dict]:
+    """Runs the suites (run_suite) and turns each load's results into a report section."""
+    sections, info = [], {}
     for suite in chosen:
         scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
-        suite.description += scaled
-        print(f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}: {suite.description}", flush=True)
-        results, pools, info = run_suite(suite, args, out, modes, progress)
+        if not suite.description.endswith(scaled):
+            suite.description += scaled
+        where = f" [{environment}]" if environment != Service.environment else ""
+        print(f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}{where}: {suite.description}",
+              flush=True)
+        results, pools, info = run_suite(suite, args, out, modes, progress, start, prefix)
         for i, load in enumerate(suite.loads):
             load.modes = tuple(m for m in load.modes if m in results[i])
             section = {"workload": suite.workload, "variant": suite.variant, "load": load.name,
+                       "environment": environment,
                        "description": suite.description, "script": load.script, "env": load.env,
                        "server_env": suite.server_env, "pools": pools,
                        "table": load_table(load, results[i], pools),
@@ -921,7 +958,7 @@ def main(argv=None):
                        "failed": [m for m in load.modes for run in results[i][m]["runs"]
                                   if run_failed(load, m, pools, run)]}
             sections.append(section)
-            print(f"\n{suite.workload}: {load.name}\n{section['table'].text()}")
+            print(f"\n{suite.workload}: {load.name}{where}\n{section['table'].text()}")
             if section["ratio"]:
                 print(section["ratio"])
             print(f"server side:\n{section['server'].text()}\n", flush=True)
@@ -929,26 +966,28 @@ def main(argv=None):
             table = suite.summary(sections)
             sections[-1]["summary"] = table
             print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
+    return sections, info
 
-    meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": os.environ.get("LAB_COMMAND", "lab bench"),
-            "machine": f"{os.cpu_count()} CPUs, {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB, "
-                       f"{os.uname().sysname} {os.uname().release}",
-            "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
-            "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
-            "warmup_seconds": args.warmup_seconds,
-            "sample_period": args.sample_period, "dashboards": args.dashboards}
+
+def finish(out: Path, args, meta: dict, sections: list[dict]):
+    """report.md, report.html and results.json; with --strict, exit 1 on a failed run."""
     write_report(out, meta, sections)
+    finish_outputs(out, args, meta, sections)
+
+
+def finish_outputs(out: Path, args, meta: dict, sections: list[dict]):
+    """finish() after report.md: report.html, results.json, the verdict."""
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None)
     (out / "results.json").write_text(json.dumps(
         {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary")}
                                     for s in sections]},
         indent=1, default=str))
     print(f"report: {out / 'report.md'}")
-    crossed = [f"{s['workload']} {s['load']} {mode}" for s in sections for mode, r in s["results"].items()
+    crossed = [f"{s['workload']} {s['load']} {mode} ({s['environment']})" for s in sections for mode, r in s["results"].items()
                for run in r["runs"] if run.get("k6_exit")]
     if crossed:
         print(f"k6 thresholds crossed in: {', '.join(crossed)} (see the runs' .log files)")
-    failed = [f"{s['workload']} {s['load']} {mode}" for s in sections for mode in s["failed"]]
+    failed = [f"{s['workload']} {s['load']} {mode} ({s['environment']})" for s in sections for mode in s["failed"]]
     if failed:
         print(f"failed (a closed run crossed a threshold, or an open run dropped or failed below its bound): "
               f"{', '.join(failed)}")

@@ -66,3 +66,15 @@ wait_http() {
   done
   return 1
 }
+
+# k8s_python: prints the Python of the Kubernetes scripts, a venv under $LAB_CACHE with
+# kubernetes-validate (Kubernetes' published JSON schemas) and PyYAML, created once.
+k8s_python() {
+  local venv="$LAB_CACHE/k8s-venv"
+  if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import kubernetes_validate, yaml' 2>/dev/null; then
+    log "k8s: installing kubernetes-validate (published JSON schemas) and PyYAML into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q kubernetes-validate
+  fi
+  echo "$venv/bin/python"
+}

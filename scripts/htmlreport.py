@@ -31,7 +31,7 @@ def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None):
         modes = list(s["results"].keys())
         aggs = {m: lr.aggregate(s["results"][m]["runs"]) for m in modes}
         med = lambda m, k: _num(aggs[m].get(k, lr.Spread.of([])).median)
-        title = f"{s['workload']}{' / ' + s['variant'] if s.get('variant') else ''}: {s['load']}"
+        title = f"{s['workload']}{' / ' + s['variant'] if s.get('variant') else ''}: {s['load']} ({s.get('environment', 'local JVM')})"
         blocks.append(f"<section><h2>{html.escape(title)}</h2><p>{html.escape(s['description'])}</p>"
                       f"<div class='row'><canvas id='t{n}'></canvas><canvas id='l{n}'></canvas>"
                       f"<canvas id='s{n}'></canvas></div>{_table_html(s)}</section>")
@@ -63,15 +63,15 @@ def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None):
     dashboards = sorted(p.name for p in (out / "runs").glob("*.html")) if (out / "runs").exists() else []
     links = "".join(f"<li><a href='runs/{d}'>{d}</a></li>" for d in dashboards)
     script = chartjs.read_text() if chartjs and chartjs.exists() else ""
-    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>loom-lab bench report</title>
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(meta.get('title', 'loom-lab bench report'))}</title>
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1400px}}.row{{display:flex;gap:1em}}
 .row canvas{{flex:1;max-width:33%;max-height:320px}}table{{border-collapse:collapse;font-size:12px;margin:1em 0}}
 td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}section{{margin-bottom:3em}}</style>
 <script>{script}</script></head><body>
-<h1>loom-lab bench report</h1><p>{html.escape(meta['date'])} · {html.escape(meta['machine'])} · JDK
+<h1>{html.escape(meta.get('title', 'loom-lab bench report'))}</h1><p>{html.escape(meta['date'])} · {html.escape(meta['machine'])} · JDK
 {html.escape(str(meta['info'].get('jdk')))} · Quarkus {html.escape(str(meta['info'].get('quarkus')))} ·
 profile {html.escape(meta['profile'])} · <code>{html.escape(meta['command'])}</code></p>
-<p>Medians of {meta['repeats']} measured runs per mode after warm-up; each mode ran in a JVM of its own.
+<p>Medians of {meta['repeats']} measured runs per mode after warm-up; each mode ran in a JVM of its own{html.escape(meta.get('jvm_where', ''))}.
 The grey bar is the Little's-law bound (concurrency / latency).</p>
 {''.join(blocks)}
 <h2>k6 web dashboards</h2><ul>{links or '<li>none exported (the run had --dashboards none)</li>'}</ul>

@@ -6,6 +6,9 @@
 //   SUMMARY_JSON   where to write k6's raw summary    default: not written
 //   RUN_LABEL      free text printed in the summary  default: script and mode
 //   THINK_MS       pause between iterations (ms)     default 0 (the seeds used none)
+//   READY_WAIT_S   setup() waits this long for /q/health/ready before giving up   default 30
+//   SUMMARY_LOG    1: also print the raw summary to stdout between marker lines   default: not
+//                  (a Kubernetes Job's result, read back from its log)
 // Nothing here imports from the network: clusters often have no egress.
 
 import http from 'k6/http';
@@ -109,9 +112,18 @@ export function droppedThreshold(scenario) {
     : {};
 }
 
-/** Fails the run at once, before any load, when the service is not ready. */
+/**
+ * Waits up to READY_WAIT_S (default 30 s, inside k6's 60 s setup timeout) for the service to be
+ * ready, then fails the run before any load if it is not: a Job started beside its target
+ * otherwise fails its first requests while the target starts.
+ */
 export function requireReady() {
-  const res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '10s' });
+  const deadline = Date.now() + intEnv('READY_WAIT_S', 30) * 1000;
+  let res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '5s' });
+  while (res.status !== 200 && Date.now() < deadline) {
+    sleep(0.5);
+    res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '5s' });
+  }
   if (res.status !== 200) {
     exec.test.abort(`service not ready at ${BASE_URL}/q/health/ready (status ${res.status})`);
   }
@@ -177,6 +189,10 @@ export function stdDev(data, scenario) {
   return Math.sqrt(Math.max(0, variance));
 }
 
+// Around the raw summary in a log (SUMMARY_LOG=1); scripts/k8s/incluster.py looks for these.
+const SUMMARY_BEGIN = '----- loom-lab k6 summary -----';
+const SUMMARY_END = '----- end of loom-lab k6 summary -----';
+
 /**
  * End of test: k6's raw summary to SUMMARY_JSON (read by `./lab bench`), and a short table to
  * stdout, the same figures in a terminal and in a Kubernetes Job's log.
@@ -197,6 +213,9 @@ export function labSummary(data, scenario) {
       `p90 ${fmt(d['p(90)'])}  p95 ${fmt(d['p(95)'])}  p99 ${fmt(d['p(99)'])}  max ${fmt(d.max)}`,
     '',
   ];
+  if (__ENV.SUMMARY_LOG === '1') {
+    lines.push(SUMMARY_BEGIN, JSON.stringify(data), SUMMARY_END, '');
+  }
   const out = { stdout: lines.join('\n') };
   if (__ENV.SUMMARY_JSON) out[__ENV.SUMMARY_JSON] = JSON.stringify(data, null, 1);
   return out;

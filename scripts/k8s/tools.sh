@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Builds (once) and caches the tools of `./lab k8s verify`, then prints their paths as
-# KEY=path lines: a real kube-apiserver built from the Go module proxy, etcd from Debian's
-# etcd-server package (unpacked, not installed), and kubeconform.
+# Builds (once) and caches every Kubernetes binary the lab runs, then prints their paths as
+# KEY=path lines. One version for all of them, used by `./lab k8s verify` (the API server alone)
+# and `./lab k8s up` (the whole single-node cluster):
+#   kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy
+#                 built from the Go module proxy at $K8S_VERSION (~8 min cold on 2 cores)
+#   coredns       $COREDNS_VERSION with only the plugins a cluster DNS needs (~1 min)
+#   pause         the sandbox process of every pod (a few lines of Go, below)
+#   etcd          from Debian's etcd-server package (unpacked, not installed)
+#   kubeconform   strict schema checks
 #
-#   scripts/k8s/tools.sh      ~8-10 min cold on 2 cores (kube-apiserver), then instant
+#   scripts/k8s/tools.sh          build what is missing, print KEY=path lines
+#   K8S_VERSION=1.32.5            the newest 1.32 patch whose every staging module the proxy serves
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 
-K8S_VERSION="${K8S_VERSION:-1.32.13}"
+K8S_VERSION="${K8S_VERSION:-1.32.5}"
+COREDNS_VERSION="${COREDNS_VERSION:-v1.12.0}"
+COREDNS_BUILD=2 # bump when the plugin list below changes: the cached binary is rebuilt
 KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.8.0}"
 tools="$LAB_CACHE/k8s-tools"
-mkdir -p "$tools"
-command -v go >/dev/null || die "Go is needed to build kube-apiserver and kubeconform"
+bin="$tools/v$K8S_VERSION"
+mkdir -p "$bin"
+command -v go >/dev/null || die "Go is needed to build the Kubernetes components (https://go.dev/dl)"
 
-apiserver="$tools/kube-apiserver-v$K8S_VERSION"
-if [[ ! -x "$apiserver" ]]; then
-  log "k8s: building kube-apiserver v$K8S_VERSION from the Go module proxy (~8 min, once)"
-  mod="$tools/apiserver-build"
+components=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
+missing=()
+for c in "${components[@]}"; do [[ -x "$bin/$c" ]] || missing+=("$c"); done
+if ((${#missing[@]})); then
+  log "k8s: building ${missing[*]} v$K8S_VERSION from the Go module proxy (~8 min cold, once)"
+  started=$SECONDS
+  mod="$tools/build-k8s"
   rm -rf "$mod" && mkdir -p "$mod"
   # k8s.io/kubernetes pins its staging modules to v0.0.0 with local replaces; a consumer must
   # replace each with its published version (v0.<minor>.<patch>).
@@ -27,21 +40,102 @@ if [[ ! -x "$apiserver" ]]; then
     metrics mount-utils pod-security-admission sample-apiserver sample-cli-plugin sample-controller)
   minor="0.${K8S_VERSION#1.}"
   {
-    echo "module loomlab/apiserver"
+    echo "module loomlab/k8s"
     echo "go 1.23"
     echo "godebug default=go1.23"
     echo "require k8s.io/kubernetes v$K8S_VERSION"
     for s in "${staging[@]}"; do echo "replace k8s.io/$s => k8s.io/$s v$minor"; done
   } >"$mod/go.mod"
-  cat >"$mod/tools.go" <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
+  {
+    echo "//go:build tools"
+    echo
+    echo "package tools"
+    echo
+    for c in "${missing[@]}"; do echo "import _ \"k8s.io/kubernetes/cmd/$c\""; done
+  } >"$mod/tools.go"
   (cd "$mod" && GOFLAGS=-mod=mod go mod tidy -e >/dev/null 2>&1 || true)
-  (cd "$mod" && GOFLAGS=-mod=mod go build -trimpath -o "$apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+  pkgs=()
+  for c in "${missing[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$c"); done
+  # The version the binaries report (nodes, `kubectl version`), as Kubernetes' own build stamps it.
+  ldflags="-X k8s.io/component-base/version.gitVersion=v$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1"
+  ldflags+=" -X k8s.io/component-base/version.gitMinor=${minor#0.} -X k8s.io/component-base/version.gitTreeState=clean"
+  ldflags+=" -X k8s.io/client-go/pkg/version.gitVersion=v$K8S_VERSION"
+  (cd "$mod" && GOFLAGS=-mod=mod go build -p "$(nproc)" -trimpath -ldflags "$ldflags" -o "$bin/" "${pkgs[@]}")
+  rm -rf "$mod"
+  log "k8s: built in $((SECONDS - started)) s"
+fi
+
+coredns="$tools/coredns-$COREDNS_VERSION-$COREDNS_BUILD"
+if [[ ! -x "$coredns" ]]; then
+  log "k8s: building CoreDNS $COREDNS_VERSION (cluster DNS plugins only, ~1 min)"
+  mod="$tools/build-coredns"
+  rm -rf "$mod" && mkdir -p "$mod"
+  printf 'module loomlab/coredns\n\ngo 1.23\n\nrequire github.com/coredns/coredns %s\n' \
+    "$COREDNS_VERSION" >"$mod/go.mod"
+  # CoreDNS compiles its plugin list from plugin.cfg; a main of our own names just these, in
+  # the order plugin.cfg gives them (the order in which they handle a query). No `forward`:
+  # names outside the cluster are not resolved, so no query ever leaves the machine.
+  cat >"$mod/main.go" <<'GO'
+package main
+
+import (
+	"github.com/coredns/coredns/core/dnsserver"
+	_ "github.com/coredns/coredns/plugin/bind"
+	_ "github.com/coredns/coredns/plugin/cache"
+	_ "github.com/coredns/coredns/plugin/errors"
+	_ "github.com/coredns/coredns/plugin/health"
+	_ "github.com/coredns/coredns/plugin/kubernetes"
+	_ "github.com/coredns/coredns/plugin/loadbalance"
+	_ "github.com/coredns/coredns/plugin/log"
+	_ "github.com/coredns/coredns/plugin/ready"
+	"github.com/coredns/coredns/coremain"
+)
+
+func init() {
+	dnsserver.Directives = []string{"bind", "ready", "health", "errors", "log", "loadbalance", "cache", "kubernetes"}
+}
+
+func main() { coremain.Run() }
+GO
+  (cd "$mod" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 &&
+    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -o "$coredns" .)
+  rm -rf "$mod"
+fi
+
+pause="$tools/pause"
+if [[ ! -x "$pause" ]]; then
+  log "k8s: building the pod sandbox's pause process"
+  mod="$tools/build-pause"
+  rm -rf "$mod" && mkdir -p "$mod"
+  printf 'module loomlab/pause\n\ngo 1.23\n' >"$mod/go.mod"
+  # What Kubernetes' pause does: hold the pod's namespaces, reap orphans (it is PID 1 of a
+  # shared PID namespace), exit on SIGINT/SIGTERM.
+  cat >"$mod/main.go" <<'GO'
+package main
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGCHLD)
+	for s := range sigs {
+		if s != syscall.SIGCHLD {
+			os.Exit(0)
+		}
+		for {
+			pid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+			if pid <= 0 || err != nil {
+				break
+			}
+		}
+	}
+}
+GO
+  (cd "$mod" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$pause" .)
   rm -rf "$mod"
 fi
 
@@ -61,6 +155,12 @@ if [[ ! -x "$kubeconform" ]]; then
   mv "$tools/bin/kubeconform" "$kubeconform"
 fi
 
-echo "KUBE_APISERVER=$apiserver"
+echo "K8S_VERSION=$K8S_VERSION"
+for c in "${components[@]}"; do
+  key="${c^^}"
+  echo "${key//-/_}=$bin/$c"
+done
+echo "COREDNS=$coredns"
+echo "PAUSE=$pause"
 echo "ETCD=$etcd"
 echo "KUBECONFORM=$kubeconform"

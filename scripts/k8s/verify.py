@@ -31,7 +31,7 @@ import yaml  # PyYAML, installed with kubernetes-validate
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
-KUSTOMIZATIONS = ["base", "overlays/jvm", "overlays/native", "jobs", "operator"]
+KUSTOMIZATIONS = ["base", "overlays/jvm", "overlays/jvm-aot", "overlays/native", "jobs", "operator", "local", "local/jobs"]
 # Custom resources the API server here does not know (the k6 operator's CRDs are not installed).
 NO_SCHEMA_KINDS = {"TestRun"}
 NAMESPACE = "loom-lab"

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# `./lab k8s images [NAME...]`: the lab's container images, built here with a real image builder
+# and no registry. buildah (Debian's) builds the Containerfiles of src/main/docker/local with vfs
+# storage and chroot isolation; each image is saved as an archive under $LOOMLAB_CACHE/images,
+# which `./lab k8s up` (or this command, when the cluster is up) imports into the cluster's
+# containerd. An image is rebuilt only when one of its inputs changed.
+#
+#   NAME   debian | pause | jvm | jvm-aot | postgres | k6      (default: all, in that order)
+#
+# Tags are fixed and never `latest` (an untagged or latest image would be pulled, and fail):
+#   loom-lab/loom-lab-jvm:0.1.0-local  loom-lab/loom-lab-jvm-aot:0.1.0-local
+#   loom-lab/postgres-pgvector:15-local  loom-lab/k6:1.8.1-local  loom-lab/pause:1.0-local
+# deploy/k8s/components/local-images points the manifests at them.
+set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+
+DEBIAN_SUITE="${DEBIAN_SUITE:-bookworm}"
+APP_TAG=0.1.0-local
+src="$LAB_ROOT/src/main/docker/local"
+out="$LAB_CACHE/images"
+store="$LAB_CACHE/buildah"
+mkdir -p "$out" "$store"
+command -v buildah >/dev/null || die "buildah is needed to build the images (Debian: apt-get install buildah)"
+B=(buildah --root "$store/storage" --runroot "$store/run" --storage-driver vfs)
+
+# signature FILE... -> one hash of the files' paths, sizes and contents' modification times.
+signature() {
+  find "$@" -type f -printf '%p %s %T@\n' 2>/dev/null | sort | sha256sum | cut -c1-16
+}
+
+# build NAME REF CONTEXT INPUTS_SIGNATURE [buildah bud args...]
+build() {
+  local name="$1" ref="$2" ctx="$3" sig="$4"
+  shift 4
+  local archive="$out/$name.tar" stamp="$out/$name.sig"
+  if [[ -f $archive && -f $stamp && "$(cat "$stamp")" == "$sig" ]] &&
+    "${B[@]}" inspect --type image "localhost/$ref" >/dev/null 2>&1; then
+    log "images: $ref up to date"
+    return
+  fi
+  local started=$SECONDS
+  log "images: building $ref"
+  "${B[@]}" bud --quiet --isolation chroot --layers=false -f "$src/Containerfile.$name" -t "localhost/$ref" \
+    "$@" "$ctx" >/dev/null
+  rm -f "$archive"
+  "${B[@]}" push --quiet "localhost/$ref" "docker-archive:$archive:docker.io/$ref" >/dev/null
+  echo "$sig" >"$stamp"
+  log "images: $ref in $((SECONDS - started)) s ($(du -m "$archive" | cut -f1) MB)"
+}
+
+# The base image must be in buildah's storage for FROM; reload it from its archive if the storage
+# was reset since it was built.
+ensure_base() {
+  "${B[@]}" inspect --type image localhost/loom-lab/debian:$DEBIAN_SUITE-local >/dev/null 2>&1 && return
+  [[ -f "$out/debian.tar" ]] || build_debian
+  "${B[@]}" pull --quiet "docker-archive:$out/debian.tar" >/dev/null
+  "${B[@]}" tag docker.io/loom-lab/debian:$DEBIAN_SUITE-local localhost/loom-lab/debian:$DEBIAN_SUITE-local
+}
+
+build_debian() {
+  command -v mmdebstrap >/dev/null || die "mmdebstrap is needed for the base image (Debian: apt-get install mmdebstrap)"
+  local ctx="$out/context/debian"
+  mkdir -p "$ctx"
+  if [[ ! -f "$ctx/rootfs.tar" ]]; then
+    log "images: Debian $DEBIAN_SUITE minbase from Debian's packages (mmdebstrap, ~1 min)"
+    mmdebstrap --quiet --variant=minbase --mode=root "$DEBIAN_SUITE" "$ctx/rootfs.tar.partial"
+    mv "$ctx/rootfs.tar.partial" "$ctx/rootfs.tar"
+  fi
+  build debian "loom-lab/debian:$DEBIAN_SUITE-local" "$ctx" "$(signature "$src/Containerfile.debian" "$ctx/rootfs.tar")"
+}
+
+build_pause() {
+  local ctx="$out/context/pause" pause
+  pause="$(bash "$LAB_ROOT/scripts/k8s/tools.sh" | sed -n 's/^PAUSE=//p')"
+  mkdir -p "$ctx" && cp -p "$pause" "$ctx/pause"
+  build pause loom-lab/pause:1.0-local "$ctx" "$(signature "$src/Containerfile.pause" "$ctx/pause")"
+}
+
+# Modules of the jlink'd runtime: what jdeps finds in the fast-jar's classes, plus what is reached
+# by reflection or service loading only (JFR's management, the management beans Micrometer reads,
+# DNS for JNDI-style lookups, the zip file system, charsets).
+JLINK_EXTRA=jdk.jfr,jdk.management,jdk.management.jfr,jdk.naming.dns,jdk.zipfs,jdk.charsets,jdk.crypto.ec,jdk.unsupported
+build_jvm() {
+  pick_jdk >/dev/null
+  local app="$LAB_ROOT/target/quarkus-app" ctx="$out/context/jvm"
+  [[ -f "$app/quarkus-run.jar" ]] || die "no $app: build the service first (./lab mvn package -DskipTests)"
+  ensure_base
+  local jdk_sig app_sig
+  jdk_sig="$(sha256sum "$JAVA_HOME/release" | cut -c1-16)"
+  app_sig="$(signature "$app")"
+  mkdir -p "$ctx"
+  if [[ ! -f "$ctx/runtime.sig" || "$(cat "$ctx/runtime.sig")" != "$jdk_sig $app_sig" ]]; then
+    log "images: jlink'ing a JDK runtime for the service"
+    # jdeps over every class of the fast-jar, unpacked as one class path (given modular jars, jdeps
+    # would resolve them as modules and stop at the first automatic module it cannot find).
+    local modules classes="$ctx/classes" j
+    rm -rf "$classes" && mkdir -p "$classes"
+    for j in "$app"/lib/main/*.jar "$app"/app/*.jar "$app"/quarkus/*.jar; do
+      unzip -qo "$j" -d "$classes" 2>/dev/null || true
+    done
+    find "$classes" -name module-info.class -delete
+    modules="$("$JAVA_HOME/bin/jdeps" --ignore-missing-deps --multi-release 25 --print-module-deps "$classes" | tail -n1)"
+    rm -rf "$classes"
+    [[ $modules == java.base* ]] || die "jdeps found no modules: $modules"
+    log "images: runtime modules $modules,$JLINK_EXTRA"
+    rm -rf "$ctx/runtime"
+    "$JAVA_HOME/bin/jlink" --add-modules "$modules,$JLINK_EXTRA" --strip-debug --no-man-pages \
+      --no-header-files --compress=zip-6 --output "$ctx/runtime"
+    echo "$jdk_sig $app_sig" >"$ctx/runtime.sig"
+  fi
+  rm -rf "$ctx/quarkus-app" && cp -a "$app" "$ctx/quarkus-app"
+  rm -f "$ctx/quarkus-app/app.aot"
+  cp "$src/run-java.sh" "$ctx/"
+  build jvm "loom-lab/loom-lab-jvm:$APP_TAG" "$ctx" \
+    "$(signature "$src/Containerfile.jvm" "$src/run-java.sh" "$ctx/runtime.sig" "$out/debian.sig") $app_sig"
+}
+
+build_jvm_aot() {
+  build_jvm
+  local ctx="$out/context/jvm-aot"
+  mkdir -p "$ctx" && cp "$src/train-aot.sh" "$ctx/"
+  # The training run's database: the lab's local PostgreSQL (an explicit QUARKUS_DATASOURCE_JDBC_URL
+  # wins), handed over as a build secret.
+  if [[ -z "${QUARKUS_DATASOURCE_JDBC_URL:-}" ]]; then
+    bash "$LAB_ROOT/scripts/db.sh" start >&2
+    eval "$(bash "$LAB_ROOT/scripts/db.sh" env)"
+  fi
+  local secret="$ctx/training-db.env"
+  (umask 077 && {
+    echo "QUARKUS_DATASOURCE_JDBC_URL=$QUARKUS_DATASOURCE_JDBC_URL"
+    echo "QUARKUS_DATASOURCE_USERNAME=${QUARKUS_DATASOURCE_USERNAME:-}"
+    echo "QUARKUS_DATASOURCE_PASSWORD=${QUARKUS_DATASOURCE_PASSWORD:-}"
+  } >"$secret")
+  build jvm-aot "loom-lab/loom-lab-jvm-aot:$APP_TAG" "$ctx" \
+    "$(signature "$src/Containerfile.jvm-aot" "$src/train-aot.sh" "$out/jvm.sig")" \
+    --secret "id=training-db,src=$secret" --network host
+  rm -f "$secret"
+}
+
+build_postgres() {
+  ensure_base
+  bash "$LAB_ROOT/scripts/pgvector.sh" >&2
+  local ctx="$out/context/postgres" pg_config=/usr/lib/postgresql/15/bin/pg_config
+  rm -rf "$ctx" && mkdir -p "$ctx/pgvector/lib" "$ctx/pgvector/extension"
+  cp "$("$pg_config" --pkglibdir)/vector.so" "$ctx/pgvector/lib/"
+  cp "$("$pg_config" --sharedir)"/extension/vector* "$ctx/pgvector/extension/"
+  cp "$src/pg-entrypoint.sh" "$ctx/"
+  build postgres loom-lab/postgres-pgvector:15-local "$ctx" \
+    "$(signature "$src/Containerfile.postgres" "$src/pg-entrypoint.sh" "$ctx/pgvector" "$out/debian.sig")" --network host
+}
+
+build_k6() {
+  ensure_base
+  local ctx="$out/context/k6" k6
+  k6="$(bash "$LAB_ROOT/scripts/k6.sh")"
+  mkdir -p "$ctx" && cp -p "$k6" "$ctx/k6"
+  build k6 loom-lab/k6:1.8.1-local "$ctx" "$(signature "$src/Containerfile.k6" "$ctx/k6" "$out/debian.sig")"
+}
+
+names=("$@")
+((${#names[@]})) || names=(debian pause jvm jvm-aot postgres k6)
+for n in "${names[@]}"; do
+  case "$n" in
+  debian) build_debian ;;
+  pause) build_pause ;;
+  jvm) build_jvm ;;
+  jvm-aot) build_jvm_aot ;;
+  postgres) build_postgres ;;
+  k6) build_k6 ;;
+  *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, postgres, k6)" ;;
+  esac
+done
