@@ -235,7 +235,13 @@ def confine():
 def clean_iptables(save: str, restore: str):
     """Removes every chain named with CHAIN_PREFIXES and every rule that jumps to one, leaving the
     rest of each table as it is (what `kube-proxy --cleanup` does, for all of them at once)."""
-    text = sh(save, check=False).stdout
+    kept, changed = without_our_chains(sh(save, check=False).stdout)
+    if changed:
+        sh(restore, input=kept)
+
+
+def without_our_chains(text: str) -> tuple[str, bool]:
+    """An iptables-save text without the CHAIN_PREFIXES chains and the rules that use them."""
     kept, changed = [], False
     for line in text.splitlines():
         if line.startswith(":") and line[1:].startswith(CHAIN_PREFIXES):
@@ -248,8 +254,7 @@ def clean_iptables(save: str, restore: str):
                 changed = True
                 continue
         kept.append(line)
-    if changed:
-        sh(restore, input="\n".join(kept) + "\n")
+    return "\n".join(kept) + "\n", changed
 
 
 # --------------------------------------------------------------------------------------------
@@ -543,6 +548,7 @@ def up():
         fail(f"up failed and was undone; the components' logs are in {logs}")
     say(f"Ready in {time.monotonic() - started:.1f} s: node {NODE} ({NODE_IP}), Services {SERVICE_CIDR}, pods {POD_CIDR}")
     say("steps: " + ", ".join(f"{w.split(' (')[0]} {s:.1f} s" for w, s in Step.timings))
+    say(f"components' memory (RSS) with the node idle: {components_rss_mb():.0f} MiB")
     say(f"export KUBECONFIG={KUBECONFIG}    (or: eval \"$(./lab k8s env)\")")
 
 
@@ -555,11 +561,11 @@ def bring_up(t: dict):
         write_configs()
     pki = RUN / "pki"
     with Step("etcd on 127.0.0.1:2379"):
-        start("etcd", [t["ETCD"], "--data-dir", RUN / "etcd", "--listen-client-urls", "http://127.0.0.1:2379",
+        etcd = start("etcd", [t["ETCD"], "--data-dir", RUN / "etcd", "--listen-client-urls", "http://127.0.0.1:2379",
                        "--advertise-client-urls", "http://127.0.0.1:2379", "--listen-peer-urls",
                        "http://127.0.0.1:2380", "--initial-advertise-peer-urls", "http://127.0.0.1:2380",
                        "--initial-cluster", "default=http://127.0.0.1:2380", "--log-level", "warn"])
-        if not proc.wait_http("http://127.0.0.1:2379/health", 30, alive=lambda: running("etcd") is not None):
+        if not proc.wait_http("http://127.0.0.1:2379/health", 30, alive=lambda: etcd.poll() is None):
             raise RuntimeError("etcd did not become healthy")
     with Step(f"kube-apiserver on {NODE_IP}:{API_PORT}"):
         start("kube-apiserver", [
@@ -759,9 +765,22 @@ def down(compare: bool = True):
             "cgroups are as before `up`")
 
 
+COMPONENTS = ["etcd", "kube-apiserver", "containerd", "kube-controller-manager", "kube-scheduler", "kubelet",
+              "kube-proxy", "coredns"]
+
+
+def components_rss_mb() -> float:
+    total = 0
+    for name in COMPONENTS:
+        pid = running(name)
+        if pid:
+            status = Path(f"/proc/{pid}/status").read_text()
+            total += int(next(l for l in status.splitlines() if l.startswith("VmRSS:")).split()[1])
+    return total / 1024
+
+
 def status() -> bool:
-    names = ["etcd", "kube-apiserver", "containerd", "kube-controller-manager", "kube-scheduler", "kubelet",
-             "kube-proxy", "coredns"]
+    names = COMPONENTS
     states = {n: running(n) for n in names}
     for n in names:
         print(f"  {n:<24} {'pid ' + str(states[n]) if states[n] else 'stopped'}")
@@ -775,6 +794,7 @@ def status() -> bool:
     except OSError as e:
         print(f"node {NODE}: unknown ({e})")
         ready = False
+    print(f"components' memory (RSS): {components_rss_mb():.0f} MiB")
     print(f"export KUBECONFIG={KUBECONFIG}")
     return ready and all(states.values())
 
