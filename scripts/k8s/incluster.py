@@ -189,6 +189,29 @@ def wait_job(api: cluster.Api, name: str, timeout_s: float) -> dict:
     return pod
 
 
+def policy_probe(api: cluster.Api, templates: dict) -> str:
+    """Whether the NetworkPolicies are enforced, measured: a pod that postgres-from-service-only
+    does not admit (a k6 pod) opens a TCP connection to the database."""
+    job = copy.deepcopy(next(iter(templates.values())))
+    name = job_id("netpol-probe")
+    job["metadata"]["name"] = name
+    job["spec"]["activeDeadlineSeconds"] = 60
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    container["command"] = ["bash", "-c", "if timeout 5 bash -c 'exec 3<>/dev/tcp/postgres/5432'; then echo reached;"
+                                          " else echo refused; fi"]
+    container["env"] = []
+    apply([job])
+    pod = wait_job(api, name, 90)
+    log = api.get(f"/api/v1/namespaces/{NS}/pods/{pod['metadata']['name']}/log", 10).decode().strip()
+    cluster.kubectl("-n", NS, "delete", "job", name, "--wait=false", "--cascade=background", check=False)
+    if log == "reached":
+        return ("NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a k6 pod opened a TCP"
+                " connection to postgres:5432, which postgres-from-service-only forbids. The CNI bridge plugin has"
+                " no policy engine, and none could be built here (kube-network-policies and kube-router are not"
+                " served by the Go module proxy)")
+    return f"NetworkPolicies enforced, measured: a k6 pod's connection to postgres:5432 was {log or 'not made'}"
+
+
 def wait_rollouts(names: list[str], timeout_s: int = 300):
     for kind_name in names:
         cluster.kubectl("-n", NS, "rollout", "status", kind_name, f"--timeout={timeout_s}s", timeout=timeout_s + 10)
@@ -304,6 +327,8 @@ def main(argv=None):
             env = {e["name"]: e.get("value") for e in d["spec"]["template"]["spec"]["containers"][0].get("env", [])}
             templates[env["SCRIPT"]] = d
     wait_rollouts(["statefulset/postgres"] + [f"deployment/{VARIANTS[v][0]}" for v in variants])
+    policies = policy_probe(api, templates)
+    print(f"== {policies}", flush=True)
     base_env = {d["metadata"]["name"]: d["spec"]["template"]["spec"]["containers"][0].get("env", [])
                 for d in service_docs if d["kind"] == "Deployment"}
 
@@ -338,8 +363,7 @@ def main(argv=None):
                       f" {node['containerRuntimeVersion']}), CNI bridge; built and run by ./lab k8s up",
                       f"- service pods: requests {limits['requests']}, limits {limits['limits']} (deploy/k8s/local:"
                       " the two-cores component); images built here (./lab k8s images)",
-                      "- NetworkPolicies (deploy/k8s/base) are accepted but not enforced: the CNI bridge plugin has"
-                      " no policy engine",
+                      f"- {policies}",
                       *(f"- skipped: {s}" for s in skipped)]}
     bench.write_report(out, meta, sections)
     extra = ["## Start-up in the cluster", "",
