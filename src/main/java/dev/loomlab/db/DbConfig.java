@@ -3,11 +3,13 @@ package dev.loomlab.db;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
  * Knobs of the pool-bound query ({@code loomlab.db.*}). The pool itself is Agroal's: {@code
- * quarkus.datasource.jdbc.max-size} and {@code acquisition-timeout}.
+ * quarkus.datasource.jdbc.max-size} and {@code acquisition-timeout} (the latter governs start-up;
+ * see {@link #acquisitionTimeout()}).
  */
 @ConfigMapping(prefix = "loomlab.db")
 public interface DbConfig {
@@ -15,6 +17,15 @@ public interface DbConfig {
   /** {@code loomlab.db.max-ms}: the longest {@code pg_sleep} a request may ask for. */
   @WithDefault("10000")
   long maxMs();
+
+  /**
+   * {@code loomlab.db.acquisition-timeout}: the pool's acquisition timeout once the service has
+   * started, i.e. the longest a request waits for a connection before its 503 (unset: Agroal's
+   * {@code quarkus.datasource.jdbc.acquisition-timeout} throughout). Start-up (Flyway's migration,
+   * the schema checks) keeps Agroal's own, longer timeout: on a busy machine the first physical
+   * connections take longer than an overload bound should be.
+   */
+  Optional<Duration> acquisitionTimeout();
 
   /** {@code loomlab.db.bulkhead.*}: a fair limit on concurrent database work. */
   Bulkhead bulkhead();

@@ -1,5 +1,6 @@
 package dev.loomlab.db;
 
+import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -16,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/db/slow}: one pooled connection held {@code ms} by the database. */
 @Path("/api")
+@BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "db", description = "Seed B: the connection pool, not the threads, becomes the limit")
 @APIResponse(

@@ -2,6 +2,7 @@ package dev.loomlab.execution;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 /** Executors that workloads fan out to ({@code loomlab.execution.*}). */
 @ConfigMapping(prefix = "loomlab.execution")
@@ -9,6 +10,27 @@ public interface ExecutionConfig {
 
   /** The shared fan-out pool of the worker mode. */
   FanOut fanOut();
+
+  /** How long a request may wait for its thread. */
+  QueueWait queueWait();
+
+  interface QueueWait {
+    /**
+     * {@code loomlab.execution.queue-wait.enabled}: refuse a request that waited longer than {@link
+     * #max()} between its arrival and the start of its work on a thread. Off, a worker-mode request
+     * waits in the pool's queue for as long as it takes (the seeds' Tomcat behaviour).
+     */
+    @WithDefault("true")
+    boolean enabled();
+
+    /**
+     * {@code loomlab.execution.queue-wait.max}: the longest such wait; past it the request is
+     * answered 503 with Retry-After without running its work. Both modes are checked the same way
+     * (a virtual thread starts at once, so in practice only the worker pool's queue reaches it).
+     */
+    @WithDefault("2s")
+    Duration max();
+  }
 
   interface FanOut {
     /**

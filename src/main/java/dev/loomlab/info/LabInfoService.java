@@ -1,10 +1,13 @@
 package dev.loomlab.info;
 
 import dev.loomlab.execution.ExecutionConfig;
+import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.QueueWait;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.product.ProductConfig;
 import dev.loomlab.sleep.SleepConfig;
 import dev.loomlab.tasks.TasksConfig;
+import dev.loomlab.tasks.TasksService;
 import io.quarkus.runtime.ExecutorRecorder;
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.StartupEvent;
@@ -29,18 +32,24 @@ public class LabInfoService {
   private final TasksConfig tasks;
   private final ExecutionConfig execution;
   private final ProductConfig product;
+  private final TasksService tasksService;
+  private final QueueWait queueWait;
 
   LabInfoService(
       Config config,
       SleepConfig sleep,
       TasksConfig tasks,
       ExecutionConfig execution,
-      ProductConfig product) {
+      ProductConfig product,
+      TasksService tasksService,
+      QueueWait queueWait) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
     this.execution = execution;
     this.product = product;
+    this.tasksService = tasksService;
+    this.queueWait = queueWait;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -59,9 +68,14 @@ public class LabInfoService {
         WorkerPoolMetricsBinder.workerPool()
             .map(EnhancedQueueExecutor::getMaximumPoolSize)
             .orElseGet(ExecutorRecorder::calculateMaxThreads));
+    // Longest wait for a thread before a 503 (ms; -1: unbounded, the queue holds every request).
+    pools.put("execution.queue-wait-max-ms", queueWait.maxMillis());
     pools.put("tasks.worker-pool-size", tasks.workerPoolSize());
     pools.put("tasks.max-count-worker", tasks.maxCountWorker());
     pools.put("tasks.max-count-virtual", tasks.maxCountVirtual());
+    // What this JVM's heap admits, whatever max-count says (loomlab.tasks.*-task-bytes).
+    pools.put("tasks.heap-admits-worker", tasksService.admissible(Mode.WORKER));
+    pools.put("tasks.heap-admits-virtual", tasksService.admissible(Mode.VIRTUAL));
     pools.put("sleep.max-ms", sleep.maxMs());
     pools.put("fan-out.worker-threads", execution.fanOut().workerThreads());
     pools.put("fan-out.worker-queue", execution.fanOut().workerQueue());

@@ -1,5 +1,6 @@
 package dev.loomlab.pinning;
 
+import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -15,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/pinning}: block while holding a lock of the requested kind. */
 @Path("/api")
+@BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "pinning", description = "Seed E: which kinds of blocking pin a virtual thread")
 public class PinningResource {

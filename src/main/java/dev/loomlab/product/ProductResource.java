@@ -1,5 +1,6 @@
 package dev.loomlab.product;
 
+import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -14,6 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/products/{id}}: a product lookup fanning out to four dependencies. */
 @Path("/api")
+@BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "product", description = "Seed C: four slow dependencies called in parallel")
 @APIResponse(

@@ -1,5 +1,6 @@
 package dev.loomlab.recruits;
 
+import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -21,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code /api/{mode}/recruits}: chunked upserts into four tables, and reading one back. */
 @Path("/api")
+@BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "recruits", description = "Seed D: chunked writes to a parent and three child tables")
 @APIResponse(

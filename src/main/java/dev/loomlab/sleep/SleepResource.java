@@ -1,5 +1,6 @@
 package dev.loomlab.sleep;
 
+import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -15,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/sleep}: the request thread sleeps {@code ms}. */
 @Path("/api")
+@BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "sleep", description = "Seeds A2/A3: a request that blocks its thread")
 public class SleepResource {

@@ -48,4 +48,27 @@ public interface TasksConfig {
    */
   @WithDefault("65s")
   Duration measurementWait();
+
+  /**
+   * {@code loomlab.tasks.virtual-task-bytes}: heap one virtual-mode task may take while it runs,
+   * for admission. A parked virtual thread keeps its stack on the heap: 1-2.6 KB retained after a
+   * full GC was measured here; this estimate adds the thread object, the executor's bookkeeping and
+   * what a run allocates on its way, so that an admitted run never exhausts the heap.
+   */
+  @WithDefault("4096")
+  long virtualTaskBytes();
+
+  /**
+   * {@code loomlab.tasks.worker-task-bytes}: heap one queued worker-mode task takes (a queue node;
+   * the pool's threads are platform threads whose stacks are native memory).
+   */
+  @WithDefault("64")
+  long workerTaskBytes();
+
+  /**
+   * {@code loomlab.tasks.heap-headroom}: the share of the maximum heap a run may never use, left to
+   * the rest of the service (requests, metrics, health) while tasks run.
+   */
+  @WithDefault("0.25")
+  double heapHeadroom();
 }

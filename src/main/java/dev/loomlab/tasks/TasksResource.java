@@ -1,5 +1,6 @@
 package dev.loomlab.tasks;
 
+import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -15,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/tasks}: a mass fan-out of blocked tasks, measured. */
 @Path("/api")
+@BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "tasks", description = "Seed A1: many blocked tasks on threads of the request's model")
 public class TasksResource {

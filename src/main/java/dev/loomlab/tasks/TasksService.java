@@ -71,11 +71,84 @@ public class TasksService {
           retryAfterSeconds());
     }
     try {
+      admit(mode, count);
       measuringUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(idealMs);
       return measure(mode, count, ms, parallelism, idealMs);
     } finally {
       measuring.release();
     }
+  }
+
+  /**
+   * The most tasks of a mode this JVM's heap admits at all (its maximum heap less the headroom):
+   * the bound {@code count} has beside {@code max-count-*}, published in {@code /api/info}.
+   */
+  public long admissible(Mode mode) {
+    return heapBudget() / taskBytes(mode);
+  }
+
+  /**
+   * Refuses, before anything starts, a run whose tasks would not fit in the heap: 400 when it could
+   * never fit in this JVM, 503 with Retry-After when the heap holds too much right now (see
+   * liveHeapBytes).
+   */
+  private void admit(Mode mode, int count) {
+    long perTask = taskBytes(mode);
+    long needed = count * perTask;
+    long budget = heapBudget();
+    if (needed > budget) {
+      String message =
+          "needs about "
+              + needed / (1 << 20)
+              + " MB of heap ("
+              + perTask
+              + " bytes a task); this JVM admits at most "
+              + budget / perTask
+              + " "
+              + mode.id()
+              + " tasks (max heap "
+              + Runtime.getRuntime().maxMemory() / (1 << 20)
+              + " MB less loomlab.tasks.heap-headroom="
+              + config.heapHeadroom()
+              + ")";
+      throw ProblemException.badRequest(
+          "count=" + count + " " + message, List.of(new Problem.Violation("count", message)));
+    }
+    long live = liveHeapBytes(needed, budget);
+    if (live + needed > budget) {
+      throw ProblemException.unavailable(
+          "count="
+              + count
+              + " does not fit in the heap now ("
+              + live / (1 << 20)
+              + " MB live); at most "
+              + Math.max(0, (budget - live) / perTask)
+              + " "
+              + mode.id()
+              + " tasks would",
+          1);
+    }
+  }
+
+  private long taskBytes(Mode mode) {
+    return Math.max(1, mode == Mode.VIRTUAL ? config.virtualTaskBytes() : config.workerTaskBytes());
+  }
+
+  private long heapBudget() {
+    return (long) (Runtime.getRuntime().maxMemory() * (1 - config.heapHeadroom()));
+  }
+
+  /**
+   * Heap in use; when that leaves no room for the run, after a full GC (garbage would otherwise
+   * refuse a run that fits; the measurement collects before it starts anyway).
+   */
+  private long liveHeapBytes(long needed, long budget) {
+    long used = memory.getHeapMemoryUsage().getUsed();
+    if (used + needed <= budget) {
+      return used;
+    }
+    System.gc();
+    return memory.getHeapMemoryUsage().getUsed();
   }
 
   /**

@@ -19,7 +19,7 @@ class DbOverloadTest {
     public Map<String, String> getConfigOverrides() {
       return Map.of(
           "quarkus.datasource.jdbc.max-size", "2",
-          "quarkus.datasource.jdbc.acquisition-timeout", "300ms",
+          "loomlab.db.acquisition-timeout", "300ms",
           "loomlab.db.bulkhead.max-wait", "300ms");
     }
   }

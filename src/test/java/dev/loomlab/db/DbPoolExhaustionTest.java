@@ -6,7 +6,10 @@ import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Without the bulkhead the pool's own acquisition timeout bounds the wait, in both modes. */
+/**
+ * Without the bulkhead the pool's own acquisition timeout (for requests) bounds the wait, in both
+ * modes.
+ */
 @QuarkusTest
 @TestProfile(DbPoolExhaustionTest.TinyPoolNoBulkhead.class)
 class DbPoolExhaustionTest {
@@ -16,7 +19,7 @@ class DbPoolExhaustionTest {
     public Map<String, String> getConfigOverrides() {
       return Map.of(
           "quarkus.datasource.jdbc.max-size", "2",
-          "quarkus.datasource.jdbc.acquisition-timeout", "300ms",
+          "loomlab.db.acquisition-timeout", "300ms",
           "loomlab.db.bulkhead.enabled", "false");
     }
   }

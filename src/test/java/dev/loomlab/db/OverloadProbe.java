@@ -23,13 +23,13 @@ import java.util.concurrent.Future;
  * Fires concurrent requests at once with the JDK's HttpClient (light and warm, so the timings are
  * the server's, not a client's first-use class loading) and collects the answers.
  */
-final class OverloadProbe {
+public final class OverloadProbe {
 
-  record Answer(int status, String retryAfter, long millis, String contentType) {}
+  public record Answer(int status, String retryAfter, long millis, String contentType) {}
 
   private OverloadProbe() {}
 
-  static List<Answer> fire(String path, int concurrent) throws Exception {
+  public static List<Answer> fire(String path, int concurrent) throws Exception {
     URI uri = URI.create(RestAssured.baseURI + ":" + RestAssured.port + path);
     URI live = URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/q/health/live");
     try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

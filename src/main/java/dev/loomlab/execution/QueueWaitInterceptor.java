@@ -1,0 +1,25 @@
+package dev.loomlab.execution;
+
+import jakarta.annotation.Priority;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+/** Runs {@link QueueWait#check()} on the request's thread before a workload method. */
+@BoundedQueueWait
+@Interceptor
+@Priority(Interceptor.Priority.PLATFORM_BEFORE)
+class QueueWaitInterceptor {
+
+  private final QueueWait queueWait;
+
+  QueueWaitInterceptor(QueueWait queueWait) {
+    this.queueWait = queueWait;
+  }
+
+  @AroundInvoke
+  Object bounded(InvocationContext invocation) throws Exception {
+    queueWait.check();
+    return invocation.proceed();
+  }
+}
