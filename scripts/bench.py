@@ -473,18 +473,12 @@ class Service:
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout_s=60):
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"service exited with {self.proc.returncode}; see {self.log}")
-            try:
-                with urllib.request.urlopen(self.url + "/q/health/ready", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise SystemExit(f"service not ready after {timeout_s} s; see {self.log}")
+        try:
+            ready = proc.wait_http(self.url + "/q/health/ready", timeout_s, alive=lambda: self.proc.poll() is None)
+        except SystemExit:
+            raise SystemExit(f"service exited with {self.proc.returncode}; see {self.log}") from None
+        if not ready:
+            raise SystemExit(f"service not ready after {timeout_s} s; see {self.log}")
 
     def get(self, path: str, timeout=10) -> str:
         with urllib.request.urlopen(self.url + path, timeout=timeout) as r:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import labreport as lr  # noqa: E402
+import proc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST = "/api/virtual/sleep?ms=0"
@@ -57,27 +57,21 @@ def get(url: str, timeout=2.0) -> int:
 def launch(cmd: list[str], port: int, env: dict, log: Path) -> tuple[subprocess.Popen, float]:
     full = dict(os.environ, **env, QUARKUS_HTTP_PORT=str(port))
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, env=full, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    service = subprocess.Popen(cmd, env=full, stdout=log.open("w"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}{FIRST}"
     deadline = t0 + 60
     while time.monotonic() < deadline:
         if get(url, timeout=1) == 200:
-            return proc, (time.monotonic() - t0) * 1000
-        if proc.poll() is not None:
-            raise SystemExit(f"{cmd[0]} exited with {proc.returncode}; see {log}")
+            return service, (time.monotonic() - t0) * 1000
+        if service.poll() is not None:
+            raise SystemExit(f"{cmd[0]} exited with {service.returncode}; see {log}")
         time.sleep(0.005)
-    stop(proc)
+    stop(service)
     raise SystemExit(f"no successful request within 60 s; see {log}")
 
 
-def stop(proc: subprocess.Popen):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def stop(service: subprocess.Popen):
+    proc.stop(service, 30)
 
 
 def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
@@ -91,21 +85,21 @@ def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
 def measure(name: str, cmd: list[str], args, out: Path) -> dict:
     runs = []
     for i in range(args.launches):
-        proc, ttfr = launch(cmd, args.port, {}, out / f"{name}-{i + 1}.log")
+        service, ttfr = launch(cmd, args.port, {}, out / f"{name}-{i + 1}.log")
         try:
             base = f"http://127.0.0.1:{args.port}"
-            rss_first = rss_mb(proc.pid)
+            rss_first = rss_mb(service.pid)
             time.sleep(2)
-            rss_idle = rss_mb(proc.pid)
+            rss_idle = rss_mb(service.pid)
             sleep_rps = k6_rate(args.k6, "k6/sleep.js", {"MODE": "virtual", "BASE_URL": base, "VUS": "200",
                                                          "ITERATIONS": "20", "SLEEP_MS": "20"},
                                 out / f"{name}-{i + 1}-sleep.json")
             product_rps = k6_rate(args.k6, "k6/product.js", {"MODE": "virtual", "BASE_URL": base,
                                                              "STAGES": "3s:100,6s:100,1s:0"},
                                   out / f"{name}-{i + 1}-product.json")
-            rss_load = rss_mb(proc.pid)
+            rss_load = rss_mb(service.pid)
         finally:
-            stop(proc)
+            stop(service)
         runs.append({"ttfr_ms": ttfr, "rss_first_mb": rss_first, "rss_idle_mb": rss_idle, "rss_load_mb": rss_load,
                      "sleep_rps": sleep_rps, "product_rps": product_rps})
         print(f"   {name} launch {i + 1}: first request after {ttfr:.0f} ms, RSS {rss_first:.0f} MB "
@@ -134,14 +128,14 @@ def main():
 
     aot = out / "app.aot"
     print("== jvm-aot: training run writes the AOT cache", flush=True)
-    proc, _ = launch([args.java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], args.port, {},
+    service, _ = launch([args.java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], args.port, {},
                      out / "aot-training.log")
     base = f"http://127.0.0.1:{args.port}"
     for path in ("/api/virtual/sleep?ms=1", "/api/worker/sleep?ms=1", "/api/virtual/products/1",
                  "/api/worker/products/2", "/q/health/ready", "/q/metrics", "/api/info"):
         for _ in range(20):
             get(base + path, timeout=5)
-    stop(proc)  # the cache is written as the JVM exits
+    stop(service)  # the cache is written as the JVM exits
     if aot.exists():
         results["jvm-aot"] = measure("jvm-aot", [args.java, *flags, f"-XX:AOTCache={aot}", "-jar", str(jar)], args, out)
     else:

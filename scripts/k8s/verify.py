@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +27,9 @@ import time
 from pathlib import Path
 
 import yaml  # PyYAML, installed with kubernetes-validate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import proc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
@@ -175,12 +177,7 @@ class ApiServer:
 
     def stop(self):
         for p in reversed(self.procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            proc.stop(p, 10)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
