@@ -148,20 +148,8 @@ class TasksResourceTest {
   void rejectsARunTheHeapCannotHoldAndSaysHowManyWould() {
     // The ITs run the packaged jar with the pods' heap (-Xmx768m): it admits fewer virtual tasks
     // than max-count-virtual; a run past that is refused before any task starts.
-    long admits =
-        given()
-            .get("/api/info")
-            .then()
-            .extract()
-            .jsonPath()
-            .getLong("pools.'tasks.heap-admits-virtual'");
-    long maxCount =
-        given()
-            .get("/api/info")
-            .then()
-            .extract()
-            .jsonPath()
-            .getLong("pools.'tasks.max-count-virtual'");
+    long admits = pool("tasks.heap-admits-virtual");
+    long maxCount = pool("tasks.max-count-virtual");
     assertThat("this JVM's heap admits fewer tasks than max-count", admits, lessThan(maxCount));
     given()
         .queryParam("count", admits + 1)
@@ -181,14 +169,7 @@ class TasksResourceTest {
   void runsALargeAdmittedRunWithoutRunningOutOfMemory() {
     // A third of what an empty heap admits (tens of thousands of virtual threads under the pods'
     // heap): room for the rest of the live heap, which under @QuarkusTest includes the test's own.
-    long admits =
-        given()
-            .get("/api/info")
-            .then()
-            .extract()
-            .jsonPath()
-            .getLong("pools.'tasks.heap-admits-virtual'");
-    long count = admits / 3;
+    long count = pool("tasks.heap-admits-virtual") / 3;
     given()
         .queryParam("count", count)
         .queryParam("ms", 500)
@@ -203,5 +184,10 @@ class TasksResourceTest {
   @Test
   void rejectsZeroTasks() {
     given().queryParam("count", 0).when().get("/api/virtual/tasks").then().statusCode(400);
+  }
+
+  /** A figure of /api/info's pools and bounds. */
+  private static long pool(String name) {
+    return given().get("/api/info").then().extract().jsonPath().getLong("pools.'" + name + "'");
   }
 }
