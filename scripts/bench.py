@@ -473,12 +473,11 @@ class Service:
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout_s=60):
-        try:
-            ready = proc.wait_http(self.url + "/q/health/ready", timeout_s, alive=lambda: self.proc.poll() is None)
-        except SystemExit:
-            raise SystemExit(f"service exited with {self.proc.returncode}; see {self.log}") from None
-        if not ready:
-            raise SystemExit(f"service not ready after {timeout_s} s; see {self.log}")
+        if proc.wait_http(self.url + "/q/health/ready", timeout_s, alive=lambda: self.proc.poll() is None):
+            return
+        if self.proc.poll() is not None:
+            raise SystemExit(f"service exited with {self.proc.returncode}; see {self.log}")
+        raise SystemExit(f"service not ready after {timeout_s} s; see {self.log}")
 
     def get(self, path: str, timeout=10) -> str:
         with urllib.request.urlopen(self.url + path, timeout=timeout) as r:
@@ -686,7 +685,7 @@ def ratio_line(load: Load, results: dict) -> str:
     return f"virtual/worker throughput: {lr.fmt(lr.ratio(v, w), 2)}x{seed}"
 
 
-def write_report(out: Path, meta: dict, sections: list[dict]):
+def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str] = ()):
     md = [f"# {meta.get('title', 'loom-lab bench report')}", "", f"Profile: {meta['profile']}", ""]
     md += [f"- date: {meta['date']}", f"- command: `{meta['command']}`", f"- machine: {meta['machine']}",
            f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
@@ -730,7 +729,7 @@ def write_report(out: Path, meta: dict, sections: list[dict]):
         # The latest `./lab startup` on this machine: start-up and memory belong beside throughput.
         md += ["## Start-up and memory (latest ./lab startup)", "",
                startups[-1].read_text().split("\n", 2)[-1], f"(from {startups[-1].parent.name})", ""]
-    (out / "report.md").write_text("\n".join(md))
+    (out / "report.md").write_text("\n".join(md + list(appendix)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -963,14 +962,10 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
     return sections, info
 
 
-def finish(out: Path, args, meta: dict, sections: list[dict]):
-    """report.md, report.html and results.json; with --strict, exit 1 on a failed run."""
-    write_report(out, meta, sections)
-    finish_outputs(out, args, meta, sections)
-
-
-def finish_outputs(out: Path, args, meta: dict, sections: list[dict]):
-    """finish() after report.md: report.html, results.json, the verdict."""
+def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str] = ()):
+    """report.md (sections, then `appendix`: markdown lines), report.html and results.json; with
+    --strict, exit 1 on a failed run."""
+    write_report(out, meta, sections, appendix)
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None)
     (out / "results.json").write_text(json.dumps(
         {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary")}

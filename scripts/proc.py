@@ -55,9 +55,11 @@ def stop_pid(pid: int, timeout: float = 20) -> bool:
     return True
 
 
-def wait_until(check: Callable[[], object], timeout: float, period: float = 0.2):
-    """Calls `check` until it returns something truthy (returned) or `timeout` s pass (None).
-    Exceptions count as not yet."""
+def wait_until(check: Callable[[], object], timeout: float, period: float = 0.2,
+               give_up: Callable[[], bool] | None = None):
+    """Calls `check` until it returns something truthy (returned) or `timeout` s pass (None); also
+    None at once when `give_up` says there is no point (the process behind it died). Exceptions
+    count as not yet."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -66,7 +68,7 @@ def wait_until(check: Callable[[], object], timeout: float, period: float = 0.2)
                 return value
         except Exception:  # noqa: BLE001 - anything a poll can raise means "not yet"
             pass
-        if time.monotonic() >= deadline:
+        if time.monotonic() >= deadline or (give_up is not None and give_up()):
             return None
         time.sleep(period)
 
@@ -78,22 +80,8 @@ def http_ok(url: str, timeout: float = 2, context=None, headers: dict | None = N
         return 200 <= r.status < 300
 
 
-def wait_http(url: str, timeout: float, alive: Callable[[], bool] | None = None, **kw) -> bool:
-    """Polls `url` until it answers 2xx (True) or `timeout` s pass (False); stops early when `alive`
-    says the process behind it died."""
-    def check():
-        if alive is not None and not alive():
-            raise SystemExit(f"the process behind {url} exited")
-        return http_ok(url, **kw)
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return True
-        except SystemExit:
-            raise
-        except Exception:  # noqa: BLE001 - refused, reset, 5xx: not yet
-            pass
-        time.sleep(0.2)
-    return False
+def wait_http(url: str, timeout: float, alive: Callable[[], bool] | None = None) -> bool:
+    """Polls `url` until it answers 2xx (True), `timeout` s pass or `alive` says the process behind
+    it died (False)."""
+    give_up = None if alive is None else (lambda: not alive())
+    return bool(wait_until(lambda: http_ok(url), timeout, 0.2, give_up))

@@ -780,9 +780,8 @@ def components_rss_mb() -> float:
 
 
 def status() -> bool:
-    names = COMPONENTS
-    states = {n: running(n) for n in names}
-    for n in names:
+    states = {n: running(n) for n in COMPONENTS}
+    for n in COMPONENTS:
         print(f"  {n:<24} {'pid ' + str(states[n]) if states[n] else 'stopped'}")
     if not states["kube-apiserver"]:
         print("cluster: down")

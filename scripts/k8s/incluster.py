@@ -302,8 +302,12 @@ def main(argv=None):
     plan = [(v, suites[w]) for w in wanted for v in variants
             if args.workload or args.profile != "smoke" or w == "sleep" or v == variants[0]]
     modes = {m for m in args.mode.split(",") if m}
-    planned = sum(bench.planned_seconds(s, m, args)["start"] + sum(bench.planned_seconds(s, m, args)["runs"].values())
-                  + 4 * len(s.loads) * (args.repeats + 2) for _, s in plan for m in bench.suite_modes(s, modes))
+    def planned_s(suite: bench.Suite, mode: str) -> float:
+        # The bench's plan plus a few seconds per Job: pod start, k6 start, log read.
+        p = bench.planned_seconds(suite, mode, args)
+        return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (args.repeats + 2)
+
+    planned = sum(planned_s(s, m) for _, s in plan for m in bench.suite_modes(s, modes))
     print(f"plan: {len(plan)} suite x variant ({', '.join(f'{s.workload} on {v}' for v, s in plan)}); about "
           f"{lr.fmt_duration(planned)} with pod start-ups and Jobs", flush=True)
     for s in skipped:
@@ -365,7 +369,6 @@ def main(argv=None):
                       " the two-cores component); images built here (./lab k8s images)",
                       f"- {policies}",
                       *(f"- skipped: {s}" for s in skipped)]}
-    bench.write_report(out, meta, sections)
     extra = ["## Start-up in the cluster", "",
              "Each suite and mode gets a fresh pod (pod created -> Ready, polled every 0.1 s through the API;"
              " readiness probed every second); 'Quarkus started in' is the service's own log line; RSS from"
@@ -376,13 +379,11 @@ def main(argv=None):
         extra += [f"## Beside the local bench ({Path(args.local).resolve().name})", "",
                   "Same k6 scripts and loads; local = `./lab bench` on this machine (k6 and the JVM on the same"
                   " cores), medians.", "", beside.markdown(), ""]
-    with (out / "report.md").open("a") as f:
-        f.write("\n".join(extra))
     (out / "startup.json").write_text(json.dumps(startups, indent=1))
     print("\n" + "\n".join(extra[:1] + [startup_table(startups).text()]))
     if beside:
         print(f"\nbeside the local bench:\n{beside.text()}")
-    bench.finish_outputs(out, args, meta, sections)
+    bench.finish(out, args, meta, sections, extra)
 
 
 if __name__ == "__main__":
