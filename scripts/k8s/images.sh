@@ -120,8 +120,11 @@ build_jvm_aot() {
   local ctx="$out/context/jvm-aot"
   mkdir -p "$ctx" && cp "$src/train-aot.sh" "$ctx/"
   # The training run's database: the lab's local PostgreSQL (an explicit QUARKUS_DATASOURCE_JDBC_URL
-  # wins), handed over as a build secret.
+  # wins), handed over as a build secret. Started for the build, it is stopped again after it: the
+  # host around a cluster (./lab k8s down compares its listening sockets) stays as it was.
+  local started_db=""
   if [[ -z "${QUARKUS_DATASOURCE_JDBC_URL:-}" ]]; then
+    bash "$LAB_ROOT/scripts/db.sh" status >/dev/null 2>&1 || started_db=1
     bash "$LAB_ROOT/scripts/db.sh" start >&2
     eval "$(bash "$LAB_ROOT/scripts/db.sh" env)"
   fi
@@ -135,6 +138,7 @@ build_jvm_aot() {
     "$(signature "$src/Containerfile.jvm-aot" "$src/train-aot.sh" "$out/jvm.sig")" \
     --secret "id=training-db,src=$secret" --network host
   rm -f "$secret"
+  if [[ -n $started_db ]]; then bash "$LAB_ROOT/scripts/db.sh" stop >&2; fi
 }
 
 build_postgres() {
