@@ -59,6 +59,17 @@ class HostComparison(unittest.TestCase):
                          ["links: added loomlab0", "mounts: gone  /", "sysctls: net.ipv4.ip_forward was 0, now 1"])
 
 
+class Summaries(unittest.TestCase):
+    def test_the_summary_is_found_between_stderr_lines_that_k6_interleaves(self):
+        log = ("loom-lab | sleep worker\n" + incluster.SUMMARY_BEGIN + "\n"
+               'time="2026-11-22T21:47:40Z" level=error msg="thresholds on metrics \'dropped_iterations\' have been crossed"\n'
+               '{"metrics": {}}\n' + incluster.SUMMARY_END + "\n")
+        self.assertEqual(incluster.summary_of(log), '{"metrics": {}}')
+
+    def test_a_log_without_summary_gives_nothing(self):
+        self.assertEqual(incluster.summary_of("k6 failed before its summary\n"), "")
+
+
 class Jobs(unittest.TestCase):
     TEMPLATE = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "k6-sleep", "labels": {"a": "b"}},
                 "spec": {"template": {"spec": {"containers": [{"name": "k6", "env": [

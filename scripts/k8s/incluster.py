@@ -135,17 +135,26 @@ class ClusterService:
         took = time.monotonic() - started
         log = self.api.get(f"/api/v1/namespaces/{NS}/pods/{pod['metadata']['name']}/log", 30).decode(errors="replace")
         cluster.kubectl("-n", NS, "delete", "job", job_name, "--wait=false", "--cascade=background", check=False)
-        summary_text = log.split(SUMMARY_BEGIN, 1)[1].split(SUMMARY_END, 1)[0] if SUMMARY_BEGIN in log else ""
+        summary_text = summary_of(log)
         out.with_suffix(".log").write_text(log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log)
         out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
-        if not summary_text.strip():
+        if not summary_text:
             raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
-        out.write_text(summary_text.strip())
+        out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
         return bench.figures_of(load, json.loads(summary_text), samples, exit_code, took)
 
     def stop(self):
         self.startup["rss_after_mb"] = self._rss()
+
+
+def summary_of(log: str) -> str:
+    """k6's raw summary from a Job's log: the one JSON line between the markers. The log holds k6's
+    stdout and stderr together, so its stderr lines (a crossed threshold) can land between them."""
+    if SUMMARY_BEGIN not in log:
+        return ""
+    block = log.split(SUMMARY_BEGIN, 1)[1].split(SUMMARY_END, 1)[0]
+    return next((line for line in block.splitlines() if line.startswith("{")), "")
 
 
 def job_id(stem: str) -> str:
