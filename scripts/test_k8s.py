@@ -82,9 +82,9 @@ class Jobs(unittest.TestCase):
         self.assertLessEqual(len(b), 63)
 
     def test_a_run_gets_one_target_one_mode_and_its_load(self):
-        import bench
+        from bench import loads
 
-        load = bench.Load("closed", "k6/sleep.js", "sleep", {"VUS": "50", "ITERATIONS": "4"},
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {"VUS": "50", "ITERATIONS": "4"},
                           warmup_env={"ITERATIONS": "1"}, timeout_s=100)
         job = incluster.make_job({"sleep.js": self.TEMPLATE}, load, "k6-x", "http://loom-lab-jvm:8080", "virtual",
                                  "run 1", warmup=True)

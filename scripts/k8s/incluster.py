@@ -2,7 +2,7 @@
 """`./lab k8s run`: the comparison in the cluster, the way a user runs it.
 
 Applies deploy/k8s/local (the database and the JVM and JVM+AOT variants side by side, from the
-images built here), then runs the bench's loads (scripts/bench.py: the same suites, warm-up,
+images built here), then runs the bench's loads (scripts/bench/: the same suites, warm-up,
 repeats, bounds and report) with two differences only: the service is a Deployment whose pod is
 replaced for each suite and mode (its start-up measured: pod created -> Ready), and each k6 run is
 a Kubernetes Job of deploy/k8s/jobs running the very scripts of k6/ against the variant's Service.
@@ -20,7 +20,6 @@ import copy
 import json
 import math
 import re
-import statistics
 import subprocess
 import sys
 import time
@@ -30,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
-import bench  # noqa: E402
+from bench import loads, report, runner  # noqa: E402
 import cluster  # noqa: E402
 import labreport as lr  # noqa: E402
 import proc  # noqa: E402
@@ -60,12 +59,12 @@ def apply(docs: list[dict]):
 
 
 class ClusterService:
-    """A variant's Deployment as the service under test: bench.Service's methods, in the cluster.
+    """A variant's Deployment as the service under test: runner.Service's methods, in the cluster.
 
     Starting it sets the suite's configuration on the Deployment and rolls a fresh pod (Recreate),
     whose start-up is measured; runs are k6 Jobs; scrapes go through the Service."""
 
-    def __init__(self, api: cluster.Api, variant: str, suite: bench.Suite, mode: str, tag: str,
+    def __init__(self, api: cluster.Api, variant: str, suite: loads.Suite, mode: str, tag: str,
                  base_env: list[dict], jobs: dict, out: Path, startups: list):
         self.api, self.variant, self.mode, self.out, self.jobs = api, variant, mode, out, jobs
         self.name, self.environment, _ = VARIANTS[variant]
@@ -119,11 +118,11 @@ class ClusterService:
         except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
             raise OSError(str(e)) from e
 
-    def run(self, load: bench.Load, mode: str, out: Path, label: str, args, warmup: bool = False) -> dict:
+    def run(self, load: loads.Load, mode: str, out: Path, label: str, args, warmup: bool = False) -> dict:
         out.parent.mkdir(parents=True, exist_ok=True)
         job_name = job_id(out.stem)
         job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
-        sampler = bench.Sampler(self, args.sample_period)
+        sampler = runner.Sampler(self, args.sample_period)
         sampler.scrape()
         sampler.start()
         started = time.monotonic()
@@ -142,7 +141,7 @@ class ClusterService:
             raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
         out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
-        return bench.figures_of(load, json.loads(summary_text), samples, exit_code, took)
+        return runner.figures_of(load, json.loads(summary_text), samples, exit_code, took)
 
     def stop(self):
         self.startup["rss_after_mb"] = self._rss()
@@ -163,7 +162,7 @@ def job_id(stem: str) -> str:
     return name[:50].rstrip("-") + "-" + format(time.time_ns() % 36 ** 6, "x")[-6:]
 
 
-def make_job(templates: dict, load: bench.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
+def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
     """The workload's Job of deploy/k8s/jobs for one run: one target, one mode, the load's
     parameters, its summary printed to the log."""
     script = Path(load.script).name
@@ -292,7 +291,7 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
 
     wanted = [w for w in args.workload.split(",") if w] or ["sleep", "product"]
-    suites = {s.workload: s for s in bench.suites(args.profile) if not s.variant}
+    suites = {s.workload: s for s in loads.suites(args.profile) if not s.variant}
     unknown = [w for w in wanted if w not in suites]
     if unknown:
         raise SystemExit(f"unknown workload(s): {', '.join(unknown)}")
@@ -311,12 +310,12 @@ def main(argv=None):
     plan = [(v, suites[w]) for w in wanted for v in variants
             if args.workload or args.profile != "smoke" or w == "sleep" or v == variants[0]]
     modes = {m for m in args.mode.split(",") if m}
-    def planned_s(suite: bench.Suite, mode: str) -> float:
+    def planned_s(suite: loads.Suite, mode: str) -> float:
         # The bench's plan plus a few seconds per Job: pod start, k6 start, log read.
-        p = bench.planned_seconds(suite, mode, args)
+        p = runner.planned_seconds(suite, mode, args)
         return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (args.repeats + 2)
 
-    planned = sum(planned_s(s, m) for _, s in plan for m in bench.suite_modes(s, modes))
+    planned = sum(planned_s(s, m) for _, s in plan for m in runner.suite_modes(s, modes))
     print(f"plan: {len(plan)} suite x variant ({', '.join(f'{s.workload} on {v}' for v, s in plan)}); about "
           f"{lr.fmt_duration(planned)} with pod start-ups and Jobs", flush=True)
     for s in skipped:
@@ -355,7 +354,7 @@ def main(argv=None):
         def start(suite_, mode, tag, args_, out_, variant=variant, name=name):
             return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups)
 
-        s, i = bench.measure([copy.deepcopy(suite)], args, out, modes, progress, start, environment, f"{variant}-")
+        s, i = runner.measure([copy.deepcopy(suite)], args, out, modes, progress, start, environment, f"{variant}-")
         sections += s
         info = i or info
 
@@ -366,7 +365,7 @@ def main(argv=None):
     k6_version = subprocess.run([k6_version, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
     meta = {"title": "loom-lab in-cluster report", "date": time.strftime("%Y-%m-%d %H:%M %Z"),
             "command": "./lab k8s run " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]) if a not in (str(out), args.chartjs, "--out", "--chartjs")),
-            "machine": bench.machine(), "info": info, "k6": k6_version, "warmups": args.warmups,
+            "machine": report.machine(), "info": info, "k6": k6_version, "warmups": args.warmups,
             "repeats": args.repeats, "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
             "warmup_seconds": args.warmup_seconds, "sample_period": args.sample_period, "dashboards": "none",
             "k6_where": "one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), on the same node as the"
@@ -392,7 +391,7 @@ def main(argv=None):
     print("\n" + "\n".join(extra[:1] + [startup_table(startups).text()]))
     if beside:
         print(f"\nbeside the local bench:\n{beside.text()}")
-    bench.finish(out, args, meta, sections, extra)
+    report.finish(out, args, meta, sections, extra)
 
 
 if __name__ == "__main__":

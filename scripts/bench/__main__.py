@@ -1,0 +1,95 @@
+"""`./lab bench`: runs the k6 scripts against the service in both modes and writes the report.
+
+It starts the service itself (one instance per workload, with the pools that workload's seed
+used), scrapes /q/metrics before, during and after every run, warms up without counting, repeats
+each measured run, and prints medians with their spread beside the Little's-law bound and the
+seed's figures. Everything it measured lands under target/loom-lab/<timestamp>/.
+
+Called by ./lab with the JDK, the database and k6 ready; see `./lab bench --help`.
+"""
+
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import labreport as lr
+
+from .loads import suites
+from .report import compare, finish, machine
+from .runner import measure, planned_seconds, suite_modes
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="lab bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--k6", required=True, help="k6 binary (./lab passes it)")
+    p.add_argument("--java", required=True, help="java of the service (./lab passes it)")
+    p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
+    p.add_argument("--out", required=True, help="report folder (./lab: target/loom-lab/<timestamp>)")
+    p.add_argument("--port", type=int, default=8090)
+    p.add_argument("--profile", choices=["quick", "seeds", "smoke"], default="quick",
+                   help="quick: every workload, minutes; seeds: each seed's own setup; smoke: seconds, for CI")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
+    p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
+    p.add_argument("--mode", default="", help="worker or virtual (default: both)")
+    p.add_argument("--warmups", type=int, default=15, help="most warm-up runs per mode (at least 2 unless fewer)")
+    p.add_argument("--warmup-seconds", type=float, default=15,
+                   help="least time of warm-up load per mode before the runs may count as warm")
+    p.add_argument("--warmup-tolerance", type=float, default=0.03,
+                   help="warm-up stops once two runs in a row differ by less than this fraction")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
+    p.add_argument("--dashboards", choices=["auto", "all", "none"], default="auto",
+                   help="export k6's web dashboard (HTML) of the measured runs: auto (default) every run but"
+                        " those where k6 is the bottleneck (A3: the export costs k6 3-7 %% of the virtual"
+                        " throughput), all, or none")
+    p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
+    p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
+    p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
+    p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"),
+                   help="print the differences of two reports' results.json (B against A) and exit")
+    args = p.parse_args(argv)
+    if args.compare:
+        compare(Path(args.compare[0]), Path(args.compare[1]))
+        return
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    wanted = {w for w in args.workload.split(",") if w}
+    modes = {m for m in args.mode.split(",") if m}
+    chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
+    if wanted - {s.workload for s in suites(args.profile)}:
+        raise SystemExit(f"unknown workload(s): {', '.join(sorted(wanted - {s.workload for s in suites(args.profile)}))}")
+    if args.profile == "smoke":
+        args.warmups, args.repeats, args.warmup_seconds = min(args.warmups, 1), 1, 0
+    sections, info = [], {}
+    total_loads = sum(len(s.loads) for s in chosen)
+    plans = [(s_, m, planned_seconds(s_, m, args)) for s_ in chosen for m in suite_modes(s_, modes)]
+    planned = sum(plan["start"] + sum(plan["runs"].values()) for _, _, plan in plans)
+    progress = {"done": 0, "total": total_loads, "started": time.monotonic(), "planned_total": planned,
+                "planned_done": 0.0}
+    print(f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
+          " (the progress lines correct it by the pace measured so far)", flush=True)
+    if args.plan:
+        for s_, m, plan in plans:
+            print(f"  {s_.workload}{' / ' + s_.variant if s_.variant else ''} {m}: start-up and warm-up "
+                  f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}")
+        return
+    k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
+    sections, info = measure(chosen, args, out, modes, progress)
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": os.environ.get("LAB_COMMAND", "lab bench"),
+            "machine": machine(), "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
+            "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
+            "warmup_seconds": args.warmup_seconds,
+            "sample_period": args.sample_period, "dashboards": args.dashboards}
+    finish(out, args, meta, sections)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""The report of a bench: tables per load, verdicts, report.md, report.html, results.json,
+--strict, and the comparison of two reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import htmlreport
+import labreport as lr
+
+from .loads import Load, effective_bound
+
+# The environment of a run on this machine, as reports name it (the cluster's are named by variant).
+LOCAL = "local JVM"
+
+
+
+
+def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
+    """results: mode -> {"runs": [...], "warmup": {...}}"""
+    if load.extra:
+        headers = ["mode", *(label for _, label, _ in load.extra), "seed elapsed ms", "requests", "errors %"]
+        t = lr.Table(headers)
+        for mode in load.modes:
+            r = results.get(mode)
+            if not r:
+                continue
+            agg = lr.aggregate(r["runs"])
+            cells = [lr.fmt_spread(agg.get(m, lr.Spread.of([])), 0) for m, _, _ in load.extra]
+            seed = load.seed.get(mode, {}).get("elapsed")
+            t.add(mode, *cells, lr.fmt(seed, 0), lr.fmt(agg["requests"].median, 0), lr.fmt(agg["error_rate"].median * 100, 2))
+        return t
+
+    expected = load.expect(pools) if load.expect else {}
+    extra = ["E[max] ms", "mean excess"] if expected else []
+    verdict = ["verdict"] if load.rate is not None else []
+    t = lr.Table(["mode", "requests", "req/s", "bound", "eff.", "mean ms", "sd", "min", "p50", "p90", "p95", "p99",
+                  "max", "errors %", "dropped", *verdict, *extra, "last warm-up req/s", "seed req/s", "seed mean"])
+    for mode in load.modes:
+        r = results.get(mode)
+        if not r:
+            continue
+        agg = lr.aggregate(r["runs"])
+        bound = effective_bound(load, mode, pools)
+        thr = agg["throughput"]
+        seed = load.seed.get(mode, {})
+        warm = r.get("warmup") or {}
+        t.add(mode, lr.fmt(agg["requests"].median, 0), lr.fmt_spread(thr, 1), lr.fmt(bound, 0),
+              lr.fmt(lr.efficiency(thr.median, bound) * 100, 0, " %"),
+              lr.fmt_spread(agg["mean"]), lr.fmt(agg["sd"].median), lr.fmt(agg["min"].median), lr.fmt(agg["p50"].median),
+              lr.fmt(agg["p90"].median), lr.fmt(agg["p95"].median), lr.fmt(agg["p99"].median), lr.fmt(agg["max"].median),
+              lr.fmt(agg["error_rate"].median * 100, 2), lr.fmt(agg["dropped"].median, 0),
+              *([open_verdict(load, mode, pools, agg)] if verdict else []),
+              *([lr.fmt(expected["mean"]), lr.fmt((agg["mean"].median / expected["mean"] - 1) * 100, 1, " %")]
+                if expected else []),
+              lr.fmt(warm.get("throughput"), 1), lr.fmt(seed.get("throughput")), lr.fmt(seed.get("mean"), 0))
+    return t
+
+
+def open_verdict(load: Load, mode: str, pools: dict, agg: dict) -> str:
+    """The verdict of an open load's median run in a mode (see lr.open_verdict)."""
+    return lr.open_verdict(load.rate, load.bound(mode, pools), agg["dropped"].median, agg["error_rate"].median)
+
+
+def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
+    """A measured run that must fail --strict: k6 crossed a threshold, unless it is an open run
+    above this mode's bound, whose drops and errors are the overload the load was made to show."""
+    if load.rate is not None:
+        return (not lr.open_kept_up(run["dropped"], run["error_rate"])
+                and not lr.above_bound(load.rate, load.bound(mode, pools)))
+    return bool(run.get("k6_exit"))
+
+
+def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
+    t = lr.Table(["mode", "CPU s", "CPU ms/req", "peak in-flight", "peak threads", "peak RSS MB",
+                  "peak worker active", "peak worker queue", "peak db awaiting", "db max wait ms", "503s",
+                  "GC pauses", "pinned"])
+    for mode in load.modes:
+        r = results.get(mode)
+        if not r:
+            continue
+        agg = lr.aggregate(r["runs"])
+        get = lambda k: agg.get(k, lr.Spread.of([])).median
+        cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
+        t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
+              lr.fmt(get("peak_live_threads"), 0), lr.fmt(get("peak_rss_bytes") / 1e6, 0),
+              lr.fmt(get("peak_worker_active"), 0), lr.fmt(get("peak_worker_queued"), 0),
+              lr.fmt(get("peak_db_awaiting"), 0), lr.fmt(get("peak_db_max_wait_ms"), 0),
+              lr.fmt(get("lab_refused_503_count"), 0) if "lab_refused_503" in load.counters else "-",
+              lr.fmt(get("delta_gc_pauses"), 0),
+              # micrometer-java21's virtual-thread meters are incomplete in native images.
+              "n/a (native)" if native else lr.fmt(get("delta_pinned"), 0))
+    return t
+
+
+def ratio_line(load: Load, results: dict) -> str:
+    if "worker" not in results or "virtual" not in results or load.extra:
+        return ""
+    if load.rate is not None:
+        # Both modes are offered the same rate: the difference is in latency and drops.
+        w, v = (lr.aggregate(results[m]["runs"]) for m in ("worker", "virtual"))
+        return (f"same arrivals in both modes: worker/virtual mean latency {lr.fmt(lr.ratio(w['mean'].median, v['mean'].median), 2)}x, "
+                f"p99 {lr.fmt(lr.ratio(w['p99'].median, v['p99'].median), 2)}x; dropped worker "
+                f"{lr.fmt(w['dropped'].median, 0)}, virtual {lr.fmt(v['dropped'].median, 0)}")
+    w = lr.aggregate(results["worker"]["runs"])["throughput"].median
+    v = lr.aggregate(results["virtual"]["runs"])["throughput"].median
+    sw, sv = load.seed.get("worker", {}).get("throughput"), load.seed.get("virtual", {}).get("throughput")
+    seed = f"; seed {lr.fmt(lr.ratio(sv, sw), 1)}x" if sw and sv else ""
+    return f"virtual/worker throughput: {lr.fmt(lr.ratio(v, w), 2)}x{seed}"
+
+
+def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str] = ()):
+    md = [f"# {meta.get('title', 'loom-lab bench report')}", "", f"Profile: {meta['profile']}", ""]
+    md += [f"- date: {meta['date']}", f"- command: `{meta['command']}`", f"- machine: {meta['machine']}",
+           f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
+           f"{meta['info'].get('imageKind')}, {meta['info'].get('cpus')} CPUs",
+           f"- k6: {meta['k6']}, " + meta.get("k6_where", "on the same machine as the service"),
+           *meta.get("setup", []),
+           f"- k6 web-dashboard exports (runs/*.html): {meta.get('dashboards', 'auto')}"
+           + (" (every measured run but the closed A3 load, where k6 is the bottleneck and the export costs it"
+              " 3-7 % of the virtual throughput)" if meta.get("dashboards", "auto") == "auto" else ""),
+           f"- warm-up (not counted), per mode in its own JVM{meta.get('jvm_where', '')}: at least {meta['warmup_seconds']:.0f} s of load and"
+           f" until two runs in a row differ by < {meta['warmup_tolerance'] * 100:.0f} % (at most {meta['warmups']}"
+           f" runs); measured runs per mode: {meta['repeats']}"
+           " (fewer where a load says so, e.g. tasks: one k6 run of 3 requests)",
+           "- figures: median of the measured runs, (min-max) where they differ; latency in ms;"
+           " bound = Little's law, concurrency / latency; eff. = throughput / bound",
+           "- open model (k6 constant-arrival-rate): req/s = requests / seconds of arrivals when the run kept up,"
+           " else k6's rate over the whole run (the drain included, when the service was still busy); the bound is"
+           " min(rate, the mode's own bound); dropped arrivals or errors are a failure below the mode's bound and"
+           " the expected overload above it (column 'verdict')",
+           f"- server peaks come from scrapes every {meta['sample_period']} s: a run shorter than that shows"
+           " only its before and after", ""]
+    for s in sections:
+        expectation = ""
+        if s.get("expected"):
+            e = s["expected"]
+            expectation = (f"Expected latency with every dependency answering on time: E[max] = {e['mean']:.1f} ms, "
+                           f"p95 = {e['p95']:.1f} ms (the slowest of the configured uniform delays); "
+                           "'mean excess' is the measured mean over E[max].")
+        md += [f"## {s['workload']}: {s['load']} ({s.get('environment', LOCAL)})", "",
+               s["description"], "", expectation, "",
+               f"Load: `{s['script']}` with {s['env']}; service env {s['server_env']}; pools {s['pools']}", "",
+               s["table"].markdown(), ""]
+        if s["ratio"]:
+            md += [s["ratio"], ""]
+        md += ["Server side (from /q/metrics, scraped every "
+               f"{meta['sample_period']} s; medians over the measured runs):", "", s["server"].markdown(), ""]
+        if s.get("summary"):
+            md += [f"### {s['workload']}: every load of the suite", "", s["summary"].markdown(), ""]
+    startups = sorted(out.parent.glob("startup-*/report.md"))
+    if startups:
+        # The latest `./lab startup` on this machine: start-up and memory belong beside throughput.
+        md += ["## Start-up and memory (latest ./lab startup)", "",
+               startups[-1].read_text().split("\n", 2)[-1], f"(from {startups[-1].parent.name})", ""]
+    (out / "report.md").write_text("\n".join(md + list(appendix)))
+
+
+def compare(a: Path, b: Path):
+    """Two bench reports side by side: every (workload, load, mode) both measured, B against A."""
+    ra, rb = (json.loads((d / "results.json").read_text()) for d in (a, b))
+    key = lambda s: (s["workload"], s.get("variant", ""), s["load"], s.get("environment", LOCAL))
+    sa = {key(s): s for s in ra["sections"]}
+    t = lr.Table(["workload", "load", "mode", "req/s A", "req/s B", "change", "p95 A", "p95 B", "change",
+                  "errors A %", "errors B %"])
+    for s in rb["sections"]:
+        other = sa.get(key(s))
+        if not other:
+            continue
+        for mode, r in s["results"].items():
+            if mode not in other["results"]:
+                continue
+            x, y = lr.aggregate(other["results"][mode]["runs"]), lr.aggregate(r["runs"])
+            ch = lambda k: lr.fmt((lr.ratio(y[k].median, x[k].median) - 1) * 100, 1, " %")
+            name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
+            t.add(name, s["load"], mode, lr.fmt(x["throughput"].median), lr.fmt(y["throughput"].median),
+                  ch("throughput"), lr.fmt(x["p95"].median), lr.fmt(y["p95"].median), ch("p95"),
+                  lr.fmt(x["error_rate"].median * 100, 2), lr.fmt(y["error_rate"].median * 100, 2))
+    print(f"A: {a} ({ra['meta']['date']}, {ra['meta']['info'].get('imageKind')}, {ra['meta']['machine']})")
+    print(f"B: {b} ({rb['meta']['date']}, {rb['meta']['info'].get('imageKind')}, {rb['meta']['machine']})")
+    print(t.text() if t.rows else "no (workload, load, mode) in common")
+
+
+def machine() -> str:
+    return (f"{os.cpu_count()} CPUs, {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB, "
+            f"{os.uname().sysname} {os.uname().release}")
+
+
+def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str] = ()):
+    """report.md (sections, then `appendix`: markdown lines), report.html and results.json; with
+    --strict, exit 1 on a failed run."""
+    write_report(out, meta, sections, appendix)
+    htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None)
+    (out / "results.json").write_text(json.dumps(
+        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary")}
+                                    for s in sections]},
+        indent=1, default=str))
+    print(f"report: {out / 'report.md'}")
+    crossed = [f"{s['workload']} {s['load']} {mode} ({s['environment']})" for s in sections for mode, r in s["results"].items()
+               for run in r["runs"] if run.get("k6_exit")]
+    if crossed:
+        print(f"k6 thresholds crossed in: {', '.join(crossed)} (see the runs' .log files)")
+    failed = [f"{s['workload']} {s['load']} {mode} ({s['environment']})" for s in sections for mode in s["failed"]]
+    if failed:
+        print(f"failed (a closed run crossed a threshold, or an open run dropped or failed below its bound): "
+              f"{', '.join(failed)}")
+        if args.strict:
+            sys.exit(1)
+    elif crossed:
+        print("every crossing above is an open run past its mode's bound: the overload it was made to show")
