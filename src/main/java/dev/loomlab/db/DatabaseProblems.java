@@ -4,12 +4,16 @@ import dev.loomlab.problem.ProblemException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Locale;
+import org.jboss.logging.Logger;
 
 /**
  * What a database failure means to a client: pool exhausted or database unreachable are 503 with a
- * {@code Retry-After} (the service recovers by itself), anything else is a server error.
+ * {@code Retry-After} (the service recovers by itself), anything else is a server error with its
+ * SQLState (the full error is logged).
  */
 public final class DatabaseProblems {
+
+  private static final Logger LOG = Logger.getLogger(DatabaseProblems.class);
 
   private DatabaseProblems() {}
 
@@ -20,17 +24,39 @@ public final class DatabaseProblems {
           config.retryAfterSeconds());
     }
     if (isConnectionFailure(e)) {
-      return ProblemException.unavailable(
+      return ProblemException.databaseUnavailable(
           "the database is unreachable (" + e.getMessage() + "); retry later",
           config.downRetryAfterSeconds());
     }
-    return new IllegalStateException("database error " + e.getSQLState(), e);
+    LOG.errorf(e, "database error %s", e.getSQLState());
+    return ProblemException.databaseError(
+        "the database refused the statement (SQLState "
+            + e.getSQLState()
+            + "), logged by the service");
   }
 
   static boolean isAcquisitionTimeout(SQLException e) {
     // Agroal: "Sorry, acquisition timeout!"
     String message = e.getMessage() == null ? "" : e.getMessage().toLowerCase(Locale.ROOT);
     return message.contains("acquisition timeout");
+  }
+
+  /**
+   * A transaction that lost to a concurrent one and may simply be retried: deadlock detected
+   * (40P01) or serialization failure (40001), also when a JDBC batch carries it as its next
+   * exception.
+   */
+  public static boolean isConflict(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      for (SQLException s = t instanceof SQLException q ? q : null;
+          s != null;
+          s = s.getNextException()) {
+        if ("40P01".equals(s.getSQLState()) || "40001".equals(s.getSQLState())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   static boolean isConnectionFailure(SQLException e) {

@@ -67,13 +67,9 @@ public class PinningService {
           NativeUpcall.get()
               .orElseThrow(
                   () ->
-                      new ProblemException(
-                          501,
-                          "Not Implemented",
+                      ProblemException.notImplemented(
                           "lock=native needs the FFM linker and libc's qsort, which this runtime"
-                              + " lacks (native images do not register the upcall)",
-                          List.of(),
-                          Map.of()))
+                              + " lacks (native images do not register the upcall)"))
               .runInsideNativeFrame(() -> sleep(ms));
     }
     long nanos = System.nanoTime() - start;

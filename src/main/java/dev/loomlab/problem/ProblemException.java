@@ -9,34 +9,21 @@ import java.util.Map;
  */
 public class ProblemException extends RuntimeException {
 
+  private final ProblemType type;
   private final int status;
-  private final String title;
   private final List<Problem.Violation> violations;
   private final Map<String, String> headers;
-  private final String type;
   private final List<String> failed;
 
   public ProblemException(
-      int status,
-      String title,
-      String detail,
-      List<Problem.Violation> violations,
-      Map<String, String> headers) {
-    this("about:blank", status, title, detail, violations, headers, List.of());
-  }
-
-  private ProblemException(
-      String type,
-      int status,
-      String title,
+      ProblemType type,
       String detail,
       List<Problem.Violation> violations,
       Map<String, String> headers,
       List<String> failed) {
     super(detail);
     this.type = type;
-    this.status = status;
-    this.title = title;
+    this.status = type.status();
     this.violations = List.copyOf(violations);
     this.headers = Map.copyOf(headers);
     this.failed = List.copyOf(failed);
@@ -49,36 +36,62 @@ public class ProblemException extends RuntimeException {
    */
   public static ProblemException partialWrite(String detail, List<String> failedTables) {
     return new ProblemException(
-        "urn:loomlab:problem:partial-write",
-        500,
-        "Partial write",
-        detail,
-        List.of(),
-        Map.of(),
-        failedTables);
+        ProblemType.PARTIAL_WRITE, detail, List.of(), Map.of(), failedTables);
+  }
+
+  /**
+   * 503 with {@code Retry-After}: concurrent writers still conflicted after the bounded retries.
+   *
+   * @param tables the tables whose write gave up
+   */
+  public static ProblemException writeConflict(
+      String detail, List<String> tables, int retryAfterSeconds) {
+    return new ProblemException(
+        ProblemType.WRITE_CONFLICT, detail, List.of(), retryAfter(retryAfterSeconds), tables);
   }
 
   public static ProblemException badRequest(String detail, List<Problem.Violation> violations) {
-    return new ProblemException(400, "Bad Request", detail, violations, Map.of());
+    return new ProblemException(ProblemType.INVALID_INPUT, detail, violations, Map.of(), List.of());
   }
 
   public static ProblemException notFound(String detail) {
-    return new ProblemException(404, "Not Found", detail, List.of(), Map.of());
+    return new ProblemException(ProblemType.NOT_FOUND, detail, List.of(), Map.of(), List.of());
+  }
+
+  public static ProblemException notImplemented(String detail) {
+    return new ProblemException(
+        ProblemType.NOT_IMPLEMENTED, detail, List.of(), Map.of(), List.of());
   }
 
   /** 504: a dependency failed or did not answer in time; the detail names it. */
   public static ProblemException gatewayTimeout(String detail) {
-    return new ProblemException(504, "Gateway Timeout", detail, List.of(), Map.of());
+    return new ProblemException(
+        ProblemType.DEPENDENCY_FAILED, detail, List.of(), Map.of(), List.of());
   }
 
-  /** 503 with a {@code Retry-After} header: overload or a dependency down, try again later. */
+  /** 503 with a {@code Retry-After} header: a bound was reached, try again later. */
   public static ProblemException unavailable(String detail, int retryAfterSeconds) {
     return new ProblemException(
-        503,
-        "Service Unavailable",
+        ProblemType.OVERLOADED, detail, List.of(), retryAfter(retryAfterSeconds), List.of());
+  }
+
+  /** 503 with a {@code Retry-After} header: the database does not answer. */
+  public static ProblemException databaseUnavailable(String detail, int retryAfterSeconds) {
+    return new ProblemException(
+        ProblemType.DATABASE_UNAVAILABLE,
         detail,
         List.of(),
-        Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
+        retryAfter(retryAfterSeconds),
+        List.of());
+  }
+
+  /** 500: the database refused a statement for a reason no other type covers. */
+  public static ProblemException databaseError(String detail) {
+    return new ProblemException(ProblemType.DATABASE_ERROR, detail, List.of(), Map.of(), List.of());
+  }
+
+  private static Map<String, String> retryAfter(int seconds) {
+    return Map.of("Retry-After", Integer.toString(seconds));
   }
 
   public int status() {
@@ -86,7 +99,7 @@ public class ProblemException extends RuntimeException {
   }
 
   public String title() {
-    return title;
+    return type.title();
   }
 
   public List<Problem.Violation> violations() {
@@ -97,7 +110,7 @@ public class ProblemException extends RuntimeException {
     return headers;
   }
 
-  public String type() {
+  public ProblemType type() {
     return type;
   }
 

@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
@@ -28,7 +29,7 @@ public class ProblemMappers {
   public Response problem(ProblemException e, UriInfo uri) {
     Problem body =
         new Problem(
-            e.type(),
+            e.type().uri(),
             e.title(),
             e.status(),
             e.getMessage(),
@@ -48,7 +49,12 @@ public class ProblemMappers {
             .map(v -> new Problem.Violation(field(v), v.getMessage()))
             .sorted(Comparator.comparing(Problem.Violation::field))
             .toList();
-    return build(400, "Bad Request", "the request is invalid; nothing was done", uri, violations)
+    return build(
+            ProblemType.INVALID_INPUT,
+            400,
+            "the request is invalid; nothing was done",
+            uri,
+            violations)
         .build();
   }
 
@@ -64,8 +70,8 @@ public class ProblemMappers {
     String where =
         e instanceof MismatchedInputException m && !m.getPath().isEmpty() ? " at " + path(m) : "";
     return build(
+            ProblemType.INVALID_INPUT,
             400,
-            "Bad Request",
             "unreadable JSON" + where + ": " + e.getOriginalMessage(),
             uri,
             List.of())
@@ -78,30 +84,26 @@ public class ProblemMappers {
       // Jakarta REST answers 404 when a path or query parameter cannot be converted (spec 3.2);
       // for a client that sent "ms=abc" the truth is a bad request.
       String detail = "a parameter could not be read: " + e.getCause().getMessage();
-      return build(400, "Bad Request", detail, uri, List.of()).build();
+      return build(ProblemType.INVALID_INPUT, 400, detail, uri, List.of()).build();
     }
     Matcher m = MODE_PATH.matcher(uri.getPath());
     String detail =
         m.matches() && !m.group(1).equals("worker") && !m.group(1).equals("virtual")
             ? "unknown mode '" + m.group(1) + "': use 'worker' or 'virtual'"
             : "no resource at " + uri.getPath();
-    return build(404, "Not Found", detail, uri, List.of()).build();
+    return build(ProblemType.NOT_FOUND, 404, detail, uri, List.of()).build();
   }
 
   @ServerExceptionMapper
   public Response web(WebApplicationException e, UriInfo uri) {
     int status = e.getResponse().getStatus();
-    Response.Status.Family family = Response.Status.Family.familyOf(status);
     // Framework 4xx (bad parameter conversion, bad JSON, wrong method) keep their status.
-    String title =
-        Response.Status.fromStatusCode(status) == null
-            ? "HTTP " + status
-            : Response.Status.fromStatusCode(status).getReasonPhrase();
     String detail =
-        family == Response.Status.Family.CLIENT_ERROR && e.getCause() != null
+        Response.Status.Family.familyOf(status) == Response.Status.Family.CLIENT_ERROR
+                && e.getCause() != null
             ? e.getMessage() + ": " + e.getCause().getMessage()
             : e.getMessage();
-    return build(status, title, detail, uri, List.of()).build();
+    return build(typeOf(status), status, detail, uri, List.of()).build();
   }
 
   /**
@@ -114,10 +116,11 @@ public class ProblemMappers {
     if (response.getStatus() >= 400 && !response.hasEntity()) {
       Response.StatusType status = response.getStatusInfo();
       String path = "/" + request.getUriInfo().getPath().replaceFirst("^/", "");
+      ProblemType type = typeOf(status.getStatusCode());
       response.setEntity(
           new Problem(
-              "about:blank",
-              status.getReasonPhrase(),
+              type.uri(),
+              type.title(),
               status.getStatusCode(),
               status.getReasonPhrase() + " (" + request.getMethod() + " " + path + ")",
               path,
@@ -128,17 +131,39 @@ public class ProblemMappers {
     }
   }
 
+  /** A bug: logged in full under an id the client gets, never the exception's class or message. */
   @ServerExceptionMapper
   public Response unexpected(RuntimeException e, UriInfo uri) {
-    LOG.errorf(e, "unexpected error on %s", uri.getPath());
-    return build(500, "Internal Server Error", e.getClass().getSimpleName(), uri, List.of())
+    String id = UUID.randomUUID().toString();
+    LOG.errorf(e, "unexpected error %s on %s", id, uri.getPath());
+    return build(
+            ProblemType.INTERNAL_ERROR,
+            500,
+            "unexpected error, logged by the service as " + id,
+            uri,
+            List.of())
         .build();
   }
 
+  /** The type of an error the framework raised with only a status. */
+  static ProblemType typeOf(int status) {
+    return switch (status) {
+      case 400 -> ProblemType.INVALID_INPUT;
+      case 404 -> ProblemType.NOT_FOUND;
+      case 501 -> ProblemType.NOT_IMPLEMENTED;
+      case 503 -> ProblemType.OVERLOADED;
+      default -> status < 500 ? ProblemType.UNSUPPORTED_REQUEST : ProblemType.INTERNAL_ERROR;
+    };
+  }
+
   private static Response.ResponseBuilder build(
-      int status, String title, String detail, UriInfo uri, List<Problem.Violation> violations) {
+      ProblemType type,
+      int status,
+      String detail,
+      UriInfo uri,
+      List<Problem.Violation> violations) {
     Problem body =
-        new Problem("about:blank", title, status, detail, instance(uri), violations, List.of());
+        new Problem(type.uri(), type.title(), status, detail, instance(uri), violations, List.of());
     return Response.status(status).type(Problem.MEDIA_TYPE).entity(body);
   }
 

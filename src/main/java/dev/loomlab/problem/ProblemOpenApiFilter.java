@@ -1,6 +1,8 @@
 package dev.loomlab.problem;
 
+import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -19,7 +21,10 @@ public class ProblemOpenApiFilter implements OASFilter {
       Map.of(
           "400", "Invalid input (non-numeric, out of bounds, malformed body); nothing was done",
           "404", "Unknown mode, path or entity",
-          "500", "Unexpected server error");
+          "500", "Partial write, database error or a bug (logged under the id in the detail)",
+          "503",
+              "Overloaded, database unavailable or write conflict; nothing was kept, retry after"
+                  + " Retry-After seconds");
 
   @Override
   public void filterOpenAPI(OpenAPI openAPI) {
@@ -68,13 +73,29 @@ public class ProblemOpenApiFilter implements OASFilter {
     return OASFactory.createSchema()
         .addType(Schema.SchemaType.OBJECT)
         .description("RFC 9457 problem details")
-        .addProperty("type", string)
+        .addProperty(
+            "type",
+            OASFactory.createSchema()
+                .addType(Schema.SchemaType.STRING)
+                .description(
+                    "what went wrong, one of these URIs (README, \"Problem types\"): "
+                        + Arrays.stream(ProblemType.values())
+                            .map(t -> t.uri() + " (" + t.title() + ")")
+                            .collect(Collectors.joining(", ")))
+                .enumeration(
+                    Arrays.stream(ProblemType.values()).map(t -> (Object) t.uri()).toList()))
         .addProperty("title", string)
         .addProperty("status", OASFactory.createSchema().addType(Schema.SchemaType.INTEGER))
         .addProperty("detail", string)
         .addProperty("instance", string)
         .addProperty(
             "violations",
-            OASFactory.createSchema().addType(Schema.SchemaType.ARRAY).items(violation));
+            OASFactory.createSchema().addType(Schema.SchemaType.ARRAY).items(violation))
+        .addProperty(
+            "failed",
+            OASFactory.createSchema()
+                .addType(Schema.SchemaType.ARRAY)
+                .description("partial-write, write-conflict: the tables not written")
+                .items(string));
   }
 }

@@ -35,6 +35,7 @@ class DatabaseDownTest {
             .then()
             .statusCode(503)
             .contentType("application/problem+json")
+            .body("type", equalTo("urn:loomlab:problem:database-unavailable"))
             .header("Retry-After", "5");
         assertThat(mode, (System.nanoTime() - t0) / 1_000_000, lessThan(2_000L));
       }

@@ -38,7 +38,7 @@ class ProductTimeoutTest {
           .then()
           .statusCode(504)
           .contentType("application/problem+json")
-          .body("title", equalTo("Gateway Timeout"))
+          .body("type", equalTo("urn:loomlab:problem:dependency-failed"))
           .body("detail", equalTo("no answer within 1000 ms from: recommendations"));
       assertThat(mode, (System.nanoTime() - start) / 1_000_000, lessThan(2_500L));
     }

@@ -64,8 +64,8 @@ class SleepResourceTest {
         .statusCode(400)
         .contentType("application/problem+json")
         .body("status", equalTo(400))
-        .body("title", equalTo("Bad Request"))
-        .body("type", equalTo("about:blank"))
+        .body("title", equalTo("Invalid input"))
+        .body("type", equalTo("urn:loomlab:problem:invalid-input"))
         .body("violations.field", hasItem("ms"));
   }
 
