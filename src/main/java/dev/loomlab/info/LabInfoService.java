@@ -3,6 +3,7 @@ package dev.loomlab.info;
 import dev.loomlab.execution.ExecutionConfig;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.QueueWait;
+import dev.loomlab.ingest.IngestConfig;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.product.ProductConfig;
 import dev.loomlab.sleep.SleepConfig;
@@ -34,6 +35,7 @@ public class LabInfoService {
   private final ProductConfig product;
   private final TasksService tasksService;
   private final QueueWait queueWait;
+  private final IngestConfig ingest;
 
   LabInfoService(
       Config config,
@@ -42,7 +44,8 @@ public class LabInfoService {
       ExecutionConfig execution,
       ProductConfig product,
       TasksService tasksService,
-      QueueWait queueWait) {
+      QueueWait queueWait,
+      IngestConfig ingest) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
@@ -50,6 +53,7 @@ public class LabInfoService {
     this.product = product;
     this.tasksService = tasksService;
     this.queueWait = queueWait;
+    this.ingest = ingest;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -87,6 +91,10 @@ public class LabInfoService {
     pools.put("product.latency-ms", latency);
     pools.put("product.latency-in", product.catalog().latencyIn().name());
     pools.put("product.timeout-ms", product.timeout().toMillis());
+    pools.put("ingest.max-chunk", ingest.maxChunk());
+    pools.put("ingest.jdbc-batch-size", ingest.jdbcBatchSize());
+    pools.put("ingest.simulated-round-trip-ms", ingest.simulatedRoundTrip().toMillis());
+    pools.put("ingest.conflict-retries", ingest.conflictRetries());
     pools.put("datasource.max-size", intValue("quarkus.datasource.jdbc.max-size").orElse(20));
     pools.put("jdk.feature", Runtime.version().feature());
     pools.put(

@@ -2,6 +2,7 @@ package dev.loomlab.db;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThan;
@@ -25,22 +26,49 @@ import java.util.concurrent.Future;
  */
 public final class OverloadProbe {
 
-  public record Answer(int status, String retryAfter, long millis, String contentType) {}
+  public record Answer(
+      int status, String retryAfter, long millis, String contentType, String body) {}
 
   private OverloadProbe() {}
 
+  /** {@code concurrent} GETs of {@code path} at once. */
   public static List<Answer> fire(String path, int concurrent) throws Exception {
-    URI uri = URI.create(RestAssured.baseURI + ":" + RestAssured.port + path);
-    URI live = URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/q/health/live");
+    URI uri = uri(path);
+    List<HttpRequest> requests = new ArrayList<>();
+    for (int i = 0; i < concurrent; i++) {
+      requests.add(HttpRequest.newBuilder(uri).build());
+    }
+    return fire(requests);
+  }
+
+  /** One JSON POST of each body to {@code path}, all at once. */
+  public static List<Answer> post(String path, List<String> jsonBodies) throws Exception {
+    URI uri = uri(path);
+    List<HttpRequest> requests = new ArrayList<>();
+    for (String body : jsonBodies) {
+      requests.add(
+          HttpRequest.newBuilder(uri)
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build());
+    }
+    return fire(requests);
+  }
+
+  private static URI uri(String path) {
+    return URI.create(RestAssured.baseURI + ":" + RestAssured.port + path);
+  }
+
+  private static List<Answer> fire(List<HttpRequest> requests) throws Exception {
     try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
       // One call alone first, through the very code the flood runs: it opens the client and
       // initialises every class the calls use (Answer, the body handler), so no virtual thread of
       // the flood waits on another's class initialisation, which pins it.
-      call(client, live);
+      call(client, HttpRequest.newBuilder(uri("/q/health/live")).build());
       List<Future<Answer>> futures = new ArrayList<>();
-      for (int i = 0; i < concurrent; i++) {
-        futures.add(clients.submit(() -> call(client, uri)));
+      for (HttpRequest request : requests) {
+        futures.add(clients.submit(() -> call(client, request)));
       }
       List<Answer> answers = new ArrayList<>();
       for (Future<Answer> f : futures) {
@@ -50,15 +78,15 @@ public final class OverloadProbe {
     }
   }
 
-  private static Answer call(HttpClient client, URI uri) throws Exception {
+  private static Answer call(HttpClient client, HttpRequest request) throws Exception {
     long t0 = System.nanoTime();
-    HttpResponse<String> r =
-        client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
     return new Answer(
         r.statusCode(),
         r.headers().firstValue("Retry-After").orElse(null),
         (System.nanoTime() - t0) / 1_000_000,
-        r.headers().firstValue("Content-Type").orElse(null));
+        r.headers().firstValue("Content-Type").orElse(null),
+        r.body());
   }
 
   /**
@@ -78,6 +106,9 @@ public final class OverloadProbe {
     assertThat(
         refused.stream().map(OverloadProbe.Answer::contentType).toList(),
         everyItem(equalTo("application/problem+json")));
+    assertThat(
+        refused.stream().map(OverloadProbe.Answer::body).toList(),
+        everyItem(containsString("\"type\":\"urn:loomlab:problem:overloaded\"")));
     // Bounded: a refusal comes after about the 300 ms wait, never after the queries ahead of it.
     assertThat(
         refused.stream().map(OverloadProbe.Answer::millis).toList(), everyItem(lessThan(1_500L)));

@@ -1,4 +1,4 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Provider;
@@ -8,24 +8,29 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Checks the bounds of {@link ValidChunk} that come from configuration. */
+/**
+ * Checks the bounds of {@link ValidChunk} that come from configuration, on a chunk of any domain.
+ * The validated type is the raw {@code List}: a wildcard ({@code List<? extends IngestRecord>}) is
+ * not a legal CDI bean type, and Quarkus looks the validator up as a bean.
+ */
 @ApplicationScoped
-public class ChunkValidator implements ConstraintValidator<ValidChunk, List<RecruitInput>> {
+@SuppressWarnings("rawtypes")
+public class ChunkValidator implements ConstraintValidator<ValidChunk, List> {
 
   // A provider: Hibernate Validator builds its validators while Quarkus starts, before runtime
   // configuration is there.
-  private final Provider<RecruitsConfig> configs;
+  private final Provider<IngestConfig> configs;
 
-  ChunkValidator(Provider<RecruitsConfig> configs) {
+  ChunkValidator(Provider<IngestConfig> configs) {
     this.configs = configs;
   }
 
   @Override
-  public boolean isValid(List<RecruitInput> chunk, ConstraintValidatorContext context) {
-    RecruitsConfig config = configs.get();
+  public boolean isValid(List chunk, ConstraintValidatorContext context) {
+    IngestConfig config = configs.get();
     context.disableDefaultConstraintViolation();
     if (chunk == null || chunk.isEmpty()) {
-      return violation(context, "must hold at least one recruit", -1, null);
+      return violation(context, "must hold at least one record", -1, null);
     }
     boolean valid = true;
     if (chunk.size() > config.maxChunk()) {
@@ -34,14 +39,14 @@ public class ChunkValidator implements ConstraintValidator<ValidChunk, List<Recr
               context,
               "at most "
                   + config.maxChunk()
-                  + " recruits per chunk (loomlab.recruits.max-chunk), got "
+                  + " records per chunk (loomlab.ingest.max-chunk), got "
                   + chunk.size(),
               -1,
               null);
     }
     Set<Long> seen = new HashSet<>();
     for (int i = 0; i < chunk.size(); i++) {
-      RecruitInput r = chunk.get(i);
+      IngestRecord r = (IngestRecord) chunk.get(i);
       if (r == null) {
         valid = violation(context, "must not be null", i, null);
         continue;
@@ -54,7 +59,7 @@ public class ChunkValidator implements ConstraintValidator<ValidChunk, List<Recr
         valid =
             violation(
                 context,
-                "at most " + config.maxSkills() + " skills (loomlab.recruits.max-skills)",
+                "at most " + config.maxSkills() + " skills (loomlab.ingest.max-skills)",
                 i,
                 "skills");
       }

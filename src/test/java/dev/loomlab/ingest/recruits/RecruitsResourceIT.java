@@ -1,4 +1,4 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest.recruits;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 

@@ -1,5 +1,6 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest.recruits;
 
+import dev.loomlab.ingest.Skill;
 import java.time.OffsetDateTime;
 import java.util.List;
 
@@ -13,6 +14,6 @@ public record RecruitView(
     Integer salaryMax,
     OffsetDateTime postedAt,
     OffsetDateTime updatedAt,
-    List<RecruitInput.Skill> skills,
+    List<Skill> skills,
     String description,
     Integer embeddingDimension) {}

@@ -1,9 +1,13 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest.recruits;
 
+import static dev.loomlab.ingest.IngestClient.RECRUITS;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.loomlab.ingest.TestDatabase;
+import dev.loomlab.ingest.TestRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +24,7 @@ class PartialWriteTest {
 
   @BeforeEach
   void armFailure() throws Exception {
-    TestDatabase.deleteRecruits(FROM, FROM + 99);
+    RECRUITS.delete(FROM, FROM + 99);
     TestDatabase.execute(
         """
         DROP TRIGGER IF EXISTS loomlab_test_fail_once ON recruit_description;
@@ -54,18 +58,19 @@ class PartialWriteTest {
     for (String mode : new String[] {"worker", "virtual"}) {
       long from = mode.equals("worker") ? FROM : FROM + 50;
       TestDatabase.execute("ALTER SEQUENCE loomlab_test_fail_once RESTART");
-      RecruitsResourceTest.post(mode, "parallel", Recruits.chunk(from, 4))
+      RECRUITS
+          .post(mode, "parallel", TestRecords.recruits(from, 4))
           .then()
           .statusCode(500)
           .contentType("application/problem+json")
           .body("type", equalTo("urn:loomlab:problem:partial-write"))
           .body("failed", contains("recruit_description"));
       // The parent and the two other children committed; the description did not.
-      RecruitsResourceTest.assertRows(from, from + 9, 4, 12, 0, 4);
+      RECRUITS.assertRows(from, from + 9, 4, 12, 0, 4);
 
-      RecruitsResourceTest.post(mode, "parallel", Recruits.chunk(from, 4)).then().statusCode(200);
+      RECRUITS.post(mode, "parallel", TestRecords.recruits(from, 4)).then().statusCode(200);
       // Exactly what one successful sequential write gives: nothing missing, nothing doubled.
-      RecruitsResourceTest.assertRows(from, from + 9, 4, 12, 4, 4);
+      RECRUITS.assertRows(from, from + 9, 4, 12, 4, 4);
       given()
           .get("/api/" + mode + "/recruits/" + (from + 3))
           .then()
@@ -76,13 +81,16 @@ class PartialWriteTest {
 
   @Test
   void sequentialFailureWritesNothing() throws Exception {
-    RecruitsResourceTest.post("virtual", "sequential", Recruits.chunk(FROM, 4))
+    RECRUITS
+        .post("virtual", "sequential", TestRecords.recruits(FROM, 4))
         .then()
-        .statusCode(500);
-    RecruitsResourceTest.assertNothingIn(FROM, FROM + 99);
-    RecruitsResourceTest.post("virtual", "sequential", Recruits.chunk(FROM, 4))
-        .then()
-        .statusCode(200);
-    RecruitsResourceTest.assertRows(FROM, FROM + 99, 4, 12, 4, 4);
+        .statusCode(500)
+        .contentType("application/problem+json")
+        // The trigger's RAISE EXCEPTION: SQLState P0001, no Java class name.
+        .body("type", equalTo("urn:loomlab:problem:database-error"))
+        .body("detail", containsString("SQLState P0001"));
+    RECRUITS.assertNothingIn(FROM, FROM + 99);
+    RECRUITS.post("virtual", "sequential", TestRecords.recruits(FROM, 4)).then().statusCode(200);
+    RECRUITS.assertRows(FROM, FROM + 99, 4, 12, 4, 4);
   }
 }

@@ -1,4 +1,4 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest;
 
 import jakarta.validation.Constraint;
 import jakarta.validation.Payload;
@@ -8,9 +8,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A batch of recruits within the configured bounds: not empty, at most {@code
- * loomlab.recruits.max-chunk} records, unique ids, at most {@code max-skills} skills each, and
- * every embedding of exactly {@code embedding-dimension} finite values.
+ * A batch of records of any domain within the configured bounds: not empty, at most {@code
+ * loomlab.ingest.max-chunk} records, unique ids, at most {@code max-skills} skills each, and every
+ * embedding of exactly {@code embedding-dimension} finite values.
  */
 @Target({ElementType.PARAMETER, ElementType.FIELD})
 @Retention(RetentionPolicy.RUNTIME)

@@ -1,4 +1,4 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest;
 
 /** How a chunk reaches the four tables. */
 public enum WriteStrategy {

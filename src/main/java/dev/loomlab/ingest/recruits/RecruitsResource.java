@@ -1,7 +1,11 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest.recruits;
 
 import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.ingest.BatchResult;
+import dev.loomlab.ingest.IngestService;
+import dev.loomlab.ingest.ValidChunk;
+import dev.loomlab.ingest.WriteStrategy;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import jakarta.validation.Valid;
@@ -20,7 +24,10 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/{mode}/recruits}: chunked upserts into four tables, and reading one back. */
+/**
+ * {@code /api/{mode}/recruits}: chunked upserts into four tables, and reading one back, through the
+ * ingest engine every domain shares.
+ */
 @Path("/api")
 @BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
@@ -28,16 +35,20 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @APIResponse(
     responseCode = "500",
     description = "Partial write (parallel): the failed tables are listed; replay the same chunk")
-@APIResponse(responseCode = "503", description = "Database or pools unavailable (Retry-After)")
+@APIResponse(
+    responseCode = "503",
+    description = "Overloaded, database unavailable or write conflict (Retry-After)")
 public class RecruitsResource {
 
   private static final String WRITES =
       "sequential (one transaction), parallel (parent, then three children at once) or copy (the COPY anchor)";
 
-  private final RecruitsService service;
+  private final IngestService ingest;
+  private final RecruitDomain domain;
 
-  RecruitsResource(RecruitsService service) {
-    this.service = service;
+  RecruitsResource(IngestService ingest, RecruitDomain domain) {
+    this.ingest = ingest;
+    this.domain = domain;
   }
 
   @POST
@@ -49,7 +60,7 @@ public class RecruitsResource {
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
       @ValidChunk List<@Valid RecruitInput> recruits) {
-    return service.batch(Mode.WORKER, writes, recruits);
+    return ingest.batch(domain, Mode.WORKER, writes, recruits);
   }
 
   @POST
@@ -61,7 +72,7 @@ public class RecruitsResource {
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
       @ValidChunk List<@Valid RecruitInput> recruits) {
-    return service.batch(Mode.VIRTUAL, writes, recruits);
+    return ingest.batch(domain, Mode.VIRTUAL, writes, recruits);
   }
 
   @GET
@@ -69,7 +80,7 @@ public class RecruitsResource {
   @Blocking
   @Operation(summary = "A stored recruit with its skills, description and embedding dimension")
   public RecruitView workerGet(@PathParam("id") long id) {
-    return service.find(id);
+    return ingest.find(domain, id);
   }
 
   @GET
@@ -77,6 +88,6 @@ public class RecruitsResource {
   @RunOnVirtualThread
   @Operation(summary = "A stored recruit with its skills, description and embedding dimension")
   public RecruitView virtualGet(@PathParam("id") long id) {
-    return service.find(id);
+    return ingest.find(domain, id);
   }
 }

@@ -1,4 +1,4 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,7 +13,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * Direct JDBC to the service's database, for tests that look at rows themselves or inject a
  * failure. Reads the same configuration as the service (QUARKUS_DATASOURCE_* from ./lab).
  */
-final class TestDatabase {
+public final class TestDatabase {
 
   private TestDatabase() {}
 
@@ -25,9 +25,12 @@ final class TestDatabase {
         c.getOptionalValue("quarkus.datasource.password", String.class).orElse(null));
   }
 
-  /** Rows of {@code table} whose recruit id lies in [from, to]. */
-  static int count(String table, long from, long to) throws SQLException {
-    String column = table.equals("recruit") ? "id" : "recruit_id";
+  /**
+   * Rows of {@code table} whose key lies in [from, to]: {@code id} for the parent ({@code noun}),
+   * {@code <noun>_id} for its children.
+   */
+  public static int count(String noun, String table, long from, long to) throws SQLException {
+    String column = table.equals(noun) ? "id" : noun + "_id";
     try (Connection c = connect();
         PreparedStatement ps =
             c.prepareStatement(
@@ -41,16 +44,18 @@ final class TestDatabase {
     }
   }
 
-  static void deleteRecruits(long from, long to) throws SQLException {
+  /** Deletes the parents with a key in [from, to]; their children go with them (cascade). */
+  public static void delete(String noun, long from, long to) throws SQLException {
     try (Connection c = connect();
-        PreparedStatement ps = c.prepareStatement("DELETE FROM recruit WHERE id BETWEEN ? AND ?")) {
+        PreparedStatement ps =
+            c.prepareStatement("DELETE FROM " + noun + " WHERE id BETWEEN ? AND ?")) {
       ps.setLong(1, from);
       ps.setLong(2, to);
       ps.executeUpdate();
     }
   }
 
-  static void execute(String sql) throws SQLException {
+  public static void execute(String sql) throws SQLException {
     try (Connection c = connect();
         Statement st = c.createStatement()) {
       st.execute(sql);

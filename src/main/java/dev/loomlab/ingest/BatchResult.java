@@ -1,4 +1,4 @@
-package dev.loomlab.recruits;
+package dev.loomlab.ingest;
 
 import java.util.Map;
 
@@ -7,6 +7,7 @@ import java.util.Map;
  * parallel; its share of the one transaction in sequential), and the whole request's time.
  */
 public record BatchResult(
+    String domain,
     String mode,
     String writes,
     int records,

@@ -1,0 +1,16 @@
+package dev.loomlab.ingest;
+
+/**
+ * The four tables of every domain by their role, in foreign-key order, which is also the order in
+ * which a transaction writes them (one order for every writer: no lock cycles between tables).
+ */
+public enum Table {
+  /** The domain's own row (recruit, candidate). */
+  PARENT,
+  /** Its skills, one row per skill. */
+  SKILL,
+  /** Its free text (a recruit's description, a candidate's profile). */
+  TEXT,
+  /** Its skills' embedding, a pgvector column. */
+  EMBEDDING
+}

@@ -1,0 +1,36 @@
+package dev.loomlab.ingest.candidates;
+
+import dev.loomlab.ingest.IngestRecord;
+import dev.loomlab.ingest.Skill;
+import dev.loomlab.ingest.ValidChunk;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+
+/**
+ * One candidate (a person, seed D's CandidateDataProcessor) of a batch, as clients send it. Bounds
+ * that are configuration (chunk size, embedding dimension, skills per record) are checked by {@link
+ * ValidChunk}.
+ */
+public record CandidateInput(
+    @NotNull @Positive Long id,
+    @NotBlank @Size(max = 200) String name,
+    @Size(max = 200) String headline,
+    @Size(max = 200) String location,
+    @PositiveOrZero @Max(80) Integer yearsOfExperience,
+    @PositiveOrZero Integer desiredSalary,
+    List<@NotNull @Valid Skill> skills,
+    @Size(max = 20_000) String profile,
+    @NotNull List<@NotNull Double> embedding)
+    implements IngestRecord {
+
+  @Override
+  public String text() {
+    return profile;
+  }
+}

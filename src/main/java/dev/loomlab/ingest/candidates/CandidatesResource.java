@@ -1,0 +1,95 @@
+package dev.loomlab.ingest.candidates;
+
+import dev.loomlab.execution.BoundedQueueWait;
+import dev.loomlab.execution.Mode;
+import dev.loomlab.ingest.BatchResult;
+import dev.loomlab.ingest.IngestService;
+import dev.loomlab.ingest.ValidChunk;
+import dev.loomlab.ingest.WriteStrategy;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.RunOnVirtualThread;
+import jakarta.validation.Valid;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * {@code /api/{mode}/candidates}: chunked upserts into four tables, and reading one back, through
+ * the ingest engine every domain shares.
+ */
+@Path("/api")
+@BoundedQueueWait
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(
+    name = "candidates",
+    description = "Seed D, its second domain: the same chunked writes for people")
+@APIResponse(
+    responseCode = "500",
+    description = "Partial write (parallel): the failed tables are listed; replay the same chunk")
+@APIResponse(
+    responseCode = "503",
+    description = "Overloaded, database unavailable or write conflict (Retry-After)")
+public class CandidatesResource {
+
+  private static final String WRITES =
+      "sequential (one transaction), parallel (parent, then three children at once) or copy (the COPY anchor)";
+
+  private final IngestService ingest;
+  private final CandidateDomain domain;
+
+  CandidatesResource(IngestService ingest, CandidateDomain domain) {
+    this.ingest = ingest;
+    this.domain = domain;
+  }
+
+  @POST
+  @Path("worker/candidates/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Blocking
+  @Operation(summary = "Upsert a chunk of candidates on a worker thread")
+  public BatchResult workerBatch(
+      @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      @ValidChunk List<@Valid CandidateInput> candidates) {
+    return ingest.batch(domain, Mode.WORKER, writes, candidates);
+  }
+
+  @POST
+  @Path("virtual/candidates/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @RunOnVirtualThread
+  @Operation(summary = "Upsert a chunk of candidates on a virtual thread")
+  public BatchResult virtualBatch(
+      @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      @ValidChunk List<@Valid CandidateInput> candidates) {
+    return ingest.batch(domain, Mode.VIRTUAL, writes, candidates);
+  }
+
+  @GET
+  @Path("worker/candidates/{id}")
+  @Blocking
+  @Operation(summary = "A stored candidate with its skills, profile and embedding dimension")
+  public CandidateView workerGet(@PathParam("id") long id) {
+    return ingest.find(domain, id);
+  }
+
+  @GET
+  @Path("virtual/candidates/{id}")
+  @RunOnVirtualThread
+  @Operation(summary = "A stored candidate with its skills, profile and embedding dimension")
+  public CandidateView virtualGet(@PathParam("id") long id) {
+    return ingest.find(domain, id);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.loomlab.ingest;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomlab.db.OverloadProbe;
+import dev.loomlab.db.OverloadProbe.Answer;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Concurrent producers of the same rows: {@value #WRITERS} posts of one chunk at once, half of them
+ * with the records in reverse order. Each succeeds, or gets the retryable 503 {@code
+ * write-conflict}; never a 500. After a replay of the refused ones, the rows are exactly the
+ * chunk's.
+ */
+@QuarkusTest
+class ConcurrentWritersTest {
+
+  static final int WRITERS = 8;
+  static final int RECORDS = 200;
+  static final String CONFLICT = "urn:loomlab:problem:write-conflict";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @ParameterizedTest(name = "{0} {1} {2}")
+  @CsvSource({
+    "recruits, worker, sequential, 1010000",
+    "recruits, virtual, sequential, 1010300",
+    "recruits, worker, parallel, 1010600",
+    "recruits, virtual, parallel, 1010900",
+    "recruits, worker, copy, 1011200",
+    "recruits, virtual, copy, 1011500",
+    "candidates, worker, sequential, 2010000",
+    "candidates, virtual, parallel, 2010300",
+    "candidates, virtual, copy, 2010600"
+  })
+  void overlappingChunksInOppositeOrdersAllLandExactly(
+      String domain, String mode, String writes, long from) throws Exception {
+    IngestClient client =
+        domain.equals("recruits") ? IngestClient.RECRUITS : IngestClient.CANDIDATES;
+    long to = from + RECORDS - 1;
+    client.delete(from, to);
+    List<Map<String, Object>> chunk =
+        domain.equals("recruits")
+            ? TestRecords.recruits(from, RECORDS)
+            : TestRecords.candidates(from, RECORDS);
+    String forward = JSON.writeValueAsString(chunk);
+    String reversed = JSON.writeValueAsString(chunk.reversed());
+    List<String> bodies = new ArrayList<>();
+    for (int i = 0; i < WRITERS; i++) {
+      bodies.add(i % 2 == 0 ? forward : reversed);
+    }
+
+    List<Answer> answers =
+        OverloadProbe.post("/api/" + mode + "/" + domain + "/batch?writes=" + writes, bodies);
+
+    List<Answer> unexpected =
+        answers.stream().filter(a -> a.status() != 200 && !isConflict(a)).toList();
+    assertThat("only 200 or 503 write-conflict", unexpected, empty());
+    assertThat(answers.stream().filter(a -> a.status() == 200).count(), greaterThan(0L));
+    for (Answer a : answers) {
+      if (a.status() == 503) {
+        assertThat(a.retryAfter(), equalTo("1"));
+        assertThat(a.contentType(), equalTo("application/problem+json"));
+      }
+    }
+    if (answers.stream().anyMatch(ConcurrentWritersTest::isConflict)) {
+      client.post(mode, writes, chunk).then().statusCode(200);
+    }
+    client.assertRows(from, to, RECORDS, 3 * RECORDS, RECORDS, RECORDS);
+  }
+
+  private static boolean isConflict(Answer a) {
+    try {
+      return a.status() == 503 && CONFLICT.equals(JSON.readTree(a.body()).path("type").asText());
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}

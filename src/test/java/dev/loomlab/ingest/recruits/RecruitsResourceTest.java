@@ -1,0 +1,62 @@
+package dev.loomlab.ingest.recruits;
+
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.loomlab.ingest.IngestClient;
+import dev.loomlab.ingest.IngestResourceContract;
+import dev.loomlab.ingest.TestRecords;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+import java.util.List;
+import java.util.Map;
+
+/** Recruits (job postings) through the ingest engine: the shared contract, recruit fields. */
+@QuarkusTest
+class RecruitsResourceTest extends IngestResourceContract {
+
+  @Override
+  protected IngestClient client() {
+    return IngestClient.RECRUITS;
+  }
+
+  @Override
+  protected String textField() {
+    return "description";
+  }
+
+  @Override
+  protected String requiredField() {
+    return "company";
+  }
+
+  @Override
+  protected Map<String, Object> record(long id, List<String> skills) {
+    return TestRecords.recruit(id, skills);
+  }
+
+  @Override
+  protected long base() {
+    return 1_000_000;
+  }
+
+  @Override
+  protected void assertOwnFields(ValidatableResponse stored, long id) {
+    stored
+        .body("company", equalTo("Company " + id))
+        .body("title", equalTo("Backend engineer " + id))
+        .body("salaryMax", equalTo(90_000))
+        .body("postedAt", equalTo("2026-11-01T09:00:00Z"));
+  }
+
+  @Override
+  protected Map<String, Object> invalidOwnField(long id) {
+    Map<String, Object> salary = TestRecords.recruit(id, List.of());
+    salary.put("salaryMin", 100_000);
+    return salary;
+  }
+
+  @Override
+  protected String invalidOwnFieldName() {
+    return "salaryRangeOrdered";
+  }
+}
