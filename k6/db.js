@@ -12,9 +12,11 @@
 //   MAX_DROPPED   open: dropped arrivals tolerated            0
 //   DURATION      how long                                    20s
 //   MAX_ERRORS    tolerated error rate (503 under overload)   0.01
+//   MAX_WAIT_MS   if set: no answer, 200 or 503, may take longer (the bounded wait)   (none)
 //   SUMMARY_JSON  raw summary file for ./lab bench            (none)
 //
 // Run:  MODE=virtual VUS=200 k6 run k6/db.js
+//       MODE=worker VUS=1000 MAX_ERRORS=0.99 MAX_WAIT_MS=7000 k6 run k6/db.js   (a flood: shed, not queued)
 //       MODE=worker MODEL=open RATE=120 MAX_ERRORS=0.5 k6 run k6/db.js   (above the pool's bound)
 import { Counter } from 'k6/metrics';
 import {
@@ -24,6 +26,7 @@ import {
 const MODE = mode();
 const DB_MS = intEnv('DB_MS', 200);
 const refused = new Counter('lab_refused_503');
+const served = new Counter('lab_served_200');
 
 const scenario = byModel(
   steadyUsers(intEnv('VUS', 100), __ENV.DURATION || '20s'),
@@ -35,6 +38,7 @@ export const options = {
   summaryTrendStats: TREND_STATS,
   thresholds: scenarioThresholds('db', {
     'http_req_failed{scenario:db}': [`rate<${__ENV.MAX_ERRORS || '0.01'}`],
+    ...(__ENV.MAX_WAIT_MS ? { 'http_req_duration{scenario:db}': [`max<${intEnv('MAX_WAIT_MS', 0)}`] } : {}),
     ...droppedThreshold(scenario),
   }),
 };
@@ -46,6 +50,7 @@ export function setup() {
 export default function () {
   const res = getJson(`${BASE_URL}/api/${MODE}/db/slow?ms=${DB_MS}`, `/api/${MODE}/db/slow`);
   if (res.status === 503) refused.add(1);
+  if (res.status === 200) served.add(1);
 }
 
 export function handleSummary(data) {

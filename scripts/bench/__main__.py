@@ -33,8 +33,9 @@ def main(argv=None):
     p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
     p.add_argument("--out", required=True, help="report folder (./lab: target/loom-lab/<timestamp>)")
     p.add_argument("--port", type=int, default=8090)
-    p.add_argument("--profile", choices=["quick", "seeds", "smoke"], default="quick",
-                   help="quick: every workload, minutes; seeds: each seed's own setup; smoke: seconds, for CI")
+    p.add_argument("--profile", choices=["quick", "seeds", "smoke", "sweep"], default="quick",
+                   help="quick: every workload, minutes; seeds: each seed's own setup; smoke: seconds, for CI;"
+                        " sweep: the chunk sizes of both ingest domains")
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument("--mode", default="", help="worker or virtual (default: both)")

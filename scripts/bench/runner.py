@@ -138,6 +138,10 @@ def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, too
         values = metrics.get(counter, {}).get("values", {})
         figures[f"{counter}_count"] = values.get("count", 0)
         figures[f"{counter}_rate"] = values.get("rate", 0.0)
+    if load.served:
+        # Every answer's rate stays beside it; req/s is what the bound limits: the work done.
+        figures["answers_per_s"] = figures["throughput"]
+        figures["throughput"] = figures[f"{load.served}_rate"]
     if "lab_records" in load.counters:
         figures["records_per_s"] = figures["lab_records_rate"]
     if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
