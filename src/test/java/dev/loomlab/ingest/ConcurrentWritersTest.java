@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Concurrent producers of the same rows: {@value #WRITERS} posts of one chunk at once, half of them
- * with the records in reverse order. Each succeeds, or gets the retryable 503 {@code
- * write-conflict}; never a 500. After a replay of the refused ones, the rows are exactly the
+ * with the records in reverse order. Each succeeds, or gets a retryable 503 ({@code
+ * write-conflict}; or {@code overloaded} when a busy machine kept a request from its thread past
+ * the bounded wait); never a 500. After a replay of the refused ones, the rows are exactly the
  * chunk's.
  */
 @QuarkusTest
@@ -26,7 +27,8 @@ class ConcurrentWritersTest {
 
   static final int WRITERS = 8;
   static final int RECORDS = 200;
-  static final String CONFLICT = "urn:loomlab:problem:write-conflict";
+  static final List<String> RETRYABLE =
+      List.of("urn:loomlab:problem:write-conflict", "urn:loomlab:problem:overloaded");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @ParameterizedTest(name = "{0} {1} {2}")
@@ -62,8 +64,8 @@ class ConcurrentWritersTest {
         OverloadProbe.post("/api/" + mode + "/" + domain + "/batch?writes=" + writes, bodies);
 
     List<Answer> unexpected =
-        answers.stream().filter(a -> a.status() != 200 && !isConflict(a)).toList();
-    assertThat("only 200 or 503 write-conflict", unexpected, empty());
+        answers.stream().filter(a -> a.status() != 200 && !isRetryable(a)).toList();
+    assertThat("only 200 or a retryable 503", unexpected, empty());
     assertThat(answers.stream().filter(a -> a.status() == 200).count(), greaterThan(0L));
     for (Answer a : answers) {
       if (a.status() == 503) {
@@ -71,15 +73,15 @@ class ConcurrentWritersTest {
         assertThat(a.contentType(), equalTo("application/problem+json"));
       }
     }
-    if (answers.stream().anyMatch(ConcurrentWritersTest::isConflict)) {
+    if (answers.stream().anyMatch(ConcurrentWritersTest::isRetryable)) {
       client.post(mode, writes, chunk).then().statusCode(200);
     }
     client.assertRows(from, to, RECORDS, 3 * RECORDS, RECORDS, RECORDS);
   }
 
-  private static boolean isConflict(Answer a) {
+  private static boolean isRetryable(Answer a) {
     try {
-      return a.status() == 503 && CONFLICT.equals(JSON.readTree(a.body()).path("type").asText());
+      return a.status() == 503 && RETRYABLE.contains(JSON.readTree(a.body()).path("type").asText());
     } catch (Exception e) {
       return false;
     }

@@ -21,6 +21,22 @@ public final class PrometheusText {
         .orElse(Double.NaN);
   }
 
+  /**
+   * The sum of every sample of {@code name} whose labels contain every one of {@code labels}: a
+   * count over all its series (every status and outcome of a URI, say), in whatever order the
+   * registry lists them; NaN when there is none.
+   */
+  public static double sum(String exposition, String name, String... labels) {
+    double[] samples =
+        exposition
+            .lines()
+            .filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+            .filter(l -> Arrays.stream(labels).allMatch(l::contains))
+            .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+            .toArray();
+    return samples.length == 0 ? Double.NaN : Arrays.stream(samples).sum();
+  }
+
   public static boolean has(String exposition, String name, String... labels) {
     return !Double.isNaN(value(exposition, name, labels));
   }
