@@ -12,8 +12,6 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.postgresql.PGConnection;
 import org.postgresql.util.PGobject;
 
@@ -26,20 +24,15 @@ import org.postgresql.util.PGobject;
 public class ChunkWriter {
 
   private final IngestConfig config;
-  private final Map<Domain<?, ?>, IngestSql> sql = new ConcurrentHashMap<>();
 
   ChunkWriter(IngestConfig config) {
     this.config = config;
   }
 
-  IngestSql sql(Domain<?, ?> domain) {
-    return sql.computeIfAbsent(domain, IngestSql::of);
-  }
-
   /** Upserts the chunk into the domain's {@code table}; returns the rows written. */
   <R extends IngestRecord> int write(Connection c, Domain<R, ?> domain, Table table, List<R> chunk)
       throws SQLException, InterruptedException {
-    IngestSql q = sql(domain);
+    IngestSql q = domain.sql();
     return switch (table) {
       case PARENT -> parents(c, q, domain, chunk);
       case SKILL -> skills(c, q, chunk);
@@ -138,7 +131,7 @@ public class ChunkWriter {
    */
   <R extends IngestRecord> int[] copy(Connection c, Domain<R, ?> domain, List<R> chunk)
       throws SQLException, InterruptedException {
-    IngestSql q = sql(domain);
+    IngestSql q = domain.sql();
     try (Statement st = c.createStatement()) {
       st.execute(q.createStages());
       roundTrip();

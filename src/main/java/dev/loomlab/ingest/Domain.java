@@ -21,6 +21,7 @@ public abstract class Domain<R extends IngestRecord, V> {
   private final String foreignKey;
   private final Map<Table, String> tables = new EnumMap<>(Table.class);
   private final List<Column<R>> columns;
+  private final IngestSql sql;
 
   /**
    * @param name the plural in paths and metrics ("recruits")
@@ -44,6 +45,7 @@ public abstract class Domain<R extends IngestRecord, V> {
     tables.put(Table.SKILL, skillTable);
     tables.put(Table.TEXT, textTable);
     tables.put(Table.EMBEDDING, embeddingTable);
+    this.sql = IngestSql.of(this);
   }
 
   /**
@@ -70,5 +72,10 @@ public abstract class Domain<R extends IngestRecord, V> {
 
   public List<Column<R>> columns() {
     return columns;
+  }
+
+  /** The statements of every strategy for this domain, built once from the declaration. */
+  IngestSql sql() {
+    return sql;
   }
 }

@@ -15,15 +15,13 @@ import java.util.Optional;
 public class IngestReader {
 
   private final AgroalDataSource dataSource;
-  private final ChunkWriter writer;
 
-  IngestReader(AgroalDataSource dataSource, ChunkWriter writer) {
+  IngestReader(AgroalDataSource dataSource) {
     this.dataSource = dataSource;
-    this.writer = writer;
   }
 
   public <V> Optional<V> find(Domain<?, V> domain, long id) throws SQLException {
-    IngestSql q = writer.sql(domain);
+    IngestSql q = domain.sql();
     try (Connection c = dataSource.getConnection()) {
       List<Skill> skills = new ArrayList<>();
       try (PreparedStatement ps = c.prepareStatement(q.selectSkills())) {

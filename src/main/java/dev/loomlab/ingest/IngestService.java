@@ -255,7 +255,7 @@ public class IngestService {
     Table[] current = {first};
     for (int attempt = 0; ; attempt++) {
       try (Connection c = dataSource.getConnection()) {
-        inTransaction(c, () -> work.run(c, current));
+        inTransaction(c, current, work);
         return;
       } catch (SQLException e) {
         if (!DatabaseProblems.isConflict(e)) {
@@ -330,15 +330,11 @@ public class IngestService {
         .register(registry);
   }
 
-  private interface TxWork {
-    void run() throws SQLException, InterruptedException;
-  }
-
-  private static void inTransaction(Connection c, TxWork work) throws SQLException {
+  private static void inTransaction(Connection c, Table[] current, Work work) throws SQLException {
     boolean auto = c.getAutoCommit();
     c.setAutoCommit(false);
     try {
-      work.run();
+      work.run(c, current);
       c.commit();
     } catch (SQLException | RuntimeException e) {
       c.rollback();
