@@ -65,10 +65,18 @@ public class QueueWait {
   void check() {
     RoutingContext ctx = request.getCurrent();
     Long arrival = ctx == null ? null : ctx.get(ARRIVAL);
-    if (arrival == null) {
-      return;
+    if (arrival != null) {
+      admit(arrival);
     }
-    long waited = System.nanoTime() - arrival;
+  }
+
+  /**
+   * Called on a unit of work's own thread as it starts, for work that arrives other than as a REST
+   * request (a chunk of a gRPC stream): records the wait since {@code arrivalNanos} ({@link
+   * System#nanoTime()}) and refuses the work with 503 {@code overloaded} past the bound.
+   */
+  public void admit(long arrivalNanos) {
+    long waited = System.nanoTime() - arrivalNanos;
     Mode mode = Thread.currentThread().isVirtual() ? Mode.VIRTUAL : Mode.WORKER;
     waits.get(mode).record(waited, TimeUnit.NANOSECONDS);
     if (config.enabled() && waited > config.max().toNanos()) {

@@ -1,5 +1,6 @@
 package dev.loomlab.ingest;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -48,4 +49,17 @@ public interface IngestConfig {
    */
   @WithDefault("20ms")
   Duration conflictBackoff();
+
+  /** The gRPC stream of chunks ({@code loomlab.ingest.grpc.*}). */
+  Grpc grpc();
+
+  interface Grpc {
+    /**
+     * {@code loomlab.ingest.grpc.max-message-size}: the largest chunk message the stream accepts,
+     * the gRPC counterpart of {@code quarkus.http.limits.max-body-size} (its default, 10M); a
+     * larger one ends the call with {@code RESOURCE_EXHAUSTED} before it is read.
+     */
+    @WithDefault("10M")
+    MemorySize maxMessageSize();
+  }
 }

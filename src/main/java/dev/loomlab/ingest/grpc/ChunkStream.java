@@ -1,0 +1,296 @@
+package dev.loomlab.ingest.grpc;
+
+import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.QueueWait;
+import dev.loomlab.ingest.BatchResult;
+import dev.loomlab.ingest.ChunkChecks;
+import dev.loomlab.ingest.Domain;
+import dev.loomlab.ingest.IngestRecord;
+import dev.loomlab.ingest.IngestService;
+import dev.loomlab.ingest.Table;
+import dev.loomlab.ingest.WriteStrategy;
+import dev.loomlab.ingest.grpc.v1.ChunkAck;
+import dev.loomlab.ingest.grpc.v1.TableWrite;
+import dev.loomlab.problem.Problem;
+import dev.loomlab.problem.ProblemException;
+import dev.loomlab.problem.ProblemType;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.grpc.common.GrpcError;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.InvalidMessageException;
+import io.vertx.grpc.common.MessageSizeOverflowException;
+import io.vertx.grpc.server.GrpcServerRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+import org.jboss.logging.Logger;
+
+/**
+ * One call of a chunk stream: reads a chunk, writes it through the ingest engine on a thread of the
+ * stream's mode, acknowledges it after the commit, then reads the next. The request is paused while
+ * a chunk is written, so a stream holds one chunk in the service at a time and HTTP/2 flow control
+ * holds the rest at the client. Runs on the call's event loop except for the write itself.
+ *
+ * @param <M> the chunk message
+ * @param <R> a record of the domain
+ */
+final class ChunkStream<M, R extends IngestRecord> {
+
+  private static final Logger LOG = Logger.getLogger(ChunkStream.class);
+  static final String MODE_HEADER = "loomlab-mode";
+  static final String WRITES_HEADER = "loomlab-writes";
+
+  /** How a domain's chunk message reads: its sequence and its records as the engine takes them. */
+  record Messages<M, R>(ToLongFunction<M> sequence, Function<M, List<R>> records) {}
+
+  private final GrpcServerRequest<M, ChunkAck> call;
+  private final Domain<R, ?> domain;
+  private final Messages<M, R> messages;
+  private final IngestService ingest;
+  private final ChunkChecks checks;
+  private final QueueWait queueWait;
+  private final ExecutorService virtualThreads;
+  private final GrpcStreamMetrics metrics;
+  private final Context context;
+  private Mode mode;
+  private WriteStrategy writes;
+  private boolean busy;
+  private boolean ended;
+  private boolean closed;
+
+  ChunkStream(
+      GrpcServerRequest<M, ChunkAck> call,
+      Domain<R, ?> domain,
+      Messages<M, R> messages,
+      IngestService ingest,
+      ChunkChecks checks,
+      QueueWait queueWait,
+      ExecutorService virtualThreads,
+      GrpcStreamMetrics metrics) {
+    this.call = call;
+    this.domain = domain;
+    this.messages = messages;
+    this.ingest = ingest;
+    this.checks = checks;
+    this.queueWait = queueWait;
+    this.virtualThreads = virtualThreads;
+    this.metrics = metrics;
+    this.context = Vertx.currentContext();
+  }
+
+  void start() {
+    try {
+      mode = parse(MODE_HEADER, call.headers().get(MODE_HEADER), null, Mode.class);
+      writes =
+          parse(
+              WRITES_HEADER,
+              call.headers().get(WRITES_HEADER),
+              WriteStrategy.sequential,
+              WriteStrategy.class);
+    } catch (ProblemException p) {
+      fail(p, null);
+      return;
+    }
+    call.handler(this::onChunk)
+        .invalidMessageHandler(this::onInvalid)
+        .errorHandler(this::onCut)
+        .exceptionHandler(this::onCut)
+        .endHandler(v -> onEnd());
+  }
+
+  private static <E extends Enum<E>> E parse(String header, String value, E absent, Class<E> type) {
+    if (value == null && absent != null) {
+      return absent;
+    }
+    List<String> names = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      String name = e.name().toLowerCase(Locale.ROOT);
+      if (name.equals(value)) {
+        return e;
+      }
+      names.add(name);
+    }
+    throw ProblemException.badRequest(
+        "metadata "
+            + header
+            + (value == null ? " is required" : " must be one of " + names)
+            + "; nothing was written",
+        List.of(
+            new Problem.Violation(
+                header, value == null ? "is required" : "must be one of " + names)));
+  }
+
+  private void onChunk(M chunk) {
+    long arrival = System.nanoTime();
+    long sequence = messages.sequence().applyAsLong(chunk);
+    call.pause();
+    busy = true;
+    Runnable write =
+        () -> {
+          Outcome outcome;
+          try {
+            queueWait.admit(arrival);
+            List<R> records = messages.records().apply(chunk);
+            checks.check(domain, records);
+            BatchResult result = ingest.batch(domain, mode, writes, records);
+            outcome = new Outcome(ack(sequence, result), null);
+          } catch (ProblemException p) {
+            outcome = new Outcome(null, p);
+          } catch (RuntimeException e) {
+            outcome = new Outcome(null, unexpected(e));
+          }
+          Outcome done = outcome;
+          context.runOnContext(v -> written(sequence, done));
+        };
+    try {
+      if (mode == Mode.VIRTUAL) {
+        virtualThreads.execute(write);
+      } else {
+        // Vert.x' worker pool is Quarkus' worker pool: the threads @Blocking methods run on.
+        context
+            .executeBlocking(
+                () -> {
+                  write.run();
+                  return null;
+                },
+                false)
+            .onFailure(rejected -> written(sequence, new Outcome(null, refused())));
+      }
+    } catch (RuntimeException rejected) {
+      written(sequence, new Outcome(null, refused()));
+    }
+  }
+
+  private ProblemException refused() {
+    return ProblemException.unavailable(
+        "no " + mode.id() + " thread could take the chunk; resend it later", 1);
+  }
+
+  private record Outcome(ChunkAck ack, ProblemException problem) {}
+
+  private void written(long sequence, Outcome outcome) {
+    busy = false;
+    if (closed) {
+      // The client cut the stream: the chunk is committed (or rolled back) all the same, only its
+      // acknowledgement is lost; the client resends what it has no acknowledgement for.
+      return;
+    }
+    if (outcome.problem() != null) {
+      fail(outcome.problem(), sequence);
+      return;
+    }
+    metrics.chunk(domain, mode);
+    call.response().write(outcome.ack());
+    if (ended) {
+      finish();
+    } else {
+      call.resume();
+    }
+  }
+
+  private ChunkAck ack(long sequence, BatchResult result) {
+    ChunkAck.Builder ack =
+        ChunkAck.newBuilder()
+            .setSequence(sequence)
+            .setRecords(result.records())
+            .setTotalMs(result.totalMs())
+            .setMode(result.mode())
+            .setWrites(result.writes())
+            .setThread(Thread.currentThread().getName())
+            .setVirtual(Thread.currentThread().isVirtual());
+    for (Table t : Table.values()) {
+      String table = domain.table(t);
+      ack.addTables(
+          TableWrite.newBuilder()
+              .setRole(TableWrite.Role.forNumber(t.ordinal() + 1))
+              .setTable(table)
+              .setRows(result.rows().getOrDefault(table, 0))
+              .setMs(result.tableMs().getOrDefault(table, 0L)));
+    }
+    return ack.build();
+  }
+
+  private static ProblemException unexpected(RuntimeException e) {
+    String id = UUID.randomUUID().toString();
+    LOG.errorf(e, "unexpected error %s in a chunk stream", id);
+    return new ProblemException(
+        ProblemType.INTERNAL_ERROR,
+        "unexpected error, logged by the service as " + id,
+        List.of(),
+        Map.of(),
+        List.of());
+  }
+
+  /** A message that is not a chunk (malformed protobuf) or is larger than the bound. */
+  private void onInvalid(InvalidMessageException e) {
+    if (closed) {
+      return;
+    }
+    if (e instanceof MessageSizeOverflowException) {
+      closeWith(
+          GrpcStatus.RESOURCE_EXHAUSTED,
+          ProblemException.badRequest(
+              "a chunk message is larger than loomlab.ingest.grpc.max-message-size; nothing of it"
+                  + " was written, send smaller chunks",
+              List.of()));
+    } else {
+      closeWith(
+          GrpcStatus.INVALID_ARGUMENT,
+          ProblemException.badRequest(
+              "a message is not a valid "
+                  + domain.noun()
+                  + " chunk (malformed protobuf); nothing of it was written",
+              List.of()));
+    }
+  }
+
+  private void closeWith(GrpcStatus status, ProblemException p) {
+    closed = true;
+    metrics.stream(domain, mode, status);
+    GrpcProblems.end(call.response(), status, p, null);
+  }
+
+  private void onCut(Object cause) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    metrics.stream(domain, mode, GrpcStatus.CANCELLED);
+    LOG.debugf(
+        "a %s stream was cut by its client (%s)%s",
+        domain.name(),
+        cause instanceof GrpcError g ? g.name() : String.valueOf(cause),
+        busy ? "; the chunk being written completes without its acknowledgement" : "");
+  }
+
+  private void onEnd() {
+    ended = true;
+    if (!busy) {
+      finish();
+    }
+  }
+
+  private void finish() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    metrics.stream(domain, mode, GrpcStatus.OK);
+    call.response().end();
+  }
+
+  private void fail(ProblemException p, Long sequence) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    metrics.stream(domain, mode, GrpcProblems.statusOf(p.type()));
+    GrpcProblems.end(call.response(), p, sequence);
+  }
+}
