@@ -6,8 +6,13 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.Message;
 import dev.loomlab.db.OverloadProbe;
 import dev.loomlab.db.OverloadProbe.Answer;
+import dev.loomlab.ingest.grpc.Chunks;
+import dev.loomlab.ingest.grpc.StreamClient;
+import dev.loomlab.ingest.grpc.StreamClient.Call;
+import dev.loomlab.ingest.grpc.StreamClient.Outcome;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with the records in reverse order. Each succeeds, or gets a retryable 503 ({@code
  * write-conflict}; or {@code overloaded} when a busy machine kept a request from its thread past
  * the bounded wait); never a 500. After a replay of the refused ones, the rows are exactly the
- * chunk's.
+ * chunk's. The same holds over the gRPC stream.
  */
 @QuarkusTest
 class ConcurrentWritersTest {
@@ -85,5 +90,62 @@ class ConcurrentWritersTest {
     } catch (Exception e) {
       return false;
     }
+  }
+
+  /**
+   * The same over the gRPC stream: {@value #WRITERS} streams of the same chunk at once, half of
+   * them reversed; each is acknowledged, or ends UNAVAILABLE with a retryable problem type.
+   */
+  @ParameterizedTest(name = "gRPC {0} {1} {2}")
+  @CsvSource({
+    "recruits, worker, parallel, 1012000",
+    "recruits, virtual, sequential, 1012300",
+    "candidates, worker, copy, 2011000",
+    "candidates, virtual, parallel, 2011300"
+  })
+  void overlappingStreamsInOppositeOrdersAllLandExactly(
+      String domain, String mode, String writes, long from) throws Exception {
+    IngestClient client =
+        domain.equals("recruits") ? IngestClient.RECRUITS : IngestClient.CANDIDATES;
+    long to = from + RECORDS - 1;
+    client.delete(from, to);
+    List<Map<String, Object>> records =
+        domain.equals("recruits")
+            ? TestRecords.recruits(from, RECORDS)
+            : TestRecords.candidates(from, RECORDS);
+    Message forward = Chunks.of(client, 1, records);
+    Message reversed = Chunks.of(client, 1, records.reversed());
+    try (StreamClient streams = new StreamClient()) {
+      List<Call> calls = new ArrayList<>();
+      for (int i = 0; i < WRITERS; i++) {
+        Call call = streams.open(Chunks.method(client), Chunks.metadata(mode, writes));
+        call.send(i % 2 == 0 ? forward : reversed);
+        call.end();
+        calls.add(call);
+      }
+      List<Outcome> outcomes = new ArrayList<>();
+      for (Call call : calls) {
+        outcomes.add(call.outcome());
+      }
+      List<Outcome> unexpected =
+          outcomes.stream()
+              .filter(o -> o.code() != 0 && !(o.code() == 14 && RETRYABLE.contains(o.type())))
+              .toList();
+      assertThat("only OK or a retryable UNAVAILABLE", unexpected, empty());
+      assertThat(outcomes.stream().filter(o -> o.code() == 0).count(), greaterThan(0L));
+      for (Outcome o : outcomes) {
+        if (o.code() == 14) {
+          assertThat(o.retry().getRetryDelay().getSeconds(), equalTo(1L));
+        } else {
+          assertThat(o.acks().size(), equalTo(1));
+        }
+      }
+      if (outcomes.stream().anyMatch(o -> o.code() != 0)) {
+        Outcome replay =
+            streams.stream(Chunks.method(client), Chunks.metadata(mode, writes), List.of(forward));
+        assertThat(replay.message(), replay.code(), equalTo(0));
+      }
+    }
+    client.assertRows(from, to, RECORDS, 3 * RECORDS, RECORDS, RECORDS);
   }
 }

@@ -14,18 +14,22 @@ import java.util.Map;
  * JSON mapping (lowerCamelCase names are the .proto's JSON names), so both transports carry the
  * same data.
  */
-final class Chunks {
+public final class Chunks {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private Chunks() {}
 
+  public static Map<String, String> metadata(String mode, String writes) {
+    return Map.of("loomlab-mode", mode, "loomlab-writes", writes);
+  }
+
   /** The gRPC method of a domain ("WriteRecruits"). */
-  static String method(IngestClient domain) {
+  public static String method(IngestClient domain) {
     return domain == IngestClient.RECRUITS ? "WriteRecruits" : "WriteCandidates";
   }
 
-  static Message of(IngestClient domain, long sequence, List<Map<String, Object>> records) {
+  public static Message of(IngestClient domain, long sequence, List<Map<String, Object>> records) {
     try {
       String json = JSON.writeValueAsString(Map.of("sequence", sequence, domain.domain(), records));
       Message.Builder builder =

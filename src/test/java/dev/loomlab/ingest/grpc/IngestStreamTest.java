@@ -262,7 +262,7 @@ class IngestStreamTest {
   }
 
   static Map<String, String> metadata(String mode, String writes) {
-    return Map.of("loomlab-mode", mode, "loomlab-writes", writes);
+    return Chunks.metadata(mode, writes);
   }
 
   static List<Map<String, Object>> records(IngestClient domain, long from, int count) {

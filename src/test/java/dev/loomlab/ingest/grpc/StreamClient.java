@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * arrive, and the call's status with its {@code google.rpc.Status} details. Lower than a generated
  * stub on purpose: a stub cannot send half a message.
  */
-final class StreamClient implements AutoCloseable {
+public final class StreamClient implements AutoCloseable {
 
   /** Generous: the bound is on a wait for the service, not the thing measured. */
   static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -47,7 +47,7 @@ final class StreamClient implements AutoCloseable {
               .setHttp2ClearTextUpgrade(false));
 
   /** Opens a call of {@code method} ("WriteRecruits") with {@code metadata} as its headers. */
-  Call open(String method, Map<String, String> metadata) throws Exception {
+  public Call open(String method, Map<String, String> metadata) throws Exception {
     RequestOptions options =
         new RequestOptions()
             .setMethod(HttpMethod.POST)
@@ -71,7 +71,7 @@ final class StreamClient implements AutoCloseable {
   }
 
   /** Writes every chunk, ends the call, and waits for its outcome. */
-  Outcome stream(String method, Map<String, String> metadata, List<? extends Message> chunks)
+  public Outcome stream(String method, Map<String, String> metadata, List<? extends Message> chunks)
       throws Exception {
     Call call = open(method, metadata);
     for (Message chunk : chunks) {
@@ -81,7 +81,7 @@ final class StreamClient implements AutoCloseable {
     return call.outcome();
   }
 
-  static Buffer frame(byte[] message) {
+  public static Buffer frame(byte[] message) {
     return Buffer.buffer().appendByte((byte) 0).appendInt(message.length).appendBytes(message);
   }
 
@@ -95,7 +95,7 @@ final class StreamClient implements AutoCloseable {
   }
 
   /** One open call. */
-  static final class Call {
+  public static final class Call {
     private final HttpClientRequest request;
     private final BlockingQueue<ChunkAck> acks = new LinkedBlockingQueue<>();
     private final List<ChunkAck> received = new ArrayList<>();
@@ -106,25 +106,25 @@ final class StreamClient implements AutoCloseable {
       this.request = request;
     }
 
-    void send(Message chunk) throws Exception {
+    public void send(Message chunk) throws Exception {
       sendRaw(frame(chunk.toByteArray()));
     }
 
-    void sendRaw(Buffer bytes) throws Exception {
+    public void sendRaw(Buffer bytes) throws Exception {
       await(request.write(bytes).toCompletionStage());
     }
 
-    void end() throws Exception {
+    public void end() throws Exception {
       await(request.end().toCompletionStage());
     }
 
     /** Resets the stream (RST_STREAM CANCEL), as a client that goes away does. */
-    void cut() {
+    public void cut() {
       request.reset(8);
     }
 
     /** The next acknowledgement; fails if the call ends or none comes within the patience. */
-    ChunkAck nextAck() throws Exception {
+    public ChunkAck nextAck() throws Exception {
       ChunkAck ack = acks.poll(PATIENCE.toSeconds(), TimeUnit.SECONDS);
       if (ack == null) {
         throw new AssertionError(
@@ -133,7 +133,7 @@ final class StreamClient implements AutoCloseable {
       return ack;
     }
 
-    Outcome outcome() throws Exception {
+    public Outcome outcome() throws Exception {
       return outcome.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
     }
 
@@ -180,7 +180,7 @@ final class StreamClient implements AutoCloseable {
    * @param retry the RetryInfo detail, or null
    * @param acks every acknowledgement received
    */
-  record Outcome(
+  public record Outcome(
       int httpStatus,
       int code,
       String message,
@@ -226,11 +226,11 @@ final class StreamClient implements AutoCloseable {
     }
 
     /** The problem type URI the ErrorInfo carries, or null. */
-    String type() {
+    public String type() {
       return info == null ? null : info.getMetadataOrDefault("type", null);
     }
 
-    List<String> fields() {
+    public List<String> fields() {
       return badRequest == null
           ? List.of()
           : badRequest.getFieldViolationsList().stream()

@@ -2,22 +2,32 @@ package dev.loomlab.ingest.recruits;
 
 import static dev.loomlab.ingest.IngestClient.RECRUITS;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import dev.loomlab.ingest.TestDatabase;
 import dev.loomlab.ingest.TestRecords;
+import dev.loomlab.ingest.grpc.Chunks;
+import dev.loomlab.ingest.grpc.StreamClient;
+import dev.loomlab.ingest.grpc.StreamClient.Outcome;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
+import me.escoffier.loom.loomunit.LoomUnitExtension;
+import me.escoffier.loom.loomunit.ShouldNotPin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What the seed left open: a child write fails after the parent committed. A test-only trigger
  * fails the first description write it sees (a sequence survives the rollback, so it fails once).
  */
 @QuarkusTest
+@ExtendWith(LoomUnitExtension.class)
 class PartialWriteTest {
 
   static final long FROM = 1_002_000;
@@ -92,5 +102,33 @@ class PartialWriteTest {
     RECRUITS.assertNothingIn(FROM, FROM + 99);
     RECRUITS.post("virtual", "sequential", TestRecords.recruits(FROM, 4)).then().statusCode(200);
     RECRUITS.assertRows(FROM, FROM + 99, 4, 12, 4, 4);
+  }
+
+  @Test
+  @ShouldNotPin
+  void overTheStreamAPartialWriteEndsTheCallWithItsTablesAndAResendConverges() throws Exception {
+    long from = FROM + 70;
+    TestDatabase.execute("ALTER SEQUENCE loomlab_test_fail_once RESTART");
+    try (StreamClient stream = new StreamClient()) {
+      Outcome failed =
+          stream.stream(
+              "WriteRecruits",
+              Chunks.metadata("virtual", "parallel"),
+              List.of(Chunks.of(RECRUITS, 5, TestRecords.recruits(from, 4))));
+      assertThat(failed.code(), equalTo(13)); // INTERNAL
+      assertThat(failed.type(), equalTo("urn:loomlab:problem:partial-write"));
+      assertThat(failed.info().getMetadataOrThrow("tables"), equalTo("recruit_description"));
+      assertThat(failed.info().getMetadataOrThrow("sequence"), equalTo("5"));
+      assertThat(failed.message(), not(containsString("Exception")));
+      RECRUITS.assertRows(from, from + 9, 4, 12, 0, 4);
+
+      Outcome resent =
+          stream.stream(
+              "WriteRecruits",
+              Chunks.metadata("virtual", "parallel"),
+              List.of(Chunks.of(RECRUITS, 5, TestRecords.recruits(from, 4))));
+      assertThat(resent.message(), resent.code(), equalTo(0));
+      RECRUITS.assertRows(from, from + 9, 4, 12, 4, 4);
+    }
   }
 }
