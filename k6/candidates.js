@@ -25,13 +25,13 @@ export const options = ingestOptions('candidates');
 const FIRST = ['Minjun', 'Seoyeon', 'Jiho', 'Haeun', 'Doyun', 'Jiwoo', 'Ara', 'Taeyang'];
 const LAST = ['Kim', 'Lee', 'Park', 'Choi', 'Jung', 'Kang'];
 
-/** One candidate as JSON text; the same id always gives the same text. */
-export function candidateJson(id) {
+/** One candidate's fields but its embedding; the same id always gives the same record. */
+export function candidate(id) {
   const r = recordPrng(id);
   const pick = (list) => list[Math.floor(r() * list.length)];
   const skills = skillsOf(r);
   const years = Math.floor(r() * 25);
-  return withEmbedding(id, {
+  return {
     id,
     name: `${pick(FIRST)} ${pick(LAST)}`,
     headline: `${pick(['Backend', 'Platform', 'Data', 'Frontend', 'Site reliability'])} engineer`,
@@ -40,7 +40,12 @@ export function candidateJson(id) {
     desiredSalary: 30000 + years * 3000 + Math.floor(r() * 20) * 1000,
     skills,
     profile: `Candidate ${id}: ${years} years with ${skills.map((s) => s.name).join(', ')}.`,
-  });
+  };
+}
+
+/** One candidate as JSON text. */
+export function candidateJson(id) {
+  return withEmbedding(id, candidate(id));
 }
 
 export function setup() {

@@ -22,13 +22,13 @@ import {
 
 export const options = ingestOptions('recruits');
 
-/** One recruit as JSON text; the same id always gives the same text. */
-export function recruitJson(id) {
+/** One recruit's fields but its embedding; the same id always gives the same record. */
+export function recruit(id) {
   const r = recordPrng(id);
   const pick = (list) => list[Math.floor(r() * list.length)];
   const skills = skillsOf(r);
   const min = 30000 + Math.floor(r() * 50) * 1000;
-  return withEmbedding(id, {
+  return {
     id,
     company: `Company ${Math.floor(r() * 5000)}`,
     title: `${pick(['Backend', 'Platform', 'Data', 'Frontend', 'Site reliability'])} engineer`,
@@ -38,7 +38,12 @@ export function recruitJson(id) {
     postedAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(r() * 300) * 86400000).toISOString(),
     skills,
     description: `Recruit ${id}: we build ${pick(['payments', 'search', 'logistics', 'games'])} with ${skills.map((s) => s.name).join(', ')}.`,
-  });
+  };
+}
+
+/** One recruit as JSON text. */
+export function recruitJson(id) {
+  return withEmbedding(id, recruit(id));
 }
 
 export function setup() {

@@ -7,6 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import loads  # noqa: E402
+import labreport  # noqa: E402
 
 
 def section(domain, writes, chunk, rates, variant=""):
@@ -47,6 +48,27 @@ class IngestSummaryTest(unittest.TestCase):
                           section("candidates", "parallel", 100, [3000])])
         self.assertEqual([(r["domain"], r["setup"]) for r in rows],
                          [("recruits", "local"), ("recruits", "rtt"), ("candidates", "local")])
+
+
+class GrpcTransportTest(unittest.TestCase):
+
+    def test_grpc_suite_streams_the_same_records_through_its_own_script(self):
+        http = loads.ingest_suite("candidates", 3_000, "", {}, 1, strategies=("parallel",))
+        grpc = loads.ingest_suite("candidates", 3_000, "", {}, 1, strategies=("parallel",), transport="grpc")
+        self.assertEqual(grpc.loads[0].script, "k6/ingest-grpc.js")
+        self.assertEqual(grpc.loads[0].scenario, "candidates_grpc")
+        self.assertEqual(grpc.loads[0].env, {**http.loads[0].env, "DOMAIN": "candidates"})
+        self.assertEqual(grpc.variant, "gRPC stream")
+        self.assertEqual(grpc.workload, http.workload)
+
+    def test_a_stream_reads_its_chunks_as_requests(self):
+        summary = {"metrics": {
+            "http_reqs": {"values": {"count": 1, "rate": 0.1}},  # setup()'s readiness probe
+            "lab_chunks{scenario:recruits_grpc}": {"values": {"count": 30, "rate": 15.0}},
+            "lab_chunk_duration{scenario:recruits_grpc}": {"values": {"avg": 60.0, "med": 58.0, "p(99)": 90.0}},
+            "lab_chunk_failed{scenario:recruits_grpc}": {"values": {"rate": 0.0}}}}
+        f = labreport.k6_figures(summary, "recruits_grpc")
+        self.assertEqual((f["requests"], f["throughput"], f["p50"], f["p99"]), (30, 15.0, 58.0, 90.0))
 
 
 if __name__ == "__main__":

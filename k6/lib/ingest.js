@@ -16,7 +16,7 @@ export const CHUNK = intEnv('CHUNK', 100);
 export const ID_BASE = intEnv('ID_BASE', 1);
 export const DIM = intEnv('DIM', 384);
 export const SEED = intEnv('SEED', 42);
-const CHUNKS = Math.ceil(RECORDS / CHUNK);
+export const CHUNKS = Math.ceil(RECORDS / CHUNK);
 
 const records = new Counter('lab_records');
 // The server's milliseconds per table, by role (the answer lists its tables in this order), so
@@ -73,21 +73,40 @@ const EMBEDDINGS = (() => {
   for (let k = 0; k < 64; k++) {
     const e = new Array(DIM);
     for (let i = 0; i < DIM; i++) e[i] = Math.round((r() * 2 - 1) * 1e4) / 1e4;
-    pool.push(JSON.stringify(e));
+    pool.push(e);
   }
   return pool;
 })();
+const EMBEDDINGS_JSON = EMBEDDINGS.map((e) => JSON.stringify(e));
 
 /** A record's fields as JSON text with its embedding appended. */
 export function withEmbedding(id, fields) {
   const json = JSON.stringify(fields);
-  return `${json.slice(0, -1)},"embedding":${EMBEDDINGS[id % EMBEDDINGS.length]}}`;
+  return `${json.slice(0, -1)},"embedding":${EMBEDDINGS_JSON[id % EMBEDDINGS.length]}}`;
 }
+
+/** A record's embedding as numbers (the gRPC stream sends them as packed floats). */
+export function embeddingOf(id) {
+  return EMBEDDINGS[id % EMBEDDINGS.length];
+}
+
+/** The ids of chunk `index` of the stream: [first, last). */
+export function chunkIds(index) {
+  const first = ID_BASE + index * CHUNK;
+  return [first, Math.min(ID_BASE + RECORDS, first + CHUNK)];
+}
+
+/** Books a chunk's answer (REST body or gRPC acknowledgement): records and per-table times. */
+export function bookChunk(recordsWritten, totalMs, msByRole) {
+  records.add(recordsWritten);
+  serverMs.add(totalMs);
+  msByRole.forEach((ms, i) => tableMs[i].add(ms));
+}
+
 
 /** One chunk of the stream: this iteration's records to /api/{MODE}/{domain}/batch. */
 export function postChunk(domain, recordJson) {
-  const first = ID_BASE + exec.scenario.iterationInTest * CHUNK;
-  const last = Math.min(ID_BASE + RECORDS, first + CHUNK);
+  const [first, last] = chunkIds(exec.scenario.iterationInTest);
   const parts = [];
   for (let id = first; id < last; id++) parts.push(recordJson(id));
   const res = track(http.post(`${BASE_URL}/api/${MODE}/${domain}/batch?writes=${WRITES}`, `[${parts.join(',')}]`, {
@@ -97,9 +116,7 @@ export function postChunk(domain, recordJson) {
   const ok = check(res, { 'status is 200': (r) => r.status === 200 });
   if (!ok) return;
   const body = res.json();
-  records.add(body.records);
-  serverMs.add(body.totalMs);
-  Object.values(body.tableMs).forEach((ms, i) => tableMs[i].add(ms));
+  bookChunk(body.records, body.totalMs, Object.values(body.tableMs));
 }
 
 /** The lab's summary plus the records written and their rate. */

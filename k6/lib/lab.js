@@ -150,9 +150,22 @@ export function getJson(url, name, extraChecks = {}) {
 
 /** Books a response's duration for the standard deviation; returns the response. */
 export function track(res) {
-  durationSquares.add(res.timings.duration * res.timings.duration);
+  trackMs(res.timings.duration);
   return res;
 }
+
+/** Books a duration (ms) for the standard deviation: an HTTP response's, or a gRPC chunk's. */
+export function trackMs(ms) {
+  durationSquares.add(ms * ms);
+}
+
+// A gRPC stream's own figures, read where an HTTP script's are (k6/ingest-grpc.js): one "request"
+// is a chunk, from its write to its acknowledgement.
+export const STREAM_METRICS = {
+  http_req_duration: 'lab_chunk_duration',
+  http_reqs: 'lab_chunks',
+  http_req_failed: 'lab_chunk_failed',
+};
 
 /**
  * Thresholds, applied to the scenario's own requests only (setup()'s readiness probe is not
@@ -168,9 +181,13 @@ export function scenarioThresholds(scenario, extra = {}) {
   };
 }
 
-/** The scenario's sub-metric when present, else the whole metric. */
+/**
+ * The scenario's sub-metric when present, else the whole metric; for a chunk stream, the stream's
+ * counterpart of an HTTP metric (STREAM_METRICS).
+ */
 export function scenarioMetric(data, name, scenario) {
-  return data.metrics[`${name}{scenario:${scenario}}`] || data.metrics[name];
+  const of = (n) => data.metrics[`${n}{scenario:${scenario}}`] || data.metrics[n];
+  return (STREAM_METRICS[name] && of(STREAM_METRICS[name])) || of(name);
 }
 
 export function think() {

@@ -231,8 +231,8 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
             rows.append((sec["workload"], sec.get("variant") or "local", writes, mode, agg,
                          int(sec["env"].get("CHUNK", 100))))
     t = lr.Table(["domain", "setup", "writes", "chunk", "mode", "records/s", "best chunk", "vs COPY", "vs sequential",
-                  "chunk p50 ms", "chunk p99 ms", "parent ms", "skill ms", "text ms", "embedding ms", "errors %",
-                  "seed rec/s"])
+                  "chunk p50 ms", "chunk p99 ms", "parent ms", "skill ms", "text ms", "embedding ms",
+                  "CPU ms/1k rec", "errors %", "seed rec/s"])
     rate = lambda r: r[4]["records_per_s"].median
     for key in dict.fromkeys(r[:2] for r in rows):
         ours = [r for r in rows if r[:2] == key]
@@ -253,6 +253,7 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
                   lr.fmt(lr.ratio(med("records_per_s"), seq.get((mode, chunk), math.nan)), 2, "x"),
                   lr.fmt(med("p50")), lr.fmt(med("p99")),
                   *(lr.fmt(med(metric)) for metric, _, _ in INGEST_TRENDS),
+                  lr.fmt(med("cpu_ms_per_1k_records"), 0),
                   lr.fmt(med("error_rate") * 100, 2),
                   lr.fmt(seed) if setup == "local" and domain == "recruits" else "-")
     return t
@@ -276,27 +277,39 @@ INGEST_DOMAINS = {
 
 
 def ingest_suite(domain: str, records: int, variant: str, server_env: dict, id_base: int,
-                 chunks: tuple = (100,), strategies: tuple = ("sequential", "parallel", "copy")) -> Suite:
+                 chunks: tuple = (100,), strategies: tuple = ("sequential", "parallel", "copy"),
+                 transport: str = "http") -> Suite:
+    """Seed D's chunk stream of one domain, over HTTP/JSON (k6/<domain>.js, a POST per chunk) or over
+    the seed's own transport, a gRPC stream of protobuf chunks (k6/ingest-grpc.js): the same records,
+    one chunk in flight, the same rows in the summary."""
     seed_size = records == 87_488 and domain == "recruits"
+    grpc = transport == "grpc"
     loads = []
     for chunk, writes in ((c, w) for w in strategies for c in chunks):
+        env = {"RECORDS": str(records), "CHUNK": str(chunk), "WRITES": writes, "ID_BASE": str(id_base)}
+        if grpc:
+            env["DOMAIN"] = domain
         loads.append(Load(
-            f"{records:,} records in chunks of {chunk}, {writes}" + (" (D)" if seed_size else ""),
-            f"k6/{domain}.js", domain,
-            {"RECORDS": str(records), "CHUNK": str(chunk), "WRITES": writes, "ID_BASE": str(id_base)},
-            seed=SEED_D.get(writes, {}) if seed_size and not variant else {},
+            f"{records:,} records in chunks of {chunk}, {writes}" + (" (D)" if seed_size else "")
+            + (", gRPC stream" if grpc else ""),
+            "k6/ingest-grpc.js" if grpc else f"k6/{domain}.js", f"{domain}_grpc" if grpc else domain,
+            env,
+            seed=SEED_D.get(writes, {}) if seed_size and not variant and not grpc else {},
             modes=("worker", "virtual") if writes != "copy" else ("virtual",),
             timeout_s=1800, counters=("lab_records",), extra_report=INGEST_TRENDS,
-            est_s=records / (700 if variant else 3500) + 1,
-            warmup_est_s=min(records, 1000) / (700 if variant else 3500) + 1,
+            est_s=records / (700 if variant and not grpc else 3000 if grpc else 3500) + 1,
+            warmup_est_s=min(records, 1000) / (700 if variant and not grpc else 3500) + 1,
             warmup_env={"RECORDS": str(min(records, 1000))}))
     tables, what = INGEST_DOMAINS[domain]
+    setup = "gRPC stream" if grpc else ""
     return Suite(
         workload=domain,
-        variant=variant,
+        variant=", ".join(v for v in (setup, variant) if v),
         description=f"Seed D: {domain} ({what}) streamed in chunks of {'/'.join(map(str, chunks))} and upserted into {tables} "
         "(pgvector 384): sequential (one transaction) vs parallel (parent, then the three children at once on the "
         "request's model)" + (", with COPY as the anchor" if "copy" in strategies else "")
+        + ("; over the seed's transport, one gRPC stream of protobuf chunks each acknowledged after its commit "
+           "(k6/ingest-grpc.js, the same records as the HTTP/JSON rows)" if grpc else "")
         + (f"; {variant}" if variant else ""),
         server_env=server_env,
         loads=loads,
@@ -415,6 +428,9 @@ def suites(profile: str) -> list[Suite]:
         ingest_suite("recruits", records, "", {}, 1),
         # The seed's next step: its second domain through the same engine and stream.
         ingest_suite("candidates", records if not seeds else 10_000, "", {}, 1),
+        # Seed D's own transport: the same recruits as one gRPC stream of protobuf chunks.
+        ingest_suite("recruits", records if not seeds else 10_000, "", {}, 1,
+                     strategies=("sequential", "parallel"), transport="grpc"),
         Suite(
             workload="db",
             description="Seed B: each request holds one pooled connection for 200 ms (pg_sleep); 100 users "
@@ -446,8 +462,9 @@ def suites(profile: str) -> list[Suite]:
         # Seed D's next step, chunks of 200-300 and beyond: every size for both domains, both modes,
         # sequential and parallel, here and behind a simulated 20 ms round trip per statement.
         rtt = {"LOOMLAB_INGEST_SIMULATED_ROUND_TRIP": "20ms"}
-        return [ingest_suite(domain, 3_000, variant, env, 1, SWEEP_CHUNKS, ("sequential", "parallel"))
+        return [ingest_suite(domain, 3_000, variant, env, 1, SWEEP_CHUNKS, ("sequential", "parallel"), transport)
                 for variant, env in (("", {}), ("simulated round trip 20 ms per statement", rtt))
+                for transport in ("http", "grpc")
                 for domain in INGEST_DOMAINS]
     if not smoke:
         # Variants: the seed's own constraints, to show where each pool bound bites.

@@ -144,6 +144,9 @@ def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, too
         figures["throughput"] = figures[f"{load.served}_rate"]
     if "lab_records" in load.counters:
         figures["records_per_s"] = figures["lab_records_rate"]
+        # The service's CPU per 1,000 records written: what a transport costs the server.
+        records = figures["lab_records_count"]
+        figures["cpu_ms_per_1k_records"] = figures.get("cpu_s", math.nan) * 1e6 / records if records else math.nan
     if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
         # An open run that kept up: its throughput is the arrival rate it took, requests per second
         # of arrivals. k6's own rate also divides by the drain after the last arrival, when nothing
