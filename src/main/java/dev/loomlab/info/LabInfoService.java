@@ -95,6 +95,7 @@ public class LabInfoService {
     pools.put("ingest.jdbc-batch-size", ingest.jdbcBatchSize());
     pools.put("ingest.simulated-round-trip-ms", ingest.simulatedRoundTrip().toMillis());
     pools.put("ingest.conflict-retries", ingest.conflictRetries());
+    pools.put("ingest.grpc.max-message-bytes", ingest.grpc().maxMessageSize().asLongValue());
     pools.put("datasource.max-size", intValue("quarkus.datasource.jdbc.max-size").orElse(20));
     pools.put("jdk.feature", Runtime.version().feature());
     pools.put(
