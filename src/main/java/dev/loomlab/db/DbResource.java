@@ -4,6 +4,7 @@ import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -50,5 +51,13 @@ public class DbResource {
   public DbResult virtual(
       @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms) {
     return service.slowQuery(Mode.VIRTUAL, ms);
+  }
+
+  @GET
+  @Path("reactive/db/slow")
+  @Operation(summary = "Hold a reactive pool connection ms milliseconds, from the event loop")
+  public Uni<DbResult> reactive(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms) {
+    return service.slowQueryOnEventLoop(ms);
   }
 }

@@ -4,10 +4,13 @@ import dev.loomlab.execution.Mode;
 import dev.loomlab.observability.WorkloadMetrics;
 import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
+import dev.loomlab.reactive.ReactiveDatabase;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,8 +28,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class DbService {
 
   private static final String SLOW = "SELECT pg_sleep(? / 1000.0)";
+  private static final String SLOW_REACTIVE = "SELECT pg_sleep($1::bigint / 1000.0)";
 
   private final AgroalDataSource dataSource;
+  private final ReactiveDatabase reactive;
   private final DbConfig config;
   private final Semaphore bulkhead;
   private final Map<Mode, Timer> timers;
@@ -35,11 +40,13 @@ public class DbService {
 
   DbService(
       AgroalDataSource dataSource,
+      ReactiveDatabase reactive,
       DbConfig config,
       WorkloadMetrics metrics,
       @ConfigProperty(name = "quarkus.datasource.jdbc.max-size", defaultValue = "20")
           int poolSize) {
     this.dataSource = dataSource;
+    this.reactive = reactive;
     this.config = config;
     int permits = config.bulkhead().permits().orElse(poolSize);
     this.bulkhead = config.bulkhead().enabled() ? new Semaphore(permits, true) : null;
@@ -111,6 +118,47 @@ public class DbService {
       if (permitted) {
         bulkhead.release();
       }
+    }
+  }
+
+  /**
+   * The reactive form: the same query through the reactive pool, which has as many connections. Its
+   * own wait queue is the bulkhead: FIFO, bounded by {@code loomlab.reactive.pool.max-wait} (by
+   * default the other modes' {@code loomlab.db.bulkhead.max-wait}), then 503.
+   */
+  public Uni<DbResult> slowQueryOnEventLoop(long ms) {
+    Bounds.check("ms", ms, 0, config.maxMs());
+    long start = System.nanoTime();
+    return reactive
+        .withConnection(
+            connection -> {
+              long acquired = System.nanoTime();
+              waits.record(acquired - start, TimeUnit.NANOSECONDS);
+              return connection
+                  .preparedQuery(SLOW_REACTIVE)
+                  .execute(Tuple.of(ms))
+                  .map(rows -> result(start, acquired, ms));
+            })
+        .onFailure(ProblemException.class)
+        .invoke(this::countRefusal);
+  }
+
+  private DbResult result(long start, long acquired, long ms) {
+    long end = System.nanoTime();
+    timers.get(Mode.REACTIVE).record(end - start, TimeUnit.NANOSECONDS);
+    return new DbResult(
+        Mode.REACTIVE.id(),
+        Thread.currentThread().getName(),
+        false,
+        ms,
+        TimeUnit.NANOSECONDS.toMillis(acquired - start),
+        TimeUnit.NANOSECONDS.toMillis(end - acquired),
+        true);
+  }
+
+  private void countRefusal(Throwable problem) {
+    if (((ProblemException) problem).status() == 503) {
+      rejected.increment();
     }
   }
 }

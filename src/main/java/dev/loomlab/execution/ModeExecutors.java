@@ -27,6 +27,7 @@ public final class ModeExecutors {
     return switch (mode) {
       case VIRTUAL -> Executors.newThreadPerTaskExecutor(threadFactory(mode, name));
       case WORKER -> Executors.newFixedThreadPool(platformThreads, threadFactory(mode, name));
+      case REACTIVE -> throw noThreads(name);
     };
   }
 
@@ -36,6 +37,12 @@ public final class ModeExecutors {
     return switch (mode) {
       case VIRTUAL -> Thread.ofVirtual().name(prefix, 0).factory();
       case WORKER -> Thread.ofPlatform().name(prefix, 0).daemon(true).factory();
+      case REACTIVE -> throw noThreads(name);
     };
+  }
+
+  private static IllegalArgumentException noThreads(String name) {
+    return new IllegalArgumentException(
+        name + ": the reactive mode runs on the event loop and has no threads of its own");
   }
 }

@@ -32,7 +32,7 @@ public class QueueWait {
   QueueWait(ExecutionConfig config, CurrentVertxRequest request, MeterRegistry registry) {
     this.config = config.queueWait();
     this.request = request;
-    for (Mode mode : Mode.values()) {
+    for (Mode mode : Mode.ON_THREADS) {
       waits.put(
           mode,
           Timer.builder("loomlab.execution.queue.wait")

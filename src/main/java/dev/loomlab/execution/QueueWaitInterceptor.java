@@ -1,11 +1,15 @@
 package dev.loomlab.execution;
 
+import io.vertx.core.Context;
 import jakarta.annotation.Priority;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
-/** Runs {@link QueueWait#check()} on the request's thread before a workload method. */
+/**
+ * Runs {@link QueueWait#check()} on the request's thread before a workload method. A reactive
+ * method starts on the event loop that received the request: it waited for no thread.
+ */
 @BoundedQueueWait
 @Interceptor
 @Priority(Interceptor.Priority.PLATFORM_BEFORE)
@@ -19,7 +23,9 @@ class QueueWaitInterceptor {
 
   @AroundInvoke
   Object bounded(InvocationContext invocation) throws Exception {
-    queueWait.check();
+    if (!Context.isOnEventLoopThread()) {
+      queueWait.check();
+    }
     return invocation.proceed();
   }
 }

@@ -6,6 +6,8 @@ import dev.loomlab.execution.QueueWait;
 import dev.loomlab.ingest.IngestConfig;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.product.ProductConfig;
+import dev.loomlab.reactive.ReactiveConfig;
+import dev.loomlab.reactive.ReactiveDatabase;
 import dev.loomlab.sleep.SleepConfig;
 import dev.loomlab.tasks.TasksConfig;
 import dev.loomlab.tasks.TasksService;
@@ -36,6 +38,8 @@ public class LabInfoService {
   private final TasksService tasksService;
   private final QueueWait queueWait;
   private final IngestConfig ingest;
+  private final ReactiveDatabase reactiveDb;
+  private final ReactiveConfig reactive;
 
   LabInfoService(
       Config config,
@@ -45,7 +49,9 @@ public class LabInfoService {
       ProductConfig product,
       TasksService tasksService,
       QueueWait queueWait,
-      IngestConfig ingest) {
+      IngestConfig ingest,
+      ReactiveDatabase reactiveDb,
+      ReactiveConfig reactive) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
@@ -54,6 +60,8 @@ public class LabInfoService {
     this.tasksService = tasksService;
     this.queueWait = queueWait;
     this.ingest = ingest;
+    this.reactiveDb = reactiveDb;
+    this.reactive = reactive;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -97,6 +105,13 @@ public class LabInfoService {
     pools.put("ingest.conflict-retries", ingest.conflictRetries());
     pools.put("ingest.grpc.max-message-bytes", ingest.grpc().maxMessageSize().asLongValue());
     pools.put("datasource.max-size", intValue("quarkus.datasource.jdbc.max-size").orElse(20));
+    // Quarkus' default: two event loops per CPU.
+    pools.put(
+        "reactive.event-loops", intValue("quarkus.vertx.event-loops-pool-size").orElse(2 * cpus));
+    pools.put("reactive.pool-max-size", reactiveDb.maxSize());
+    pools.put("reactive.pool-max-wait-ms", reactiveDb.maxWait().toMillis());
+    pools.put("reactive.pool-max-waiting", reactive.pool().maxWaiting());
+    pools.put("reactive.web-client-max-connections", reactive.webClient().maxConnections());
     pools.put("jdk.feature", Runtime.version().feature());
     pools.put(
         "virtual.carriers",

@@ -2,6 +2,7 @@ package dev.loomlab.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.loomlab.execution.Mode;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.NotFoundException;
@@ -10,8 +11,10 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,7 +26,21 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 public class ProblemMappers {
 
   private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
-  private static final Pattern MODE_PATH = Pattern.compile("^/?api/([^/]+)/.*");
+  private static final Pattern MODE_PATH = Pattern.compile("^/?api/([^/]+)/([^/]+).*");
+  private static final List<String> MODES = Arrays.stream(Mode.values()).map(Mode::id).toList();
+
+  /** The workloads that run on threads only, and why; the README's endpoint table says the same. */
+  private static final Map<String, String> NO_REACTIVE_FORM =
+      Map.of(
+          "tasks",
+          "each task is a blocked thread by design; the event loop must never block",
+          "pinning",
+          "pinning is a virtual thread blocked inside synchronized or native code; the event loop"
+              + " must never block",
+          "recruits",
+          "the chunk writer exists on threads only: JDBC batches and COPY",
+          "candidates",
+          "the chunk writer exists on threads only: JDBC batches and COPY");
 
   @ServerExceptionMapper
   public Response problem(ProblemException e, UriInfo uri) {
@@ -87,10 +104,18 @@ public class ProblemMappers {
       return build(ProblemType.INVALID_INPUT, 400, detail, uri, List.of()).build();
     }
     Matcher m = MODE_PATH.matcher(uri.getPath());
-    String detail =
-        m.matches() && !m.group(1).equals("worker") && !m.group(1).equals("virtual")
-            ? "unknown mode '" + m.group(1) + "': use 'worker' or 'virtual'"
-            : "no resource at " + uri.getPath();
+    String detail = "no resource at " + uri.getPath();
+    if (m.matches() && !MODES.contains(m.group(1))) {
+      detail = "unknown mode '" + m.group(1) + "': use one of " + MODES;
+    } else if (m.matches()
+        && m.group(1).equals("reactive")
+        && NO_REACTIVE_FORM.containsKey(m.group(2))) {
+      detail =
+          m.group(2)
+              + " has no reactive form ("
+              + NO_REACTIVE_FORM.get(m.group(2))
+              + "); its modes: worker, virtual";
+    }
     return build(ProblemType.NOT_FOUND, 404, detail, uri, List.of()).build();
   }
 

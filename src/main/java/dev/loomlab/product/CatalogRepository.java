@@ -1,7 +1,14 @@
 package dev.loomlab.product;
 
 import dev.loomlab.product.ProductView.Product;
+import dev.loomlab.reactive.EventLoopTimer;
+import dev.loomlab.reactive.ReactiveDatabase;
 import io.agroal.api.AgroalDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowIterator;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,7 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 
-/** The catalog dependency: one product row through the Agroal pool. */
+/** The catalog dependency: one product row through the Agroal pool, or the reactive pool. */
 @ApplicationScoped
 public class CatalogRepository {
 
@@ -18,10 +25,19 @@ public class CatalogRepository {
   private static final String SELECT_SLOW =
       "SELECT id, name, category, price, pg_sleep(? / 1000.0) FROM product WHERE id = ?";
 
-  private final AgroalDataSource dataSource;
+  private static final String SELECT_REACTIVE =
+      "SELECT id, name, category, price FROM product WHERE id = $1";
+  private static final String SELECT_SLOW_REACTIVE =
+      "SELECT id, name, category, price, pg_sleep($1::bigint / 1000.0) FROM product WHERE id = $2";
 
-  CatalogRepository(AgroalDataSource dataSource) {
+  private final AgroalDataSource dataSource;
+  private final ReactiveDatabase reactive;
+  private final EventLoopTimer timer;
+
+  CatalogRepository(AgroalDataSource dataSource, ReactiveDatabase reactive, EventLoopTimer timer) {
     this.dataSource = dataSource;
+    this.reactive = reactive;
+    this.timer = timer;
   }
 
   /**
@@ -53,5 +69,29 @@ public class CatalogRepository {
       Thread.sleep(latencyMs);
     }
     return product;
+  }
+
+  /** The reactive form of {@link #find}: the same row and latency, through the reactive pool. */
+  public Uni<Optional<Product>> findOnEventLoop(
+      long id, long latencyMs, ProductConfig.LatencyIn latencyIn) {
+    boolean inDatabase = latencyIn == ProductConfig.LatencyIn.database;
+    Uni<Optional<Product>> row =
+        reactive.withConnection(
+            connection ->
+                connection
+                    .preparedQuery(inDatabase ? SELECT_SLOW_REACTIVE : SELECT_REACTIVE)
+                    .execute(inDatabase ? Tuple.of(latencyMs, id) : Tuple.of(id))
+                    .map(CatalogRepository::firstProduct));
+    return inDatabase ? row : row.chain(product -> timer.after(latencyMs, () -> product));
+  }
+
+  private static Optional<Product> firstProduct(RowSet<Row> rows) {
+    RowIterator<Row> it = rows.iterator();
+    if (!it.hasNext()) {
+      return Optional.empty();
+    }
+    Row r = it.next();
+    return Optional.of(
+        new Product(r.getLong(0), r.getString(1), r.getString(2), r.getBigDecimal(3)));
   }
 }

@@ -4,6 +4,7 @@ import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -44,5 +45,12 @@ public class ProductResource {
   @Operation(summary = "Look a product up on a virtual thread; dependencies on virtual threads")
   public ProductView virtual(@PathParam("id") long id) {
     return service.lookup(Mode.VIRTUAL, id);
+  }
+
+  @GET
+  @Path("reactive/products/{id}")
+  @Operation(summary = "Look a product up on the event loop; dependencies combined with Mutiny")
+  public Uni<ProductView> reactive(@PathParam("id") long id) {
+    return service.lookupOnEventLoop(id);
   }
 }

@@ -8,12 +8,16 @@ import dev.loomlab.problem.ProblemException;
 import dev.loomlab.product.ProductView.CompetitorPrice;
 import dev.loomlab.product.ProductView.Product;
 import dev.loomlab.product.ProductView.Stock;
+import dev.loomlab.reactive.EventLoopTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.net.ConnectException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A product lookup (seed C): four slow dependencies called in parallel on an executor of the
- * request's model, so the answer takes as long as the slowest of them, not their sum.
+ * request's model (or, in the reactive mode, combined on the event loop), so the answer takes as
+ * long as the slowest of them, not their sum.
  */
 @ApplicationScoped
 public class ProductService {
@@ -39,6 +44,7 @@ public class ProductService {
   private final CatalogRepository catalog;
   private final StockClient stock;
   private final FanOutExecutors executors;
+  private final EventLoopTimer timer;
   private final Map<Mode, Timer> lookupTimers;
   private final Map<Mode, Map<Dependency, Timer>> dependencyTimers = new EnumMap<>(Mode.class);
   private final AtomicInteger runningSubTasks = new AtomicInteger();
@@ -48,11 +54,13 @@ public class ProductService {
       CatalogRepository catalog,
       StockClient stock,
       FanOutExecutors executors,
+      EventLoopTimer timer,
       WorkloadMetrics metrics) {
     this.config = config;
     this.catalog = catalog;
     this.stock = stock;
     this.executors = executors;
+    this.timer = timer;
     this.lookupTimers = metrics.timers("product");
     for (Mode mode : Mode.values()) {
       Map<Dependency, Timer> timers = new EnumMap<>(Dependency.class);
@@ -140,7 +148,7 @@ public class ProductService {
       } catch (ExecutionException e) {
         cancelAll(futures);
         throw ProblemException.gatewayTimeout(
-            "dependency " + dependency.id() + " failed: " + e.getCause());
+            "dependency " + dependency.id() + " failed: " + whatFailed(e.getCause()));
       } catch (InterruptedException e) {
         cancelAll(futures);
         Thread.currentThread().interrupt();
@@ -150,6 +158,109 @@ public class ProductService {
     long totalNanos = System.nanoTime() - start;
     lookupTimers.get(mode).record(totalNanos, TimeUnit.NANOSECONDS);
     return view(mode, outcomes, TimeUnit.NANOSECONDS.toMillis(totalNanos));
+  }
+
+  /**
+   * The reactive form: the same four dependencies combined with Mutiny on the event loop (the
+   * catalog through the reactive pool, stock through the Vert.x web client, the other two on
+   * timers), the same timeout, the same answer.
+   */
+  public Uni<ProductView> lookupOnEventLoop(long id) {
+    Bounds.check("id", id, 1, Long.MAX_VALUE);
+    LatencyPlan plan = LatencyPlan.draw(config, id);
+    long start = System.nanoTime();
+    Map<Dependency, Outcome<?>> answered =
+        Collections.synchronizedMap(new EnumMap<>(Dependency.class));
+    Uni<Optional<Product>> product =
+        catalog.findOnEventLoop(id, plan.of(Dependency.CATALOG), config.catalog().latencyIn());
+    return Uni.combine()
+        .all()
+        .unis(
+            onEventLoop(Dependency.CATALOG, product.map(p -> found(p, id)), answered),
+            onEventLoop(
+                Dependency.STOCK, stock.fetchOnEventLoop(id, plan.of(Dependency.STOCK)), answered),
+            onEventLoop(
+                Dependency.RECOMMENDATIONS,
+                timer.after(plan.of(Dependency.RECOMMENDATIONS), () -> recommendationsOf(id)),
+                answered),
+            onEventLoop(
+                Dependency.PRICES,
+                timer.after(plan.of(Dependency.PRICES), () -> competitorPricesOf(id)),
+                answered))
+        .discardItems()
+        .ifNoItem()
+        .after(config.timeout())
+        .failWith(() -> lateAnswers(answered))
+        .map(
+            done -> {
+              long totalNanos = System.nanoTime() - start;
+              lookupTimers.get(Mode.REACTIVE).record(totalNanos, TimeUnit.NANOSECONDS);
+              return view(Mode.REACTIVE, answered, TimeUnit.NANOSECONDS.toMillis(totalNanos));
+            });
+  }
+
+  private static Optional<Product> found(Optional<Product> product, long id) {
+    if (product.isEmpty()) {
+      throw ProblemException.notFound("no product with id " + id);
+    }
+    return product;
+  }
+
+  /** One dependency's call, timed and counted as the threaded sub-tasks are. */
+  private <T> Uni<T> onEventLoop(
+      Dependency dependency, Uni<T> call, Map<Dependency, Outcome<?>> answered) {
+    Timer timer = dependencyTimers.get(Mode.REACTIVE).get(dependency);
+    return Uni.createFrom()
+        .deferred(
+            () -> {
+              runningSubTasks.incrementAndGet();
+              long t0 = System.nanoTime();
+              return call.invoke(
+                      value -> {
+                        long nanos = System.nanoTime() - t0;
+                        timer.record(nanos, TimeUnit.NANOSECONDS);
+                        answered.put(
+                            dependency,
+                            new Outcome<>(
+                                value,
+                                TimeUnit.NANOSECONDS.toMillis(nanos),
+                                Thread.currentThread().getName(),
+                                false));
+                      })
+                  .onTermination()
+                  .invoke(runningSubTasks::decrementAndGet);
+            })
+        .onFailure(failure -> !(failure instanceof ProblemException))
+        .transform(
+            failure ->
+                ProblemException.gatewayTimeout(
+                    "dependency " + dependency.id() + " failed: " + whatFailed(failure)));
+  }
+
+  /** A dependency's failure for a client: what went wrong, never a Java class name. */
+  static String whatFailed(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        return "cannot connect";
+      }
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return t.getMessage();
+      }
+    }
+    return "no reason given";
+  }
+
+  private ProblemException lateAnswers(Map<Dependency, Outcome<?>> answered) {
+    List<String> late = new ArrayList<>();
+    for (Dependency d : Dependency.values()) {
+      if (!answered.containsKey(d)) {
+        late.add(d.id());
+      }
+    }
+    return ProblemException.gatewayTimeout(
+        "no answer within " + config.timeout().toMillis() + " ms from: " + String.join(", ", late));
   }
 
   /** What one dependency answered, how long it took and on which thread. */
@@ -184,6 +295,16 @@ public class ProductService {
 
   private static List<Long> recommendations(long id, long latencyMs) throws InterruptedException {
     Thread.sleep(latencyMs); // the recommendation cache's round trip
+    return recommendationsOf(id);
+  }
+
+  private static List<CompetitorPrice> competitorPrices(long id, long latencyMs)
+      throws InterruptedException {
+    Thread.sleep(latencyMs); // the pricing service's round trip
+    return competitorPricesOf(id);
+  }
+
+  private static List<Long> recommendationsOf(long id) {
     List<Long> ids = new ArrayList<>(3);
     for (int i = 1; i <= 3; i++) {
       ids.add(Math.floorMod(id * 31 + i * 977, 10_000L) + 1);
@@ -191,9 +312,7 @@ public class ProductService {
     return ids;
   }
 
-  private static List<CompetitorPrice> competitorPrices(long id, long latencyMs)
-      throws InterruptedException {
-    Thread.sleep(latencyMs); // the pricing service's round trip
+  private static List<CompetitorPrice> competitorPricesOf(long id) {
     List<CompetitorPrice> prices = new ArrayList<>(2);
     for (String seller : List.of("acme", "globex")) {
       long cents = 500 + Math.floorMod(id * 7919 + seller.hashCode(), 99_500);

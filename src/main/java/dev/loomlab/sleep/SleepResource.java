@@ -4,6 +4,7 @@ import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,7 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code GET /api/{mode}/sleep}: the request thread sleeps {@code ms}. */
+/** {@code GET /api/{mode}/sleep}: the request waits {@code ms}, holding its thread or not. */
 @Path("/api")
 @BoundedQueueWait
 @Produces(MediaType.APPLICATION_JSON)
@@ -45,5 +46,13 @@ public class SleepResource {
   public SleepResult virtual(
       @Parameter(description = MS) @QueryParam("ms") @DefaultValue("100") long ms) {
     return service.sleep(Mode.VIRTUAL, ms);
+  }
+
+  @GET
+  @Path("reactive/sleep")
+  @Operation(summary = "Wait on an event-loop timer, no thread held")
+  public Uni<SleepResult> reactive(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("100") long ms) {
+    return service.sleepOnEventLoop(ms);
   }
 }

@@ -3,19 +3,27 @@ package dev.loomlab.sleep;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.observability.WorkloadMetrics;
 import dev.loomlab.problem.Bounds;
+import dev.loomlab.reactive.EventLoopTimer;
 import io.micrometer.core.instrument.Timer;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
-/** Blocks the calling thread for a requested time (seeds A2/A3). */
+/**
+ * Waits a requested time (seeds A2/A3): blocking the calling thread in the worker and virtual
+ * modes, on an event-loop timer in the reactive mode.
+ */
 @ApplicationScoped
 public class SleepService {
 
   private final SleepConfig config;
+  private final EventLoopTimer eventLoop;
   private final Map<Mode, Timer> timers;
 
-  SleepService(SleepConfig config, WorkloadMetrics metrics) {
+  SleepService(SleepConfig config, EventLoopTimer eventLoop, WorkloadMetrics metrics) {
     this.config = config;
+    this.eventLoop = eventLoop;
     this.timers = metrics.timers("sleep");
   }
 
@@ -28,9 +36,21 @@ public class SleepService {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("sleep interrupted", e);
     } finally {
-      timers.get(mode).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      timers.get(mode).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
     }
     Thread current = Thread.currentThread();
     return new SleepResult(mode.id(), current.getName(), current.isVirtual(), ms);
+  }
+
+  /** The reactive form: a timer on the event loop, which stays free meanwhile. */
+  public Uni<SleepResult> sleepOnEventLoop(long ms) {
+    Bounds.check("ms", ms, 0, config.maxMs());
+    long start = System.nanoTime();
+    return eventLoop.after(
+        ms,
+        () -> {
+          timers.get(Mode.REACTIVE).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+          return new SleepResult(Mode.REACTIVE.id(), Thread.currentThread().getName(), false, ms);
+        });
   }
 }

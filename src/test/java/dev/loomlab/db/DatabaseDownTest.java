@@ -24,11 +24,12 @@ class DatabaseDownTest {
   void databaseDownIsNotReadyAndAnswers503FastThenRecovers() throws Exception {
     given().get("/api/virtual/db/slow?ms=1").then().statusCode(200);
     given().get("/api/worker/db/slow?ms=1").then().statusCode(200);
+    given().get("/api/reactive/db/slow?ms=1").then().statusCode(200);
     control("stop");
     try {
       given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
       given().get("/q/health/live").then().statusCode(200);
-      for (String mode : new String[] {"virtual", "worker"}) {
+      for (String mode : new String[] {"virtual", "worker", "reactive"}) {
         long t0 = System.nanoTime();
         given()
             .get("/api/" + mode + "/db/slow?ms=1")
@@ -52,6 +53,7 @@ class DatabaseDownTest {
     assertThat(ready, equalTo(200));
     given().get("/api/virtual/db/slow?ms=1").then().statusCode(200);
     given().get("/api/worker/db/slow?ms=1").then().statusCode(200);
+    given().get("/api/reactive/db/slow?ms=1").then().statusCode(200);
   }
 
   private static void control(String action) throws IOException, InterruptedException {

@@ -33,4 +33,10 @@ class DbOverloadTest {
   void floodOfWorkerThreadsGetsBoundedWaitsAndServiceUnavailable() throws Exception {
     OverloadProbe.assertFloodIsBounded("worker", true);
   }
+
+  /** The reactive pool has the same 2 connections and waits the same 300 ms. */
+  @Test
+  void floodOnTheEventLoopGetsBoundedWaitsAndServiceUnavailable() throws Exception {
+    OverloadProbe.assertFloodIsBounded("reactive", true);
+  }
 }

@@ -33,4 +33,10 @@ class DbPoolExhaustionTest {
   void floodOfWorkerThreadsTimesOutOnThePool() throws Exception {
     OverloadProbe.assertFloodIsBounded("worker", false);
   }
+
+  /** Without the bulkhead the reactive pool waits the requests' acquisition timeout, 300 ms. */
+  @Test
+  void floodOnTheEventLoopTimesOutOnTheReactivePool() throws Exception {
+    OverloadProbe.assertFloodIsBounded("reactive", false);
+  }
 }

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.startsWith;
 
 import io.quarkus.test.junit.QuarkusTest;
 import me.escoffier.loom.loomunit.LoomUnitExtension;
@@ -39,6 +40,20 @@ class DbResourceTest {
         .statusCode(200)
         .body("mode", equalTo("virtual"))
         .body("virtual", equalTo(true))
+        .body("heldMs", greaterThanOrEqualTo(100));
+  }
+
+  @Test
+  void reactiveHoldsAReactivePoolConnectionFromTheEventLoop() {
+    given()
+        .queryParam("ms", 100)
+        .get("/api/reactive/db/slow")
+        .then()
+        .statusCode(200)
+        .body("mode", equalTo("reactive"))
+        .body("virtual", equalTo(false))
+        .body("thread", startsWith("vert.x-eventloop-thread-"))
+        .body("sleptMs", equalTo(100))
         .body("heldMs", greaterThanOrEqualTo(100));
   }
 

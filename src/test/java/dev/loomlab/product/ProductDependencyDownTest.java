@@ -1,7 +1,7 @@
 package dev.loomlab.product;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.startsWith;
+import static org.hamcrest.Matchers.equalTo;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -24,13 +24,14 @@ class ProductDependencyDownTest {
 
   @Test
   void failingStockServiceIsAGatewayTimeoutNamingIt() {
-    for (String mode : new String[] {"worker", "virtual"}) {
+    for (String mode : new String[] {"worker", "virtual", "reactive"}) {
       given()
           .get("/api/" + mode + "/products/5")
           .then()
           .statusCode(504)
           .contentType("application/problem+json")
-          .body("detail", startsWith("dependency stock failed: java.net.ConnectException"));
+          .body("type", equalTo("urn:loomlab:problem:dependency-failed"))
+          .body("detail", equalTo("dependency stock failed: cannot connect"));
     }
   }
 }

@@ -47,6 +47,27 @@ class ProductResourceTest {
   }
 
   @Test
+  void reactiveLookupCombinesTheFourOnTheEventLoop() {
+    JsonPath body = lookup("reactive", 42);
+    assertThat(body.getString("product.name"), equalTo("Product 00042"));
+    assertThat(body.getLong("stock.productId"), equalTo(42L));
+    assertTookTheMaximum(body);
+    assertThat(body.getBoolean("subTasksVirtual"), equalTo(false));
+    Map<String, String> threads = body.getMap("threads");
+    assertThat(threads.keySet(), hasSize(4));
+    assertThat(threads.values(), everyItem(startsWith("vert.x-eventloop-thread-")));
+  }
+
+  @Test
+  void reactiveAnswersTheSameAsTheThreadedModes() {
+    JsonPath reactive = lookup("reactive", 77);
+    JsonPath virtual = lookup("virtual", 77);
+    for (String field : new String[] {"product", "stock", "recommendations", "competitorPrices"}) {
+      assertThat(field, reactive.get(field), equalTo(virtual.get(field)));
+    }
+  }
+
+  @Test
   @ShouldNotPin
   void answerCarriesAllFourDependencies() {
     JsonPath body = lookup("virtual", 9_999);
@@ -60,12 +81,14 @@ class ProductResourceTest {
 
   @Test
   void unknownProductIsNotFound() {
-    given()
-        .get("/api/virtual/products/10001")
-        .then()
-        .statusCode(404)
-        .contentType("application/problem+json")
-        .body("detail", equalTo("no product with id 10001"));
+    for (String mode : new String[] {"worker", "virtual", "reactive"}) {
+      given()
+          .get("/api/" + mode + "/products/10001")
+          .then()
+          .statusCode(404)
+          .contentType("application/problem+json")
+          .body("detail", equalTo("no product with id 10001"));
+    }
   }
 
   @Test
@@ -100,8 +123,9 @@ class ProductResourceTest {
   void dependenciesAreTimedPerMode() {
     lookup("worker", 3);
     lookup("virtual", 3);
+    lookup("reactive", 3);
     String m = given().get("/q/metrics").then().statusCode(200).extract().asString();
-    for (String mode : new String[] {"worker", "virtual"}) {
+    for (String mode : new String[] {"worker", "virtual", "reactive"}) {
       for (String dep : new String[] {"catalog", "stock", "recommendations", "prices"}) {
         assertThat(
             mode + " " + dep,

@@ -31,7 +31,7 @@ class ProductTimeoutTest {
 
   @Test
   void slowDependencyIsAGatewayTimeoutNamingIt() {
-    for (String mode : new String[] {"worker", "virtual"}) {
+    for (String mode : new String[] {"worker", "virtual", "reactive"}) {
       long start = System.nanoTime();
       given()
           .get("/api/" + mode + "/products/5")
@@ -48,7 +48,9 @@ class ProductTimeoutTest {
   void answeredRequestLeavesNoSubTaskRunning() throws InterruptedException {
     given().get("/api/virtual/products/6").then().statusCode(504);
     given().get("/api/worker/products/6").then().statusCode(504);
-    // The 3 s sleeps were interrupted: the count drops to 0 long before they would have ended.
+    given().get("/api/reactive/products/6").then().statusCode(504);
+    // The 3 s sleeps were interrupted (the reactive timer cancelled): the count drops to 0 long
+    // before they would have ended.
     double running = Double.NaN;
     for (int i = 0; i < 20 && running != 0.0; i++) {
       Thread.sleep(25);

@@ -46,6 +46,31 @@ class SleepResourceTest {
   }
 
   @Test
+  void reactiveWaitsOnAnEventLoopTimer() {
+    given()
+        .queryParam("ms", 20)
+        .when()
+        .get("/api/reactive/sleep")
+        .then()
+        .statusCode(200)
+        .body("mode", equalTo("reactive"))
+        .body("virtual", equalTo(false))
+        .body("thread", startsWith("vert.x-eventloop-thread-"))
+        .body("sleptMs", equalTo(20));
+  }
+
+  @Test
+  void reactiveRejectsSleepOverTheBoundLikeTheOtherModes() {
+    given()
+        .queryParam("ms", 10_001)
+        .get("/api/reactive/sleep")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", equalTo("ms=10001: must be between 0 and 10000"));
+  }
+
+  @Test
   @ShouldNotPin
   void sleepDefaultsToOneHundredMilliseconds() {
     long start = System.nanoTime();
@@ -104,7 +129,7 @@ class SleepResourceTest {
         .then()
         .statusCode(404)
         .contentType("application/problem+json")
-        .body("detail", equalTo("unknown mode 'turbo': use 'worker' or 'virtual'"))
+        .body("detail", equalTo("unknown mode 'turbo': use one of [worker, virtual, reactive]"))
         .body("instance", equalTo("/api/turbo/sleep"));
   }
 
@@ -112,8 +137,9 @@ class SleepResourceTest {
   void sleepIsTimedPerModeInMetrics() {
     given().queryParam("ms", 1).get("/api/worker/sleep").then().statusCode(200);
     given().queryParam("ms", 1).get("/api/virtual/sleep").then().statusCode(200);
+    given().queryParam("ms", 1).get("/api/reactive/sleep").then().statusCode(200);
     String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-    for (String mode : new String[] {"worker", "virtual"}) {
+    for (String mode : new String[] {"worker", "virtual", "reactive"}) {
       double count =
           dev.loomlab.observability.PrometheusText.value(
               metrics,

@@ -22,9 +22,11 @@ import io.vertx.grpc.common.InvalidMessageException;
 import io.vertx.grpc.common.MessageSizeOverflowException;
 import io.vertx.grpc.server.GrpcServerRequest;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
@@ -86,13 +88,13 @@ final class ChunkStream<M, R extends IngestRecord> {
 
   void start() {
     try {
-      mode = parse(MODE_HEADER, call.headers().get(MODE_HEADER), null, Mode.class);
+      mode = parse(MODE_HEADER, call.headers().get(MODE_HEADER), null, Mode.ON_THREADS);
       writes =
           parse(
               WRITES_HEADER,
               call.headers().get(WRITES_HEADER),
               WriteStrategy.sequential,
-              WriteStrategy.class);
+              EnumSet.allOf(WriteStrategy.class));
     } catch (ProblemException p) {
       fail(p, null);
       return;
@@ -104,12 +106,13 @@ final class ChunkStream<M, R extends IngestRecord> {
         .endHandler(v -> onEnd());
   }
 
-  private static <E extends Enum<E>> E parse(String header, String value, E absent, Class<E> type) {
+  private static <E extends Enum<E>> E parse(
+      String header, String value, E absent, Set<E> accepted) {
     if (value == null && absent != null) {
       return absent;
     }
     List<String> names = new ArrayList<>();
-    for (E e : type.getEnumConstants()) {
+    for (E e : accepted) {
       String name = e.name().toLowerCase(Locale.ROOT);
       if (name.equals(value)) {
         return e;

@@ -1,0 +1,99 @@
+package dev.loomlab.reactive;
+
+import dev.loomlab.db.DbConfig;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.Config;
+import org.jboss.logging.Logger;
+
+/**
+ * The reactive mode's PostgreSQL pool, built on Quarkus' managed Vert.x from the JDBC datasource's
+ * address and credentials (so Dev Services, {@code ./lab} and Kubernetes need no second setting),
+ * and closed on shutdown.
+ */
+@ApplicationScoped
+class ReactivePoolProducer {
+
+  private static final Logger LOG = Logger.getLogger(ReactivePoolProducer.class);
+  private static final String JDBC = "jdbc:";
+  static final String POOL_NAME = "loomlab-reactive";
+
+  @Produces
+  @Singleton
+  Pool pool(Vertx vertx, Config config, ReactiveConfig reactive, DbConfig db) {
+    String url =
+        config
+            .getOptionalValue("quarkus.datasource.jdbc.url", String.class)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "quarkus.datasource.jdbc.url is not set: the reactive pool connects where"
+                            + " the JDBC datasource does"));
+    PgConnectOptions connect =
+        PgConnectOptions.fromUri(url.startsWith(JDBC) ? url.substring(JDBC.length()) : url);
+    config
+        .getOptionalValue("quarkus.datasource.username", String.class)
+        .ifPresent(connect::setUser);
+    config
+        .getOptionalValue("quarkus.datasource.password", String.class)
+        .ifPresent(connect::setPassword);
+    // One prepared statement per SQL text and connection, as the JDBC driver caches them.
+    connect.setCachePreparedStatements(true);
+    // Quarkus' Micrometer binder names the client's metrics "<type>|<name>": sql_* {clientName}.
+    connect.setMetricsName("sql|" + POOL_NAME);
+    PoolOptions options =
+        new PoolOptions()
+            .setName(POOL_NAME)
+            .setMaxSize(maxSize(reactive, config))
+            .setMaxWaitQueueSize(reactive.pool().maxWaiting())
+            .setConnectionTimeout((int) maxWait(reactive, db, config).toMillis())
+            .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
+    LOG.infof(
+        "reactive pool: %d connections to %s:%d/%s, wait at most %d ms",
+        options.getMaxSize(),
+        connect.getHost(),
+        connect.getPort(),
+        connect.getDatabase(),
+        options.getConnectionTimeout());
+    return Pool.pool(vertx, connect, options);
+  }
+
+  /** The pool's size: its own knob, else the JDBC pool's. */
+  static int maxSize(ReactiveConfig reactive, Config config) {
+    return reactive
+        .pool()
+        .maxSize()
+        .orElseGet(
+            () ->
+                config
+                    .getOptionalValue("quarkus.datasource.jdbc.max-size", Integer.class)
+                    .orElse(20));
+  }
+
+  /** The longest wait for a connection: its own knob, else the bound the other modes wait for. */
+  static Duration maxWait(ReactiveConfig reactive, DbConfig db, Config config) {
+    return reactive
+        .pool()
+        .maxWait()
+        .or(() -> db.bulkhead().enabled() ? Optional.of(db.bulkhead().maxWait()) : Optional.empty())
+        .or(db::acquisitionTimeout)
+        .orElseGet(
+            () ->
+                config
+                    .getOptionalValue("quarkus.datasource.jdbc.acquisition-timeout", Duration.class)
+                    .orElse(Duration.ofSeconds(5)));
+  }
+
+  void close(@Disposes Pool pool) {
+    pool.closeAndAwait();
+  }
+}

@@ -1,0 +1,99 @@
+package dev.loomlab.reactive;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.loomlab.db.OverloadProbe;
+import dev.loomlab.observability.PrometheusText;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reactive mode as a whole: its requests never block the event loop, the workloads without a
+ * reactive form say so, and its pool is part of readiness, metrics and /api/info.
+ */
+@QuarkusTest
+class ReactiveModeTest {
+
+  /** Where this suite reads the blocked-thread checker's warnings. */
+  protected BlockedThreadLog blockedThreadLog() {
+    return BlockedThreadLog.inProcess();
+  }
+
+  /**
+   * Every reactive workload at once, the waits long enough that a blocking one would hold its event
+   * loop past Vert.x's 2 s limit (checked every second): the checker stays quiet, and every answer
+   * was built on an event loop.
+   */
+  @Test
+  void eventLoopIsNeverBlockedUnderLoad() throws Exception {
+    long before = blockedThreadLog().count();
+    List<OverloadProbe.Answer> answers = new ArrayList<>();
+    answers.addAll(OverloadProbe.fire("/api/reactive/sleep?ms=4500", 16));
+    answers.addAll(OverloadProbe.fire("/api/reactive/db/slow?ms=3500", 12));
+    answers.addAll(OverloadProbe.fire("/api/reactive/products/11", 16));
+    assertThat(
+        answers.stream().map(OverloadProbe.Answer::status).toList(), everyItem(equalTo(200)));
+    assertThat(
+        answers.stream().map(OverloadProbe.Answer::body).toList(),
+        everyItem(containsString("vert.x-eventloop-thread-")));
+    assertThat(blockedThreadLog().count() - before, equalTo(0L));
+  }
+
+  @Test
+  void threadBoundWorkloadsAnswerThatTheyHaveNoReactiveForm() {
+    for (String path : new String[] {"/api/reactive/tasks", "/api/reactive/pinning"}) {
+      given()
+          .get(path)
+          .then()
+          .statusCode(404)
+          .contentType("application/problem+json")
+          .body("type", equalTo("urn:loomlab:problem:not-found"))
+          .body("detail", containsString("has no reactive form"))
+          .body("detail", containsString("its modes: worker, virtual"));
+    }
+    given()
+        .contentType("application/json")
+        .body("[]")
+        .post("/api/reactive/recruits/batch")
+        .then()
+        .statusCode(404)
+        .contentType("application/problem+json")
+        .body("detail", startsWith("recruits has no reactive form"));
+  }
+
+  @Test
+  void reactivePoolIsPartOfReadiness() {
+    given()
+        .get("/q/health/ready")
+        .then()
+        .statusCode(200)
+        .body("checks.name", hasItem("reactive-pool"))
+        .body("checks.find { it.name == 'reactive-pool' }.status", equalTo("UP"))
+        .body("checks.find { it.name == 'reactive-pool' }.data.max-size", equalTo(20));
+  }
+
+  @Test
+  void reactivePoolStateIsInTheMetricsAndInfo() {
+    given().get("/api/reactive/db/slow?ms=1").then().statusCode(200);
+    String m = given().get("/q/metrics").then().statusCode(200).extract().asString();
+    assertThat(PrometheusText.value(m, "loomlab_reactive_pool_size"), equalTo(20.0));
+    for (String gauge : new String[] {"sql_pool_active", "sql_pool_idle", "sql_pool_queue_size"}) {
+      assertThat(
+          gauge, PrometheusText.has(m, gauge, "pool_name=\"loomlab-reactive\""), equalTo(true));
+    }
+    given()
+        .get("/api/info")
+        .then()
+        .statusCode(200)
+        .body("pools.'reactive.pool-max-size'", equalTo(20))
+        .body("pools.'reactive.pool-max-wait-ms'", equalTo(2000));
+  }
+}
