@@ -251,6 +251,9 @@ SAMPLED_GAUGES = [
     ("db_active", "agroal_active_count", {}),
     ("db_awaiting", "agroal_awaiting_count", {}),
     ("db_max_wait_ms", "agroal_blocking_time_max_milliseconds", {}),
+    # The reactive mode waits for a connection in its bulkhead, in front of the Vert.x pool.
+    ("rx_db_awaiting", "loomlab_reactive_pool_waiting", {}),
+    ("rx_db_max_wait_s", "loomlab_reactive_pool_wait_seconds_max", {}),
 ]
 SAMPLED_COUNTERS = [
     ("cpu_ns", "process_cpu_time_ns_total", {}),

@@ -122,9 +122,9 @@ public class DbService {
   }
 
   /**
-   * The reactive form: the same query through the reactive pool, which has as many connections. Its
-   * own wait queue is the bulkhead: FIFO, bounded by {@code loomlab.reactive.pool.max-wait} (by
-   * default the other modes' {@code loomlab.db.bulkhead.max-wait}), then 503.
+   * The reactive form: the same query through the reactive pool, which has as many connections,
+   * behind a bulkhead that blocks no thread: FIFO, bounded by {@code loomlab.reactive.pool.max-wait}
+   * (by default the other modes' {@code loomlab.db.bulkhead.max-wait}), then 503.
    */
   public Uni<DbResult> slowQueryOnEventLoop(long ms) {
     Bounds.check("ms", ms, 0, config.maxMs());

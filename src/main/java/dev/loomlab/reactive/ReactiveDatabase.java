@@ -4,22 +4,28 @@ import dev.loomlab.db.DbConfig;
 import dev.loomlab.problem.ProblemException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
- * The reactive pool as the workloads use it: work on one pooled connection, the wait for it
- * bounded, every failure turned into the problem a client of the other modes would see.
+ * The reactive pool as the workloads use it: work on one pooled connection, the wait for it bounded
+ * by a fair bulkhead of as many permits as connections, every failure turned into the problem a
+ * client of the other modes would see.
  */
 @ApplicationScoped
 public class ReactiveDatabase {
@@ -31,26 +37,64 @@ public class ReactiveDatabase {
   private final int maxSize;
   private final Duration maxWait;
   private final Duration healthTimeout;
+  private final ReactiveBulkhead bulkhead;
+  private final Timer waits;
 
   ReactiveDatabase(
-      Pool pool, ReactiveConfig reactive, DbConfig db, Config config, MeterRegistry registry) {
+      Pool pool,
+      Vertx vertx,
+      ReactiveConfig reactive,
+      DbConfig db,
+      Config config,
+      MeterRegistry registry) {
     this.pool = pool;
     this.db = db;
     this.maxSize = ReactivePoolProducer.maxSize(reactive, config);
     this.maxWait = ReactivePoolProducer.maxWait(reactive, db, config);
     this.healthTimeout = reactive.pool().healthTimeout();
-    // Vert.x reports the pool's state itself (sql_pool_active, _idle, _queue_size, _queue_delay,
-    // _rejected {pool_name="loomlab-reactive"}); its configured size it does not.
+    this.bulkhead = new ReactiveBulkhead(vertx, maxSize, reactive.pool().maxWaiting());
+    // Vert.x reports the pool's connections itself (sql_pool_active, _idle {pool_name=
+    // "loomlab-reactive"}); the size, and the wait, which happens in the bulkhead, it cannot.
     Gauge.builder("loomlab.reactive.pool.size", () -> maxSize)
         .description("Connections the reactive pool may open")
         .register(registry);
+    Gauge.builder("loomlab.reactive.pool.waiting", bulkhead, ReactiveBulkhead::waiting)
+        .description("Reactive callers waiting for a connection")
+        .register(registry);
+    this.waits =
+        Timer.builder("loomlab.reactive.pool.wait")
+            .description("Time a reactive caller waited for a connection, served or refused")
+            .register(registry);
   }
 
   /**
    * Runs {@code work} on a pooled connection, handed back when {@code work}'s Uni ends. The pool
-   * owns the connection's life, so a request cancelled meanwhile (its client gone) cannot leak it.
+   * owns the connection's life and the bulkhead its permit's, so a request cancelled meanwhile (its
+   * client gone) leaks neither.
    */
   public <T> Uni<T> withConnection(Function<SqlConnection, Uni<T>> work) {
+    return withPermit(maxWait, () -> onConnection(work));
+  }
+
+  private <T> Uni<T> withPermit(Duration wait, Supplier<Uni<? extends T>> work) {
+    return Uni.createFrom()
+        .deferred(
+            () -> {
+              long start = System.nanoTime();
+              return bulkhead
+                  .acquire(wait)
+                  .onTermination()
+                  .invoke(() -> waits.record(System.nanoTime() - start, TimeUnit.NANOSECONDS))
+                  .onFailure()
+                  .transform(failure -> waitProblem(failure, wait))
+                  .onItem()
+                  .transformToUni(
+                      permit ->
+                          Uni.createFrom().deferred(work).onTermination().invoke(permit::release));
+            });
+  }
+
+  private <T> Uni<T> onConnection(Function<SqlConnection, Uni<T>> work) {
     AtomicBoolean acquired = new AtomicBoolean();
     return pool.withConnection(
             connection -> {
@@ -66,8 +110,7 @@ public class ReactiveDatabase {
 
   /** The readiness probe: one round trip within {@code loomlab.reactive.pool.health-timeout}. */
   Uni<Void> ping() {
-    return pool.query("SELECT 1")
-        .execute()
+    return withPermit(healthTimeout, () -> pool.query("SELECT 1").execute())
         .ifNoItem()
         .after(healthTimeout)
         .failWith(
@@ -81,6 +124,15 @@ public class ReactiveDatabase {
 
   public Duration maxWait() {
     return maxWait;
+  }
+
+  private Throwable waitProblem(Throwable failure, Duration wait) {
+    if (failure instanceof TimeoutException || failure instanceof RejectedExecutionException) {
+      return ProblemException.unavailable(
+          "no reactive pool connection free within " + wait.toMillis() + " ms; retry later",
+          db.retryAfterSeconds());
+    }
+    return failure;
   }
 
   private Throwable acquisitionProblem(Throwable failure) {
@@ -120,8 +172,9 @@ public class ReactiveDatabase {
     if (failure instanceof ConnectionPoolTooBusyException) {
       return true;
     }
-    // Vert.x' pool fails a waiter with a bare "Timeout" once loomlab.reactive.pool.max-wait has
-    // passed; a database that does not accept connections fails otherwise.
+    // With the bulkhead in front, Vert.x' pool has a waiter only while a connection is opened or
+    // closed; past loomlab.reactive.pool.max-wait it fails it with a bare "Timeout". A database
+    // that does not accept connections fails otherwise.
     return failure instanceof TimeoutException || "Timeout".equals(failure.getMessage());
   }
 

@@ -54,7 +54,9 @@ class ReactivePoolProducer {
         new PoolOptions()
             .setName(POOL_NAME)
             .setMaxSize(maxSize(reactive, config))
-            .setMaxWaitQueueSize(reactive.pool().maxWaiting())
+            // The bulkhead in front (ReactiveDatabase) bounds the waiters and their wait; this pool
+            // sees a waiter only while a connection opens, and times it out as a safety net.
+            .setMaxWaitQueueSize(-1)
             .setConnectionTimeout((int) maxWait(reactive, db, config).toMillis())
             .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
     LOG.infof(

@@ -14,8 +14,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -53,6 +56,35 @@ public final class OverloadProbe {
               .build());
     }
     return fire(requests);
+  }
+
+  /**
+   * {@code concurrent} GETs of {@code path} at once whose clients give up after {@code patience}
+   * and close their connections; returns how many gave up.
+   */
+  public static int fireAndGoAway(String path, int concurrent, Duration patience) throws Exception {
+    URI uri = uri(path);
+    int gaveUp = 0;
+    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+      call(client, HttpRequest.newBuilder(uri("/q/health/live")).build());
+      List<Future<Answer>> futures = new ArrayList<>();
+      for (int i = 0; i < concurrent; i++) {
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(patience).build();
+        futures.add(clients.submit(() -> call(client, request)));
+      }
+      for (Future<Answer> f : futures) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof HttpTimeoutException)) {
+            throw e;
+          }
+          gaveUp++;
+        }
+      }
+    }
+    return gaveUp;
   }
 
   private static URI uri(String path) {
