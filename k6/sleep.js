@@ -1,7 +1,7 @@
 // sleep.js: GET /api/{MODE}/sleep, the request thread blocks SLEEP_MS (seeds A2/A3).
 //
 // Parameters (environment):
-//   MODE          worker | virtual                      required
+//   MODE          worker | virtual | reactive           required
 //   BASE_URL      service root                          http://127.0.0.1:8080
 //   SLEEP_MS      server-side sleep per request         100
 //   MODEL         closed | open                         closed

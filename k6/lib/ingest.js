@@ -6,10 +6,9 @@ import exec from 'k6/execution';
 import { check } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import {
-  BASE_URL, mode, intEnv, closedIterations, scenarioThresholds, labSummary, track, TREND_STATS,
-} from './lab.js';
+  BASE_URL, mode, intEnv, closedIterations, scenarioThresholds, labSummary, track, TREND_STATS, THREAD_MODES } from './lab.js';
 
-export const MODE = mode();
+export const MODE = mode(THREAD_MODES);
 export const WRITES = __ENV.WRITES || 'sequential';
 export const RECORDS = intEnv('RECORDS', 87488);
 export const CHUNK = intEnv('CHUNK', 100);

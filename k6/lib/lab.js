@@ -2,7 +2,7 @@
 //
 // Environment (all scripts):
 //   BASE_URL       service root                      default http://127.0.0.1:8080
-//   MODE           worker | virtual                  required
+//   MODE           worker | virtual | reactive       required (reactive: sleep, product, db)
 //   SUMMARY_JSON   where to write k6's raw summary    default: not written
 //   RUN_LABEL      free text printed in the summary  default: script and mode
 //   THINK_MS       pause between iterations (ms)     default 0 (the seeds used none)
@@ -17,13 +17,17 @@ import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 
 export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
-export const MODES = ['worker', 'virtual'];
+export const MODES = ['worker', 'virtual', 'reactive'];
+/** The modes of the workloads that block threads by design (tasks, pinning) or write chunks. */
+export const THREAD_MODES = ['worker', 'virtual'];
 
-/** The execution model under test, from MODE; anything else stops the script before load. */
-export function mode() {
+/**
+ * The execution model under test, from MODE; anything but the script's modes stops it before load.
+ */
+export function mode(accepted = MODES) {
   const m = __ENV.MODE;
-  if (!MODES.includes(m)) {
-    throw new Error(`MODE must be one of ${MODES.join(', ')}, got '${m}'`);
+  if (!accepted.includes(m)) {
+    throw new Error(`MODE must be one of ${accepted.join(', ')}, got '${m}'`);
   }
   return m;
 }
