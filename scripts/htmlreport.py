@@ -11,7 +11,7 @@ from pathlib import Path
 
 import labreport as lr
 
-COLORS = {"worker": "#d9534f", "virtual": "#337ab7"}
+COLORS = {"worker": "#d9534f", "virtual": "#337ab7", "reactive": "#5cb85c"}
 
 
 def _num(v):
@@ -25,7 +25,8 @@ def _samples(out: Path, run_json: str) -> list[dict]:
     return [json.loads(l) for l in p.read_text().splitlines() if l.strip()]
 
 
-def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None):
+def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None, answer=None):
+    """`answer`: the table that opens the report (bench/answer.py), if any."""
     charts, blocks = [], []
     for n, s in enumerate(sections):
         modes = list(s["results"].keys())
@@ -73,6 +74,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}section{{margin-b
 profile {html.escape(meta['profile'])} · <code>{html.escape(meta['command'])}</code></p>
 <p>Medians of {meta['repeats']} measured runs per mode after warm-up; each mode ran in a JVM of its own{html.escape(meta.get('jvm_where', ''))}.
 The grey bar is the Little's-law bound (concurrency / latency).</p>
+{_answer_html(answer)}
 {''.join(blocks)}
 <h2>k6 web dashboards</h2><ul>{links or '<li>none exported (the run had --dashboards none)</li>'}</ul>
 <script>
@@ -86,6 +88,13 @@ for (const c of charts) {{
 }}
 </script></body></html>"""
     (out / "report.html").write_text(page)
+
+
+def _answer_html(answer) -> str:
+    if answer is None or not answer.rows:
+        return ""
+    return ("<section><h2>The answer</h2><p>Per load, the mode(s) that won (ties within the runs' spread are"
+            " called ties), by how much, and the bound that binds.</p>" + _table_html({"table": answer}) + "</section>")
 
 
 def _table_html(s: dict) -> str:

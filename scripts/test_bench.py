@@ -7,6 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import loads  # noqa: E402
+from bench import report  # noqa: E402
+from bench.runner import suite_modes  # noqa: E402
 import labreport  # noqa: E402
 
 
@@ -73,3 +75,79 @@ class GrpcTransportTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReactiveModeTest(unittest.TestCase):
+
+    def suites(self, profile):
+        return {(s.workload, s.variant): s for s in loads.suites(profile)}
+
+    def test_the_reactive_mode_runs_where_the_workload_has_an_event_loop_form(self):
+        for profile in ("smoke", "quick"):
+            suites = self.suites(profile)
+            for workload in ("sleep", "product", "db"):
+                self.assertEqual(suite_modes(suites[(workload, "")], set()), ["worker", "virtual", "reactive"])
+            for workload in ("tasks", "pinning", "recruits", "candidates"):
+                self.assertNotIn("reactive", suite_modes(suites[(workload, "")], set()), workload)
+        # --mode reactive runs only the suites that have it.
+        self.assertEqual(suite_modes(self.suites("quick")[("tasks", "")], {"reactive"}), [])
+
+    def test_bounds_of_the_reactive_mode(self):
+        pools = {"worker.max-threads": 50, "datasource.max-size": 20, "reactive.pool-max-size": 10}
+        # A timer per user: no thread bounds the event loop's sleeps.
+        self.assertAlmostEqual(loads.sleep_bound(500, 100)("reactive", pools), 5000.0)
+        self.assertAlmostEqual(loads.sleep_bound(500, 100)("worker", pools), 500.0)
+        # Its own pool's connections bound the pool-bound query.
+        self.assertAlmostEqual(loads.pool_bound(0.2)("reactive", pools), 50.0)
+        self.assertAlmostEqual(loads.pool_bound(0.2)("virtual", pools), 100.0)
+
+    def test_ratio_line_compares_every_mode_with_the_worker_pool(self):
+        def runs(throughput):
+            return {"runs": [{"throughput": throughput, "mean": 100.0, "p99": 200.0, "dropped": 0,
+                              "error_rate": 0.0}]}
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=loads.ALL)
+        line = report.ratio_line(load, {"worker": runs(400.0), "virtual": runs(1200.0), "reactive": runs(1000.0)})
+        self.assertEqual(line, "virtual/worker throughput: 3.00x; reactive/worker throughput: 2.50x")
+
+
+class AnswerTest(unittest.TestCase):
+
+    @staticmethod
+    def section(workload, per_mode, bounds, rate=None):
+        """per_mode: mode -> list of (throughput, p99) per run."""
+        results = {m: {"runs": [{"throughput": t, "p99": p, "dropped": 0, "error_rate": 0.0, "requests": t * 10,
+                                 "cpu_s": 1.0} for t, p in runs]} for m, runs in per_mode.items()}
+        return {"workload": workload, "variant": "", "load": "closed", "environment": "local JVM",
+                "results": results, "bounds": bounds, "rate": rate}
+
+    def verdict(self, section):
+        from bench import answer
+        return answer.verdict(section)
+
+    def test_the_mode_held_by_its_pool_loses_and_its_bound_is_named(self):
+        s = self.section("sleep", {"worker": [(480, 1000), (490, 1100), (485, 1050)],
+                                   "virtual": [(3900, 180), (3800, 190), (3950, 170)],
+                                   "reactive": [(3850, 175), (3700, 200), (3900, 180)]},
+                         {"worker": 500, "virtual": 5000, "reactive": 5000})
+        winner, by, p99, cause = self.verdict(s)
+        self.assertEqual(winner, "virtual, reactive")
+        self.assertEqual(by, "8.04x")
+        self.assertEqual(cause, "worker: worker threads (500 req/s) binds")
+
+    def test_equal_throughput_is_a_tie_unless_latency_differs(self):
+        kept_up = self.section("db", {"worker": [(80, 210)], "virtual": [(80, 205)], "reactive": [(80, 220)]},
+                               {"worker": 80, "virtual": 80, "reactive": 80}, rate=80)
+        winner, _, _, cause = self.verdict(kept_up)
+        self.assertEqual(winner, "tie: worker, virtual, reactive")
+        self.assertEqual(cause, "none binds: every mode takes the 80 req/s offered")
+        queued = self.section("product", {"worker": [(206, 900)], "virtual": [(206, 400)]},
+                              {"worker": 206, "virtual": 206}, rate=206)
+        winner, _, p99, _ = self.verdict(queued)
+        self.assertEqual((winner, p99), ("virtual", "2.25x lower"))
+
+    def test_every_mode_at_the_same_bound_is_a_tie_naming_it(self):
+        s = self.section("db", {"worker": [(95, 2000)], "virtual": [(96, 2100)], "reactive": [(97, 2050)]},
+                         {"worker": 100, "virtual": 100, "reactive": 100})
+        winner, _, _, cause = self.verdict(s)
+        self.assertEqual(winner, "tie: worker, virtual, reactive")
+        self.assertEqual(cause, "every mode at its bound: connections")

@@ -38,7 +38,7 @@ def main(argv=None):
                         " sweep: the chunk sizes of both ingest domains")
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
-    p.add_argument("--mode", default="", help="worker or virtual (default: both)")
+    p.add_argument("--mode", default="", help="worker, virtual or reactive, comma-separated (default: every mode a workload has)")
     p.add_argument("--warmups", type=int, default=15, help="most warm-up runs per mode (at least 2 unless fewer)")
     p.add_argument("--warmup-seconds", type=float, default=15,
                    help="least time of warm-up load per mode before the runs may count as warm")

@@ -10,6 +10,11 @@ from typing import Callable
 
 import labreport as lr
 
+# The execution models, in report order. THREADED: the workloads that block threads by design (tasks,
+# pinning) or write chunks through JDBC; ALL: those with an event-loop form too (sleep, product, db).
+MODES = ("worker", "virtual", "reactive")
+THREADED = ("worker", "virtual")
+ALL = MODES
 
 
 @dataclass
@@ -25,7 +30,7 @@ class Load:
     # pools -> expected latency figures (ms) to print beside the measured ones, e.g. E[max].
     expect: Callable[[dict], dict] | None = None
     seed: dict = field(default_factory=dict)  # mode -> {figure: value}
-    modes: tuple = ("worker", "virtual")
+    modes: tuple = THREADED
     timeout_s: int = 300
     extra: tuple = ()  # custom k6 trends to report: (metric, label, stat)
     warmups: int | None = None  # None: --warmups
@@ -70,7 +75,8 @@ def sleep_bound(vus: int, sleep_ms: int):
     """Users (virtual) or worker threads (worker), each busy sleep_ms per request."""
 
     def bound(mode: str, pools: dict):
-        conc = vus if mode == "virtual" else min(vus, pools.get("worker.max-threads", vus))
+        # Reactive: a timer per user on the event loop, which holds no thread meanwhile.
+        conc = vus if mode != "worker" else min(vus, pools.get("worker.max-threads", vus))
         return lr.littles_bound(conc, sleep_ms / 1000.0)
 
     return bound
@@ -88,7 +94,7 @@ def product_expect(pools: dict) -> dict:
 def product_cap(mode: str, pools: dict) -> float:
     """The most lookups per second a mode's pools allow. Worker: request threads / E[max], and
     fan-out threads / the summed mean latency of the four sub-tasks (each holds a fan-out thread
-    for its own latency). Virtual: no pool (infinite)."""
+    for its own latency). Virtual and reactive: no pool (infinite)."""
     ranges = product_ranges(pools)
     if not ranges:
         return math.nan
@@ -135,6 +141,7 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
         {"STAGES": stages_env(stages), "PEAK_VUS": str(peak)},
         bound=product_bound(stages),
         expect=product_expect,
+        modes=ALL,
         seed=seed,
         timeout_s=total_s + 120,
         est_s=sum(d for d, _ in stages) + 1,
@@ -193,14 +200,16 @@ def open_load(workload: str, script: str, fraction: float, reference: float, of_
 
 def open_sleep_load(fraction: float, worker_bound: float, seconds: int) -> Load:
     return open_load("sleep", "k6/sleep.js", fraction, worker_bound, "the worker bound", seconds,
-                     sleep_bound(10**6, 100), {"SLEEP_MS": "100"}, 1500)
+                     sleep_bound(10**6, 100), {"SLEEP_MS": "100"}, 1500, modes=ALL)
 
 
 def pool_bound(per_request_s: float):
-    """db: connections (or the bulkhead, if smaller) / the time each request holds one."""
+    """db: connections (or the bulkhead, if smaller) / the time each request holds one; the reactive
+    mode's own pool has as many by default."""
 
     def bound(mode: str, pools: dict):
-        return lr.littles_bound(pools.get("datasource.max-size", 20), per_request_s)
+        size = pools.get("reactive.pool-max-size", 20) if mode == "reactive" else pools.get("datasource.max-size", 20)
+        return lr.littles_bound(size, per_request_s)
 
     return bound
 
@@ -317,11 +326,11 @@ def ingest_suite(domain: str, records: int, variant: str, server_env: dict, id_b
     )
 
 
-def db_load(seconds: int) -> Load:
+def db_load(seconds: int, modes: tuple = ALL) -> Load:
     """Seed B: 100 users on a pool of 20, each request holding a connection 200 ms."""
     return Load(f"100 VUs for {seconds} s, 200 ms query", "k6/db.js", "db",
                 {"VUS": "100", "DURATION": f"{seconds}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
-                counters=("lab_refused_503",), est_s=seconds + 1)
+                counters=("lab_refused_503",), est_s=seconds + 1, modes=modes)
 
 
 def db_flood_load(vus: int, seconds: int) -> Load:
@@ -334,7 +343,7 @@ def db_flood_load(vus: int, seconds: int) -> Load:
                 {"VUS": str(vus), "DURATION": f"{seconds}s", "DB_MS": "200", "MAX_ERRORS": "0.99",
                  "MAX_WAIT_MS": "7000"},
                 bound=pool_bound(0.2), timeout_s=120, counters=("lab_refused_503", "lab_served_200"),
-                served="lab_served_200", est_s=seconds + 3)
+                served="lab_served_200", est_s=seconds + 3, modes=ALL)
 
 
 def db_open_load(fraction: float, seconds: int) -> Load:
@@ -342,7 +351,7 @@ def db_open_load(fraction: float, seconds: int) -> Load:
     the bulkhead answers 503 after its bounded wait: errors are the expected overload there."""
     return open_load("db", "k6/db.js", fraction, 100, "the pool bound", seconds, pool_bound(0.2),
                      {"DB_MS": "200", "MAX_ERRORS": "0.01" if fraction < 1 else "0.5"}, 400,
-                     counters=("lab_refused_503",))
+                     counters=("lab_refused_503",), modes=ALL)
 
 
 def pinning_open_load(fraction: float, seconds: int) -> Load:
@@ -383,22 +392,26 @@ def suites(profile: str) -> list[Suite]:
     else:
         product_loads = [product_load(10, 35, SEED_C), product_load(10, 350, {})]
     product_open = [open_load("product", "k6/product.js", f, PRODUCT_WORKER_CAP, "the worker's fan-out bound",
-                              short, product_cap, {}, 1000, duration_var="OPEN_DURATION") for f in (0.8, 1.2)]
+                              short, product_cap, {}, 1000, duration_var="OPEN_DURATION", modes=ALL)
+                    for f in (0.8, 1.2)]
     records = 500 if smoke else 87_488 if seeds else 3_000
     suites_ = [
         Suite(
             workload="sleep",
             description="Seed A3: 500 users started at once, 10 requests each, no think time, "
-            "100 ms sleep; worker pool of 50 platform threads (the seed's Tomcat) vs virtual threads; "
-            "then an open model (constant arrival rate) below and above the worker pool's bound",
+            "100 ms sleep; worker pool of 50 platform threads (the seed's Tomcat) vs virtual threads vs an "
+            "event-loop timer (reactive); then an open model (constant arrival rate) below and above the "
+            "worker pool's bound",
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": "50"},
             loads=[
                 Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if smoke else " (A3)"), "k6/sleep.js", "sleep", a3,
                      bound=sleep_bound(int(a3["VUS"]), 100), seed={} if smoke else SEED_A3, timeout_s=180,
-                     dashboard=False,
-                     # 50 threads x 10 req/s each; virtual ~4,000 req/s with k6 on the same cores.
+                     dashboard=False, modes=ALL,
+                     # 50 threads x 10 req/s each; virtual and reactive ~4,000 req/s with k6 on the
+                     # same cores.
                      est_s={"worker": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 500 + 1,
-                            "virtual": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 4000 + 1}),
+                            "virtual": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 4000 + 1,
+                            "reactive": int(a3["VUS"]) * int(a3["ITERATIONS"]) / 4000 + 1}),
                 open_sleep_load(0.8, 500, short),
                 open_sleep_load(1.2, 500, short),
             ],
@@ -419,8 +432,9 @@ def suites(profile: str) -> list[Suite]:
             description="Seed C: a product lookup waiting for four slow dependencies called in parallel "
             "(catalog U(100,300) ms with a real SELECT, stock U(150,400) ms over real HTTP, recommendations "
             "U(50,200), prices U(100,250)); closed model ramped through the seed's 6 stages; worker pool "
-            "200 with a fan-out pool of 200 platform threads vs virtual threads; then an open model below and "
-            "above the worker mode's fan-out bound",
+            "200 with a fan-out pool of 200 platform threads vs virtual threads vs the event loop (Mutiny, the "
+            "reactive PostgreSQL client, the Vert.x web client, timers); then an open model below and above "
+            "the worker mode's fan-out bound",
             server_env={},
             warmup_seconds=8,
             loads=product_loads + product_open,
@@ -434,9 +448,9 @@ def suites(profile: str) -> list[Suite]:
         Suite(
             workload="db",
             description="Seed B: each request holds one pooled connection for 200 ms (pg_sleep); 100 users "
-            "on a pool of 20, behind a fair bulkhead of 20 permits; then an open model below and above the "
-            "pool's bound; then a flood of users that both modes must shed with 503 within their bounded "
-            "waits",
+            "on a pool of 20, behind a fair bulkhead of 20 permits (reactive: a reactive pool of 20 whose "
+            "FIFO wait queue is bounded by the same 2 s); then an open model below and above the pool's "
+            "bound; then a flood of users that every mode must shed with 503 within its bounded wait",
             server_env={},
             warmup_seconds=6,
             loads=[db_load(steady), db_open_load(0.8, short), db_open_load(1.2, short),
@@ -487,7 +501,7 @@ def suites(profile: str) -> list[Suite]:
                 description="Seed B without the bulkhead: every request queues on Agroal's pool itself",
                 server_env={"LOOMLAB_DB_BULKHEAD_ENABLED": "false"},
                 warmup_seconds=6,
-                loads=[db_load(steady)],
+                loads=[db_load(steady, THREADED)],
             ),
         ]
     return suites_

@@ -11,6 +11,7 @@ from pathlib import Path
 import htmlreport
 import labreport as lr
 
+from .answer import AT_BOUND, TIE, TIE_P99, answer_table
 from .loads import Load, effective_bound
 
 # The environment of a run on this machine, as reports name it (the cluster's are named by variant).
@@ -85,10 +86,14 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         agg = lr.aggregate(r["runs"])
         get = lambda k: agg.get(k, lr.Spread.of([])).median
         cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
+        # The reactive mode waits on its own pool: Vert.x's figures, not Agroal's.
+        rx = mode == "reactive"
+        awaiting = get("peak_rx_db_awaiting") if rx else get("peak_db_awaiting")
+        max_wait_ms = get("peak_rx_db_max_wait_s") * 1000 if rx else get("peak_db_max_wait_ms")
         t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
               lr.fmt(get("peak_live_threads"), 0), lr.fmt(get("peak_rss_bytes") / 1e6, 0),
               lr.fmt(get("peak_worker_active"), 0), lr.fmt(get("peak_worker_queued"), 0),
-              lr.fmt(get("peak_db_awaiting"), 0), lr.fmt(get("peak_db_max_wait_ms"), 0),
+              lr.fmt(awaiting, 0), lr.fmt(max_wait_ms, 0),
               lr.fmt(get("lab_refused_503_count"), 0) if "lab_refused_503" in load.counters else "-",
               lr.fmt(get("delta_gc_pauses"), 0),
               # micrometer-java21's virtual-thread meters are incomplete in native images.
@@ -97,19 +102,25 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
 
 
 def ratio_line(load: Load, results: dict) -> str:
-    if "worker" not in results or "virtual" not in results or load.extra:
+    """Each mode against the worker pool, the baseline of every comparison."""
+    others = [m for m in ("virtual", "reactive") if m in results]
+    if "worker" not in results or not others or load.extra:
         return ""
+    agg = {m: lr.aggregate(results[m]["runs"]) for m in ["worker", *others]}
     if load.rate is not None:
-        # Both modes are offered the same rate: the difference is in latency and drops.
-        w, v = (lr.aggregate(results[m]["runs"]) for m in ("worker", "virtual"))
-        return (f"same arrivals in both modes: worker/virtual mean latency {lr.fmt(lr.ratio(w['mean'].median, v['mean'].median), 2)}x, "
-                f"p99 {lr.fmt(lr.ratio(w['p99'].median, v['p99'].median), 2)}x; dropped worker "
-                f"{lr.fmt(w['dropped'].median, 0)}, virtual {lr.fmt(v['dropped'].median, 0)}")
-    w = lr.aggregate(results["worker"]["runs"])["throughput"].median
-    v = lr.aggregate(results["virtual"]["runs"])["throughput"].median
-    sw, sv = load.seed.get("worker", {}).get("throughput"), load.seed.get("virtual", {}).get("throughput")
-    seed = f"; seed {lr.fmt(lr.ratio(sv, sw), 1)}x" if sw and sv else ""
-    return f"virtual/worker throughput: {lr.fmt(lr.ratio(v, w), 2)}x{seed}"
+        # Every mode is offered the same rate: the difference is in latency and drops.
+        w = agg["worker"]
+        parts = [f"worker/{m} mean latency {lr.fmt(lr.ratio(w['mean'].median, agg[m]['mean'].median), 2)}x, "
+                 f"p99 {lr.fmt(lr.ratio(w['p99'].median, agg[m]['p99'].median), 2)}x" for m in others]
+        dropped = ", ".join(f"{m} {lr.fmt(agg[m]['dropped'].median, 0)}" for m in agg)
+        return f"same arrivals in every mode: {'; '.join(parts)}; dropped {dropped}"
+    w = agg["worker"]["throughput"].median
+    parts = []
+    for m in others:
+        sw, sm = load.seed.get("worker", {}).get("throughput"), load.seed.get(m, {}).get("throughput")
+        seed = f" (seed {lr.fmt(lr.ratio(sm, sw), 1)}x)" if sw and sm else ""
+        parts.append(f"{m}/worker throughput: {lr.fmt(lr.ratio(agg[m]['throughput'].median, w), 2)}x{seed}")
+    return "; ".join(parts)
 
 
 def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str] = ()):
@@ -134,6 +145,15 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str
            " the expected overload above it (column 'verdict')",
            f"- server peaks come from scrapes every {meta['sample_period']} s: a run shorter than that shows"
            " only its before and after", ""]
+    answer = answer_table(sections, LOCAL)
+    if answer.rows:
+        md += ["## The answer", "",
+               "Per load: the mode(s) with the highest median req/s (within "
+               f"{TIE * 100:.0f} % of each other, or with overlapping run ranges, they tie; when every mode ties,"
+               f" the lowest p99 decides, within {TIE_P99 * 100:.0f} %), how far ahead of the slowest, and the"
+               " bound that binds the others: their own Little's-law bound when they reach"
+               f" {AT_BOUND * 100:.0f} % of it, else CPU (the service shares the cores with k6). Every figure"
+               " behind it follows, load by load.", "", answer.markdown(), ""]
     for s in sections:
         expectation = ""
         if s.get("expected"):
@@ -193,7 +213,8 @@ def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str
     """report.md (sections, then `appendix`: markdown lines), report.html and results.json; with
     --strict, exit 1 on a failed run."""
     write_report(out, meta, sections, appendix)
-    htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None)
+    htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None,
+                     answer_table(sections, LOCAL))
     (out / "results.json").write_text(json.dumps(
         {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary")}
                                     for s in sections]},

@@ -16,7 +16,7 @@ from pathlib import Path
 import labreport as lr
 import proc
 
-from .loads import Load, Suite, effective_bound
+from .loads import MODES, Load, Suite, effective_bound
 from .report import LOCAL, load_table, ratio_line, run_failed, server_table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -163,7 +163,7 @@ SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
 
 def suite_modes(suite: Suite, modes: set) -> list[str]:
-    return [m for m in ("worker", "virtual") if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
+    return [m for m in MODES if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
 
 
 def warmup_seconds(suite: Suite, args) -> float:
