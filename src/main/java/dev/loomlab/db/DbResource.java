@@ -1,6 +1,7 @@
 package dev.loomlab.db;
 
 import dev.loomlab.execution.BoundedQueueWait;
+import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -28,6 +29,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class DbResource {
 
   private static final String MS = "Milliseconds of pg_sleep, 0..loomlab.db.max-ms (10000)";
+  private static final String CLIENTS =
+      "blocking (JDBC) or, on the virtual mode only, reactive: the virtual thread awaits the"
+          + " reactive client";
 
   private final DbService service;
 
@@ -40,8 +44,9 @@ public class DbResource {
   @Blocking
   @Operation(summary = "Hold a pooled connection ms milliseconds, on a worker thread")
   public DbResult worker(
-      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms) {
-    return service.slowQuery(Mode.WORKER, ms);
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    return service.slowQuery(Mode.WORKER, ms, Clients.of(Mode.WORKER, clients));
   }
 
   @GET
@@ -49,15 +54,18 @@ public class DbResource {
   @RunOnVirtualThread
   @Operation(summary = "Hold a pooled connection ms milliseconds, on a virtual thread")
   public DbResult virtual(
-      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms) {
-    return service.slowQuery(Mode.VIRTUAL, ms);
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    return service.slowQuery(Mode.VIRTUAL, ms, Clients.of(Mode.VIRTUAL, clients));
   }
 
   @GET
   @Path("reactive/db/slow")
   @Operation(summary = "Hold a reactive pool connection ms milliseconds, from the event loop")
   public Uni<DbResult> reactive(
-      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms) {
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    Clients.of(Mode.REACTIVE, clients);
     return service.slowQueryOnEventLoop(ms);
   }
 }

@@ -1,5 +1,6 @@
 package dev.loomlab.db;
 
+import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.observability.WorkloadMetrics;
 import dev.loomlab.problem.Bounds;
@@ -69,7 +70,21 @@ public class DbService {
     }
   }
 
-  public DbResult slowQuery(Mode mode, long ms) {
+  /**
+   * The query on the request's thread, through JDBC, or through the reactive client awaited there
+   * ({@code clients=reactive}, the virtual mode's variant): the same bulkhead bound, the same 503.
+   */
+  public DbResult slowQuery(Mode mode, long ms, Clients clients) {
+    if (clients == Clients.REACTIVE) {
+      Bounds.check("ms", ms, 0, config.maxMs());
+      long start = System.nanoTime();
+      long acquired = reactiveQuery(ms, start).await().indefinitely();
+      return result(mode, Clients.REACTIVE, start, acquired, ms);
+    }
+    return slowQuery(mode, ms);
+  }
+
+  private DbResult slowQuery(Mode mode, long ms) {
     Bounds.check("ms", ms, 0, config.maxMs());
     long start = System.nanoTime();
     boolean permitted = false;
@@ -98,6 +113,7 @@ public class DbService {
         Thread t = Thread.currentThread();
         return new DbResult(
             mode.id(),
+            Clients.BLOCKING.id(),
             t.getName(),
             t.isVirtual(),
             ms,
@@ -123,12 +139,19 @@ public class DbService {
 
   /**
    * The reactive form: the same query through the reactive pool, which has as many connections,
-   * behind a bulkhead that blocks no thread: FIFO, bounded by {@code loomlab.reactive.pool.max-wait}
-   * (by default the other modes' {@code loomlab.db.bulkhead.max-wait}), then 503.
+   * behind a bulkhead that blocks no thread: FIFO, bounded by {@code
+   * loomlab.reactive.pool.max-wait} (by default the other modes' {@code
+   * loomlab.db.bulkhead.max-wait}), then 503.
    */
   public Uni<DbResult> slowQueryOnEventLoop(long ms) {
     Bounds.check("ms", ms, 0, config.maxMs());
     long start = System.nanoTime();
+    return reactiveQuery(ms, start)
+        .map(acquired -> result(Mode.REACTIVE, Clients.REACTIVE, start, acquired, ms));
+  }
+
+  /** The query through the reactive pool; its item is when the connection was acquired. */
+  private Uni<Long> reactiveQuery(long ms, long start) {
     return reactive
         .withConnection(
             connection -> {
@@ -137,19 +160,22 @@ public class DbService {
               return connection
                   .preparedQuery(SLOW_REACTIVE)
                   .execute(Tuple.of(ms))
-                  .map(rows -> result(start, acquired, ms));
+                  .map(rows -> acquired);
             })
         .onFailure(ProblemException.class)
         .invoke(this::countRefusal);
   }
 
-  private DbResult result(long start, long acquired, long ms) {
+  /** The answer, built on the thread that answers: the event loop, or the awaiting thread. */
+  private DbResult result(Mode mode, Clients clients, long start, long acquired, long ms) {
     long end = System.nanoTime();
-    timers.get(Mode.REACTIVE).record(end - start, TimeUnit.NANOSECONDS);
+    timers.get(mode).record(end - start, TimeUnit.NANOSECONDS);
+    Thread t = Thread.currentThread();
     return new DbResult(
-        Mode.REACTIVE.id(),
-        Thread.currentThread().getName(),
-        false,
+        mode.id(),
+        clients.id(),
+        t.getName(),
+        t.isVirtual(),
         ms,
         TimeUnit.NANOSECONDS.toMillis(acquired - start),
         TimeUnit.NANOSECONDS.toMillis(end - acquired),

@@ -1,6 +1,7 @@
 package dev.loomlab.product;
 
 import dev.loomlab.execution.BoundedQueueWait;
+import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.Mode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -9,8 +10,10 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -25,6 +28,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @APIResponse(responseCode = "503", description = "The fan-out pool of the mode is full")
 public class ProductResource {
 
+  private static final String CLIENTS =
+      "blocking (JDBC, the JDK HttpClient) or, on the virtual mode only, reactive: the virtual"
+          + " thread awaits the Vert.x clients, combined with Mutiny";
+
   private final ProductService service;
 
   ProductResource(ProductService service) {
@@ -35,22 +42,29 @@ public class ProductResource {
   @Path("worker/products/{id}")
   @Blocking
   @Operation(summary = "Look a product up on a worker thread; dependencies on the fan-out pool")
-  public ProductView worker(@PathParam("id") long id) {
-    return service.lookup(Mode.WORKER, id);
+  public ProductView worker(
+      @PathParam("id") long id,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    return service.lookup(Mode.WORKER, id, Clients.of(Mode.WORKER, clients));
   }
 
   @GET
   @Path("virtual/products/{id}")
   @RunOnVirtualThread
   @Operation(summary = "Look a product up on a virtual thread; dependencies on virtual threads")
-  public ProductView virtual(@PathParam("id") long id) {
-    return service.lookup(Mode.VIRTUAL, id);
+  public ProductView virtual(
+      @PathParam("id") long id,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    return service.lookup(Mode.VIRTUAL, id, Clients.of(Mode.VIRTUAL, clients));
   }
 
   @GET
   @Path("reactive/products/{id}")
   @Operation(summary = "Look a product up on the event loop; dependencies combined with Mutiny")
-  public Uni<ProductView> reactive(@PathParam("id") long id) {
+  public Uni<ProductView> reactive(
+      @PathParam("id") long id,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    Clients.of(Mode.REACTIVE, clients);
     return service.lookupOnEventLoop(id);
   }
 }

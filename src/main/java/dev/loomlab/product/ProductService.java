@@ -1,5 +1,6 @@
 package dev.loomlab.product;
 
+import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.FanOutExecutors;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.observability.WorkloadMetrics;
@@ -81,7 +82,19 @@ public class ProductService {
         .register(metrics.registry());
   }
 
-  public ProductView lookup(Mode mode, long id) {
+  /**
+   * The lookup on the request's thread: the dependencies on the mode's fan-out executor through the
+   * blocking clients, or ({@code clients=reactive}, the virtual mode's variant) combined with
+   * Mutiny through the reactive clients and awaited there.
+   */
+  public ProductView lookup(Mode mode, long id, Clients clients) {
+    if (clients == Clients.REACTIVE) {
+      return combined(mode, id).await().indefinitely();
+    }
+    return lookup(mode, id);
+  }
+
+  private ProductView lookup(Mode mode, long id) {
     Bounds.check("id", id, 1, Long.MAX_VALUE);
     LatencyPlan plan = LatencyPlan.draw(config, id);
     long start = System.nanoTime();
@@ -157,7 +170,7 @@ public class ProductService {
     }
     long totalNanos = System.nanoTime() - start;
     lookupTimers.get(mode).record(totalNanos, TimeUnit.NANOSECONDS);
-    return view(mode, outcomes, TimeUnit.NANOSECONDS.toMillis(totalNanos));
+    return view(mode, Clients.BLOCKING, outcomes, TimeUnit.NANOSECONDS.toMillis(totalNanos));
   }
 
   /**
@@ -166,6 +179,10 @@ public class ProductService {
    * timers), the same timeout, the same answer.
    */
   public Uni<ProductView> lookupOnEventLoop(long id) {
+    return combined(Mode.REACTIVE, id);
+  }
+
+  private Uni<ProductView> combined(Mode mode, long id) {
     Bounds.check("id", id, 1, Long.MAX_VALUE);
     LatencyPlan plan = LatencyPlan.draw(config, id);
     long start = System.nanoTime();
@@ -176,14 +193,19 @@ public class ProductService {
     return Uni.combine()
         .all()
         .unis(
-            onEventLoop(Dependency.CATALOG, product.map(p -> found(p, id)), answered),
+            onEventLoop(mode, Dependency.CATALOG, product.map(p -> found(p, id)), answered),
             onEventLoop(
-                Dependency.STOCK, stock.fetchOnEventLoop(id, plan.of(Dependency.STOCK)), answered),
+                mode,
+                Dependency.STOCK,
+                stock.fetchOnEventLoop(id, plan.of(Dependency.STOCK)),
+                answered),
             onEventLoop(
+                mode,
                 Dependency.RECOMMENDATIONS,
                 timer.after(plan.of(Dependency.RECOMMENDATIONS), () -> recommendationsOf(id)),
                 answered),
             onEventLoop(
+                mode,
                 Dependency.PRICES,
                 timer.after(plan.of(Dependency.PRICES), () -> competitorPricesOf(id)),
                 answered))
@@ -194,8 +216,9 @@ public class ProductService {
         .map(
             done -> {
               long totalNanos = System.nanoTime() - start;
-              lookupTimers.get(Mode.REACTIVE).record(totalNanos, TimeUnit.NANOSECONDS);
-              return view(Mode.REACTIVE, answered, TimeUnit.NANOSECONDS.toMillis(totalNanos));
+              lookupTimers.get(mode).record(totalNanos, TimeUnit.NANOSECONDS);
+              return view(
+                  mode, Clients.REACTIVE, answered, TimeUnit.NANOSECONDS.toMillis(totalNanos));
             });
   }
 
@@ -208,8 +231,8 @@ public class ProductService {
 
   /** One dependency's call, timed and counted as the threaded sub-tasks are. */
   private <T> Uni<T> onEventLoop(
-      Dependency dependency, Uni<T> call, Map<Dependency, Outcome<?>> answered) {
-    Timer timer = dependencyTimers.get(Mode.REACTIVE).get(dependency);
+      Mode mode, Dependency dependency, Uni<T> call, Map<Dependency, Outcome<?>> answered) {
+    Timer timer = dependencyTimers.get(mode).get(dependency);
     return Uni.createFrom()
         .deferred(
             () -> {
@@ -324,7 +347,8 @@ public class ProductService {
   }
 
   @SuppressWarnings("unchecked")
-  private static ProductView view(Mode mode, Map<Dependency, Outcome<?>> outcomes, long totalMs) {
+  private static ProductView view(
+      Mode mode, Clients clients, Map<Dependency, Outcome<?>> outcomes, long totalMs) {
     Map<String, Long> latency = new LinkedHashMap<>();
     Map<String, String> threads = new LinkedHashMap<>();
     boolean allVirtual = true;
@@ -336,6 +360,7 @@ public class ProductService {
     Product product = ((Optional<Product>) outcomes.get(Dependency.CATALOG).value()).orElseThrow();
     return new ProductView(
         mode.id(),
+        clients.id(),
         product,
         (Stock) outcomes.get(Dependency.STOCK).value(),
         (List<Long>) outcomes.get(Dependency.RECOMMENDATIONS).value(),

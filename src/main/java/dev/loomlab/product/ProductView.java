@@ -7,10 +7,12 @@ import java.util.Map;
 
 /**
  * The answer of a product lookup: the four dependencies' data, how long each took, on which thread,
- * and the total (the slowest of the four when they really ran in parallel).
+ * and the total (the slowest of the four when they really ran in parallel); through which clients
+ * ({@code blocking}: JDBC and the JDK HttpClient, {@code reactive}: the Vert.x clients).
  */
 public record ProductView(
     String mode,
+    String clients,
     Product product,
     Stock stock,
     List<Long> recommendations,

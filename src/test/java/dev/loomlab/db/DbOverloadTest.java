@@ -70,6 +70,12 @@ class DbOverloadTest {
         answers.stream().map(OverloadProbe.Answer::status).toList(), everyItem(equalTo(200)));
   }
 
+  /** Virtual threads awaiting the reactive pool wait in its bulkhead, as long, then 503. */
+  @Test
+  void floodOfVirtualThreadsAwaitingTheReactivePoolGetsBoundedWaits() throws Exception {
+    OverloadProbe.assertFloodIsBounded("virtual", "&clients=reactive", true);
+  }
+
   /** The reactive pool has the same 2 connections and waits the same 300 ms. */
   @Test
   void floodOnTheEventLoopGetsBoundedWaitsAndServiceUnavailable() throws Exception {

@@ -1,6 +1,7 @@
 package dev.loomlab.db;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -55,6 +56,36 @@ class DbResourceTest {
         .body("thread", startsWith("vert.x-eventloop-thread-"))
         .body("sleptMs", equalTo(100))
         .body("heldMs", greaterThanOrEqualTo(100));
+  }
+
+  /** The virtual mode's variant: the request's virtual thread awaits the reactive pool. */
+  @Test
+  @ShouldNotPin
+  void virtualThreadAwaitsTheReactivePool() {
+    given()
+        .queryParam("ms", 100)
+        .queryParam("clients", "reactive")
+        .get("/api/virtual/db/slow")
+        .then()
+        .statusCode(200)
+        .body("mode", equalTo("virtual"))
+        .body("clients", equalTo("reactive"))
+        .body("virtual", equalTo(true))
+        .body("sleptMs", equalTo(100))
+        .body("heldMs", greaterThanOrEqualTo(100));
+  }
+
+  @Test
+  void reactiveClientsAreAVariantOfTheVirtualModeOnly() {
+    given()
+        .queryParam("clients", "reactive")
+        .get("/api/worker/db/slow")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("type", equalTo("urn:loomlab:problem:invalid-input"))
+        .body("detail", containsString("a variant of the virtual mode"))
+        .body("violations.field", hasItem("clients"));
   }
 
   @Test

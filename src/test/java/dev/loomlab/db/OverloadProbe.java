@@ -127,7 +127,13 @@ public final class OverloadProbe {
    * service serves again by itself.
    */
   static void assertFloodIsBounded(String mode, boolean bulkhead) throws Exception {
-    List<OverloadProbe.Answer> answers = OverloadProbe.fire("/api/" + mode + "/db/slow?ms=800", 12);
+    assertFloodIsBounded(mode, "", bulkhead);
+  }
+
+  /** The same, with {@code query} appended to the path's query (e.g. "&clients=reactive"). */
+  static void assertFloodIsBounded(String mode, String query, boolean bulkhead) throws Exception {
+    List<OverloadProbe.Answer> answers =
+        OverloadProbe.fire("/api/" + mode + "/db/slow?ms=800" + query, 12);
     List<OverloadProbe.Answer> ok = answers.stream().filter(a -> a.status() == 200).toList();
     List<OverloadProbe.Answer> refused = answers.stream().filter(a -> a.status() == 503).toList();
     assertThat(ok.size() + refused.size(), equalTo(12));

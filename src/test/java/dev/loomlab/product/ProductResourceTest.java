@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.notNullValue;
@@ -56,6 +57,44 @@ class ProductResourceTest {
     Map<String, String> threads = body.getMap("threads");
     assertThat(threads.keySet(), hasSize(4));
     assertThat(threads.values(), everyItem(startsWith("vert.x-eventloop-thread-")));
+  }
+
+  /** The virtual mode's variant: the request's virtual thread awaits the reactive clients. */
+  @Test
+  @ShouldNotPin
+  void virtualThreadAwaitsTheReactiveClients() {
+    JsonPath body =
+        given()
+            .queryParam("clients", "reactive")
+            .get("/api/virtual/products/42")
+            .then()
+            .statusCode(200)
+            .body("mode", equalTo("virtual"))
+            .body("clients", equalTo("reactive"))
+            .extract()
+            .jsonPath();
+    assertThat(body.getString("product.name"), equalTo("Product 00042"));
+    assertTookTheMaximum(body);
+    assertThat(body.getBoolean("subTasksVirtual"), equalTo(false));
+    Map<String, String> threads = body.getMap("threads");
+    assertThat(threads.keySet(), hasSize(4));
+    assertThat(threads.values(), everyItem(startsWith("vert.x-eventloop-thread-")));
+    assertThat(lookup("virtual", 42).getString("clients"), equalTo("blocking"));
+  }
+
+  @Test
+  void reactiveClientsAreAVariantOfTheVirtualModeOnly() {
+    for (String[] asked :
+        new String[][] {{"worker", "reactive"}, {"reactive", "blocking"}, {"virtual", "rx"}}) {
+      given()
+          .queryParam("clients", asked[1])
+          .get("/api/" + asked[0] + "/products/42")
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("type", equalTo("urn:loomlab:problem:invalid-input"))
+          .body("violations.field", hasItem("clients"));
+    }
   }
 
   @Test
