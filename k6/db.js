@@ -5,6 +5,7 @@
 //   MODE          worker | virtual | reactive                 required
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   DB_MS         pg_sleep per request                        200
+//   CLIENTS       reactive: the virtual mode's variant, the virtual thread awaits the reactive pool   (none)
 //   MODEL         closed | open                               closed
 //   VUS           closed: concurrent users                    100    (pool: 20)
 //   RATE          open: arrivals per second                   80     (bound: 20 / 0.2 s = 100)
@@ -18,12 +19,14 @@
 // Run:  MODE=virtual VUS=200 k6 run k6/db.js
 //       MODE=worker VUS=1000 MAX_ERRORS=0.99 MAX_WAIT_MS=7000 k6 run k6/db.js   (a flood: shed, not queued)
 //       MODE=worker MODEL=open RATE=120 MAX_ERRORS=0.5 k6 run k6/db.js   (above the pool's bound)
+//       MODE=virtual CLIENTS=reactive VUS=200 k6 run k6/db.js   (virtual threads await the reactive pool)
 import { Counter } from 'k6/metrics';
 import {
-  BASE_URL, mode, intEnv, steadyUsers, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
+  BASE_URL, mode, clientsParam, intEnv, steadyUsers, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
 const MODE = mode();
+const CLIENTS = clientsParam(MODE);
 const DB_MS = intEnv('DB_MS', 200);
 const refused = new Counter('lab_refused_503');
 const served = new Counter('lab_served_200');
@@ -48,7 +51,7 @@ export function setup() {
 }
 
 export default function () {
-  const res = getJson(`${BASE_URL}/api/${MODE}/db/slow?ms=${DB_MS}`, `/api/${MODE}/db/slow`);
+  const res = getJson(`${BASE_URL}/api/${MODE}/db/slow?ms=${DB_MS}${CLIENTS ? `&${CLIENTS}` : ''}`, `/api/${MODE}/db/slow`);
   if (res.status === 503) refused.add(1);
   if (res.status === 200) served.add(1);
 }

@@ -8,6 +8,7 @@
 //   PEAK_VUS      the stages' peak                               35     (seed C; 350 for 10x)
 //   DURATION      total of the 6 stages, in seconds              42     (SEED_RUN=1: 420, the seed's 7 min)
 //   STAGES        explicit stages "30s:5,30s:10,..." (wins over PEAK_VUS/DURATION)
+//   CLIENTS       reactive: the virtual mode's variant, the virtual thread awaits the Vert.x clients   (none)
 //   MODEL         closed | open                                  closed
 //   RATE          open: arrivals per second                      100
 //   OPEN_DURATION open: how long                                 20s
@@ -21,14 +22,16 @@
 //       MODE=worker SEED_RUN=1 k6 run k6/product.js            (the seed's 7 minutes)
 //       MODE=virtual PEAK_VUS=350 k6 run k6/product.js         (10x the seed's users)
 //       MODE=worker MODEL=open RATE=310 k6 run k6/product.js   (1.2x the worker's fan-out bound)
+//       MODE=virtual CLIENTS=reactive k6 run k6/product.js     (virtual threads await the reactive clients)
 import { check, randomSeed } from 'k6';
 import exec from 'k6/execution';
 import {
-  BASE_URL, mode, intEnv, closedStages, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, think,
+  BASE_URL, mode, clientsParam, intEnv, closedStages, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, think,
   TREND_STATS,
 } from './lib/lab.js';
 
 const MODE = mode();
+const CLIENTS = clientsParam(MODE);
 const PRODUCTS = intEnv('PRODUCTS', 10000);
 const PEAK = intEnv('PEAK_VUS', 35);
 const DURATION = intEnv('DURATION', __ENV.SEED_RUN === '1' ? 420 : 42);
@@ -78,11 +81,14 @@ export default function () {
     seeded = true;
   }
   const id = 1 + Math.floor(Math.random() * PRODUCTS);
-  const res = getJson(`${BASE_URL}/api/${MODE}/products/${id}`, `/api/${MODE}/products/{id}`, {
+  const res = getJson(`${BASE_URL}/api/${MODE}/products/${id}${CLIENTS ? `?${CLIENTS}` : ''}`, `/api/${MODE}/products/{id}`, {
     'answered within 3 s': (r) => r.timings.duration < 3000,
     'has the product': (r) => r.body.includes(`"product":{"id":${id},`),
   });
-  check(res, { 'ran in the requested mode': (r) => r.body.includes(`"mode":"${MODE}"`) });
+  check(res, {
+    'ran in the requested mode': (r) => r.body.includes(`"mode":"${MODE}"`),
+    'through the requested clients': (r) => !CLIENTS || r.body.includes('"clients":"reactive"'),
+  });
   think();
 }
 

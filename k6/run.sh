@@ -1,10 +1,11 @@
 #!/bin/sh
-# Runs one k6 script against every TARGET in both MODES, as a Kubernetes Job does (also works
+# Runs one k6 script against every TARGET in each of MODES, as a Kubernetes Job does (also works
 # locally). Each run prints loom-lab's table to the log and writes its raw summary to RESULTS.
 #
 #   SCRIPT   the script, e.g. sleep.js                        required
 #   TARGETS  base URLs, space separated                       http://loom-lab-jvm:8080
-#   MODES    execution models                                 "worker virtual"
+#   MODES    execution models        "worker virtual reactive" (sleep, product, db), else "worker virtual"
+#   CLIENTS  reactive: with MODES=virtual, virtual threads awaiting the reactive clients (db, product)
 #   RESULTS  folder for the raw summaries                     /results
 #   SEGMENTS split the test over N pods (Indexed Job); this pod takes JOB_COMPLETION_INDEX
 #
@@ -12,7 +13,10 @@
 set -eu
 : "${SCRIPT:?SCRIPT is required}"
 TARGETS="${TARGETS:-http://loom-lab-jvm:8080}"
-MODES="${MODES:-worker virtual}"
+case "$SCRIPT" in
+  sleep.js|product.js|db.js) MODES="${MODES:-worker virtual reactive}" ;;
+  *) MODES="${MODES:-worker virtual}" ;;
+esac
 RESULTS="${RESULTS:-/results}"
 DIR="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$RESULTS"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import labreport as lr
 
-COLORS = {"worker": "#d9534f", "virtual": "#337ab7", "reactive": "#5cb85c"}
+COLORS = {"worker": "#d9534f", "virtual": "#337ab7", "reactive": "#5cb85c", "virtual+rx": "#9b59b6"}
 
 
 def _num(v):

@@ -83,14 +83,31 @@ class ReactiveModeTest(unittest.TestCase):
         return {(s.workload, s.variant): s for s in loads.suites(profile)}
 
     def test_the_reactive_mode_runs_where_the_workload_has_an_event_loop_form(self):
-        for profile in ("smoke", "quick"):
+        for profile in ("smoke", "quick", "seeds"):
             suites = self.suites(profile)
-            for workload in ("sleep", "product", "db"):
-                self.assertEqual(suite_modes(suites[(workload, "")], set()), ["worker", "virtual", "reactive"])
+            self.assertEqual(suite_modes(suites[("sleep", "")], set()), ["worker", "virtual", "reactive"])
+            # db and product also measure virtual threads awaiting the reactive clients.
+            for workload in ("product", "db"):
+                self.assertEqual(suite_modes(suites[(workload, "")], set()),
+                                 ["worker", "virtual", "reactive", "virtual+rx"])
+        for profile in ("smoke", "threaded", "seeds"):
+            suites = self.suites(profile)
             for workload in ("tasks", "pinning", "recruits", "candidates"):
                 self.assertNotIn("reactive", suite_modes(suites[(workload, "")], set()), workload)
         # --mode reactive runs only the suites that have it.
-        self.assertEqual(suite_modes(self.suites("quick")[("tasks", "")], {"reactive"}), [])
+        self.assertEqual(suite_modes(self.suites("threaded")[("tasks", "")], {"reactive"}), [])
+
+    def test_quick_answers_the_three_way_question_and_threaded_runs_the_rest(self):
+        quick, threaded, seeds = (set(self.suites(p)) for p in ("quick", "threaded", "seeds"))
+        self.assertEqual(quick, {("sleep", ""), ("product", ""), ("db", "")})
+        self.assertEqual(quick & threaded, set())
+        self.assertEqual(quick | threaded, seeds)
+
+    def test_the_virtual_variant_runs_k6_in_the_virtual_mode_with_the_reactive_clients(self):
+        self.assertEqual(loads.k6_mode("virtual+rx"), {"MODE": "virtual", "CLIENTS": "reactive"})
+        self.assertEqual(loads.k6_mode("reactive"), {"MODE": "reactive"})
+        pools = {"datasource.max-size": 20, "reactive.pool-max-size": 10}
+        self.assertAlmostEqual(loads.pool_bound(0.2)("virtual+rx", pools), 50.0)
 
     def test_bounds_of_the_reactive_mode(self):
         pools = {"worker.max-threads": 50, "datasource.max-size": 20, "reactive.pool-max-size": 10}

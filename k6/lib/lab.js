@@ -32,6 +32,21 @@ export function mode(accepted = MODES) {
   return m;
 }
 
+/**
+ * The clients' query parameter from CLIENTS: '' (the mode's own) or 'clients=reactive', the
+ * virtual mode's variant in which the virtual thread awaits the reactive clients (db, product).
+ */
+export function clientsParam(m) {
+  const c = __ENV.CLIENTS || '';
+  if (c === '' || c === 'blocking') {
+    return '';
+  }
+  if (c !== 'reactive' || m !== 'virtual') {
+    throw new Error(`CLIENTS=reactive is a variant of MODE=virtual only, got CLIENTS='${c}' with MODE='${m}'`);
+  }
+  return 'clients=reactive';
+}
+
 export function intEnv(name, fallback) {
   const raw = __ENV[name];
   if (raw === undefined || raw === '') return fallback;

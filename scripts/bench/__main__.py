@@ -33,12 +33,15 @@ def main(argv=None):
     p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
     p.add_argument("--out", required=True, help="report folder (./lab: target/loom-lab/<timestamp>)")
     p.add_argument("--port", type=int, default=8090)
-    p.add_argument("--profile", choices=["quick", "seeds", "smoke", "sweep"], default="quick",
-                   help="quick: every workload, minutes; seeds: each seed's own setup; smoke: seconds, for CI;"
-                        " sweep: the chunk sizes of both ingest domains")
+    p.add_argument("--profile", choices=["quick", "threaded", "seeds", "smoke", "sweep"], default="quick",
+                   help="quick: the three-way answer, the workloads with a reactive form (sleep, product, db),"
+                        " about 15 min; threaded: the rest at the same scale (tasks, the chunk writers over HTTP"
+                        " and gRPC, pinning, the seeds' pool variants); seeds: each seed's own setup, every"
+                        " workload; smoke: seconds, for CI; sweep: the chunk sizes of both ingest domains")
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
-    p.add_argument("--mode", default="", help="worker, virtual or reactive, comma-separated (default: every mode a workload has)")
+    p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "
+                   "clients), comma-separated (default: every mode a workload has)")
     p.add_argument("--warmups", type=int, default=15, help="most warm-up runs per mode (at least 2 unless fewer)")
     p.add_argument("--warmup-seconds", type=float, default=15,
                    help="least time of warm-up load per mode before the runs may count as warm")

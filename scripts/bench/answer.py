@@ -24,9 +24,11 @@ BOUND_NAMES = {
     ("product", "worker"): "the fan-out pool and worker threads",
     ("product", "virtual"): "users / E[max] (the closed model)",
     ("product", "reactive"): "users / E[max] (the closed model)",
+    ("product", "virtual+rx"): "users / E[max] (the closed model)",
     ("db", "worker"): "connections",
     ("db", "virtual"): "connections",
     ("db", "reactive"): "connections",
+    ("db", "virtual+rx"): "connections",
     ("pinning", "worker"): "worker threads",
     ("pinning", "virtual"): "carriers, when a pin holds one",
 }

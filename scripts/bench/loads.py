@@ -12,9 +12,18 @@ import labreport as lr
 
 # The execution models, in report order. THREADED: the workloads that block threads by design (tasks,
 # pinning) or write chunks through JDBC; ALL: those with an event-loop form too (sleep, product, db).
-MODES = ("worker", "virtual", "reactive")
+# VIRTUAL_RX: a variant of the virtual mode measured as a column of its own where a load lists it
+# (db, product): the request's virtual thread awaits the reactive clients (k6 CLIENTS=reactive).
+VIRTUAL_RX = "virtual+rx"
+MODES = ("worker", "virtual", "reactive", VIRTUAL_RX)
 THREADED = ("worker", "virtual")
-ALL = MODES
+ALL = ("worker", "virtual", "reactive")
+WITH_VARIANT = ALL + (VIRTUAL_RX,)
+
+
+def k6_mode(mode: str) -> dict:
+    """The k6 environment that selects a column: its MODE, and CLIENTS for the virtual variant."""
+    return {"MODE": "virtual", "CLIENTS": "reactive"} if mode == VIRTUAL_RX else {"MODE": mode}
 
 
 @dataclass
@@ -141,7 +150,7 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
         {"STAGES": stages_env(stages), "PEAK_VUS": str(peak)},
         bound=product_bound(stages),
         expect=product_expect,
-        modes=ALL,
+        modes=kw.pop("modes", ALL),
         seed=seed,
         timeout_s=total_s + 120,
         est_s=sum(d for d, _ in stages) + 1,
@@ -208,7 +217,8 @@ def pool_bound(per_request_s: float):
     mode's own pool has as many by default."""
 
     def bound(mode: str, pools: dict):
-        size = pools.get("reactive.pool-max-size", 20) if mode == "reactive" else pools.get("datasource.max-size", 20)
+        rx = mode in ("reactive", VIRTUAL_RX)
+        size = pools.get("reactive.pool-max-size", 20) if rx else pools.get("datasource.max-size", 20)
         return lr.littles_bound(size, per_request_s)
 
     return bound
@@ -376,6 +386,11 @@ def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Lo
                 warmup_est_s=int(ms) / 1000 + 1)
 
 
+# quick: the three-way answer, the workloads with a reactive form, in about 15 minutes; threaded: the
+# rest at the same scale (the workloads that only threads run, and the seeds' pool variants).
+QUICK_WORKLOADS = ("sleep", "product", "db")
+
+
 def suites(profile: str) -> list[Suite]:
     smoke = profile == "smoke"  # seconds, for CI: the whole pipeline, scaled down
     seeds = profile == "seeds"
@@ -385,12 +400,13 @@ def suites(profile: str) -> list[Suite]:
     short = 4  # seconds of an open run
     steady = 4  # seconds of a steady closed run (db, pinning)
     if smoke:
-        product_loads = [product_load(7, 10, {})]
+        product_loads = [product_load(7, 10, {}, modes=WITH_VARIANT)]
     elif seeds:
         # The seed's 7 minutes once per mode (repeats would take 42 minutes), and 10x its users.
-        product_loads = [product_load(420, 35, SEED_C, repeats=1), product_load(42, 350, {})]
+        product_loads = [product_load(420, 35, SEED_C, repeats=1, modes=WITH_VARIANT),
+                         product_load(42, 350, {}, modes=WITH_VARIANT)]
     else:
-        product_loads = [product_load(10, 35, SEED_C), product_load(10, 350, {})]
+        product_loads = [product_load(10, 35, SEED_C, modes=WITH_VARIANT), product_load(10, 350, {}, modes=WITH_VARIANT)]
     product_open = [open_load("product", "k6/product.js", f, PRODUCT_WORKER_CAP, "the worker's fan-out bound",
                               short, product_cap, {}, 1000, duration_var="OPEN_DURATION", modes=ALL)
                     for f in (0.8, 1.2)]
@@ -433,8 +449,8 @@ def suites(profile: str) -> list[Suite]:
             "(catalog U(100,300) ms with a real SELECT, stock U(150,400) ms over real HTTP, recommendations "
             "U(50,200), prices U(100,250)); closed model ramped through the seed's 6 stages; worker pool "
             "200 with a fan-out pool of 200 platform threads vs virtual threads vs the event loop (Mutiny, the "
-            "reactive PostgreSQL client, the Vert.x web client, timers); then an open model below and above "
-            "the worker mode's fan-out bound",
+            "reactive PostgreSQL client, the Vert.x web client, timers) vs virtual threads awaiting that same "
+            "Mutiny combination (virtual+rx); then an open model below and above the worker mode's fan-out bound",
             server_env={},
             warmup_seconds=8,
             loads=product_loads + product_open,
@@ -448,13 +464,14 @@ def suites(profile: str) -> list[Suite]:
         Suite(
             workload="db",
             description="Seed B: each request holds one pooled connection for 200 ms (pg_sleep); 100 users "
-            "on a pool of 20, behind a fair bulkhead of 20 permits (reactive: a reactive pool of 20 whose "
-            "FIFO wait queue is bounded by the same 2 s); then an open model below and above the pool's "
-            "bound; then a flood of users that every mode must shed with 503 within its bounded wait",
+            "on a pool of 20, behind a fair bulkhead of 20 permits, waited for at most 2 s (reactive: a "
+            "reactive pool of 20 behind the same bulkhead without a blocked thread; virtual+rx: virtual "
+            "threads awaiting that reactive pool); then an open model below and above the pool's bound; "
+            "then a flood of users that every mode must shed with 503 within its bounded wait",
             server_env={},
             warmup_seconds=6,
-            loads=[db_load(steady), db_open_load(0.8, short), db_open_load(1.2, short),
-                   db_flood_load(300 if smoke else 1000, steady if smoke else 10)],
+            loads=[db_load(steady, WITH_VARIANT), db_open_load(0.8, short), db_open_load(1.2, short),
+                   db_flood_load(300 if smoke else 1000, steady if smoke else 6)],
         ),
         Suite(
             workload="pinning",
@@ -504,4 +521,8 @@ def suites(profile: str) -> list[Suite]:
                 loads=[db_load(steady, THREADED)],
             ),
         ]
+    if profile == "quick":
+        return [s_ for s_ in suites_ if s_.workload in QUICK_WORKLOADS and not s_.variant]
+    if profile == "threaded":
+        return [s_ for s_ in suites_ if s_.workload not in QUICK_WORKLOADS or s_.variant]
     return suites_

@@ -12,7 +12,7 @@ import htmlreport
 import labreport as lr
 
 from .answer import AT_BOUND, TIE, TIE_P99, answer_table
-from .loads import Load, effective_bound
+from .loads import MODES, Load, effective_bound
 
 # The environment of a run on this machine, as reports name it (the cluster's are named by variant).
 LOCAL = "local JVM"
@@ -86,8 +86,8 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         agg = lr.aggregate(r["runs"])
         get = lambda k: agg.get(k, lr.Spread.of([])).median
         cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
-        # The reactive mode waits on its own pool: Vert.x's figures, not Agroal's.
-        rx = mode == "reactive"
+        # The reactive clients wait in their own bulkhead: its figures, not Agroal's.
+        rx = mode in ("reactive", "virtual+rx")
         awaiting = get("peak_rx_db_awaiting") if rx else get("peak_db_awaiting")
         max_wait_ms = get("peak_rx_db_max_wait_s") * 1000 if rx else get("peak_db_max_wait_ms")
         t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
@@ -103,7 +103,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
 
 def ratio_line(load: Load, results: dict) -> str:
     """Each mode against the worker pool, the baseline of every comparison."""
-    others = [m for m in ("virtual", "reactive") if m in results]
+    others = [m for m in MODES if m != "worker" and m in results]
     if "worker" not in results or not others or load.extra:
         return ""
     agg = {m: lr.aggregate(results[m]["runs"]) for m in ["worker", *others]}

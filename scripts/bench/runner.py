@@ -16,7 +16,7 @@ from pathlib import Path
 import labreport as lr
 import proc
 
-from .loads import MODES, Load, Suite, effective_bound
+from .loads import MODES, Load, Suite, effective_bound, k6_mode
 from .report import LOCAL, load_table, ratio_line, run_failed, server_table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -102,7 +102,7 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
     env.update(load.env)
     if warmup:
         env.update(load.warmup_env)
-    env.update({"MODE": mode, "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
+    env.update({**k6_mode(mode), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
     if not warmup and (args.dashboards == "all" or (args.dashboards == "auto" and load.dashboard)):
         env.update({"K6_WEB_DASHBOARD": "true", "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
                     "K6_WEB_DASHBOARD_PORT": "-1",

@@ -170,7 +170,9 @@ def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: st
     job["metadata"]["name"] = name
     job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
     job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
-    env = {"SCRIPT": script, "TARGETS": target, "MODES": mode, "RESULTS": "/results", "SUMMARY_LOG": "1",
+    k6_env = loads.k6_mode(mode)
+    env = {"SCRIPT": script, "TARGETS": target, "MODES": k6_env.pop("MODE"), **k6_env, "RESULTS": "/results",
+           "SUMMARY_LOG": "1",
            "RUN_LABEL": label, **load.env, **(load.warmup_env if warmup else {})}
     job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
     return job
@@ -255,7 +257,7 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     for k, per_env in by.items():
         if len(per_env) < 2 or "local JVM" not in per_env:
             continue
-        modes = [m for m in ("worker", "virtual") if any(m in s["results"] for s in per_env.values())]
+        modes = [m for m in loads.MODES if any(m in s["results"] for s in per_env.values())]
         for mode in modes:
             agg = {e: lr.aggregate(per_env[e]["results"][mode]["runs"]) for e in envs
                    if e in per_env and mode in per_env[e]["results"]}
@@ -272,7 +274,8 @@ def main(argv=None):
     p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
     p.add_argument("--variants", default="jvm,jvm-aot,native",
                    help="service variants (default: every one whose image exists here)")
-    p.add_argument("--mode", default="", help="worker or virtual (default: both)")
+    p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx, comma-separated "
+                   "(default: every mode a workload has)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--warmups", type=int, default=15)
