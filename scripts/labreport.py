@@ -251,6 +251,9 @@ SAMPLED_GAUGES = [
     ("db_active", "agroal_active_count", {}),
     ("db_awaiting", "agroal_awaiting_count", {}),
     ("db_max_wait_ms", "agroal_blocking_time_max_milliseconds", {}),
+    # With the bulkhead on (db), threaded requests wait in front of Agroal, for a permit.
+    ("bulkhead_waiting", "loomlab_db_bulkhead_waiting", {}),
+    ("db_wait_max_s", "loomlab_db_wait_seconds_max", {}),
     # The reactive mode waits for a connection in its bulkhead, in front of the Vert.x pool.
     ("rx_db_awaiting", "loomlab_reactive_pool_waiting", {}),
     ("rx_db_max_wait_s", "loomlab_reactive_pool_wait_seconds_max", {}),
@@ -262,6 +265,18 @@ SAMPLED_COUNTERS = [
     ("pinned", "jvm_threads_virtual_pinned_seconds_count", {}),
     ("submit_failed", "jvm_threads_virtual_submit_failed_total", {}),
 ]
+
+
+def nansum(*values: float) -> float:
+    """The sum of the values that are numbers; NaN if none is."""
+    real = [v for v in values if not math.isnan(v)]
+    return sum(real) if real else math.nan
+
+
+def nanmax(*values: float) -> float:
+    """The largest of the values that are numbers; NaN if none is."""
+    real = [v for v in values if not math.isnan(v)]
+    return max(real) if real else math.nan
 
 
 def scrape_sample(text: str) -> dict:

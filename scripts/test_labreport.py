@@ -136,6 +136,18 @@ agroal_awaiting_count NaN
 """
 
 
+class WaitFigures(unittest.TestCase):
+    """A threaded request's wait for the database: the bulkhead's, then Agroal's; one is missing when
+    the bulkhead is off or the workload has none."""
+
+    def test_waiters_add_up_and_the_longest_wait_wins_over_missing_figures(self):
+        self.assertEqual(lr.nansum(80.0, 0.0), 80.0)
+        self.assertEqual(lr.nansum(math.nan, 3.0), 3.0)
+        self.assertTrue(math.isnan(lr.nansum(math.nan, math.nan)))
+        self.assertEqual(lr.nanmax(222.0, 982.0), 982.0)
+        self.assertEqual(lr.nanmax(math.nan, 165.0), 165.0)
+
+
 class Prometheus(unittest.TestCase):
     def test_value_by_labels(self):
         self.assertEqual(lr.prom_value(PROM, "executor_queued_tasks", {"name": "quarkus-worker"}), 451.0)

@@ -88,8 +88,11 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
         # The reactive clients wait in their own bulkhead: its figures, not Agroal's.
         rx = mode in ("reactive", "virtual+rx")
-        awaiting = get("peak_rx_db_awaiting") if rx else get("peak_db_awaiting")
-        max_wait_ms = get("peak_rx_db_max_wait_s") * 1000 if rx else get("peak_db_max_wait_ms")
+        # Threaded requests wait for a bulkhead permit (db), then for Agroal: both count.
+        awaiting = get("peak_rx_db_awaiting") if rx else lr.nansum(get("peak_db_awaiting"),
+                                                                    get("peak_bulkhead_waiting"))
+        max_wait_ms = get("peak_rx_db_max_wait_s") * 1000 if rx else lr.nanmax(get("peak_db_max_wait_ms"),
+                                                                              get("peak_db_wait_max_s") * 1000)
         t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
               lr.fmt(get("peak_live_threads"), 0), lr.fmt(get("peak_rss_bytes") / 1e6, 0),
               lr.fmt(get("peak_worker_active"), 0), lr.fmt(get("peak_worker_queued"), 0),
