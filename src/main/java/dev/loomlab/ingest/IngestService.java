@@ -6,28 +6,17 @@ import dev.loomlab.execution.FanOutExecutors;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
-import dev.loomlab.problem.ProblemType;
 import io.agroal.api.AgroalDataSource;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import org.jboss.logging.Logger;
 
 /**
  * The ingest engine (seed D), one for every domain: upserts a chunk into the domain's parent and
@@ -38,18 +27,13 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class IngestService {
 
-  private static final Logger LOG = Logger.getLogger(IngestService.class);
-  private static final List<Table> CHILDREN = List.of(Table.SKILL, Table.TEXT, Table.EMBEDDING);
-
   private final AgroalDataSource dataSource;
   private final ChunkWriter writer;
   private final IngestReader reader;
   private final FanOutExecutors executors;
   private final DbConfig dbConfig;
   private final IngestConfig config;
-  private final MeterRegistry registry;
-  private final Map<MeterKey, Timer> timers = new ConcurrentHashMap<>();
-  private final Map<MeterKey, Counter> counters = new ConcurrentHashMap<>();
+  private final IngestMeters meters;
 
   IngestService(
       AgroalDataSource dataSource,
@@ -58,25 +42,19 @@ public class IngestService {
       FanOutExecutors executors,
       DbConfig dbConfig,
       IngestConfig config,
-      MeterRegistry registry) {
+      IngestMeters meters) {
     this.dataSource = dataSource;
     this.writer = writer;
     this.reader = reader;
     this.executors = executors;
     this.dbConfig = dbConfig;
     this.config = config;
-    this.registry = registry;
+    this.meters = meters;
   }
 
   public <R extends IngestRecord> BatchResult batch(
       Domain<R, ?> domain, Mode mode, WriteStrategy writes, List<R> input) {
-    long start = System.nanoTime();
-    // Rows locked in one order (by key) and tables in one order: writers of overlapping chunks
-    // queue behind each other instead of deadlocking.
-    List<R> chunk = input.stream().sorted(Comparator.comparing(IngestRecord::id)).toList();
-    Map<Table, Integer> rows = new EnumMap<>(Table.class);
-    Map<Table, Long> nanos = new EnumMap<>(Table.class);
-    Chunk<R> job = new Chunk<>(domain, chunk, rows, nanos);
+    Chunk<R> job = Chunk.of(domain, input);
     try {
       switch (writes) {
         case sequential -> sequential(job);
@@ -86,23 +64,7 @@ public class IngestService {
     } catch (SQLException e) {
       throw DatabaseProblems.of(e, dbConfig);
     }
-    nanos.forEach(
-        (table, n) -> tableTimer(domain, mode, writes, table).record(n, TimeUnit.NANOSECONDS));
-    records(domain, mode, writes).increment(chunk.size());
-    Map<String, Integer> rowsOut = new LinkedHashMap<>();
-    Map<String, Long> msOut = new LinkedHashMap<>();
-    for (Table t : Table.values()) {
-      rowsOut.put(domain.table(t), rows.getOrDefault(t, 0));
-      msOut.put(domain.table(t), TimeUnit.NANOSECONDS.toMillis(nanos.getOrDefault(t, 0L)));
-    }
-    return new BatchResult(
-        domain.name(),
-        mode.id(),
-        writes.name(),
-        chunk.size(),
-        rowsOut,
-        msOut,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+    return job.landed(meters, mode, writes);
   }
 
   public <V> V find(Domain<?, V> domain, long id) {
@@ -113,18 +75,6 @@ public class IngestService {
           .orElseThrow(() -> ProblemException.notFound("no " + domain.noun() + " with id " + id));
     } catch (SQLException e) {
       throw DatabaseProblems.of(e, dbConfig);
-    }
-  }
-
-  /** A chunk on its way: the domain, the records in key order, and what each table took. */
-  private record Chunk<R extends IngestRecord>(
-      Domain<R, ?> domain, List<R> records, Map<Table, Integer> rows, Map<Table, Long> nanos) {
-
-    void wrote(Table t, int n, long nanosTaken) {
-      synchronized (rows) {
-        rows.put(t, n);
-        nanos.put(t, nanosTaken);
-      }
     }
   }
 
@@ -152,7 +102,7 @@ public class IngestService {
     writeAlone(Table.PARENT, job);
     Map<Table, Future<?>> futures = new EnumMap<>(Table.class);
     try {
-      for (Table t : CHILDREN) {
+      for (Table t : WriteProblems.CHILDREN) {
         futures.put(
             t,
             executors
@@ -172,47 +122,19 @@ public class IngestService {
       throw ProblemException.unavailable(
           "the " + mode.id() + " fan-out pool is full; replay the chunk later", 1);
     }
-    List<String> failed = new ArrayList<>();
-    List<String> causes = new ArrayList<>();
-    boolean allConflicts = true;
+    Map<Table, Throwable> failures = new EnumMap<>(Table.class);
     for (Map.Entry<Table, Future<?>> e : futures.entrySet()) {
-      String table = job.domain().table(e.getKey());
       try {
         e.getValue().get();
       } catch (ExecutionException ex) {
-        failed.add(table);
-        causes.add(table + ": " + describe(ex.getCause()));
-        allConflicts &=
-            ex.getCause() instanceof ProblemException p && p.type() == ProblemType.WRITE_CONFLICT;
+        failures.put(e.getKey(), ex.getCause());
       } catch (InterruptedException ex) {
         futures.values().forEach(f -> f.cancel(true));
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while writing children", ex);
       }
     }
-    if (failed.isEmpty()) {
-      return;
-    }
-    String detail =
-        "wrote "
-            + job.domain().noun()
-            + " and "
-            + (CHILDREN.size() - failed.size())
-            + " of 3 child tables; failed: "
-            + String.join("; ", causes)
-            + ". Every write is an upsert: replay the same chunk.";
-    throw allConflicts
-        ? ProblemException.writeConflict(detail, failed, dbConfig.retryAfterSeconds())
-        : ProblemException.partialWrite(detail, failed);
-  }
-
-  /** What a client may read of a child's failure: a problem's detail, never a class name. */
-  private static String describe(Throwable failure) {
-    if (failure instanceof ProblemException p) {
-      return p.getMessage();
-    }
-    LOG.error("a child table's write failed", failure);
-    return "unexpected error (logged by the service)";
+    WriteProblems.throwIfChildrenFailed(job.domain(), failures, dbConfig);
   }
 
   private <R extends IngestRecord> void copy(Chunk<R> job) throws SQLException {
@@ -224,8 +146,8 @@ public class IngestService {
           int[] written = writer.copy(c, job.domain(), job.records());
           // One statement set: its time is booked on the parent, not split per table.
           job.wrote(Table.PARENT, written[Table.PARENT.ordinal()], System.nanoTime() - t0);
-          for (Table t : CHILDREN) {
-            job.rows().put(t, written[t.ordinal()]);
+          for (Table t : WriteProblems.CHILDREN) {
+            job.counted(t, written[t.ordinal()]);
           }
         });
   }
@@ -262,19 +184,10 @@ public class IngestService {
           throw e;
         }
         boolean retry = attempt < config.conflictRetries();
-        conflicts(domain, current[0], retry).increment();
+        meters.conflicts(domain, current[0], retry).increment();
         if (!retry) {
-          throw ProblemException.writeConflict(
-              "writing "
-                  + domain.table(current[0])
-                  + " still conflicted with a concurrent writer (SQLState "
-                  + e.getSQLState()
-                  + ") after "
-                  + config.conflictRetries()
-                  + " retries (loomlab.ingest.conflict-retries); nothing of this transaction"
-                  + " was kept, replay the chunk",
-              List.of(domain.table(current[0])),
-              dbConfig.retryAfterSeconds());
+          throw WriteProblems.conflictsExhausted(
+              domain, current[0], e.getSQLState(), config, dbConfig);
         }
       }
       backoff(attempt);
@@ -282,52 +195,12 @@ public class IngestService {
   }
 
   private void backoff(int attempt) {
-    long capNanos = config.conflictBackoff().toNanos() << Math.min(attempt, 10);
     try {
-      Thread.sleep(Duration.ofNanos(ThreadLocalRandom.current().nextLong(capNanos + 1)));
+      Thread.sleep(Duration.ofNanos(WriteProblems.backoffNanos(config, attempt)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while backing off a write conflict", e);
     }
-  }
-
-  // Meters looked up once per tag set, not built on every batch.
-  private record MeterKey(String domain, Mode mode, WriteStrategy writes, Table table) {}
-
-  private Timer tableTimer(Domain<?, ?> domain, Mode mode, WriteStrategy writes, Table table) {
-    return timers.computeIfAbsent(
-        new MeterKey(domain.name(), mode, writes, table),
-        k ->
-            Timer.builder("loomlab.ingest.table")
-                .description("Time to write one table of a chunk")
-                .tag("domain", domain.name())
-                .tag("table", domain.table(table))
-                .tag("writes", writes.name())
-                .tag("mode", mode.id())
-                .register(registry));
-  }
-
-  private Counter records(Domain<?, ?> domain, Mode mode, WriteStrategy writes) {
-    return counters.computeIfAbsent(
-        new MeterKey(domain.name(), mode, writes, null),
-        k ->
-            Counter.builder("loomlab.ingest.records")
-                .description("Records written")
-                .tag("domain", domain.name())
-                .tag("writes", writes.name())
-                .tag("mode", mode.id())
-                .register(registry));
-  }
-
-  private Counter conflicts(Domain<?, ?> domain, Table table, boolean retried) {
-    return Counter.builder("loomlab.ingest.conflicts")
-        .description(
-            "Transactions that lost to a concurrent writer (deadlock or serialization failure):"
-                + " retried, or refused with 503 write-conflict once the retries ran out")
-        .tag("domain", domain.name())
-        .tag("table", domain.table(table))
-        .tag("outcome", retried ? "retried" : "refused")
-        .register(registry);
   }
 
   private static void inTransaction(Connection c, Table[] current, Work work) throws SQLException {
