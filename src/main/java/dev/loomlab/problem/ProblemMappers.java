@@ -29,18 +29,30 @@ public class ProblemMappers {
   private static final Pattern MODE_PATH = Pattern.compile("^/?api/([^/]+)/([^/]+).*");
   private static final List<String> MODES = Arrays.stream(Mode.values()).map(Mode::id).toList();
 
-  /** The workloads that run on threads only, and why; the README's endpoint table says the same. */
+  /**
+   * What of a workload runs on threads only, and why (the start of the 404's detail); the README's
+   * endpoint table says the same.
+   */
   private static final Map<String, String> NO_REACTIVE_FORM =
       Map.of(
           "tasks",
-          "each task is a blocked thread by design; the event loop must never block",
+          "tasks has no reactive form (each task is a blocked thread by design; the event loop must"
+              + " never block)",
           "pinning",
-          "pinning is a virtual thread blocked inside synchronized or native code; the event loop"
-              + " must never block",
+          "pinning has no reactive form (pinning is a virtual thread blocked inside synchronized or"
+              + " native code; the event loop must never block)",
           "recruits",
-          "the chunk writer exists on threads only: JDBC batches and COPY",
+          readBack("recruits"),
           "candidates",
-          "the chunk writer exists on threads only: JDBC batches and COPY");
+          readBack("candidates"));
+
+  private static String readBack(String domain) {
+    return "reading "
+        + domain
+        + " back has no reactive form (JDBC only; the chunk writer, POST /api/reactive/"
+        + domain
+        + "/batch, has one)";
+  }
 
   @ServerExceptionMapper
   public Response problem(ProblemException e, UriInfo uri) {
@@ -110,11 +122,7 @@ public class ProblemMappers {
     } else if (m.matches()
         && m.group(1).equals("reactive")
         && NO_REACTIVE_FORM.containsKey(m.group(2))) {
-      detail =
-          m.group(2)
-              + " has no reactive form ("
-              + NO_REACTIVE_FORM.get(m.group(2))
-              + "); its modes: worker, virtual";
+      detail = NO_REACTIVE_FORM.get(m.group(2)) + "; its modes: worker, virtual";
     }
     return build(ProblemType.NOT_FOUND, 404, detail, uri, List.of()).build();
   }

@@ -73,7 +73,17 @@ public class ReactiveDatabase {
    * client gone) leaks neither.
    */
   public <T> Uni<T> withConnection(Function<SqlConnection, Uni<T>> work) {
-    return withPermit(maxWait, () -> onConnection(work));
+    return withPermit(maxWait, () -> onConnection(false, work));
+  }
+
+  /**
+   * Runs {@code work} in a transaction on a pooled connection, the same bounded wait as {@link
+   * #withConnection}: committed when {@code work}'s Uni succeeds, rolled back when it fails. A
+   * transaction that lost to a concurrent one fails with {@link TransactionConflict}, which the
+   * caller may retry; every other failure is the problem a client would see.
+   */
+  public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
+    return withPermit(maxWait, () -> onConnection(true, work));
   }
 
   private <T> Uni<T> withPermit(Duration wait, Supplier<Uni<? extends T>> work) {
@@ -94,18 +104,18 @@ public class ReactiveDatabase {
             });
   }
 
-  private <T> Uni<T> onConnection(Function<SqlConnection, Uni<T>> work) {
+  private <T> Uni<T> onConnection(boolean transaction, Function<SqlConnection, Uni<T>> work) {
     AtomicBoolean acquired = new AtomicBoolean();
-    return pool.withConnection(
-            connection -> {
-              acquired.set(true);
-              return Uni.createFrom()
-                  .deferred(() -> work.apply(connection))
-                  .onFailure()
-                  .transform(this::queryProblem);
-            })
-        .onFailure(failure -> !acquired.get())
-        .transform(this::acquisitionProblem);
+    Function<SqlConnection, Uni<T>> onIt =
+        connection -> {
+          acquired.set(true);
+          return Uni.createFrom().deferred(() -> work.apply(connection));
+        };
+    return (transaction ? pool.withTransaction(onIt) : pool.withConnection(onIt))
+        .onFailure()
+        .transform(
+            failure ->
+                acquired.get() ? queryProblem(failure, transaction) : acquisitionProblem(failure));
   }
 
   /** The readiness probe: one round trip within {@code loomlab.reactive.pool.health-timeout}. */
@@ -147,9 +157,14 @@ public class ReactiveDatabase {
     return unreachable(failure);
   }
 
-  private Throwable queryProblem(Throwable failure) {
+  private Throwable queryProblem(Throwable failure, boolean transaction) {
     if (failure instanceof ProblemException) {
       return failure;
+    }
+    if (transaction
+        && failure instanceof PgException pg
+        && TransactionConflict.isConflict(pg.getSqlState())) {
+      return new TransactionConflict(pg.getSqlState(), failure);
     }
     if (failure instanceof PgException pg && !isConnectionState(pg.getSqlState())) {
       LOG.errorf(failure, "database error %s", pg.getSqlState());

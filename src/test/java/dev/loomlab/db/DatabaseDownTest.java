@@ -5,6 +5,8 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.lessThan;
 
+import dev.loomlab.ingest.IngestClient;
+import dev.loomlab.ingest.TestRecords;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,13 @@ class DatabaseDownTest {
             .body("type", equalTo("urn:loomlab:problem:database-unavailable"))
             .header("Retry-After", "5");
         assertThat(mode, (System.nanoTime() - t0) / 1_000_000, lessThan(2_000L));
+        // A chunk's write is refused the same way, in every mode and strategy that has it.
+        IngestClient.RECRUITS
+            .post(mode, "parallel", TestRecords.recruits(1_005_000, 2))
+            .then()
+            .statusCode(503)
+            .contentType("application/problem+json")
+            .body("type", equalTo("urn:loomlab:problem:database-unavailable"));
       }
     } finally {
       control("start");

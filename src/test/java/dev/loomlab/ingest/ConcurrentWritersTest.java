@@ -46,7 +46,10 @@ class ConcurrentWritersTest {
     "recruits, virtual, copy, 1011500",
     "candidates, worker, sequential, 2010000",
     "candidates, virtual, parallel, 2010300",
-    "candidates, virtual, copy, 2010600"
+    "candidates, virtual, copy, 2010600",
+    "recruits, reactive, sequential, 1013000",
+    "recruits, reactive, parallel, 1013300",
+    "candidates, reactive, parallel, 2013000"
   })
   void overlappingChunksInOppositeOrdersAllLandExactly(
       String domain, String mode, String writes, long from) throws Exception {

@@ -5,7 +5,9 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.restassured.http.ContentType;
@@ -20,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What every domain's endpoints promise, through the one ingest engine: the same rows in both modes
- * and every strategy, replays that converge, the chunk as the truth for children, every violation
- * listed with nothing written, problem answers. A domain's test supplies its records and fields.
+ * What every domain's endpoints promise, through the one ingest engine: the same rows in every mode
+ * and strategy (the reactive mode has no COPY), replays that converge, the chunk as the truth for
+ * children, every violation listed with nothing written, problem answers. A domain's test supplies
+ * its records and fields.
  */
 @ExtendWith(LoomUnitExtension.class)
 public abstract class IngestResourceContract {
@@ -79,11 +82,62 @@ public abstract class IngestResourceContract {
   }
 
   @Test
+  void reactiveSequentialRoundTrip() throws Exception {
+    roundTrip("reactive", "sequential", base() + 3_000);
+  }
+
+  @Test
+  void reactiveParallelRoundTrip() throws Exception {
+    roundTrip("reactive", "parallel", base() + 3_100);
+  }
+
+  @Test
+  void reactiveHasNoCopyAndWritesNothing() throws Exception {
+    long from = base() + 3_200;
+    TestDatabase.delete(noun(), from, from + 9);
+    post("reactive", "copy", chunk(from, 2))
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("type", equalTo("urn:loomlab:problem:invalid-input"))
+        .body("detail", containsString("writes=copy has no reactive form"))
+        .body("violations.field", contains("writes"));
+    assertNothingIn(from, from + 9);
+  }
+
+  @Test
+  void reactiveInvalidChunkIsListedAndNothingIsWritten() throws Exception {
+    long from = base() + 3_300;
+    TestDatabase.delete(noun(), from, from + 9);
+    Map<String, Object> blank = record(from + 1, List.of());
+    blank.put(requiredField(), " ");
+    Map<String, Object> shortEmbedding = record(from + 2, List.of());
+    shortEmbedding.put("embedding", List.of(0.1, 0.2));
+    for (String writes : new String[] {"sequential", "parallel"}) {
+      post("reactive", writes, List.of(record(from, List.of("java")), blank, shortEmbedding))
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("violations.field", hasItem(domain() + "[1]." + requiredField()))
+          .body("violations.field", hasItem(domain() + "[2].embedding"));
+    }
+    assertNothingIn(from, from + 9);
+  }
+
+  @Test
   void replayedChunkLeavesSameRows() throws Exception {
     long from = base() + 500;
     TestDatabase.delete(noun(), from, from + 9);
-    for (String writes : new String[] {"parallel", "sequential", "copy", "parallel"}) {
-      post("worker", writes, chunk(from, 5)).then().statusCode(200);
+    String[][] writers = {
+      {"worker", "parallel"},
+      {"worker", "sequential"},
+      {"worker", "copy"},
+      {"reactive", "parallel"},
+      {"reactive", "sequential"},
+      {"virtual", "parallel"}
+    };
+    for (String[] w : writers) {
+      post(w[0], w[1], chunk(from, 5)).then().statusCode(200);
       assertRows(from, from + 9, 5, 15, 5, 5);
     }
   }
@@ -225,6 +279,12 @@ public abstract class IngestResourceContract {
         .body("mode", equalTo(mode))
         .body("writes", equalTo(writes))
         .body("records", equalTo(3))
+        .body(
+            "thread",
+            mode.equals("reactive")
+                ? startsWith("vert.x-eventloop-thread-")
+                : not(startsWith("vert.x-eventloop-thread-")))
+        .body("virtual", equalTo(mode.equals("virtual")))
         .body("rows." + t.get(0), equalTo(3))
         .body("rows." + t.get(1), equalTo(9))
         .body("rows." + t.get(2), equalTo(3))
@@ -232,7 +292,8 @@ public abstract class IngestResourceContract {
     assertRows(from, from + 99, 3, 9, 3, 3);
     ValidatableResponse stored =
         given()
-            .get("/api/" + mode + "/" + domain() + "/" + (from + 1))
+            // Reading back runs on threads only: the reactive mode's rows are read on virtual.
+            .get("/api/" + readMode(mode) + "/" + domain() + "/" + (from + 1))
             .then()
             .statusCode(200)
             .body("id", equalTo((int) (from + 1)))
@@ -240,6 +301,10 @@ public abstract class IngestResourceContract {
             .body(textField(), equalTo(record(from + 1, List.of()).get(textField())))
             .body("embeddingDimension", equalTo(384));
     assertOwnFields(stored, from + 1);
+  }
+
+  private static String readMode(String mode) {
+    return mode.equals("reactive") ? "virtual" : mode;
   }
 
   private String domain() {

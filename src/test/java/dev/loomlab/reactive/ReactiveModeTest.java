@@ -9,7 +9,10 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.startsWith;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomlab.db.OverloadProbe;
+import dev.loomlab.ingest.IngestClient;
+import dev.loomlab.ingest.TestRecords;
 import dev.loomlab.observability.PrometheusText;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.ArrayList;
@@ -23,16 +26,19 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ReactiveModeTest {
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   /** Where this suite reads the blocked-thread checker's warnings. */
   protected BlockedThreadLog blockedThreadLog() {
     return BlockedThreadLog.inProcess();
   }
 
   /**
-   * Every reactive workload at once, the waits long enough (3.5-4.5 s) that a blocking one would
-   * hold its event loop for seconds: meanwhile a trivial reactive request, sampled over all the
-   * loops, is answered within 2.5 s every time, every answer was built on an event loop, and
-   * Vert.x's blocked-thread checker (2 s limit) logged nothing.
+   * Every reactive workload in turn (sleep, db, product, then six chunks written in parallel), the
+   * waits long enough (3.5-4.5 s) that a blocking one would hold its event loop for seconds:
+   * meanwhile a trivial reactive request, sampled over all the loops, is answered within 2.5 s
+   * every time, every answer was built on an event loop, and Vert.x's blocked-thread checker (2 s
+   * limit) logged nothing.
    */
   @Test
   void eventLoopIsNeverBlockedUnderLoad() throws Exception {
@@ -43,6 +49,8 @@ class ReactiveModeTest {
       answers.addAll(OverloadProbe.fire("/api/reactive/sleep?ms=4500", 16));
       answers.addAll(OverloadProbe.fire("/api/reactive/db/slow?ms=3500", 12));
       answers.addAll(OverloadProbe.fire("/api/reactive/products/11", 16));
+      answers.addAll(
+          OverloadProbe.post("/api/reactive/recruits/batch?writes=parallel", chunks(1_003_500)));
       slowest = latency.slowestMillis();
     }
     assertThat(
@@ -54,8 +62,18 @@ class ReactiveModeTest {
     assertThat(blockedThreadLog().count() - before, equalTo(0L));
   }
 
+  /** Six chunks of 100 recruits each, disjoint, from {@code from}. */
+  private static List<String> chunks(long from) throws Exception {
+    IngestClient.RECRUITS.delete(from, from + 599);
+    List<String> bodies = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      bodies.add(JSON.writeValueAsString(TestRecords.recruits(from + 100L * i, 100)));
+    }
+    return bodies;
+  }
+
   @Test
-  void threadBoundWorkloadsAnswerThatTheyHaveNoReactiveForm() {
+  void threadBoundPathsAnswerThatTheyHaveNoReactiveForm() {
     for (String path : new String[] {"/api/reactive/tasks", "/api/reactive/pinning"}) {
       given()
           .get(path)
@@ -66,14 +84,15 @@ class ReactiveModeTest {
           .body("detail", containsString("has no reactive form"))
           .body("detail", containsString("its modes: worker, virtual"));
     }
-    given()
-        .contentType("application/json")
-        .body("[]")
-        .post("/api/reactive/recruits/batch")
-        .then()
-        .statusCode(404)
-        .contentType("application/problem+json")
-        .body("detail", startsWith("recruits has no reactive form"));
+    for (String domain : new String[] {"recruits", "candidates"}) {
+      given()
+          .get("/api/reactive/" + domain + "/1")
+          .then()
+          .statusCode(404)
+          .contentType("application/problem+json")
+          .body("detail", startsWith("reading " + domain + " back has no reactive form"))
+          .body("detail", containsString("POST /api/reactive/" + domain + "/batch"));
+    }
   }
 
   @Test

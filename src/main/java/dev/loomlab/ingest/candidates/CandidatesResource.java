@@ -4,10 +4,12 @@ import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.ingest.BatchResult;
 import dev.loomlab.ingest.IngestService;
+import dev.loomlab.ingest.ReactiveIngestService;
 import dev.loomlab.ingest.ValidChunk;
 import dev.loomlab.ingest.WriteStrategy;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -44,12 +46,18 @@ public class CandidatesResource {
 
   private static final String WRITES =
       "sequential (one transaction), parallel (parent, then three children at once) or copy (the COPY anchor)";
+  private static final String REACTIVE_WRITES =
+      "sequential (one transaction) or parallel (parent, then three children at once); copy has"
+          + " no reactive form";
 
   private final IngestService ingest;
+  private final ReactiveIngestService reactiveIngest;
   private final CandidateDomain domain;
 
-  CandidatesResource(IngestService ingest, CandidateDomain domain) {
+  CandidatesResource(
+      IngestService ingest, ReactiveIngestService reactiveIngest, CandidateDomain domain) {
     this.ingest = ingest;
+    this.reactiveIngest = reactiveIngest;
     this.domain = domain;
   }
 
@@ -75,6 +83,19 @@ public class CandidatesResource {
           WriteStrategy writes,
       @ValidChunk List<@Valid CandidateInput> candidates) {
     return ingest.batch(domain, Mode.VIRTUAL, writes, candidates);
+  }
+
+  @POST
+  @Path("reactive/candidates/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(
+      summary =
+          "Upsert a chunk of candidates from the event loop, through the reactive client (no copy)")
+  public Uni<BatchResult> reactiveBatch(
+      @Parameter(description = REACTIVE_WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      @ValidChunk List<@Valid CandidateInput> candidates) {
+    return reactiveIngest.batch(domain, writes, candidates);
   }
 
   @GET

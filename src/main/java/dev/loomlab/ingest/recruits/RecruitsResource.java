@@ -4,10 +4,12 @@ import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.ingest.BatchResult;
 import dev.loomlab.ingest.IngestService;
+import dev.loomlab.ingest.ReactiveIngestService;
 import dev.loomlab.ingest.ValidChunk;
 import dev.loomlab.ingest.WriteStrategy;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -42,12 +44,18 @@ public class RecruitsResource {
 
   private static final String WRITES =
       "sequential (one transaction), parallel (parent, then three children at once) or copy (the COPY anchor)";
+  private static final String REACTIVE_WRITES =
+      "sequential (one transaction) or parallel (parent, then three children at once); copy has"
+          + " no reactive form";
 
   private final IngestService ingest;
+  private final ReactiveIngestService reactiveIngest;
   private final RecruitDomain domain;
 
-  RecruitsResource(IngestService ingest, RecruitDomain domain) {
+  RecruitsResource(
+      IngestService ingest, ReactiveIngestService reactiveIngest, RecruitDomain domain) {
     this.ingest = ingest;
+    this.reactiveIngest = reactiveIngest;
     this.domain = domain;
   }
 
@@ -73,6 +81,19 @@ public class RecruitsResource {
           WriteStrategy writes,
       @ValidChunk List<@Valid RecruitInput> recruits) {
     return ingest.batch(domain, Mode.VIRTUAL, writes, recruits);
+  }
+
+  @POST
+  @Path("reactive/recruits/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(
+      summary =
+          "Upsert a chunk of recruits from the event loop, through the reactive client (no copy)")
+  public Uni<BatchResult> reactiveBatch(
+      @Parameter(description = REACTIVE_WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      @ValidChunk List<@Valid RecruitInput> recruits) {
+    return reactiveIngest.batch(domain, writes, recruits);
   }
 
   @GET

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What the seed left open: a child write fails after the parent committed. A test-only trigger
@@ -65,8 +67,13 @@ class PartialWriteTest {
 
   @Test
   void parallelChildFailureNamesTheTableAndAReplayConverges() throws Exception {
-    for (String mode : new String[] {"worker", "virtual"}) {
-      long from = mode.equals("worker") ? FROM : FROM + 50;
+    for (String mode : new String[] {"worker", "virtual", "reactive"}) {
+      long from =
+          switch (mode) {
+            case "worker" -> FROM;
+            case "virtual" -> FROM + 50;
+            default -> FROM + 20;
+          };
       TestDatabase.execute("ALTER SEQUENCE loomlab_test_fail_once RESTART");
       RECRUITS
           .post(mode, "parallel", TestRecords.recruits(from, 4))
@@ -82,17 +89,18 @@ class PartialWriteTest {
       // Exactly what one successful sequential write gives: nothing missing, nothing doubled.
       RECRUITS.assertRows(from, from + 9, 4, 12, 4, 4);
       given()
-          .get("/api/" + mode + "/recruits/" + (from + 3))
+          .get("/api/" + (mode.equals("reactive") ? "virtual" : mode) + "/recruits/" + (from + 3))
           .then()
           .statusCode(200)
           .body("description", equalTo("We are hiring number " + (from + 3)));
     }
   }
 
-  @Test
-  void sequentialFailureWritesNothing() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"virtual", "reactive"})
+  void sequentialFailureWritesNothing(String mode) throws Exception {
     RECRUITS
-        .post("virtual", "sequential", TestRecords.recruits(FROM, 4))
+        .post(mode, "sequential", TestRecords.recruits(FROM, 4))
         .then()
         .statusCode(500)
         .contentType("application/problem+json")
@@ -100,7 +108,7 @@ class PartialWriteTest {
         .body("type", equalTo("urn:loomlab:problem:database-error"))
         .body("detail", containsString("SQLState P0001"));
     RECRUITS.assertNothingIn(FROM, FROM + 99);
-    RECRUITS.post("virtual", "sequential", TestRecords.recruits(FROM, 4)).then().statusCode(200);
+    RECRUITS.post(mode, "sequential", TestRecords.recruits(FROM, 4)).then().statusCode(200);
     RECRUITS.assertRows(FROM, FROM + 99, 4, 12, 4, 4);
   }
 

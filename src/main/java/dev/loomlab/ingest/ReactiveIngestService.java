@@ -1,0 +1,179 @@
+package dev.loomlab.ingest;
+
+import dev.loomlab.db.DbConfig;
+import dev.loomlab.execution.Mode;
+import dev.loomlab.problem.Problem;
+import dev.loomlab.problem.ProblemException;
+import dev.loomlab.reactive.EventLoopTimer;
+import dev.loomlab.reactive.ReactiveDatabase;
+import dev.loomlab.reactive.TransactionConflict;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ingest engine on the event loop: the same chunk (records in key order, tables in one order),
+ * strategies, transactions, conflict retries, problems and meters as {@link IngestService}, through
+ * the reactive pool and its bulkhead. Parallel writes the three children concurrently, each on a
+ * connection and transaction of its own, with no thread held while they wait. COPY has no reactive
+ * form.
+ */
+@ApplicationScoped
+public class ReactiveIngestService {
+
+  private final ReactiveDatabase database;
+  private final ReactiveChunkWriter writer;
+  private final EventLoopTimer timer;
+  private final DbConfig dbConfig;
+  private final IngestConfig config;
+  private final IngestMeters meters;
+
+  ReactiveIngestService(
+      ReactiveDatabase database,
+      ReactiveChunkWriter writer,
+      EventLoopTimer timer,
+      DbConfig dbConfig,
+      IngestConfig config,
+      IngestMeters meters) {
+    this.database = database;
+    this.writer = writer;
+    this.timer = timer;
+    this.dbConfig = dbConfig;
+    this.config = config;
+    this.meters = meters;
+  }
+
+  public <R extends IngestRecord> Uni<BatchResult> batch(
+      Domain<R, ?> domain, WriteStrategy writes, List<R> input) {
+    if (writes == WriteStrategy.copy) {
+      return Uni.createFrom()
+          .failure(
+              ProblemException.badRequest(
+                  "writes=copy has no reactive form: the Vert.x PostgreSQL client has no COPY;"
+                      + " nothing was done",
+                  List.of(
+                      new Problem.Violation(
+                          "writes", "use sequential or parallel on the reactive mode"))));
+    }
+    return Uni.createFrom()
+        .deferred(
+            () -> {
+              Chunk<R> job = Chunk.of(domain, input);
+              Uni<Void> written =
+                  writes == WriteStrategy.sequential ? sequential(job) : parallel(job);
+              return written.map(done -> job.landed(meters, Mode.REACTIVE, writes));
+            });
+  }
+
+  /** All four tables in one transaction: all or nothing. */
+  private <R extends IngestRecord> Uni<Void> sequential(Chunk<R> job) {
+    return transaction(
+        job.domain(),
+        Table.PARENT,
+        (c, current) -> {
+          Uni<Void> tables = Uni.createFrom().voidItem();
+          for (Table t : Table.values()) {
+            tables =
+                tables.chain(
+                    () -> {
+                      current[0] = t;
+                      return write(c, job, t);
+                    });
+          }
+          return tables;
+        });
+  }
+
+  /**
+   * The parent committed first, then the three children at once, each in a transaction of its own.
+   * A failed child leaves the parent and the other children committed; a replay converges.
+   */
+  private <R extends IngestRecord> Uni<Void> parallel(Chunk<R> job) {
+    return alone(job, Table.PARENT)
+        .chain(
+            () ->
+                Uni.join()
+                    .all(
+                        WriteProblems.CHILDREN.stream()
+                            .map(
+                                t ->
+                                    alone(job, t)
+                                        .onItemOrFailure()
+                                        .transform((done, failure) -> new Outcome(t, failure)))
+                            .toList())
+                    .andFailFast())
+        .invoke(
+            outcomes -> {
+              Map<Table, Throwable> failures = new EnumMap<>(Table.class);
+              for (Outcome o : outcomes) {
+                if (o.failure() != null) {
+                  failures.put(o.table(), o.failure());
+                }
+              }
+              WriteProblems.throwIfChildrenFailed(job.domain(), failures, dbConfig);
+            })
+        .replaceWithVoid();
+  }
+
+  /** How one child's transaction ended: {@code failure} null if it committed. */
+  private record Outcome(Table table, Throwable failure) {}
+
+  private <R extends IngestRecord> Uni<Void> alone(Chunk<R> job, Table t) {
+    return transaction(job.domain(), t, (c, current) -> write(c, job, t));
+  }
+
+  private <R extends IngestRecord> Uni<Void> write(SqlConnection c, Chunk<R> job, Table t) {
+    return Uni.createFrom()
+        .deferred(
+            () -> {
+              long t0 = System.nanoTime();
+              return writer
+                  .write(c, job.domain(), t, job.records())
+                  .invoke(n -> job.wrote(t, n, System.nanoTime() - t0))
+                  .replaceWithVoid();
+            });
+  }
+
+  /** A transaction's work; it sets {@code current[0]} to the table it is writing. */
+  private interface Work {
+    Uni<Void> run(SqlConnection c, Table[] current);
+  }
+
+  /**
+   * Runs {@code work} in a transaction of its own; one that lost to a concurrent writer is rolled
+   * back and retried up to {@code conflict-retries} times after a jittered timer (no connection
+   * held), then answered 503 {@code write-conflict} naming the table, as on threads.
+   */
+  private Uni<Void> transaction(Domain<?, ?> domain, Table first, Work work) {
+    return attempt(domain, new Table[] {first}, work, 0);
+  }
+
+  private Uni<Void> attempt(Domain<?, ?> domain, Table[] current, Work work, int attempt) {
+    return database
+        .inTransaction(c -> work.run(c, current))
+        .onFailure(TransactionConflict.class)
+        .recoverWithUni(
+            failure -> {
+              boolean retry = attempt < config.conflictRetries();
+              meters.conflicts(domain, current[0], retry).increment();
+              if (!retry) {
+                return Uni.createFrom()
+                    .failure(
+                        WriteProblems.conflictsExhausted(
+                            domain,
+                            current[0],
+                            ((TransactionConflict) failure).sqlState(),
+                            config,
+                            dbConfig));
+              }
+              long ms = TimeUnit.NANOSECONDS.toMillis(WriteProblems.backoffNanos(config, attempt));
+              return timer
+                  .after(ms, () -> null)
+                  .chain(() -> attempt(domain, current, work, attempt + 1));
+            });
+  }
+}
