@@ -3,8 +3,8 @@
 // same stream as recruits.js (lib/ingest.js), so the two domains compare on the same load.
 //
 // Parameters (environment):
-//   MODE          worker | virtual                            required
-//   WRITES        sequential | parallel | copy                sequential
+//   MODE          worker | virtual | reactive                 required
+//   WRITES        sequential | parallel | copy (not reactive) sequential
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   RECORDS       how many candidates                         87488
 //   CHUNK         candidates per request                      100     (seed D)

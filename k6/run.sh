@@ -4,7 +4,8 @@
 #
 #   SCRIPT   the script, e.g. sleep.js                        required
 #   TARGETS  base URLs, space separated                       http://loom-lab-jvm:8080
-#   MODES    execution models        "worker virtual reactive" (sleep, product, db), else "worker virtual"
+#   MODES    execution models        "worker virtual reactive" (sleep, product, db, and the chunk
+#            writers but with WRITES=copy), else "worker virtual"
 #   CLIENTS  reactive: with MODES=virtual, virtual threads awaiting the reactive clients (db, product)
 #   RESULTS  folder for the raw summaries                     /results
 #   SEGMENTS split the test over N pods (Indexed Job); this pod takes JOB_COMPLETION_INDEX
@@ -13,8 +14,10 @@
 set -eu
 : "${SCRIPT:?SCRIPT is required}"
 TARGETS="${TARGETS:-http://loom-lab-jvm:8080}"
-case "$SCRIPT" in
-  sleep.js|product.js|db.js) MODES="${MODES:-worker virtual reactive}" ;;
+case "$SCRIPT:${WRITES:-sequential}" in
+  sleep.js:*|product.js:*|db.js:*) MODES="${MODES:-worker virtual reactive}" ;;
+  recruits.js:copy|candidates.js:copy) MODES="${MODES:-worker virtual}" ;;
+  recruits.js:*|candidates.js:*) MODES="${MODES:-worker virtual reactive}" ;;
   *) MODES="${MODES:-worker virtual}" ;;
 esac
 RESULTS="${RESULTS:-/results}"

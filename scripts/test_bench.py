@@ -90,18 +90,26 @@ class ReactiveModeTest(unittest.TestCase):
             for workload in ("product", "db"):
                 self.assertEqual(suite_modes(suites[(workload, "")], set()),
                                  ["worker", "virtual", "reactive", "virtual+rx"])
-        for profile in ("smoke", "threaded", "seeds"):
+        for profile in ("smoke", "rest", "seeds"):
             suites = self.suites(profile)
-            for workload in ("tasks", "pinning", "recruits", "candidates"):
+            for workload in ("tasks", "pinning"):
                 self.assertNotIn("reactive", suite_modes(suites[(workload, "")], set()), workload)
+            # The chunk writers over HTTP: three modes for sequential and parallel, COPY on threads.
+            for workload in ("recruits", "candidates"):
+                for load in suites[(workload, "")].loads:
+                    writes = load.env["WRITES"]
+                    self.assertEqual(load.modes, ("virtual",) if writes == "copy" else loads.ALL, writes)
+            # The gRPC stream runs on threads only.
+            for load in suites[("recruits", "gRPC stream")].loads:
+                self.assertNotIn("reactive", load.modes)
         # --mode reactive runs only the suites that have it.
-        self.assertEqual(suite_modes(self.suites("threaded")[("tasks", "")], {"reactive"}), [])
+        self.assertEqual(suite_modes(self.suites("rest")[("tasks", "")], {"reactive"}), [])
 
-    def test_quick_answers_the_three_way_question_and_threaded_runs_the_rest(self):
-        quick, threaded, seeds = (set(self.suites(p)) for p in ("quick", "threaded", "seeds"))
+    def test_quick_answers_the_three_way_question_and_rest_runs_the_rest(self):
+        quick, rest, seeds = (set(self.suites(p)) for p in ("quick", "rest", "seeds"))
         self.assertEqual(quick, {("sleep", ""), ("product", ""), ("db", "")})
-        self.assertEqual(quick & threaded, set())
-        self.assertEqual(quick | threaded, seeds)
+        self.assertEqual(quick & rest, set())
+        self.assertEqual(quick | rest, seeds)
 
     def test_the_virtual_variant_runs_k6_in_the_virtual_mode_with_the_reactive_clients(self):
         self.assertEqual(loads.k6_mode("virtual+rx"), {"MODE": "virtual", "CLIENTS": "reactive"})

@@ -2,7 +2,8 @@
 //
 // Environment (all scripts):
 //   BASE_URL       service root                      default http://127.0.0.1:8080
-//   MODE           worker | virtual | reactive       required (reactive: sleep, product, db)
+//   MODE           worker | virtual | reactive       required (reactive: sleep, product, db and the
+//                                                    chunk writers over HTTP, not their copy)
 //   SUMMARY_JSON   where to write k6's raw summary    default: not written
 //   RUN_LABEL      free text printed in the summary  default: script and mode
 //   THINK_MS       pause between iterations (ms)     default 0 (the seeds used none)

@@ -1,4 +1,4 @@
-"""`./lab bench`: runs the k6 scripts against the service in both modes and writes the report.
+"""`./lab bench`: runs the k6 scripts against the service in every mode and writes the report.
 
 It starts the service itself (one instance per workload, with the pools that workload's seed
 used), scrapes /q/metrics before, during and after every run, warms up without counting, repeats
@@ -33,11 +33,11 @@ def main(argv=None):
     p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
     p.add_argument("--out", required=True, help="report folder (./lab: target/loom-lab/<timestamp>)")
     p.add_argument("--port", type=int, default=8090)
-    p.add_argument("--profile", choices=["quick", "threaded", "seeds", "smoke", "sweep"], default="quick",
-                   help="quick: the three-way answer, the workloads with a reactive form (sleep, product, db),"
-                        " about 15 min; threaded: the rest at the same scale (tasks, the chunk writers over HTTP"
-                        " and gRPC, pinning, the seeds' pool variants); seeds: each seed's own setup, every"
-                        " workload; smoke: seconds, for CI; sweep: the chunk sizes of both ingest domains")
+    p.add_argument("--profile", choices=["quick", "rest", "seeds", "smoke", "sweep"], default="quick",
+                   help="quick: the three-way answer on sleep, product and db, about 15 min; rest: the rest at"
+                        " the same scale (the chunk writers over HTTP in three modes and over gRPC, tasks,"
+                        " pinning, the seeds' pool variants); seeds: each seed's own setup, every workload;"
+                        " smoke: seconds, for CI; sweep: the chunk sizes of both ingest domains")
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "

@@ -11,7 +11,8 @@ from typing import Callable
 import labreport as lr
 
 # The execution models, in report order. THREADED: the workloads that block threads by design (tasks,
-# pinning) or write chunks through JDBC; ALL: those with an event-loop form too (sleep, product, db).
+# pinning) or stream chunks over gRPC; ALL: those with an event-loop form too (sleep, product, db, the
+# chunk writers over HTTP but COPY).
 # VIRTUAL_RX: a variant of the virtual mode measured as a column of its own where a load lists it
 # (db, product): the request's virtual thread awaits the reactive clients (k6 CLIENTS=reactive).
 VIRTUAL_RX = "virtual+rx"
@@ -314,7 +315,9 @@ def ingest_suite(domain: str, records: int, variant: str, server_env: dict, id_b
             "k6/ingest-grpc.js" if grpc else f"k6/{domain}.js", f"{domain}_grpc" if grpc else domain,
             env,
             seed=SEED_D.get(writes, {}) if seed_size and not variant and not grpc else {},
-            modes=("worker", "virtual") if writes != "copy" else ("virtual",),
+            # COPY, the anchor, once; the gRPC stream runs on threads only; the reactive chunk writer
+            # has no COPY.
+            modes=("virtual",) if writes == "copy" else THREADED if grpc else ALL,
             timeout_s=1800, counters=("lab_records",), extra_report=INGEST_TRENDS,
             est_s=records / (700 if variant and not grpc else 3000 if grpc else 3500) + 1,
             warmup_est_s=min(records, 1000) / (700 if variant and not grpc else 3500) + 1,
@@ -326,7 +329,7 @@ def ingest_suite(domain: str, records: int, variant: str, server_env: dict, id_b
         variant=", ".join(v for v in (setup, variant) if v),
         description=f"Seed D: {domain} ({what}) streamed in chunks of {'/'.join(map(str, chunks))} and upserted into {tables} "
         "(pgvector 384): sequential (one transaction) vs parallel (parent, then the three children at once on the "
-        "request's model)" + (", with COPY as the anchor" if "copy" in strategies else "")
+        "request's model" + (")" if grpc else "; reactive: concurrent Unis on the reactive pool)") + (", with COPY as the anchor" if "copy" in strategies else "")
         + ("; over the seed's transport, one gRPC stream of protobuf chunks each acknowledged after its commit "
            "(k6/ingest-grpc.js, the same records as the HTTP/JSON rows)" if grpc else "")
         + (f"; {variant}" if variant else ""),
@@ -386,8 +389,8 @@ def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Lo
                 warmup_est_s=int(ms) / 1000 + 1)
 
 
-# quick: the three-way answer, the workloads with a reactive form, in about 15 minutes; threaded: the
-# rest at the same scale (the workloads that only threads run, and the seeds' pool variants).
+# quick: the three-way answer on the request-response workloads, in about 15 minutes; rest: the rest
+# at the same scale (the chunk writers, the workloads that only threads run, the seeds' pool variants).
 QUICK_WORKLOADS = ("sleep", "product", "db")
 
 
@@ -523,6 +526,6 @@ def suites(profile: str) -> list[Suite]:
         ]
     if profile == "quick":
         return [s_ for s_ in suites_ if s_.workload in QUICK_WORKLOADS and not s_.variant]
-    if profile == "threaded":
+    if profile == "rest":
         return [s_ for s_ in suites_ if s_.workload not in QUICK_WORKLOADS or s_.variant]
     return suites_
