@@ -97,5 +97,17 @@ class Jobs(unittest.TestCase):
         self.assertEqual(self.TEMPLATE["metadata"]["name"], "k6-sleep", "the template is not modified")
 
 
+class Workloads(unittest.TestCase):
+    def test_every_workload_runs_in_the_cluster_at_the_quick_scale(self):
+        quick = incluster.workload_suites("quick")
+        self.assertEqual(set(quick), {"sleep", "tasks", "product", "recruits", "candidates", "db", "pinning"})
+        self.assertEqual(quick["recruits"].loads[0].env["RECORDS"], "3000")
+        self.assertEqual(incluster.workload_suites("smoke")["recruits"].loads[0].env["RECORDS"], "500")
+        # The chunk writers in the cluster: three modes but COPY.
+        self.assertEqual({l.env["WRITES"]: l.modes for l in quick["candidates"].loads},
+                         {"sequential": ("worker", "virtual", "reactive"),
+                          "parallel": ("worker", "virtual", "reactive"), "copy": ("virtual",)})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -266,6 +266,13 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     return t if t.rows else None
 
 
+def workload_suites(profile: str) -> dict:
+    """Every workload's main suite at the profile's scale: smoke's, or the bench's quick and rest
+    profiles together (quick holds only the request-response workloads)."""
+    profiles = ("smoke",) if profile == "smoke" else ("quick", "rest")
+    return {s.workload: s for p in profiles for s in loads.suites(p) if not s.variant}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="lab k8s run", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True)
@@ -294,7 +301,7 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
 
     wanted = [w for w in args.workload.split(",") if w] or ["sleep", "product"]
-    suites = {s.workload: s for s in loads.suites(args.profile) if not s.variant}
+    suites = workload_suites(args.profile)
     unknown = [w for w in wanted if w not in suites]
     if unknown:
         raise SystemExit(f"unknown workload(s): {', '.join(unknown)}")
