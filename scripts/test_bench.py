@@ -73,8 +73,13 @@ class GrpcTransportTest(unittest.TestCase):
         self.assertEqual((f["requests"], f["throughput"], f["p50"], f["p99"]), (30, 15.0, 58.0, 90.0))
 
 
-if __name__ == "__main__":
-    unittest.main()
+class IngestSetupTest(unittest.TestCase):
+    def test_the_setup_column_says_where_a_chunk_stream_ran(self):
+        self.assertEqual(loads.ingest_setup({"variant": "", "environment": "local JVM"}), "local")
+        self.assertEqual(loads.ingest_setup({"variant": ""}), "local")
+        self.assertEqual(loads.ingest_setup({"variant": "", "environment": "in-cluster JVM"}), "in-cluster JVM")
+        self.assertEqual(loads.ingest_setup({"variant": "gRPC stream", "environment": "local JVM"}), "gRPC stream")
+
 
 
 class ReactiveModeTest(unittest.TestCase):
@@ -176,3 +181,7 @@ class AnswerTest(unittest.TestCase):
         winner, _, _, cause = self.verdict(s)
         self.assertEqual(winner, "tie: worker, virtual, reactive")
         self.assertEqual(cause, "every mode at its bound: connections")
+
+
+if __name__ == "__main__":
+    unittest.main()

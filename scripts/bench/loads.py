@@ -239,6 +239,13 @@ def pinning_bound(vus: int, ms: int, lock: str):
     return bound
 
 
+def ingest_setup(section: dict) -> str:
+    """Where a chunk stream ran: its variant, else its environment ("local" on this machine's JVM,
+    "in-cluster JVM", ...)."""
+    environment = section.get("environment", "local JVM")
+    return section.get("variant") or ("local" if environment == "local JVM" else environment)
+
+
 def ingest_summary(sections: list[dict]) -> lr.Table:
     """records/s of every (domain, writes, mode) of the ingest suites beside the COPY anchor."""
     rows = []
@@ -248,7 +255,7 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
         writes = sec["env"].get("WRITES", "?")
         for mode, r in sec["results"].items():
             agg = lr.aggregate(r["runs"])
-            rows.append((sec["workload"], sec.get("variant") or "local", writes, mode, agg,
+            rows.append((sec["workload"], ingest_setup(sec), writes, mode, agg,
                          int(sec["env"].get("CHUNK", 100))))
     t = lr.Table(["domain", "setup", "writes", "chunk", "mode", "records/s", "best chunk", "vs COPY", "vs sequential",
                   "chunk p50 ms", "chunk p99 ms", "parent ms", "skill ms", "text ms", "embedding ms",
