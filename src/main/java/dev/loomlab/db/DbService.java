@@ -75,17 +75,16 @@ public class DbService {
    * ({@code clients=reactive}, the virtual mode's variant): the same bulkhead bound, the same 503.
    */
   public DbResult slowQuery(Mode mode, long ms, Clients clients) {
+    Bounds.check("ms", ms, 0, config.maxMs());
     if (clients == Clients.REACTIVE) {
-      Bounds.check("ms", ms, 0, config.maxMs());
       long start = System.nanoTime();
       long acquired = reactiveQuery(ms, start).await().indefinitely();
       return result(mode, Clients.REACTIVE, start, acquired, ms);
     }
-    return slowQuery(mode, ms);
+    return blockingQuery(mode, ms);
   }
 
-  private DbResult slowQuery(Mode mode, long ms) {
-    Bounds.check("ms", ms, 0, config.maxMs());
+  private DbResult blockingQuery(Mode mode, long ms) {
     long start = System.nanoTime();
     boolean permitted = false;
     try {

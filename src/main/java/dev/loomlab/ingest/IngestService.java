@@ -102,7 +102,7 @@ public class IngestService {
     writeAlone(Table.PARENT, job);
     Map<Table, Future<?>> futures = new EnumMap<>(Table.class);
     try {
-      for (Table t : WriteProblems.CHILDREN) {
+      for (Table t : Table.CHILDREN) {
         futures.put(
             t,
             executors
@@ -146,7 +146,7 @@ public class IngestService {
           int[] written = writer.copy(c, job.domain(), job.records());
           // One statement set: its time is booked on the parent, not split per table.
           job.wrote(Table.PARENT, written[Table.PARENT.ordinal()], System.nanoTime() - t0);
-          for (Table t : WriteProblems.CHILDREN) {
+          for (Table t : Table.CHILDREN) {
             job.counted(t, written[t.ordinal()]);
           }
         });

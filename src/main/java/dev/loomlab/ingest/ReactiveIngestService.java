@@ -98,7 +98,7 @@ public class ReactiveIngestService {
             () ->
                 Uni.join()
                     .all(
-                        WriteProblems.CHILDREN.stream()
+                        Table.CHILDREN.stream()
                             .map(
                                 t ->
                                     alone(job, t)

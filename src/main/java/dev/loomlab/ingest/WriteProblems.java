@@ -16,7 +16,6 @@ import org.jboss.logging.Logger;
 final class WriteProblems {
 
   private static final Logger LOG = Logger.getLogger(WriteProblems.class);
-  static final List<Table> CHILDREN = List.of(Table.SKILL, Table.TEXT, Table.EMBEDDING);
 
   private WriteProblems() {}
 
@@ -44,8 +43,10 @@ final class WriteProblems {
         "wrote "
             + domain.noun()
             + " and "
-            + (CHILDREN.size() - failed.size())
-            + " of 3 child tables; failed: "
+            + (Table.CHILDREN.size() - failed.size())
+            + " of "
+            + Table.CHILDREN.size()
+            + " child tables; failed: "
             + String.join("; ", causes)
             + ". Every write is an upsert: replay the same chunk.";
     throw allConflicts

@@ -193,18 +193,18 @@ public class ProductService {
     return Uni.combine()
         .all()
         .unis(
-            onEventLoop(mode, Dependency.CATALOG, product.map(p -> found(p, id)), answered),
-            onEventLoop(
+            timedCall(mode, Dependency.CATALOG, product.map(p -> found(p, id)), answered),
+            timedCall(
                 mode,
                 Dependency.STOCK,
                 stock.fetchOnEventLoop(id, plan.of(Dependency.STOCK)),
                 answered),
-            onEventLoop(
+            timedCall(
                 mode,
                 Dependency.RECOMMENDATIONS,
                 timer.after(plan.of(Dependency.RECOMMENDATIONS), () -> recommendationsOf(id)),
                 answered),
-            onEventLoop(
+            timedCall(
                 mode,
                 Dependency.PRICES,
                 timer.after(plan.of(Dependency.PRICES), () -> competitorPricesOf(id)),
@@ -230,7 +230,7 @@ public class ProductService {
   }
 
   /** One dependency's call, timed and counted as the threaded sub-tasks are. */
-  private <T> Uni<T> onEventLoop(
+  private <T> Uni<T> timedCall(
       Mode mode, Dependency dependency, Uni<T> call, Map<Dependency, Outcome<?>> answered) {
     Timer timer = dependencyTimers.get(mode).get(dependency);
     return Uni.createFrom()
