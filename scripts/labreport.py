@@ -250,13 +250,18 @@ SAMPLED_GAUGES = [
     ("worker_queued", "executor_queued_tasks", {"name": "quarkus-worker"}),
     ("db_active", "agroal_active_count", {}),
     ("db_awaiting", "agroal_awaiting_count", {}),
-    ("db_max_wait_ms", "agroal_blocking_time_max_milliseconds", {}),
-    # With the bulkhead on (db), threaded requests wait in front of Agroal, for a permit.
+    # Threaded requests wait for a permit in front of Agroal (the bulkhead), the reactive ones in
+    # the reactive pool's bulkhead: who waits now.
     ("bulkhead_waiting", "loomlab_db_bulkhead_waiting", {}),
-    ("db_wait_max_s", "loomlab_db_wait_seconds_max", {}),
-    # The reactive mode waits for a connection in its bulkhead, in front of the Vert.x pool.
     ("rx_db_awaiting", "loomlab_reactive_pool_waiting", {}),
-    ("rx_db_max_wait_s", "loomlab_reactive_pool_wait_seconds_max", {}),
+    # One request's waits, split by queue and drawn from one budget (loomlab.execution.max-wait):
+    # a thread, a connection permit (threaded), the reactive bulkhead. Only one mode runs per JVM,
+    # so the sum over the mode tag is that mode's.
+    ("thread_wait_max_s", "loomlab_execution_wait_seconds_max", {"queue": "thread"}),
+    ("permit_wait_max_s", "loomlab_execution_wait_seconds_max", {"queue": "permit"}),
+    ("bulkhead_wait_max_s", "loomlab_execution_wait_seconds_max", {"queue": "bulkhead"}),
+    # Reading and parsing a request's body: its own work, kept out of the budget.
+    ("body_read_max_s", "loomlab_execution_body_read_seconds_max", {}),
 ]
 SAMPLED_COUNTERS = [
     ("cpu_ns", "process_cpu_time_ns_total", {}),

@@ -354,11 +354,12 @@ def db_load(seconds: int, modes: tuple = ALL) -> Load:
 
 
 def db_flood_load(vus: int, seconds: int) -> Load:
-    """Far more users than connections, no think time: both modes serve what the pool takes and
-    shed the rest with 503 after their bounded waits (the thread wait, then the bulkhead's), so no
-    answer takes longer than those bounds plus the query and the two cores' contention: MAX_WAIT_MS
-    fails the run if one does (before the thread wait was bounded, the worker mode queued them:
-    max 10.2 s on 1,000 users)."""
+    """Far more users than connections, no think time: every mode serves what the pool takes and
+    sheds the rest with 503 once its one wait budget is spent (loomlab.execution.max-wait, drawn by
+    the wait for a thread and for a connection alike), so no answer takes much longer than the
+    budget plus the query; MAX_WAIT_MS fails the run if one takes far longer (before the thread
+    wait was bounded, the worker mode queued them: max 10.2 s on 1,000 users; with a bound per
+    queue, a worker request could wait twice: max 5.28 s)."""
     return Load(f"flood: {vus:,} VUs for {seconds} s, 200 ms query (req/s: answered 200)", "k6/db.js", "db",
                 {"VUS": str(vus), "DURATION": f"{seconds}s", "DB_MS": "200", "MAX_ERRORS": "0.99",
                  "MAX_WAIT_MS": "7000"},
@@ -477,7 +478,7 @@ def suites(profile: str) -> list[Suite]:
             "on a pool of 20, behind a fair bulkhead of 20 permits, waited for at most 2 s (reactive: a "
             "reactive pool of 20 behind the same bulkhead without a blocked thread; virtual+rx: virtual "
             "threads awaiting that reactive pool); then an open model below and above the pool's bound; "
-            "then a flood of users that every mode must shed with 503 within its bounded wait",
+            "then a flood of users that every mode must shed with 503 within its one wait budget",
             server_env={},
             warmup_seconds=6,
             loads=[db_load(steady, WITH_VARIANT), db_open_load(0.8, short), db_open_load(1.2, short),
@@ -489,8 +490,8 @@ def suites(profile: str) -> list[Suite]:
             "since JDK 24), ReentrantLock (never pins), an FFM upcall from native code (always pins); then "
             "native pins in an open model below and above the pinned virtual bound; the wait for a thread "
             "unbounded, as in the seed (with native pins, virtual threads wait over 2 s for a free carrier, "
-            "and loomlab.execution.queue-wait.max would shed them with 503 instead of showing what a pin costs)",
-            server_env={"LOOMLAB_EXECUTION_QUEUE_WAIT_ENABLED": "false"},
+            "and loomlab.execution.max-wait would shed them with 503 instead of showing what a pin costs)",
+            server_env={"LOOMLAB_EXECUTION_THREAD_WAIT_BOUNDED": "false"},
             warmup_seconds=6,
             loads=[Load(f"50 VUs for {steady} s, {lock}", "k6/pinning.js", "pinning",
                         {"LOCK": lock, "VUS": "50", "DURATION": f"{steady}s", "PIN_MS": "50"},

@@ -77,8 +77,8 @@ def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
 
 def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
     t = lr.Table(["mode", "CPU s", "CPU ms/req", "peak in-flight", "peak threads", "peak RSS MB",
-                  "peak worker active", "peak worker queue", "peak db awaiting", "db max wait ms", "503s",
-                  "GC pauses", "pinned"])
+                  "peak worker active", "peak worker queue", "thread wait max ms", "peak db awaiting",
+                  "db wait max ms", "body read max ms", "503s", "GC pauses", "pinned"])
     for mode in load.modes:
         r = results.get(mode)
         if not r:
@@ -86,17 +86,17 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         agg = lr.aggregate(r["runs"])
         get = lambda k: agg.get(k, lr.Spread.of([])).median
         cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
-        # The reactive clients wait in their own bulkhead: its figures, not Agroal's.
+        # The reactive clients wait in their own bulkhead; threaded requests for a permit, then
+        # Agroal (Agroal alone with the bulkhead off): each request's wait for a connection.
         rx = mode in ("reactive", "virtual+rx")
-        # Threaded requests wait for a bulkhead permit (db), then for Agroal: both count.
         awaiting = get("peak_rx_db_awaiting") if rx else lr.nansum(get("peak_db_awaiting"),
                                                                     get("peak_bulkhead_waiting"))
-        max_wait_ms = get("peak_rx_db_max_wait_s") * 1000 if rx else lr.nanmax(get("peak_db_max_wait_ms"),
-                                                                              get("peak_db_wait_max_s") * 1000)
+        max_wait_ms = 1000 * (get("peak_bulkhead_wait_max_s") if rx else get("peak_permit_wait_max_s"))
         t.add(mode, lr.fmt(get("cpu_s"), 2), lr.fmt(cpu_per_req, 3), lr.fmt(get("peak_in_flight"), 0),
               lr.fmt(get("peak_live_threads"), 0), lr.fmt(get("peak_rss_bytes") / 1e6, 0),
               lr.fmt(get("peak_worker_active"), 0), lr.fmt(get("peak_worker_queued"), 0),
-              lr.fmt(awaiting, 0), lr.fmt(max_wait_ms, 0),
+              lr.fmt(get("peak_thread_wait_max_s") * 1000, 0), lr.fmt(awaiting, 0), lr.fmt(max_wait_ms, 0),
+              lr.fmt(get("peak_body_read_max_s") * 1000, 0),
               lr.fmt(get("lab_refused_503_count"), 0) if "lab_refused_503" in load.counters else "-",
               lr.fmt(get("delta_gc_pauses"), 0),
               # micrometer-java21's virtual-thread meters are incomplete in native images.

@@ -41,17 +41,17 @@ public interface DbConfig {
   interface Bulkhead {
     /**
      * {@code loomlab.db.bulkhead.enabled}: queue database work in a fair semaphore in front of the
-     * pool. Both modes pass through it, so the comparison stays fair; it matters for virtual
-     * threads, which have no thread pool to bound them.
+     * pool ({@link ConnectionPermits}). Both threaded modes pass through it, so the comparison
+     * stays fair; it matters for virtual threads, which have no thread pool to bound them. Off,
+     * requests queue on Agroal's pool, bounded by its acquisition timeout.
      */
     @WithDefault("true")
     boolean enabled();
 
-    /** {@code loomlab.db.bulkhead.permits}: concurrent database calls (default: the pool size). */
+    /**
+     * {@code loomlab.db.bulkhead.permits}: concurrent database calls (default: the pool size). A
+     * permit is waited for within the request's budget, {@code loomlab.execution.max-wait}.
+     */
     OptionalInt permits();
-
-    /** {@code loomlab.db.bulkhead.max-wait}: longest wait for a permit, then 503. */
-    @WithDefault("2s")
-    Duration maxWait();
   }
 }

@@ -1,8 +1,8 @@
 package dev.loomlab.db;
 
-import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.smallrye.mutiny.Uni;
@@ -19,7 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/db/slow}: one pooled connection held {@code ms} by the database. */
 @Path("/api")
-@BoundedQueueWait
+@WaitBudgeted
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "db", description = "Seed B: the connection pool, not the threads, becomes the limit")
 @APIResponse(

@@ -11,26 +11,27 @@ public interface ExecutionConfig {
   /** The shared fan-out pool of the worker mode. */
   FanOut fanOut();
 
-  /** How long a request may wait for its thread. */
-  QueueWait queueWait();
+  /**
+   * {@code loomlab.execution.max-wait}: one request's budget for waiting, shared by every queue it
+   * waits in before its work goes on (a thread, a database permit, the reactive bulkhead), the same
+   * in every mode; past it, 503 {@code overloaded} naming the queue. The clock runs only while the
+   * request waits: reading its body and running its work do not count.
+   */
+  @WithDefault("2s")
+  Duration maxWait();
 
-  interface QueueWait {
-    /**
-     * {@code loomlab.execution.queue-wait.enabled}: refuse a request that waited longer than {@link
-     * #max()} between its arrival and the start of its work on a thread. Off, a worker-mode request
-     * waits in the pool's queue for as long as it takes (the seeds' Tomcat behaviour).
-     */
-    @WithDefault("true")
-    boolean enabled();
+  /**
+   * {@code loomlab.execution.thread-wait-bounded}: refuse a request whose wait for its thread alone
+   * spent the budget. Off, a worker-mode request waits in the pool's queue as long as it takes (the
+   * seeds' Tomcat behaviour) and a virtual thread as long as its carriers are pinned; the wait is
+   * still measured, and still drawn from the budget the database waits get.
+   */
+  @WithDefault("true")
+  boolean threadWaitBounded();
 
-    /**
-     * {@code loomlab.execution.queue-wait.max}: the longest such wait; past it the request is
-     * answered 503 with Retry-After without running its work. Both modes are checked the same way
-     * (a virtual thread starts at once, so in practice only the worker pool's queue reaches it).
-     */
-    @WithDefault("2s")
-    Duration max();
-  }
+  /** {@code loomlab.execution.retry-after}: the Retry-After (s) of a 503 past the budget. */
+  @WithDefault("1")
+  int retryAfter();
 
   interface FanOut {
     /**

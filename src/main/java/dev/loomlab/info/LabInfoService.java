@@ -2,7 +2,7 @@ package dev.loomlab.info;
 
 import dev.loomlab.execution.ExecutionConfig;
 import dev.loomlab.execution.Mode;
-import dev.loomlab.execution.QueueWait;
+import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.ingest.IngestConfig;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.product.ProductConfig;
@@ -36,7 +36,7 @@ public class LabInfoService {
   private final ExecutionConfig execution;
   private final ProductConfig product;
   private final TasksService tasksService;
-  private final QueueWait queueWait;
+  private final WaitBudgets budgets;
   private final IngestConfig ingest;
   private final ReactiveDatabase reactiveDb;
   private final ReactiveConfig reactive;
@@ -48,7 +48,7 @@ public class LabInfoService {
       ExecutionConfig execution,
       ProductConfig product,
       TasksService tasksService,
-      QueueWait queueWait,
+      WaitBudgets budgets,
       IngestConfig ingest,
       ReactiveDatabase reactiveDb,
       ReactiveConfig reactive) {
@@ -58,7 +58,7 @@ public class LabInfoService {
     this.execution = execution;
     this.product = product;
     this.tasksService = tasksService;
-    this.queueWait = queueWait;
+    this.budgets = budgets;
     this.ingest = ingest;
     this.reactiveDb = reactiveDb;
     this.reactive = reactive;
@@ -80,8 +80,10 @@ public class LabInfoService {
         WorkerPoolMetricsBinder.workerPool()
             .map(EnhancedQueueExecutor::getMaximumPoolSize)
             .orElseGet(ExecutorRecorder::calculateMaxThreads));
-    // Longest wait for a thread before a 503 (ms; -1: unbounded, the queue holds every request).
-    pools.put("execution.queue-wait-max-ms", queueWait.maxMillis());
+    // One request's budget for waiting in every queue (thread, permit, bulkhead) before a 503.
+    pools.put("execution.max-wait-ms", budgets.maxMillis());
+    // false: a wait for a thread alone is never refused (the seeds' unbounded queue).
+    pools.put("execution.thread-wait-bounded", budgets.threadWaitBounded());
     pools.put("tasks.worker-pool-size", tasks.workerPoolSize());
     pools.put("tasks.max-count-worker", tasks.maxCountWorker());
     pools.put("tasks.max-count-virtual", tasks.maxCountVirtual());
@@ -109,7 +111,6 @@ public class LabInfoService {
     pools.put(
         "reactive.event-loops", intValue("quarkus.vertx.event-loops-pool-size").orElse(2 * cpus));
     pools.put("reactive.pool-max-size", reactiveDb.maxSize());
-    pools.put("reactive.pool-max-wait-ms", reactiveDb.maxWait().toMillis());
     pools.put("reactive.pool-max-waiting", reactive.pool().maxWaiting());
     pools.put("reactive.web-client-max-connections", reactive.webClient().maxConnections());
     pools.put("jdk.feature", Runtime.version().feature());

@@ -1,12 +1,14 @@
 package dev.loomlab.ingest;
 
+import dev.loomlab.db.ConnectionPermits;
 import dev.loomlab.db.DatabaseProblems;
 import dev.loomlab.db.DbConfig;
 import dev.loomlab.execution.FanOutExecutors;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudget;
+import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
-import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -27,7 +29,8 @@ import java.util.concurrent.RejectedExecutionException;
 @ApplicationScoped
 public class IngestService {
 
-  private final AgroalDataSource dataSource;
+  private final ConnectionPermits permits;
+  private final WaitBudgets budgets;
   private final ChunkWriter writer;
   private final IngestReader reader;
   private final FanOutExecutors executors;
@@ -36,14 +39,16 @@ public class IngestService {
   private final IngestMeters meters;
 
   IngestService(
-      AgroalDataSource dataSource,
+      ConnectionPermits permits,
+      WaitBudgets budgets,
       ChunkWriter writer,
       IngestReader reader,
       FanOutExecutors executors,
       DbConfig dbConfig,
       IngestConfig config,
       IngestMeters meters) {
-    this.dataSource = dataSource;
+    this.permits = permits;
+    this.budgets = budgets;
     this.writer = writer;
     this.reader = reader;
     this.executors = executors;
@@ -55,11 +60,12 @@ public class IngestService {
   public <R extends IngestRecord> BatchResult batch(
       Domain<R, ?> domain, Mode mode, WriteStrategy writes, List<R> input) {
     Chunk<R> job = Chunk.of(domain, input);
+    WaitBudget budget = budgets.current();
     try {
       switch (writes) {
-        case sequential -> sequential(job);
-        case parallel -> parallel(mode, job);
-        case copy -> copy(job);
+        case sequential -> sequential(budget, job);
+        case parallel -> parallel(budget, mode, job);
+        case copy -> copy(budget, job);
       }
     } catch (SQLException e) {
       throw DatabaseProblems.of(e, dbConfig);
@@ -79,8 +85,10 @@ public class IngestService {
   }
 
   /** All four tables in one transaction: all or nothing. */
-  private <R extends IngestRecord> void sequential(Chunk<R> job) throws SQLException {
+  private <R extends IngestRecord> void sequential(WaitBudget budget, Chunk<R> job)
+      throws SQLException {
     transaction(
+        budget,
         job.domain(),
         Table.PARENT,
         (c, current) -> {
@@ -96,10 +104,12 @@ public class IngestService {
   /**
    * The parent committed first (the children's foreign keys need it), then the three children at
    * once, each on its own connection and transaction. A failed child leaves the parent and the
-   * other children committed; replaying the chunk converges, every write being an upsert.
+   * other children committed; replaying the chunk converges, every write being an upsert. The
+   * children wait for their connections within what the parent left of the request's budget.
    */
-  private <R extends IngestRecord> void parallel(Mode mode, Chunk<R> job) throws SQLException {
-    writeAlone(Table.PARENT, job);
+  private <R extends IngestRecord> void parallel(WaitBudget budget, Mode mode, Chunk<R> job)
+      throws SQLException {
+    writeAlone(budget, Table.PARENT, job);
     Map<Table, Future<?>> futures = new EnumMap<>(Table.class);
     try {
       for (Table t : Table.CHILDREN) {
@@ -110,7 +120,7 @@ public class IngestService {
                 .submit(
                     () -> {
                       try {
-                        writeAlone(t, job);
+                        writeAlone(budget, t, job);
                       } catch (SQLException e) {
                         throw DatabaseProblems.of(e, dbConfig);
                       }
@@ -137,8 +147,9 @@ public class IngestService {
     WriteProblems.throwIfChildrenFailed(job.domain(), failures, dbConfig);
   }
 
-  private <R extends IngestRecord> void copy(Chunk<R> job) throws SQLException {
+  private <R extends IngestRecord> void copy(WaitBudget budget, Chunk<R> job) throws SQLException {
     transaction(
+        budget,
         job.domain(),
         Table.PARENT,
         (c, current) -> {
@@ -152,8 +163,10 @@ public class IngestService {
         });
   }
 
-  private <R extends IngestRecord> void writeAlone(Table t, Chunk<R> job) throws SQLException {
+  private <R extends IngestRecord> void writeAlone(WaitBudget budget, Table t, Chunk<R> job)
+      throws SQLException {
     transaction(
+        budget,
         job.domain(),
         t,
         (c, current) -> {
@@ -172,12 +185,14 @@ public class IngestService {
    * Runs {@code work} in a transaction of its own; one that lost to a concurrent writer (deadlock,
    * serialization failure) is rolled back and retried up to {@code conflict-retries} times after a
    * jittered wait without a connection, then answered 503 {@code write-conflict} naming the table.
+   * Each connection is waited for within what is left of {@code budget}.
    */
-  private void transaction(Domain<?, ?> domain, Table first, Work work) throws SQLException {
+  private void transaction(WaitBudget budget, Domain<?, ?> domain, Table first, Work work)
+      throws SQLException {
     Table[] current = {first};
     for (int attempt = 0; ; attempt++) {
-      try (Connection c = dataSource.getConnection()) {
-        inTransaction(c, current, work);
+      try (ConnectionPermits.Lease lease = permits.lease(budget)) {
+        inTransaction(lease.connection(), current, work);
         return;
       } catch (SQLException e) {
         if (!DatabaseProblems.isConflict(e)) {

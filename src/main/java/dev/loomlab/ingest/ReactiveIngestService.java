@@ -2,6 +2,8 @@ package dev.loomlab.ingest;
 
 import dev.loomlab.db.DbConfig;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudget;
+import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.problem.Problem;
 import dev.loomlab.problem.ProblemException;
 import dev.loomlab.reactive.EventLoopTimer;
@@ -26,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 public class ReactiveIngestService {
 
   private final ReactiveDatabase database;
+  private final WaitBudgets budgets;
   private final ReactiveChunkWriter writer;
   private final EventLoopTimer timer;
   private final DbConfig dbConfig;
@@ -34,12 +37,14 @@ public class ReactiveIngestService {
 
   ReactiveIngestService(
       ReactiveDatabase database,
+      WaitBudgets budgets,
       ReactiveChunkWriter writer,
       EventLoopTimer timer,
       DbConfig dbConfig,
       IngestConfig config,
       IngestMeters meters) {
     this.database = database;
+    this.budgets = budgets;
     this.writer = writer;
     this.timer = timer;
     this.dbConfig = dbConfig;
@@ -59,19 +64,23 @@ public class ReactiveIngestService {
                       new Problem.Violation(
                           "writes", "use sequential or parallel on the reactive mode"))));
     }
+    WaitBudget budget = budgets.current();
     return Uni.createFrom()
         .deferred(
             () -> {
               Chunk<R> job = Chunk.of(domain, input);
               Uni<Void> written =
-                  writes == WriteStrategy.sequential ? sequential(job) : parallel(job);
+                  writes == WriteStrategy.sequential
+                      ? sequential(budget, job)
+                      : parallel(budget, job);
               return written.map(done -> job.landed(meters, Mode.REACTIVE, writes));
             });
   }
 
   /** All four tables in one transaction: all or nothing. */
-  private <R extends IngestRecord> Uni<Void> sequential(Chunk<R> job) {
+  private <R extends IngestRecord> Uni<Void> sequential(WaitBudget budget, Chunk<R> job) {
     return transaction(
+        budget,
         job.domain(),
         Table.PARENT,
         (c, current) -> {
@@ -92,8 +101,8 @@ public class ReactiveIngestService {
    * The parent committed first, then the three children at once, each in a transaction of its own.
    * A failed child leaves the parent and the other children committed; a replay converges.
    */
-  private <R extends IngestRecord> Uni<Void> parallel(Chunk<R> job) {
-    return alone(job, Table.PARENT)
+  private <R extends IngestRecord> Uni<Void> parallel(WaitBudget budget, Chunk<R> job) {
+    return alone(budget, job, Table.PARENT)
         .chain(
             () ->
                 Uni.join()
@@ -101,7 +110,7 @@ public class ReactiveIngestService {
                         Table.CHILDREN.stream()
                             .map(
                                 t ->
-                                    alone(job, t)
+                                    alone(budget, job, t)
                                         .onItemOrFailure()
                                         .transform((done, failure) -> new Outcome(t, failure)))
                             .toList())
@@ -122,8 +131,8 @@ public class ReactiveIngestService {
   /** How one child's transaction ended: {@code failure} null if it committed. */
   private record Outcome(Table table, Throwable failure) {}
 
-  private <R extends IngestRecord> Uni<Void> alone(Chunk<R> job, Table t) {
-    return transaction(job.domain(), t, (c, current) -> write(c, job, t));
+  private <R extends IngestRecord> Uni<Void> alone(WaitBudget budget, Chunk<R> job, Table t) {
+    return transaction(budget, job.domain(), t, (c, current) -> write(c, job, t));
   }
 
   private <R extends IngestRecord> Uni<Void> write(SqlConnection c, Chunk<R> job, Table t) {
@@ -146,15 +155,17 @@ public class ReactiveIngestService {
   /**
    * Runs {@code work} in a transaction of its own; one that lost to a concurrent writer is rolled
    * back and retried up to {@code conflict-retries} times after a jittered timer (no connection
-   * held), then answered 503 {@code write-conflict} naming the table, as on threads.
+   * held), then answered 503 {@code write-conflict} naming the table, as on threads. Each
+   * connection is waited for within what is left of {@code budget}.
    */
-  private Uni<Void> transaction(Domain<?, ?> domain, Table first, Work work) {
-    return attempt(domain, new Table[] {first}, work, 0);
+  private Uni<Void> transaction(WaitBudget budget, Domain<?, ?> domain, Table first, Work work) {
+    return attempt(budget, domain, new Table[] {first}, work, 0);
   }
 
-  private Uni<Void> attempt(Domain<?, ?> domain, Table[] current, Work work, int attempt) {
+  private Uni<Void> attempt(
+      WaitBudget budget, Domain<?, ?> domain, Table[] current, Work work, int attempt) {
     return database
-        .inTransaction(c -> work.run(c, current))
+        .inTransaction(budget, c -> work.run(c, current))
         .onFailure(TransactionConflict.class)
         .recoverWithUni(
             failure -> {
@@ -173,7 +184,7 @@ public class ReactiveIngestService {
               long ms = TimeUnit.NANOSECONDS.toMillis(WriteProblems.backoffNanos(config, attempt));
               return timer
                   .after(ms, () -> null)
-                  .chain(() -> attempt(domain, current, work, attempt + 1));
+                  .chain(() -> attempt(budget, domain, current, work, attempt + 1));
             });
   }
 }

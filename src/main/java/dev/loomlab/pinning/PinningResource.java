@@ -1,7 +1,7 @@
 package dev.loomlab.pinning;
 
-import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import jakarta.ws.rs.DefaultValue;
@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/pinning}: block while holding a lock of the requested kind. */
 @Path("/api")
-@BoundedQueueWait
+@WaitBudgeted
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "pinning", description = "Seed E: which kinds of blocking pin a virtual thread")
 public class PinningResource {

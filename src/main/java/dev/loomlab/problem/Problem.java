@@ -9,6 +9,8 @@ import java.util.List;
  *
  * @param violations for validation failures: each offending field and why
  * @param failed for partial writes: the tables that were not written
+ * @param queue for {@code overloaded}: the queue the request's wait budget ran out in ({@code
+ *     thread}, {@code permit} or {@code bulkhead})
  */
 // Serialised from exception mappers, outside any resource signature: registered for native.
 @RegisterForReflection
@@ -20,7 +22,8 @@ public record Problem(
     String detail,
     String instance,
     List<Violation> violations,
-    List<String> failed) {
+    List<String> failed,
+    String queue) {
 
   public static final String MEDIA_TYPE = "application/problem+json";
 

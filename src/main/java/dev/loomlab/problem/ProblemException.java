@@ -14,6 +14,7 @@ public class ProblemException extends RuntimeException {
   private final List<Problem.Violation> violations;
   private final Map<String, String> headers;
   private final List<String> failed;
+  private final String queue;
 
   public ProblemException(
       ProblemType type,
@@ -21,12 +22,23 @@ public class ProblemException extends RuntimeException {
       List<Problem.Violation> violations,
       Map<String, String> headers,
       List<String> failed) {
+    this(type, detail, violations, headers, failed, null);
+  }
+
+  private ProblemException(
+      ProblemType type,
+      String detail,
+      List<Problem.Violation> violations,
+      Map<String, String> headers,
+      List<String> failed,
+      String queue) {
     super(detail);
     this.type = type;
     this.status = type.status();
     this.violations = List.copyOf(violations);
     this.headers = Map.copyOf(headers);
     this.failed = List.copyOf(failed);
+    this.queue = queue;
   }
 
   /**
@@ -75,6 +87,15 @@ public class ProblemException extends RuntimeException {
         ProblemType.OVERLOADED, detail, List.of(), retryAfter(retryAfterSeconds), List.of());
   }
 
+  /**
+   * 503 with a {@code Retry-After} header: the request's wait budget ran out in {@code queue}
+   * before its work started.
+   */
+  public static ProblemException overloaded(String detail, String queue, int retryAfterSeconds) {
+    return new ProblemException(
+        ProblemType.OVERLOADED, detail, List.of(), retryAfter(retryAfterSeconds), List.of(), queue);
+  }
+
   /** 503 with a {@code Retry-After} header: the database does not answer. */
   public static ProblemException databaseUnavailable(String detail, int retryAfterSeconds) {
     return new ProblemException(
@@ -116,5 +137,10 @@ public class ProblemException extends RuntimeException {
 
   public List<String> failed() {
     return failed;
+  }
+
+  /** For {@code overloaded} past the wait budget: the queue it ran out in; else null. */
+  public String queue() {
+    return queue;
   }
 }

@@ -64,7 +64,8 @@ public class ProblemMappers {
             e.getMessage(),
             instance(uri),
             e.violations(),
-            e.failed());
+            e.failed(),
+            e.queue());
     Response.ResponseBuilder response =
         Response.status(e.status()).type(Problem.MEDIA_TYPE).entity(body);
     e.headers().forEach(response::header);
@@ -158,7 +159,8 @@ public class ProblemMappers {
               status.getReasonPhrase() + " (" + request.getMethod() + " " + path + ")",
               path,
               List.of(),
-              List.of()),
+              List.of(),
+              null),
           null,
           jakarta.ws.rs.core.MediaType.valueOf(Problem.MEDIA_TYPE));
     }
@@ -196,7 +198,8 @@ public class ProblemMappers {
       UriInfo uri,
       List<Problem.Violation> violations) {
     Problem body =
-        new Problem(type.uri(), type.title(), status, detail, instance(uri), violations, List.of());
+        new Problem(
+            type.uri(), type.title(), status, detail, instance(uri), violations, List.of(), null);
     return Response.status(status).type(Problem.MEDIA_TYPE).entity(body);
   }
 

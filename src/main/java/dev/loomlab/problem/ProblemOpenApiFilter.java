@@ -1,6 +1,7 @@
 package dev.loomlab.problem;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.OASFactory;
@@ -96,6 +97,14 @@ public class ProblemOpenApiFilter implements OASFilter {
             OASFactory.createSchema()
                 .addType(Schema.SchemaType.ARRAY)
                 .description("partial-write, write-conflict: the tables not written")
-                .items(string));
+                .items(string))
+        .addProperty(
+            "queue",
+            OASFactory.createSchema()
+                .addType(Schema.SchemaType.STRING)
+                .description(
+                    "overloaded past loomlab.execution.max-wait: the queue the wait budget ran"
+                        + " out in")
+                .enumeration(List.of("thread", "permit", "bulkhead")));
   }
 }

@@ -1,22 +1,25 @@
 package dev.loomlab.product;
 
+import dev.loomlab.db.ConnectionPermits;
+import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.product.ProductView.Product;
 import dev.loomlab.reactive.EventLoopTimer;
 import dev.loomlab.reactive.ReactiveDatabase;
-import io.agroal.api.AgroalDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowIterator;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 
-/** The catalog dependency: one product row through the Agroal pool, or the reactive pool. */
+/**
+ * The catalog dependency: one product row through the Agroal pool or the reactive pool, each
+ * connection waited for within the request's budget.
+ */
 @ApplicationScoped
 public class CatalogRepository {
 
@@ -30,12 +33,12 @@ public class CatalogRepository {
   private static final String SELECT_SLOW_REACTIVE =
       "SELECT id, name, category, price, pg_sleep($1::bigint / 1000.0) FROM product WHERE id = $2";
 
-  private final AgroalDataSource dataSource;
+  private final ConnectionPermits permits;
   private final ReactiveDatabase reactive;
   private final EventLoopTimer timer;
 
-  CatalogRepository(AgroalDataSource dataSource, ReactiveDatabase reactive, EventLoopTimer timer) {
-    this.dataSource = dataSource;
+  CatalogRepository(ConnectionPermits permits, ReactiveDatabase reactive, EventLoopTimer timer) {
+    this.permits = permits;
     this.reactive = reactive;
     this.timer = timer;
   }
@@ -44,12 +47,14 @@ public class CatalogRepository {
    * The product, after {@code latencyMs} spent where configured: inside the query (connection held)
    * or after it (connection already back in the pool).
    */
-  public Optional<Product> find(long id, long latencyMs, ProductConfig.LatencyIn latencyIn)
+  public Optional<Product> find(
+      WaitBudget budget, long id, long latencyMs, ProductConfig.LatencyIn latencyIn)
       throws SQLException, InterruptedException {
     Optional<Product> product;
     boolean inDatabase = latencyIn == ProductConfig.LatencyIn.database;
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(inDatabase ? SELECT_SLOW : SELECT)) {
+    try (ConnectionPermits.Lease lease = permits.lease(budget);
+        PreparedStatement ps =
+            lease.connection().prepareStatement(inDatabase ? SELECT_SLOW : SELECT)) {
       if (inDatabase) {
         ps.setLong(1, latencyMs);
         ps.setLong(2, id);
@@ -73,10 +78,11 @@ public class CatalogRepository {
 
   /** The reactive form of {@link #find}: the same row and latency, through the reactive pool. */
   public Uni<Optional<Product>> findOnEventLoop(
-      long id, long latencyMs, ProductConfig.LatencyIn latencyIn) {
+      WaitBudget budget, long id, long latencyMs, ProductConfig.LatencyIn latencyIn) {
     boolean inDatabase = latencyIn == ProductConfig.LatencyIn.database;
     Uni<Optional<Product>> row =
         reactive.withConnection(
+            budget,
             connection ->
                 connection
                     .preparedQuery(inDatabase ? SELECT_SLOW_REACTIVE : SELECT_REACTIVE)

@@ -1,8 +1,8 @@
 package dev.loomlab.product;
 
-import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.smallrye.mutiny.Uni;
@@ -19,7 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/products/{id}}: a product lookup fanning out to four dependencies. */
 @Path("/api")
-@BoundedQueueWait
+@WaitBudgeted
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "product", description = "Seed C: four slow dependencies called in parallel")
 @APIResponse(

@@ -3,6 +3,8 @@ package dev.loomlab.product;
 import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.FanOutExecutors;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudget;
+import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.observability.WorkloadMetrics;
 import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
@@ -45,6 +47,7 @@ public class ProductService {
   private final CatalogRepository catalog;
   private final StockClient stock;
   private final FanOutExecutors executors;
+  private final WaitBudgets budgets;
   private final EventLoopTimer timer;
   private final Map<Mode, Timer> lookupTimers;
   private final Map<Mode, Map<Dependency, Timer>> dependencyTimers = new EnumMap<>(Mode.class);
@@ -55,12 +58,14 @@ public class ProductService {
       CatalogRepository catalog,
       StockClient stock,
       FanOutExecutors executors,
+      WaitBudgets budgets,
       EventLoopTimer timer,
       WorkloadMetrics metrics) {
     this.config = config;
     this.catalog = catalog;
     this.stock = stock;
     this.executors = executors;
+    this.budgets = budgets;
     this.timer = timer;
     this.lookupTimers = metrics.timers("product");
     for (Mode mode : Mode.values()) {
@@ -100,6 +105,7 @@ public class ProductService {
     long start = System.nanoTime();
     long deadline = start + config.timeout().toNanos();
     ExecutorService executor = executors.executor(mode);
+    WaitBudget budget = budgets.current();
 
     Map<Dependency, Future<Outcome<?>>> futures = new EnumMap<>(Dependency.class);
     try {
@@ -109,7 +115,9 @@ public class ProductService {
               executor,
               mode,
               Dependency.CATALOG,
-              () -> catalog.find(id, plan.of(Dependency.CATALOG), config.catalog().latencyIn())));
+              () ->
+                  catalog.find(
+                      budget, id, plan.of(Dependency.CATALOG), config.catalog().latencyIn())));
       futures.put(
           Dependency.STOCK,
           submit(
@@ -189,7 +197,8 @@ public class ProductService {
     Map<Dependency, Outcome<?>> answered =
         Collections.synchronizedMap(new EnumMap<>(Dependency.class));
     Uni<Optional<Product>> product =
-        catalog.findOnEventLoop(id, plan.of(Dependency.CATALOG), config.catalog().latencyIn());
+        catalog.findOnEventLoop(
+            budgets.current(), id, plan.of(Dependency.CATALOG), config.catalog().latencyIn());
     return Uni.combine()
         .all()
         .unis(

@@ -3,13 +3,13 @@ package dev.loomlab.reactive;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
  * Knobs of the reactive mode's clients ({@code loomlab.reactive.*}). The database address and
- * credentials are the JDBC datasource's ({@code quarkus.datasource.*}); the sizes and bounds
- * default to those of the worker and virtual modes, so the three modes meet the same limits.
+ * credentials are the JDBC datasource's ({@code quarkus.datasource.*}); the size defaults to the
+ * JDBC pool's and a connection is waited for within the request's budget ({@code
+ * loomlab.execution.max-wait}), so the three modes meet the same limits.
  */
 @ConfigMapping(prefix = "loomlab.reactive")
 public interface ReactiveConfig {
@@ -28,17 +28,9 @@ public interface ReactiveConfig {
     OptionalInt maxSize();
 
     /**
-     * {@code loomlab.reactive.pool.max-wait}: the longest a query waits for a connection, then 503.
-     * Unset, the other modes' bound: {@code loomlab.db.bulkhead.max-wait} with the bulkhead on,
-     * else the requests' acquisition timeout ({@code loomlab.db.acquisition-timeout}, else {@code
-     * quarkus.datasource.jdbc.acquisition-timeout}).
-     */
-    Optional<Duration> maxWait();
-
-    /**
      * {@code loomlab.reactive.pool.max-waiting}: queries that may wait for a connection at once;
-     * past it, 503 at once (-1: bounded by {@link #maxWait()} alone, as the other modes' fair
-     * semaphore is).
+     * past it, 503 at once (-1: bounded by the requests' wait budget alone, {@code
+     * loomlab.execution.max-wait}, as the other modes' fair semaphore is).
      */
     @WithDefault("-1")
     int maxWaiting();

@@ -1,10 +1,12 @@
 package dev.loomlab.reactive;
 
 import dev.loomlab.db.DbConfig;
+import dev.loomlab.execution.ExecutionConfig;
+import dev.loomlab.execution.WaitBudget;
+import dev.loomlab.execution.WaitBudget.Queue;
 import dev.loomlab.problem.ProblemException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
@@ -14,7 +16,6 @@ import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -23,9 +24,9 @@ import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
- * The reactive pool as the workloads use it: work on one pooled connection, the wait for it bounded
- * by a fair bulkhead of as many permits as connections, every failure turned into the problem a
- * client of the other modes would see.
+ * The reactive pool as the workloads use it: work on one pooled connection, waited for in a fair
+ * bulkhead of as many permits as connections within the request's {@link WaitBudget}, every failure
+ * turned into the problem a client of the other modes would see.
  */
 @ApplicationScoped
 public class ReactiveDatabase {
@@ -38,19 +39,19 @@ public class ReactiveDatabase {
   private final Duration maxWait;
   private final Duration healthTimeout;
   private final ReactiveBulkhead bulkhead;
-  private final Timer waits;
 
   ReactiveDatabase(
       Pool pool,
       Vertx vertx,
       ReactiveConfig reactive,
       DbConfig db,
+      ExecutionConfig execution,
       Config config,
       MeterRegistry registry) {
     this.pool = pool;
     this.db = db;
     this.maxSize = ReactivePoolProducer.maxSize(reactive, config);
-    this.maxWait = ReactivePoolProducer.maxWait(reactive, db, config);
+    this.maxWait = execution.maxWait();
     this.healthTimeout = reactive.pool().healthTimeout();
     this.bulkhead = new ReactiveBulkhead(vertx, maxSize, reactive.pool().maxWaiting());
     // Vert.x reports the pool's connections itself (sql_pool_active, _idle {pool_name=
@@ -58,13 +59,10 @@ public class ReactiveDatabase {
     Gauge.builder("loomlab.reactive.pool.size", () -> maxSize)
         .description("Connections the reactive pool may open")
         .register(registry);
+    // The wait itself is the request's: loomlab.execution.wait{queue="bulkhead"}.
     Gauge.builder("loomlab.reactive.pool.waiting", bulkhead, ReactiveBulkhead::waiting)
         .description("Reactive callers waiting for a connection")
         .register(registry);
-    this.waits =
-        Timer.builder("loomlab.reactive.pool.wait")
-            .description("Time a reactive caller waited for a connection, served or refused")
-            .register(registry);
   }
 
   /**
@@ -72,36 +70,43 @@ public class ReactiveDatabase {
    * owns the connection's life and the bulkhead its permit's, so a request cancelled meanwhile (its
    * client gone) leaks neither.
    */
-  public <T> Uni<T> withConnection(Function<SqlConnection, Uni<T>> work) {
-    return withPermit(maxWait, () -> onConnection(false, work));
+  public <T> Uni<T> withConnection(WaitBudget budget, Function<SqlConnection, Uni<T>> work) {
+    return withPermit(budget, () -> onConnection(false, work));
   }
 
   /**
-   * Runs {@code work} in a transaction on a pooled connection, the same bounded wait as {@link
+   * Runs {@code work} in a transaction on a pooled connection, waited for as in {@link
    * #withConnection}: committed when {@code work}'s Uni succeeds, rolled back when it fails. A
    * transaction that lost to a concurrent one fails with {@link TransactionConflict}, which the
    * caller may retry; every other failure is the problem a client would see.
    */
-  public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
-    return withPermit(maxWait, () -> onConnection(true, work));
+  public <T> Uni<T> inTransaction(WaitBudget budget, Function<SqlConnection, Uni<T>> work) {
+    return withPermit(budget, () -> onConnection(true, work));
   }
 
-  private <T> Uni<T> withPermit(Duration wait, Supplier<Uni<? extends T>> work) {
+  /** A permit within what is left of {@code budget}, the wait booked on it as the bulkhead's. */
+  private <T> Uni<T> withPermit(WaitBudget budget, Supplier<Uni<? extends T>> work) {
     return Uni.createFrom()
         .deferred(
             () -> {
               long start = System.nanoTime();
               return bulkhead
-                  .acquire(wait)
-                  .onTermination()
-                  .invoke(() -> waits.record(System.nanoTime() - start, TimeUnit.NANOSECONDS))
-                  .onFailure()
-                  .transform(failure -> waitProblem(failure, wait))
+                  .acquire(budget.remaining())
                   .onItem()
-                  .transformToUni(
-                      permit ->
-                          Uni.createFrom().deferred(work).onTermination().invoke(permit::release));
+                  .invoke(() -> budget.waited(Queue.BULKHEAD, System.nanoTime() - start))
+                  .onFailure(ReactiveDatabase::isRefusal)
+                  .transform(f -> budget.exhausted(Queue.BULKHEAD, System.nanoTime() - start))
+                  .onItem()
+                  .transformToUni(permit -> held(permit, work));
             });
+  }
+
+  private static <T> Uni<T> held(ReactiveBulkhead.Permit permit, Supplier<Uni<? extends T>> work) {
+    return Uni.createFrom().deferred(work).onTermination().invoke(permit::release);
+  }
+
+  private static boolean isRefusal(Throwable failure) {
+    return failure instanceof TimeoutException || failure instanceof RejectedExecutionException;
   }
 
   private <T> Uni<T> onConnection(boolean transaction, Function<SqlConnection, Uni<T>> work) {
@@ -120,7 +125,12 @@ public class ReactiveDatabase {
 
   /** The readiness probe: one round trip within {@code loomlab.reactive.pool.health-timeout}. */
   Uni<Void> ping() {
-    return withPermit(healthTimeout, () -> pool.query("SELECT 1").execute())
+    return bulkhead
+        .acquire(healthTimeout)
+        .onFailure(ReactiveDatabase::isRefusal)
+        .transform(this::healthWaitProblem)
+        .onItem()
+        .transformToUni(permit -> held(permit, () -> pool.query("SELECT 1").execute()))
         .ifNoItem()
         .after(healthTimeout)
         .failWith(
@@ -136,13 +146,10 @@ public class ReactiveDatabase {
     return maxWait;
   }
 
-  private Throwable waitProblem(Throwable failure, Duration wait) {
-    if (failure instanceof TimeoutException || failure instanceof RejectedExecutionException) {
-      return ProblemException.unavailable(
-          "no reactive pool connection free within " + wait.toMillis() + " ms; retry later",
-          db.retryAfterSeconds());
-    }
-    return failure;
+  private Throwable healthWaitProblem(Throwable failure) {
+    return ProblemException.unavailable(
+        "no reactive pool connection free within " + healthTimeout.toMillis() + " ms",
+        db.retryAfterSeconds());
   }
 
   private Throwable acquisitionProblem(Throwable failure) {
@@ -188,7 +195,7 @@ public class ReactiveDatabase {
       return true;
     }
     // With the bulkhead in front, Vert.x' pool has a waiter only while a connection is opened or
-    // closed; past loomlab.reactive.pool.max-wait it fails it with a bare "Timeout". A database
+    // closed; past loomlab.execution.max-wait it fails it with a bare "Timeout". A database
     // that does not accept connections fails otherwise.
     return failure instanceof TimeoutException || "Timeout".equals(failure.getMessage());
   }

@@ -1,6 +1,6 @@
 package dev.loomlab.reactive;
 
-import dev.loomlab.db.DbConfig;
+import dev.loomlab.execution.ExecutionConfig;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgConnectOptions;
@@ -9,8 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
@@ -29,7 +27,7 @@ class ReactivePoolProducer {
 
   @Produces
   @Singleton
-  Pool pool(Vertx vertx, Config config, ReactiveConfig reactive, DbConfig db) {
+  Pool pool(Vertx vertx, Config config, ReactiveConfig reactive, ExecutionConfig execution) {
     String url =
         config
             .getOptionalValue("quarkus.datasource.jdbc.url", String.class)
@@ -57,7 +55,7 @@ class ReactivePoolProducer {
             // The bulkhead in front (ReactiveDatabase) bounds the waiters and their wait; this pool
             // sees a waiter only while a connection opens, and times it out as a safety net.
             .setMaxWaitQueueSize(-1)
-            .setConnectionTimeout((int) maxWait(reactive, db, config).toMillis())
+            .setConnectionTimeout((int) execution.maxWait().toMillis())
             .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
     LOG.infof(
         "reactive pool: %d connections to %s:%d/%s, wait at most %d ms",
@@ -79,20 +77,6 @@ class ReactivePoolProducer {
                 config
                     .getOptionalValue("quarkus.datasource.jdbc.max-size", Integer.class)
                     .orElse(20));
-  }
-
-  /** The longest wait for a connection: its own knob, else the bound the other modes wait for. */
-  static Duration maxWait(ReactiveConfig reactive, DbConfig db, Config config) {
-    return reactive
-        .pool()
-        .maxWait()
-        .or(() -> db.bulkhead().enabled() ? Optional.of(db.bulkhead().maxWait()) : Optional.empty())
-        .or(db::acquisitionTimeout)
-        .orElseGet(
-            () ->
-                config
-                    .getOptionalValue("quarkus.datasource.jdbc.acquisition-timeout", Duration.class)
-                    .orElse(Duration.ofSeconds(5)));
   }
 
   void close(@Disposes Pool pool) {

@@ -1,7 +1,7 @@
 package dev.loomlab.sleep;
 
-import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.smallrye.mutiny.Uni;
@@ -17,7 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/sleep}: the request waits {@code ms}, holding its thread or not. */
 @Path("/api")
-@BoundedQueueWait
+@WaitBudgeted
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "sleep", description = "Seeds A2/A3: a request that blocks its thread")
 public class SleepResource {

@@ -1,7 +1,7 @@
 package dev.loomlab.tasks;
 
-import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import jakarta.ws.rs.DefaultValue;
@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code GET /api/{mode}/tasks}: a mass fan-out of blocked tasks, measured. */
 @Path("/api")
-@BoundedQueueWait
+@WaitBudgeted
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "tasks", description = "Seed A1: many blocked tasks on threads of the request's model")
 public class TasksResource {

@@ -30,7 +30,7 @@ class DbOverloadTest {
       return Map.of(
           "quarkus.datasource.jdbc.max-size", "2",
           "loomlab.db.acquisition-timeout", "300ms",
-          "loomlab.db.bulkhead.max-wait", "300ms");
+          "loomlab.execution.max-wait", "300ms");
     }
   }
 

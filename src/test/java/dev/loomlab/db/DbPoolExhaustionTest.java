@@ -20,6 +20,7 @@ class DbPoolExhaustionTest {
       return Map.of(
           "quarkus.datasource.jdbc.max-size", "2",
           "loomlab.db.acquisition-timeout", "300ms",
+          "loomlab.execution.max-wait", "300ms",
           "loomlab.db.bulkhead.enabled", "false");
     }
   }
@@ -34,7 +35,7 @@ class DbPoolExhaustionTest {
     OverloadProbe.assertFloodIsBounded("worker", false);
   }
 
-  /** Without the bulkhead the reactive pool waits the requests' acquisition timeout, 300 ms. */
+  /** The reactive pool keeps its bulkhead and waits the requests' budget, 300 ms. */
   @Test
   void floodOnTheEventLoopTimesOutOnTheReactivePool() throws Exception {
     OverloadProbe.assertFloodIsBounded("reactive", false);

@@ -6,8 +6,11 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.in;
 import static org.hamcrest.Matchers.lessThan;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomlab.observability.PrometheusText;
 import io.restassured.RestAssured;
 import java.net.URI;
@@ -30,7 +33,37 @@ import java.util.concurrent.Future;
 public final class OverloadProbe {
 
   public record Answer(
-      int status, String retryAfter, long millis, String contentType, String body) {}
+      int status, String retryAfter, long millis, String contentType, String body) {
+
+    /** The problem's {@code queue} member (where a 503 overloaded ran out of budget), or null. */
+    public String queue() {
+      return member("queue");
+    }
+
+    /** The problem's {@code type}, or null when the body is not a problem. */
+    public String type() {
+      return member("type");
+    }
+
+    private String member(String name) {
+      try {
+        JsonNode node = JSON.readTree(body).path(name);
+        return node.isTextual() ? node.asText() : null;
+      } catch (Exception e) {
+        return null;
+      }
+    }
+
+    /** Status, time and, for a problem, its type, queue and detail: what a failure should print. */
+    @Override
+    public String toString() {
+      String problem =
+          type() == null ? "" : " " + type() + " queue=" + queue() + ": " + member("detail");
+      return status + " in " + millis + " ms" + problem;
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private OverloadProbe() {}
 
@@ -130,15 +163,29 @@ public final class OverloadProbe {
     assertFloodIsBounded(mode, "", bulkhead);
   }
 
+  /** The queues a request of {@code mode} can run out of budget in. */
+  public static List<String> queues(String mode, String query) {
+    if (mode.equals("reactive") || query.contains("clients=reactive")) {
+      return mode.equals("reactive") ? List.of("bulkhead") : List.of("thread", "bulkhead");
+    }
+    return List.of("thread", "permit");
+  }
+
   /** The same, with {@code query} appended to the path's query (e.g. "&clients=reactive"). */
   static void assertFloodIsBounded(String mode, String query, boolean bulkhead) throws Exception {
     List<OverloadProbe.Answer> answers =
         OverloadProbe.fire("/api/" + mode + "/db/slow?ms=800" + query, 12);
+    String why = "answers: " + answers;
     List<OverloadProbe.Answer> ok = answers.stream().filter(a -> a.status() == 200).toList();
     List<OverloadProbe.Answer> refused = answers.stream().filter(a -> a.status() == 503).toList();
-    assertThat(ok.size() + refused.size(), equalTo(12));
-    assertThat(ok.size(), greaterThan(0));
-    assertThat(refused.size(), greaterThan(5));
+    assertThat(why, ok.size() + refused.size(), equalTo(12));
+    assertThat(why, ok.size(), greaterThan(0));
+    assertThat(why, refused.size(), greaterThan(5));
+    // The refusal names the queue the budget ran out in.
+    assertThat(
+        why,
+        refused.stream().map(OverloadProbe.Answer::queue).toList(),
+        everyItem(in(queues(mode, query))));
     assertThat(
         refused.stream().map(OverloadProbe.Answer::retryAfter).toList(), everyItem(equalTo("1")));
     assertThat(
@@ -149,7 +196,9 @@ public final class OverloadProbe {
         everyItem(containsString("\"type\":\"urn:loomlab:problem:overloaded\"")));
     // Bounded: a refusal comes after about the 300 ms wait, never after the queries ahead of it.
     assertThat(
-        refused.stream().map(OverloadProbe.Answer::millis).toList(), everyItem(lessThan(1_500L)));
+        why,
+        refused.stream().map(OverloadProbe.Answer::millis).toList(),
+        everyItem(lessThan(1_500L)));
 
     // Recovered by itself: the next request is served.
     given().get("/api/" + mode + "/db/slow?ms=10").then().statusCode(200);

@@ -99,7 +99,9 @@ class ObservabilityTest {
     assertMoved(before, after, "process_cpu_time_ns_total");
     assertMoved(before, after, "agroal_acquire_count_total");
     assertMoved(before, after, "executor_completed_tasks_total", "name=\"quarkus-worker\"");
-    assertMoved(before, after, "loomlab_db_wait_seconds_count");
+    assertMoved(before, after, "loomlab_execution_wait_seconds_count", "queue=\"permit\"");
+    assertMoved(before, after, "loomlab_execution_wait_seconds_count", "queue=\"thread\"");
+    assertMoved(before, after, "loomlab_execution_body_read_seconds_count");
     assertThat(PrometheusText.value(after, "agroal_max_used_count"), greaterThanOrEqualTo(1.0));
     for (String present :
         new String[] {
@@ -130,8 +132,8 @@ class ObservabilityTest {
   private static void assertMoved(String before, String after, String name, String... labels) {
     assertThat(
         name,
-        PrometheusText.value(after, name, labels),
-        greaterThan(orZero(PrometheusText.value(before, name, labels))));
+        PrometheusText.sum(after, name, labels),
+        greaterThan(orZero(PrometheusText.sum(before, name, labels))));
   }
 
   @Test

@@ -120,6 +120,6 @@ class ReactiveModeTest {
         .then()
         .statusCode(200)
         .body("pools.'reactive.pool-max-size'", equalTo(20))
-        .body("pools.'reactive.pool-max-wait-ms'", equalTo(2000));
+        .body("pools.'execution.max-wait-ms'", equalTo(2000));
   }
 }

@@ -1,7 +1,7 @@
 package dev.loomlab.ingest.candidates;
 
-import dev.loomlab.execution.BoundedQueueWait;
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.WaitBudgeted;
 import dev.loomlab.ingest.BatchResult;
 import dev.loomlab.ingest.IngestService;
 import dev.loomlab.ingest.ReactiveIngestService;
@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * the ingest engine every domain shares.
  */
 @Path("/api")
-@BoundedQueueWait
+@WaitBudgeted
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(
     name = "candidates",

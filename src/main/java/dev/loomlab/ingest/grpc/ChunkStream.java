@@ -1,7 +1,9 @@
 package dev.loomlab.ingest.grpc;
 
 import dev.loomlab.execution.Mode;
-import dev.loomlab.execution.QueueWait;
+import dev.loomlab.execution.WaitBudget;
+import dev.loomlab.execution.WaitBudget.Queue;
+import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.ingest.BatchResult;
 import dev.loomlab.ingest.ChunkChecks;
 import dev.loomlab.ingest.Domain;
@@ -56,7 +58,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   private final Messages<M, R> messages;
   private final IngestService ingest;
   private final ChunkChecks checks;
-  private final QueueWait queueWait;
+  private final WaitBudgets budgets;
   private final ExecutorService virtualThreads;
   private final GrpcStreamMetrics metrics;
   private final Context context;
@@ -72,7 +74,7 @@ final class ChunkStream<M, R extends IngestRecord> {
       Messages<M, R> messages,
       IngestService ingest,
       ChunkChecks checks,
-      QueueWait queueWait,
+      WaitBudgets budgets,
       ExecutorService virtualThreads,
       GrpcStreamMetrics metrics) {
     this.call = call;
@@ -80,7 +82,7 @@ final class ChunkStream<M, R extends IngestRecord> {
     this.messages = messages;
     this.ingest = ingest;
     this.checks = checks;
-    this.queueWait = queueWait;
+    this.budgets = budgets;
     this.virtualThreads = virtualThreads;
     this.metrics = metrics;
     this.context = Vertx.currentContext();
@@ -138,10 +140,12 @@ final class ChunkStream<M, R extends IngestRecord> {
         () -> {
           Outcome outcome;
           try {
-            queueWait.admit(arrival);
+            WaitBudget budget = budgets.open(mode);
+            budget.waited(Queue.THREAD, System.nanoTime() - arrival);
             List<R> records = messages.records().apply(chunk);
             checks.check(domain, records);
-            BatchResult result = ingest.batch(domain, mode, writes, records);
+            BatchResult result =
+                budgets.within(budget, () -> ingest.batch(domain, mode, writes, records));
             outcome = new Outcome(ack(sequence, result), null);
           } catch (ProblemException p) {
             outcome = new Outcome(null, p);

@@ -1,6 +1,6 @@
 package dev.loomlab.ingest.grpc;
 
-import dev.loomlab.execution.QueueWait;
+import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.ingest.ChunkChecks;
 import dev.loomlab.ingest.IngestConfig;
 import dev.loomlab.ingest.IngestService;
@@ -31,7 +31,7 @@ class IngestGrpcServer {
 
   private final IngestService ingest;
   private final ChunkChecks checks;
-  private final QueueWait queueWait;
+  private final WaitBudgets budgets;
   private final ExecutorService virtualThreads;
   private final GrpcStreamMetrics metrics;
   private final IngestConfig config;
@@ -41,7 +41,7 @@ class IngestGrpcServer {
   IngestGrpcServer(
       IngestService ingest,
       ChunkChecks checks,
-      QueueWait queueWait,
+      WaitBudgets budgets,
       @VirtualThreads ExecutorService virtualThreads,
       GrpcStreamMetrics metrics,
       IngestConfig config,
@@ -49,7 +49,7 @@ class IngestGrpcServer {
       CandidateDomain candidates) {
     this.ingest = ingest;
     this.checks = checks;
-    this.queueWait = queueWait;
+    this.budgets = budgets;
     this.virtualThreads = virtualThreads;
     this.metrics = metrics;
     this.config = config;
@@ -72,7 +72,7 @@ class IngestGrpcServer {
                     new ChunkStream.Messages<>(RecruitChunk::getSequence, RecruitMessages::records),
                     ingest,
                     checks,
-                    queueWait,
+                    budgets,
                     virtualThreads,
                     metrics)
                 .start());
@@ -86,7 +86,7 @@ class IngestGrpcServer {
                         CandidateChunk::getSequence, CandidateMessages::records),
                     ingest,
                     checks,
-                    queueWait,
+                    budgets,
                     virtualThreads,
                     metrics)
                 .start());

@@ -22,13 +22,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The same flood in both modes: 24 requests of 1 s on a worker pool of 4. The worker mode serves
- * what its threads can and refuses the rest with 503 once they have waited past the bound, instead
- * of queueing them for 6 s; the virtual mode has no queue and serves all of them in about 1 s.
+ * what its threads can and refuses the rest with 503 once their wait for a thread spent the budget
+ * ({@code loomlab.execution.max-wait}), instead of queueing them for 6 s; the virtual mode has no
+ * queue and serves all of them in about 1 s.
  */
 @QuarkusTest
-@TestProfile(QueueWaitTest.FourWorkers.class)
+@TestProfile(ThreadWaitTest.FourWorkers.class)
 @ExtendWith(LoomUnitExtension.class)
-class QueueWaitTest {
+class ThreadWaitTest {
 
   static final int FLOOD = 24;
   static final long MS = 1_000;
@@ -36,8 +37,7 @@ class QueueWaitTest {
   public static class FourWorkers implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of(
-          "quarkus.thread-pool.max-threads", "4", "loomlab.execution.queue-wait.max", "300ms");
+      return Map.of("quarkus.thread-pool.max-threads", "4", "loomlab.execution.max-wait", "300ms");
     }
   }
 
@@ -55,15 +55,18 @@ class QueueWaitTest {
     assertThat(
         refused.stream().map(Answer::contentType).toList(),
         everyItem(equalTo("application/problem+json")));
+    assertThat(refused.stream().map(Answer::queue).toList(), everyItem(equalTo("thread")));
     // Bounded: refused once the first threads came free (~1 s), never after the queue drained
-    // (6 s without the bound: QueueWaitUnboundedTest).
+    // (6 s without the bound: ThreadWaitUnboundedTest).
     assertThat(refused.stream().map(Answer::millis).toList(), everyItem(lessThan(3_000L)));
     String m = given().get("/q/metrics").then().extract().asString();
     assertThat(
-        PrometheusText.value(m, "loomlab_execution_queue_refused_total", "mode=\"worker\""),
+        PrometheusText.value(
+            m, "loomlab_execution_refused_total", "mode=\"worker\"", "queue=\"thread\""),
         greaterThan((double) FLOOD / 2));
     assertThat(
-        PrometheusText.value(m, "loomlab_execution_queue_wait_seconds_count", "mode=\"worker\""),
+        PrometheusText.value(
+            m, "loomlab_execution_wait_seconds_count", "mode=\"worker\"", "queue=\"thread\""),
         greaterThan(0.0));
     given().get("/api/worker/sleep?ms=1").then().statusCode(200);
   }
@@ -80,7 +83,11 @@ class QueueWaitTest {
   }
 
   @Test
-  void theBoundIsPublishedWithThePools() {
-    given().get("/api/info").then().body("pools.'execution.queue-wait-max-ms'", equalTo(300));
+  void theBudgetIsPublishedWithThePools() {
+    given()
+        .get("/api/info")
+        .then()
+        .body("pools.'execution.max-wait-ms'", equalTo(300))
+        .body("pools.'execution.thread-wait-bounded'", equalTo(true));
   }
 }

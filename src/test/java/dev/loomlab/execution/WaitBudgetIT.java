@@ -2,6 +2,6 @@ package dev.loomlab.execution;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 
-/** The bounded queue wait of the packaged application. */
+/** {@link WaitBudgetTest} against the packaged jar. */
 @QuarkusIntegrationTest
-class QueueWaitIT extends QueueWaitTest {}
+class WaitBudgetIT extends WaitBudgetTest {}

@@ -4,4 +4,4 @@ import io.quarkus.test.junit.QuarkusIntegrationTest;
 
 /** The unbounded queue of the packaged application. */
 @QuarkusIntegrationTest
-class QueueWaitUnboundedIT extends QueueWaitUnboundedTest {}
+class ThreadWaitUnboundedIT extends ThreadWaitUnboundedTest {}

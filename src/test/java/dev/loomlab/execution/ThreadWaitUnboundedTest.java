@@ -14,26 +14,26 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The bound switched off: the worker pool's queue holds every request until its turn comes. */
+/** The thread wait unbounded: the worker pool's queue holds every request until its turn comes. */
 @QuarkusTest
-@TestProfile(QueueWaitUnboundedTest.FourWorkersNoBound.class)
-class QueueWaitUnboundedTest {
+@TestProfile(ThreadWaitUnboundedTest.FourWorkersNoBound.class)
+class ThreadWaitUnboundedTest {
 
   public static class FourWorkersNoBound implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
       return Map.of(
-          "quarkus.thread-pool.max-threads", "4", "loomlab.execution.queue-wait.enabled", "false");
+          "quarkus.thread-pool.max-threads", "4", "loomlab.execution.thread-wait-bounded", "false");
     }
   }
 
   @Test
   void workerModeQueuesTheWholeFloodAndTheLastWaitsForEveryWaveAhead() throws Exception {
     List<Answer> answers =
-        OverloadProbe.fire("/api/worker/sleep?ms=" + QueueWaitTest.MS, QueueWaitTest.FLOOD);
+        OverloadProbe.fire("/api/worker/sleep?ms=" + ThreadWaitTest.MS, ThreadWaitTest.FLOOD);
     assertThat(answers.stream().map(Answer::status).toList(), everyItem(equalTo(200)));
     // 24 requests, 4 at a time, 1 s each: the last wave answers after about 6 s.
     long slowest = answers.stream().mapToLong(Answer::millis).max().orElseThrow();
-    assertThat(slowest, greaterThan(4 * QueueWaitTest.MS));
+    assertThat(slowest, greaterThan(4 * ThreadWaitTest.MS));
   }
 }

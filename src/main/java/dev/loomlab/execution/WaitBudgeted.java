@@ -7,10 +7,11 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * On a workload resource: each request's wait for its thread is measured and bounded ({@link
- * QueueWait}) before the method runs, in both modes alike.
+ * On a workload resource: each request gets a {@link WaitBudget}, its wait for a thread is drawn
+ * from it ({@link WaitBudgetFilters}), and the time to read its body is measured apart ({@link
+ * BodyReadInterceptor}), in every mode alike.
  */
 @InterceptorBinding
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
-public @interface BoundedQueueWait {}
+public @interface WaitBudgeted {}
