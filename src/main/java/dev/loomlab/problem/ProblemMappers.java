@@ -30,7 +30,7 @@ public class ProblemMappers {
   private static final List<String> MODES = Arrays.stream(Mode.values()).map(Mode::id).toList();
 
   /**
-   * What of a workload runs on threads only, and why (the start of the 404's detail); the README's
+   * What of a workload runs on threads only, and why (the start of the 404's detail); docs/endpoints.md's
    * endpoint table says the same.
    */
   private static final Map<String, String> NO_REACTIVE_FORM =

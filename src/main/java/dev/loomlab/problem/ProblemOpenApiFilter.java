@@ -79,7 +79,7 @@ public class ProblemOpenApiFilter implements OASFilter {
             OASFactory.createSchema()
                 .addType(Schema.SchemaType.STRING)
                 .description(
-                    "what went wrong, one of these URIs (README, \"Problem types\"): "
+                    "what went wrong, one of these URIs (docs/endpoints.md, \"Problem types\"): "
                         + Arrays.stream(ProblemType.values())
                             .map(t -> t.uri() + " (" + t.title() + ")")
                             .collect(Collectors.joining(", ")))

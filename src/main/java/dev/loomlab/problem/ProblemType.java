@@ -2,8 +2,8 @@ package dev.loomlab.problem;
 
 /**
  * Every kind of error a client of loom-lab can see, each with its own {@code type} URI (RFC 9457
- * section 3.1.1), its status and what a client should do about it. The README's "Problem types"
- * table and the OpenAPI document list the same.
+ * section 3.1.1), its status and what a client should do about it. The "Problem types" table of
+ * docs/endpoints.md and the OpenAPI document list the same.
  */
 public enum ProblemType {
   /** 400: a parameter or the body is not acceptable; nothing was done or written. */
