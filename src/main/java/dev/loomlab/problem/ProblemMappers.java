@@ -30,8 +30,8 @@ public class ProblemMappers {
   private static final List<String> MODES = Arrays.stream(Mode.values()).map(Mode::id).toList();
 
   /**
-   * What of a workload runs on threads only, and why (the start of the 404's detail); docs/endpoints.md's
-   * endpoint table says the same.
+   * What of a workload runs on threads only, and why (the start of the 404's detail); the endpoint
+   * table of docs/endpoints.md says the same.
    */
   private static final Map<String, String> NO_REACTIVE_FORM =
       Map.of(
