@@ -1,5 +1,5 @@
 """Unit tests of the Kubernetes scripts' pure parts: the host comparison `down` relies on, the
-iptables clean-up, and the Jobs `./lab k8s run` makes."""
+iptables clean-up, the components' configuration, and the Jobs `./lab k8s run` makes."""
 
 import sys
 import unittest
@@ -45,6 +45,31 @@ class IptablesCleanup(unittest.TestCase):
     def test_a_clean_table_is_left_alone(self):
         kept, changed = cluster.without_our_chains("*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n")
         self.assertFalse(changed)
+
+
+class ComponentConfigs(unittest.TestCase):
+    def test_every_template_renders_with_every_placeholder_filled(self):
+        from cluster import configs
+
+        settings = cluster.settings
+        expected = {"10-loomlab.conflist": settings.NODE_IP, "containerd.toml": str(settings.SOCK),
+                    "resolv.conf": "no upstream", "kubelet.yaml": settings.NODE_IP,
+                    "kube-proxy.yaml": settings.NODE, "Corefile": f"bind {settings.NODE_IP}"}
+        self.assertEqual(set(expected), set(configs.FILES))
+        for name in configs.FILES:
+            text = configs.render(name)
+            self.assertNotIn("$", text, name)
+            self.assertIn(expected[name], text, name)
+
+    def test_the_cni_config_is_json_with_the_pod_range_and_no_masquerade(self):
+        import json
+
+        from cluster import configs
+
+        net = json.loads(configs.render("10-loomlab.conflist"))
+        bridge = net["plugins"][0]
+        self.assertFalse(bridge["ipMasq"])
+        self.assertEqual(bridge["ipam"]["ranges"][0][0]["subnet"], str(cluster.settings.POD_CIDR))
 
 
 class HostComparison(unittest.TestCase):

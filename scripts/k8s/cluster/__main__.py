@@ -1,0 +1,55 @@
+"""The command line of the lab's cluster: up, down, status, env, import (see __init__.py)."""
+
+from __future__ import annotations
+
+import sys
+
+from .api import Api
+from .down import down
+from .images import import_images
+from .processes import components_rss_mb, running
+from .settings import COMPONENTS, KUBECONFIG, NODE, fail, say
+from .up import up
+
+
+def status() -> bool:
+    states = {n: running(n) for n in COMPONENTS}
+    for n in COMPONENTS:
+        print(f"  {n:<24} {'pid ' + str(states[n]) if states[n] else 'stopped'}")
+    if not states["kube-apiserver"]:
+        print("cluster: down")
+        return False
+    try:
+        node = Api().json(f"/api/v1/nodes/{NODE}", 3)
+        ready = any(c["type"] == "Ready" and c["status"] == "True" for c in node["status"]["conditions"])
+        print(f"node {NODE}: {'Ready' if ready else 'NotReady'}")
+    except OSError as e:
+        print(f"node {NODE}: unknown ({e})")
+        ready = False
+    print(f"components' memory (RSS): {components_rss_mb():.0f} MiB")
+    print(f"export KUBECONFIG={KUBECONFIG}")
+    return ready and all(states.values())
+
+
+def main(argv: list[str]):
+    cmd = argv[0] if argv else ""
+    if cmd == "up":
+        up()
+    elif cmd == "down":
+        down()
+    elif cmd == "status":
+        sys.exit(0 if status() else 1)
+    elif cmd == "import":
+        if not running("containerd"):
+            fail("the cluster is not up: ./lab k8s up")
+        import_images()
+        say("images imported into the cluster's containerd")
+    elif cmd == "env":
+        if not KUBECONFIG.exists():
+            fail("no cluster: ./lab k8s up")
+        print(f"export KUBECONFIG={KUBECONFIG}")
+    else:
+        fail("usage: lab k8s up|down|status|env|import")
+
+
+main(sys.argv[1:])

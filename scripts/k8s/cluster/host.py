@@ -1,0 +1,166 @@
+"""The host: what `up` needs of it, what the cluster changes on it (the bridge, forwarding, the
+confinement rule, sysctls), and the snapshot that proves `down` put it back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from .settings import BRIDGE, NODE_IP, POD_CIDR, PORTS, fail, sh
+
+# Chains of ours and of the components; `down` removes exactly these.
+CHAIN_PREFIXES = ("KUBE-", "CNI-", "LOOMLAB-")
+# Kernel settings the cluster changes (the kubelet sets the vm/kernel ones unless
+# protectKernelDefaults): recorded by `up`, restored by `down`.
+SYSCTLS = ["net.ipv4.ip_forward", "net.bridge.bridge-nf-call-iptables", "net.bridge.bridge-nf-call-ip6tables",
+           "vm.overcommit_memory", "vm.panic_on_oom", "kernel.panic", "kernel.panic_on_oops",
+           "kernel.keys.root_maxkeys", "kernel.keys.root_maxbytes", "net.ipv4.conf.all.route_localnet",
+           "net.netfilter.nf_conntrack_max", "net.netfilter.nf_conntrack_tcp_timeout_established",
+           "net.netfilter.nf_conntrack_tcp_timeout_close_wait"]
+# Host paths a component writes to by default whatever we configure; removed by `down` when `up`
+# found them absent.
+HOST_PATHS = ["/var/lib/cni", "/var/log/containers", "/var/log/pods", "/run/netns", "/etc/cni",
+              "/var/lib/kubelet", "/run/containerd", "/etc/kubernetes"]
+
+
+def _rules(save: str) -> list[str]:
+    p = sh(save, check=False)
+    # Counters and comments change by themselves; the rules are what matters.
+    return sorted(line.split(" [")[0] if line.startswith(":") else line
+                  for line in p.stdout.splitlines() if line and not line.startswith("#"))
+
+
+def host_state() -> dict:
+    links = sorted(l.split(": ")[1].split("@")[0] for l in sh("ip", "-o", "link").stdout.splitlines())
+    addrs = sorted(" ".join(l.split()[1:4]) for l in sh("ip", "-o", "addr").stdout.splitlines())
+    routes = sorted(sh("ip", "route", "show", "table", "all").stdout.splitlines())
+    mounts = sorted(l.split()[4] for l in Path("/proc/self/mountinfo").read_text().splitlines())
+    listening = sorted({" ".join(l.split()[:1] + l.split()[4:5])
+                        for l in sh("ss", "-H", "-l", "-n", "-t", "-u").stdout.splitlines() if l.strip()})
+    cgroups = sorted(str(d) for c in Path("/sys/fs/cgroup").iterdir() if c.is_dir()
+                     for d in c.iterdir() if d.is_dir())
+    return {"iptables": _rules("iptables-save"), "ip6tables": _rules("ip6tables-save"), "nft": nft_tables(),
+            "links": links, "addresses": addrs, "routes": routes, "mounts": mounts, "listening": listening,
+            "sysctls": read_sysctls(), "cgroups": cgroups,
+            "paths": {p: os.path.lexists(p) for p in HOST_PATHS}}
+
+
+def nft_tables() -> list[str]:
+    """The nftables tables (iptables' nf_tables backend creates filter, nat, mangle on first use)."""
+    if not shutil.which("nft"):
+        return []
+    return sorted(sh("nft", "list", "tables", check=False).stdout.splitlines())
+
+
+def read_sysctls() -> dict:
+    values = {}
+    for key in SYSCTLS:
+        path = Path("/proc/sys") / key.replace(".", "/")
+        if path.exists():
+            values[key] = path.read_text().strip()
+    return values
+
+
+def write_sysctl(key: str, value: str):
+    path = Path("/proc/sys") / key.replace(".", "/")
+    if path.exists() and path.read_text().strip() != value:
+        path.write_text(value)
+
+
+def compare_host(before: dict, after: dict) -> list[str]:
+    diffs = []
+    for key in before:
+        b, a = before[key], after.get(key)
+        if b == a:
+            continue
+        if isinstance(b, list):
+            gone = [x for x in b if x not in a]
+            new = [x for x in a if x not in b]
+            diffs += [f"{key}: gone  {x}" for x in gone] + [f"{key}: added {x}" for x in new]
+        else:
+            diffs += [f"{key}: {k} was {b.get(k)}, now {a.get(k)}" for k in b if b.get(k) != a.get(k)]
+    return diffs
+
+
+def preflight():
+    """What `up` needs, checked before it changes anything."""
+    missing = []
+    if os.geteuid() != 0:
+        missing.append("root (containerd, the kubelet, iptables and the bridge need it): run as root")
+    cap_eff = int(next(l for l in Path("/proc/self/status").read_text().splitlines()
+                       if l.startswith("CapEff:")).split()[1], 16)
+    for bit, name in ((12, "CAP_NET_ADMIN (bridge, iptables)"), (21, "CAP_SYS_ADMIN (mounts, namespaces)")):
+        if not cap_eff & (1 << bit):
+            missing.append(name)
+    for cmd in ("containerd", "ctr", "runc", "ip", "iptables", "iptables-save", "iptables-restore",
+                "ip6tables-save", "ip6tables-restore", "openssl", "conntrack", "ss", "kubectl"):
+        if not shutil.which(cmd):
+            missing.append(f"command {cmd} (Debian: containerd runc iptables conntrack iproute2 openssl)")
+    for plugin in ("bridge", "host-local", "loopback"):
+        if not Path(f"/usr/lib/cni/{plugin}").exists():
+            missing.append(f"CNI plugin /usr/lib/cni/{plugin} (Debian: containernetworking-plugins)")
+    if not Path("/proc/sys/net/bridge/bridge-nf-call-iptables").exists():
+        missing.append("the br_netfilter kernel module (Services between pods on one bridge need it)")
+    if not os.access("/sys/fs/cgroup", os.W_OK) and not any(
+            os.access(c, os.W_OK) for c in Path("/sys/fs/cgroup").glob("*")):
+        missing.append("writable cgroups (/sys/fs/cgroup)")
+    busy = [p for p in PORTS if port_in_use(p)]
+    if busy:
+        missing.append(f"free ports {busy} (another cluster or etcd is running?)")
+    if missing:
+        fail("cannot bring the cluster up here; missing:\n  - " + "\n  - ".join(missing))
+
+
+def port_in_use(port: int) -> bool:
+    return any(l.split()[3].rsplit(":", 1)[-1] == str(port)
+               for l in sh("ss", "-H", "-l", "-n", "-t").stdout.splitlines() if l.strip())
+
+
+def network_up():
+    """The bridge with the node's address, forwarding, and the rule that keeps pods' traffic in."""
+    if sh("ip", "link", "show", BRIDGE, check=False).returncode != 0:
+        sh("ip", "link", "add", BRIDGE, "type", "bridge")
+    sh("ip", "addr", "replace", f"{NODE_IP}/{POD_CIDR.prefixlen}", "dev", BRIDGE)
+    sh("ip", "link", "set", BRIDGE, "up")
+    write_sysctl("net.ipv4.ip_forward", "1")
+    write_sysctl("net.bridge.bridge-nf-call-iptables", "1")
+    confine()
+
+
+def confine():
+    """Forwarded packets must enter and leave through the bridge: pod to pod, and pod to Service
+    (DNAT'ed back onto the bridge). Anything else forwarded (a pod reaching out, the outside
+    reaching in) is dropped. Re-applied after kube-proxy has inserted its own jumps."""
+    if sh("iptables", "-n", "-L", "LOOMLAB-FORWARD", check=False).returncode != 0:
+        sh("iptables", "-N", "LOOMLAB-FORWARD")
+        sh("iptables", "-A", "LOOMLAB-FORWARD", "!", "-i", BRIDGE, "-j", "DROP")
+        sh("iptables", "-A", "LOOMLAB-FORWARD", "!", "-o", BRIDGE, "-j", "DROP")
+    while sh("iptables", "-D", "FORWARD", "-j", "LOOMLAB-FORWARD", check=False).returncode == 0:
+        pass
+    sh("iptables", "-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD")
+
+
+def clean_iptables(save: str, restore: str):
+    """Removes every chain named with CHAIN_PREFIXES and every rule that jumps to one, leaving the
+    rest of each table as it is (what `kube-proxy --cleanup` does, for all of them at once)."""
+    kept, changed = without_our_chains(sh(save, check=False).stdout)
+    if changed:
+        sh(restore, input=kept)
+
+
+def without_our_chains(text: str) -> tuple[str, bool]:
+    """An iptables-save text without the CHAIN_PREFIXES chains and the rules that use them."""
+    kept, changed = [], False
+    for line in text.splitlines():
+        if line.startswith(":") and line[1:].startswith(CHAIN_PREFIXES):
+            changed = True
+            continue
+        if line.startswith("-A "):
+            words = line.split()
+            targets = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-j", "-g", "--jump", "--goto")]
+            if words[1].startswith(CHAIN_PREFIXES) or any(t.startswith(CHAIN_PREFIXES) for t in targets):
+                changed = True
+                continue
+        kept.append(line)
+    return "\n".join(kept) + "\n", changed

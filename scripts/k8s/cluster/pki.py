@@ -1,0 +1,65 @@
+"""Certificates, tokens and kubeconfigs: a CA of the cluster's own, the API server's serving and
+kubelet-client certificates, the service-account key pair, and one token per identity."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+
+from .settings import API_PORT, API_SERVICE_IP, KUBECONFIG, NODE, NODE_IP, RUN, sh
+
+# user -> groups; each gets a random token and a kubeconfig.
+IDENTITIES = {
+    "admin": ("loom-lab-admin", "system:masters"),
+    "kubelet": (f"system:node:{NODE}", "system:nodes"),
+    "controller-manager": ("system:kube-controller-manager", ""),
+    "scheduler": ("system:kube-scheduler", ""),
+    "proxy": ("system:kube-proxy", ""),
+    "coredns": ("loom-lab:coredns", ""),
+}
+
+
+def openssl(*args):
+    sh("openssl", *args)
+
+
+def make_pki(pki: Path):
+    pki.mkdir(parents=True, exist_ok=True)
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=loom-lab-ca",
+            "-keyout", pki / "ca.key", "-out", pki / "ca.crt")
+
+    def cert(name: str, subject: str, sans: str | None = None, usage: str = "serverAuth"):
+        ext = pki / f"{name}.ext"
+        ext.write_text(f"extendedKeyUsage={usage}\n" + (f"subjectAltName={sans}\n" if sans else ""))
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", pki / f"{name}.key",
+                "-out", pki / f"{name}.csr")
+        openssl("x509", "-req", "-in", pki / f"{name}.csr", "-CA", pki / "ca.crt", "-CAkey", pki / "ca.key",
+                "-CAcreateserial", "-days", "30", "-extfile", ext, "-out", pki / f"{name}.crt")
+
+    sans = ",".join([f"IP:{NODE_IP}", f"IP:{API_SERVICE_IP}", "IP:127.0.0.1", "DNS:localhost", "DNS:kubernetes",
+                     "DNS:kubernetes.default", "DNS:kubernetes.default.svc",
+                     "DNS:kubernetes.default.svc.cluster.local"])
+    cert("apiserver", "/CN=kube-apiserver", sans)
+    # The API server's client certificate towards the kubelet (logs, exec, port-forward).
+    cert("apiserver-kubelet-client", "/O=system:masters/CN=kube-apiserver-kubelet-client", usage="clientAuth")
+    openssl("genrsa", "-out", pki / "sa.key", "2048")
+    openssl("rsa", "-in", pki / "sa.key", "-pubout", "-out", pki / "sa.pub")
+
+
+def make_kubeconfigs():
+    lines = []
+    for name, (user, groups) in IDENTITIES.items():
+        token = secrets.token_hex(24)
+        lines.append(f'{token},{user},{user},"{groups}"' if groups else f"{token},{user},{user}")
+        cfg = {"apiVersion": "v1", "kind": "Config", "current-context": "loom-lab",
+               "clusters": [{"name": "loom-lab", "cluster": {"server": f"https://{NODE_IP}:{API_PORT}",
+                                                            "certificate-authority": str(RUN / "pki" / "ca.crt")}}],
+               "users": [{"name": user, "user": {"token": token}}],
+               "contexts": [{"name": "loom-lab", "context": {"cluster": "loom-lab", "user": user}}]}
+        path = KUBECONFIG if name == "admin" else RUN / f"{name}.kubeconfig"
+        path.write_text(json.dumps(cfg, indent=1))
+        path.chmod(0o600)
+    tokens = RUN / "pki" / "tokens.csv"
+    tokens.write_text("\n".join(lines) + "\n")
+    tokens.chmod(0o600)
