@@ -1,0 +1,107 @@
+"""A variant's Deployment as the bench's service under test: runner.Service's methods, in the
+cluster, so the bench's run_suite drives it unchanged."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+import urllib.parse
+from pathlib import Path
+
+import cluster
+import labreport as lr
+import proc
+from bench import loads, runner
+
+from .deploy import NS, apply, delete_job, job_id, make_job, pod_log, summary_of, wait_job
+from .plan import VARIANTS
+
+STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
+
+
+class ClusterService:
+    """Starting it sets the suite's configuration on the Deployment and rolls a fresh pod
+    (Recreate), whose start-up is measured; runs are k6 Jobs; scrapes go through the Service."""
+
+    def __init__(self, api: cluster.Api, variant: str, suite: loads.Suite, mode: str, tag: str,
+                 base_env: list[dict], jobs: dict, out: Path, startups: list):
+        self.api, self.variant, self.mode, self.out, self.jobs = api, variant, mode, out, jobs
+        self.name, self.environment, _ = VARIANTS[variant]
+        self.url = f"http://{self.name}:8080"  # as the Jobs' pods reach it (cluster DNS)
+        self.proxy = f"/api/v1/namespaces/{NS}/services/http:{self.name}:http/proxy"
+        self.token = f"{tag}-{mode}-{time.time_ns()}"
+        self.startup = {"variant": variant, "suite": tag, "mode": mode}
+        startups.append(self.startup)
+        env = base_env + [{"name": k, "value": v} for k, v in suite.server_env.items()]
+        patch = [{"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
+                 {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run", "value": self.token}]
+        cluster.kubectl("-n", NS, "patch", "deployment", self.name, "--type=json", "-p", json.dumps(patch))
+
+    def _pod(self) -> dict | None:
+        selector = urllib.parse.quote(f"app.kubernetes.io/component=service,app.kubernetes.io/variant={self.variant}")
+        pods = self.api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+        return next((p for p in pods if p["metadata"].get("annotations", {}).get("loom-lab.dev/run") == self.token), None)
+
+    def wait_ready(self, timeout_s: float = 180):
+        """Until the new pod is Ready; pod created -> Ready is its start-up, polled every 0.1 s."""
+        pod = proc.wait_until(self._pod, timeout_s, 0.1)
+        if not pod:
+            raise SystemExit(f"{self.name}: no new pod within {timeout_s} s")
+        created = time.monotonic()
+
+        def ready():
+            p = self._pod()
+            return p if p and any(c["type"] == "Ready" and c["status"] == "True"
+                                  for c in p["status"].get("conditions", [])) else None
+
+        pod = proc.wait_until(ready, timeout_s, 0.1)
+        if not pod:
+            raise SystemExit(f"{self.name}: pod not Ready within {timeout_s} s "
+                             f"(kubectl -n {NS} describe pod -l app.kubernetes.io/variant={self.variant})")
+        self.pod = pod["metadata"]["name"]
+        self.startup["ready_s"] = time.monotonic() - created
+        started = STARTED_IN.search(pod_log(self.api, pod, 10))
+        self.startup["quarkus_started_s"] = float(started.group(1)) if started else math.nan
+        self.startup["rss_ready_mb"] = self._rss()
+        self.startup["health"] = json.loads(self.get("/q/health")).get("status")
+        if not proc.wait_until(lambda: json.loads(self.get("/q/health/ready")).get("status") == "UP", 30):
+            raise SystemExit(f"{self.name}: /q/health/ready not UP through the Service")
+
+    def _rss(self) -> float:
+        return lr.scrape_sample(self.get("/q/metrics"))["rss_bytes"] / 1e6
+
+    def get(self, path: str, timeout: float = 10) -> str:
+        try:
+            return self.api.get(self.proxy + path, timeout).decode()
+        except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
+            raise OSError(str(e)) from e
+
+    def run(self, load: loads.Load, mode: str, out: Path, label: str, args, warmup: bool = False) -> dict:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        job_name = job_id(out.stem)
+        job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
+        sampler = runner.Sampler(self, args.sample_period)
+        sampler.scrape()
+        sampler.start()
+        started = time.monotonic()
+        try:
+            apply([job])
+            pod = wait_job(self.api, job_name, load.timeout_s + 120)
+        finally:
+            samples = sampler.finish()
+        took = time.monotonic() - started
+        log = pod_log(self.api, pod)
+        delete_job(job_name)
+        summary_text = summary_of(log)
+        out.with_suffix(".log").write_text(log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log)
+        out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
+        if not summary_text:
+            raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
+        out.write_text(summary_text)
+        exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
+        return runner.figures_of(load, json.loads(summary_text), samples, exit_code, took)
+
+    def stop(self):
+        self.startup["rss_after_mb"] = self._rss()
