@@ -6,7 +6,8 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import loads  # noqa: E402
+from bench import loads, profiles  # noqa: E402
+from bench.workloads import db, ingest, sleep  # noqa: E402
 from bench import report  # noqa: E402
 from bench.runner import suite_modes  # noqa: E402
 import labreport  # noqa: E402
@@ -21,7 +22,7 @@ def section(domain, writes, chunk, rates, variant=""):
 class IngestSummaryTest(unittest.TestCase):
 
     def rows(self, sections):
-        t = loads.ingest_summary(sections)
+        t = report.ingest_summary(sections)
         h = t.headers
         return [dict(zip(h, row)) for row in t.rows]
 
@@ -55,8 +56,8 @@ class IngestSummaryTest(unittest.TestCase):
 class GrpcTransportTest(unittest.TestCase):
 
     def test_grpc_suite_streams_the_same_records_through_its_own_script(self):
-        http = loads.ingest_suite("candidates", 3_000, "", {}, 1, strategies=("parallel",))
-        grpc = loads.ingest_suite("candidates", 3_000, "", {}, 1, strategies=("parallel",), transport="grpc")
+        http = ingest.ingest_suite("candidates", 3_000, "", {}, 1, strategies=("parallel",))
+        grpc = ingest.ingest_suite("candidates", 3_000, "", {}, 1, strategies=("parallel",), transport="grpc")
         self.assertEqual(grpc.loads[0].script, "k6/ingest-grpc.js")
         self.assertEqual(grpc.loads[0].scenario, "candidates_grpc")
         self.assertEqual(grpc.loads[0].env, {**http.loads[0].env, "DOMAIN": "candidates"})
@@ -75,17 +76,17 @@ class GrpcTransportTest(unittest.TestCase):
 
 class IngestSetupTest(unittest.TestCase):
     def test_the_setup_column_says_where_a_chunk_stream_ran(self):
-        self.assertEqual(loads.ingest_setup({"variant": "", "environment": "local JVM"}), "local")
-        self.assertEqual(loads.ingest_setup({"variant": ""}), "local")
-        self.assertEqual(loads.ingest_setup({"variant": "", "environment": "in-cluster JVM"}), "in-cluster JVM")
-        self.assertEqual(loads.ingest_setup({"variant": "gRPC stream", "environment": "local JVM"}), "gRPC stream")
+        self.assertEqual(report.ingest_setup({"variant": "", "environment": "local JVM"}), "local")
+        self.assertEqual(report.ingest_setup({"variant": ""}), "local")
+        self.assertEqual(report.ingest_setup({"variant": "", "environment": "in-cluster JVM"}), "in-cluster JVM")
+        self.assertEqual(report.ingest_setup({"variant": "gRPC stream", "environment": "local JVM"}), "gRPC stream")
 
 
 
 class ReactiveModeTest(unittest.TestCase):
 
     def suites(self, profile):
-        return {(s.workload, s.variant): s for s in loads.suites(profile)}
+        return {(s.workload, s.variant): s for s in profiles.suites(profile)}
 
     def test_the_reactive_mode_runs_where_the_workload_has_an_event_loop_form(self):
         for profile in ("smoke", "quick", "seeds"):
@@ -103,7 +104,7 @@ class ReactiveModeTest(unittest.TestCase):
             for workload in ("recruits", "candidates"):
                 for load in suites[(workload, "")].loads:
                     writes = load.env["WRITES"]
-                    self.assertEqual(load.modes, ("virtual",) if writes == "copy" else loads.ALL, writes)
+                    self.assertEqual(load.modes, ("virtual",) if writes == "copy" else ("worker", "virtual", "reactive"), writes)
             # The gRPC stream runs on threads only.
             for load in suites[("recruits", "gRPC stream")].loads:
                 self.assertNotIn("reactive", load.modes)
@@ -120,22 +121,22 @@ class ReactiveModeTest(unittest.TestCase):
         self.assertEqual(loads.k6_mode("virtual+rx"), {"MODE": "virtual", "CLIENTS": "reactive"})
         self.assertEqual(loads.k6_mode("reactive"), {"MODE": "reactive"})
         pools = {"datasource.max-size": 20, "reactive.pool-max-size": 10}
-        self.assertAlmostEqual(loads.pool_bound(0.2)("virtual+rx", pools), 50.0)
+        self.assertAlmostEqual(db.pool_bound(0.2)("virtual+rx", pools), 50.0)
 
     def test_bounds_of_the_reactive_mode(self):
         pools = {"worker.max-threads": 50, "datasource.max-size": 20, "reactive.pool-max-size": 10}
         # A timer per user: no thread bounds the event loop's sleeps.
-        self.assertAlmostEqual(loads.sleep_bound(500, 100)("reactive", pools), 5000.0)
-        self.assertAlmostEqual(loads.sleep_bound(500, 100)("worker", pools), 500.0)
+        self.assertAlmostEqual(sleep.sleep_bound(500, 100)("reactive", pools), 5000.0)
+        self.assertAlmostEqual(sleep.sleep_bound(500, 100)("worker", pools), 500.0)
         # Its own pool's connections bound the pool-bound query.
-        self.assertAlmostEqual(loads.pool_bound(0.2)("reactive", pools), 50.0)
-        self.assertAlmostEqual(loads.pool_bound(0.2)("virtual", pools), 100.0)
+        self.assertAlmostEqual(db.pool_bound(0.2)("reactive", pools), 50.0)
+        self.assertAlmostEqual(db.pool_bound(0.2)("virtual", pools), 100.0)
 
     def test_ratio_line_compares_every_mode_with_the_worker_pool(self):
         def runs(throughput):
             return {"runs": [{"throughput": throughput, "mean": 100.0, "p99": 200.0, "dropped": 0,
                               "error_rate": 0.0}]}
-        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=loads.ALL)
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=loads.modes_of("sleep"))
         line = report.ratio_line(load, {"worker": runs(400.0), "virtual": runs(1200.0), "reactive": runs(1000.0)})
         self.assertEqual(line, "virtual/worker throughput: 3.00x; reactive/worker throughput: 2.50x")
 

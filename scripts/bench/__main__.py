@@ -19,7 +19,7 @@ from pathlib import Path
 
 import labreport as lr
 
-from .loads import suites
+from .profiles import PROFILES, suites
 from .report import compare, finish, machine
 from .runner import measure, planned_seconds, suite_modes
 
@@ -33,11 +33,8 @@ def main(argv=None):
     p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
     p.add_argument("--out", required=True, help="report folder (./lab: target/loom-lab/<timestamp>)")
     p.add_argument("--port", type=int, default=8090)
-    p.add_argument("--profile", choices=["quick", "rest", "seeds", "smoke", "sweep"], default="quick",
-                   help="quick: the three-way answer on sleep, product and db, about 15 min; rest: the rest at"
-                        " the same scale (the chunk writers over HTTP in three modes and over gRPC, tasks,"
-                        " pinning, the seeds' pool variants); seeds: each seed's own setup, every workload;"
-                        " smoke: seconds, for CI; sweep: the chunk sizes of both ingest domains")
+    p.add_argument("--profile", choices=list(PROFILES), default="quick",
+                   help="; ".join(f"{name}: {about}" for name, (_, _, _, about) in PROFILES.items()))
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "

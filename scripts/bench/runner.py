@@ -17,10 +17,9 @@ import labreport as lr
 import proc
 
 from .loads import MODES, Load, Suite, effective_bound, k6_mode
-from .report import LOCAL, load_table, ratio_line, run_failed, server_table
+from .report import LOCAL, SUMMARIES, load_table, ratio_line, run_failed, server_table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
 
 
 
@@ -91,8 +90,6 @@ class Sampler(threading.Thread):
         self.join()
         self.scrape()
         return self.samples
-
-
 
 
 def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str, service: Service, args,
@@ -283,7 +280,7 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
                 print(section["ratio"])
             print(f"server side:\n{section['server'].text()}\n", flush=True)
         if suite.summary:
-            table = suite.summary(sections)
+            table = SUMMARIES[suite.summary](sections)
             sections[-1]["summary"] = table
             print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
     return sections, info

@@ -4,7 +4,7 @@ suite at the profile's scale, and the time it should take."""
 from __future__ import annotations
 
 import cluster
-from bench import loads, runner
+from bench import loads, profiles, runner
 
 # variant -> (Deployment and Service, environment named in the report, image archive)
 VARIANTS = {
@@ -17,8 +17,8 @@ VARIANTS = {
 def workload_suites(profile: str) -> dict:
     """Every workload's main suite at the profile's scale: smoke's, or the bench's quick and rest
     profiles together (quick holds only the request-response workloads)."""
-    profiles = ("smoke",) if profile == "smoke" else ("quick", "rest")
-    return {s.workload: s for p in profiles for s in loads.suites(p) if not s.variant}
+    chosen = ("smoke",) if profile == "smoke" else ("quick", "rest")
+    return {s.workload: s for p in chosen for s in profiles.suites(p) if not s.variant}
 
 
 def variants(wanted: str) -> tuple[list[str], list[str]]:

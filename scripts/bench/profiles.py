@@ -1,0 +1,34 @@
+"""The profiles of `./lab bench --profile`, as data: a scale, the workloads whose core suites run,
+those whose variants of the seeds' configuration run, and what the profile answers."""
+
+from __future__ import annotations
+
+from .loads import Scale, Suite
+from .workloads import MODULES, ingest
+
+EVERY = tuple(m.__name__.rsplit(".", 1)[1] for m in MODULES)
+# The request-response workloads, which have a reactive form: the three-way answer.
+QUICK = ("sleep", "product", "db")
+
+# name -> (scale, core suites of these workload modules, variants of these, what it is for)
+PROFILES = {
+    "quick": ("quick", QUICK, (), "the three-way answer on sleep, product and db, about 15 min"),
+    "rest": ("quick", tuple(w for w in EVERY if w not in QUICK), EVERY,
+             "the rest at the same scale: the chunk writers over HTTP in three modes and over gRPC, tasks,"
+             " pinning, the seeds' pool variants"),
+    "seeds": ("seeds", EVERY, EVERY, "each seed's own setup, every workload"),
+    "smoke": ("smoke", EVERY, (), "seconds, for CI"),
+    "sweep": ("quick", (), (), "the chunk sizes of both ingest domains, both transports, with and without a"
+                               " simulated round trip"),
+}
+
+
+def suites(profile: str) -> list[Suite]:
+    if profile == "sweep":
+        return ingest.sweep_suites()
+    scale, core, variants, _ = PROFILES[profile]
+    scale = Scale(scale)
+    chosen = [s for m in MODULES for s in m.suites(scale)
+              if (s.core and m.__name__.rsplit(".", 1)[1] in core) or (not s.core and m.__name__.rsplit(".", 1)[1] in variants)]
+    # Core suites first, in report order, then the variants (as the reports have always listed them).
+    return [s for s in chosen if s.core] + [s for s in chosen if not s.core]
