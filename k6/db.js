@@ -25,7 +25,7 @@ import {
   BASE_URL, mode, clientsParam, intEnv, steadyUsers, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
-const MODE = mode();
+const MODE = mode('db');
 const CLIENTS = clientsParam(MODE);
 const DB_MS = intEnv('DB_MS', 200);
 const refused = new Counter('lab_refused_503');

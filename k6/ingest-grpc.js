@@ -22,7 +22,7 @@ import { Client, Stream } from 'k6/net/grpc';
 import exec from 'k6/execution';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import {
-  BASE_URL, THREAD_MODES, TREND_STATS, closedIterations, intEnv, requireReady, trackMs,
+  BASE_URL, MODE_MATRIX, TREND_STATS, closedIterations, intEnv, requireReady, trackMs,
 } from './lib/lab.js';
 import {
   CHUNKS, MODE, WRITES, bookChunk, chunkIds, embeddingOf, ingestSummary,
@@ -30,8 +30,9 @@ import {
 import { recruit } from './recruits.js';
 import { candidate } from './candidates.js';
 
-if (!THREAD_MODES.includes(MODE)) {
-  throw new Error(`the gRPC stream runs on threads only: MODE must be one of ${THREAD_MODES.join(', ')}, got '${MODE}'`);
+const STREAM_MODES = MODE_MATRIX['ingest-grpc'];
+if (!STREAM_MODES.includes(MODE)) {
+  throw new Error(`the gRPC stream runs on threads only: MODE must be one of ${STREAM_MODES.join(', ')}, got '${MODE}'`);
 }
 const DOMAIN = __ENV.DOMAIN || 'recruits';
 const DOMAINS = {

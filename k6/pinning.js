@@ -18,9 +18,9 @@
 // Run:  MODE=virtual LOCK=native k6 run k6/pinning.js
 //       MODE=virtual LOCK=native MODEL=open RATE=48 k6 run k6/pinning.js
 import {
-  BASE_URL, mode, intEnv, steadyUsers, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS, THREAD_MODES } from './lib/lab.js';
+  BASE_URL, mode, intEnv, steadyUsers, byModel, droppedThreshold, requireReady, getJson, labSummary, scenarioThresholds, TREND_STATS } from './lib/lab.js';
 
-const MODE = mode(THREAD_MODES);
+const MODE = mode('pinning');
 const LOCK = __ENV.LOCK || 'synchronized';
 const PIN_MS = intEnv('PIN_MS', 50);
 

@@ -30,7 +30,7 @@ import {
   TREND_STATS,
 } from './lib/lab.js';
 
-const MODE = mode();
+const MODE = mode('product');
 const CLIENTS = clientsParam(MODE);
 const PRODUCTS = intEnv('PRODUCTS', 10000);
 const PEAK = intEnv('PEAK_VUS', 35);

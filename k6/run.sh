@@ -4,8 +4,7 @@
 #
 #   SCRIPT   the script, e.g. sleep.js                        required
 #   TARGETS  base URLs, space separated                       http://loom-lab-jvm:8080
-#   MODES    execution models        "worker virtual reactive" (sleep, product, db, and the chunk
-#            writers but with WRITES=copy), else "worker virtual"
+#   MODES    execution models        the script's modes in modes.json (WRITES=copy: "copy"'s)
 #   CLIENTS  reactive: with MODES=virtual, virtual threads awaiting the reactive clients (db, product)
 #   RESULTS  folder for the raw summaries                     /results
 #   SEGMENTS split the test over N pods (Indexed Job); this pod takes JOB_COMPLETION_INDEX
@@ -14,14 +13,16 @@
 set -eu
 : "${SCRIPT:?SCRIPT is required}"
 TARGETS="${TARGETS:-http://loom-lab-jvm:8080}"
-case "$SCRIPT:${WRITES:-sequential}" in
-  sleep.js:*|product.js:*|db.js:*) MODES="${MODES:-worker virtual reactive}" ;;
-  recruits.js:copy|candidates.js:copy) MODES="${MODES:-worker virtual}" ;;
-  recruits.js:*|candidates.js:*) MODES="${MODES:-worker virtual reactive}" ;;
-  *) MODES="${MODES:-worker virtual}" ;;
-esac
 RESULTS="${RESULTS:-/results}"
 DIR="$(cd "$(dirname "$0")" && pwd)"
+# The mode matrix: lib/modes.json here, modes.json beside this file in the Jobs' ConfigMap.
+matrix="$DIR/lib/modes.json"
+[ -f "$matrix" ] || matrix="$DIR/modes.json"
+key="${SCRIPT%.js}"
+[ "${WRITES:-}" = copy ] && key=copy
+# A line of the matrix reads:  "sleep": ["worker", "virtual", "reactive"],
+MODES="${MODES:-$(sed -n "s/^ *\"$key\": \[\(.*\)\],\{0,1\}\$/\1/p" "$matrix" | tr -d '",')}"
+[ -n "$MODES" ] || { echo "run.sh: no modes for '$key' in $matrix" >&2; exit 2; }
 mkdir -p "$RESULTS"
 
 segment=""

@@ -21,7 +21,7 @@ import {
   labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
-const MODE = mode();
+const MODE = mode('sleep');
 const SLEEP_MS = intEnv('SLEEP_MS', 100);
 
 const scenario = byModel(

@@ -16,9 +16,9 @@ import { check } from 'k6';
 import { Trend } from 'k6/metrics';
 import {
   BASE_URL, mode, intEnv, closedIterations, requireReady, getJson, labSummary, scenarioThresholds,
-  TREND_STATS, THREAD_MODES } from './lib/lab.js';
+  TREND_STATS } from './lib/lab.js';
 
-const MODE = mode(THREAD_MODES);
+const MODE = mode('tasks');
 const COUNT = intEnv('COUNT', 100);
 const TASK_MS = intEnv('TASK_MS', 1000);
 

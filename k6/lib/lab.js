@@ -2,8 +2,7 @@
 //
 // Environment (all scripts):
 //   BASE_URL       service root                      default http://127.0.0.1:8080
-//   MODE           worker | virtual | reactive       required (reactive: sleep, product, db and the
-//                                                    chunk writers over HTTP, not their copy)
+//   MODE           worker | virtual | reactive       required; the script's modes are in lib/modes.json
 //   SUMMARY_JSON   where to write k6's raw summary    default: not written
 //   RUN_LABEL      free text printed in the summary  default: script and mode
 //   THINK_MS       pause between iterations (ms)     default 0 (the seeds used none)
@@ -18,17 +17,22 @@ import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 
 export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
-export const MODES = ['worker', 'virtual', 'reactive'];
-/** The modes of the workloads that block threads by design (tasks, pinning) or write chunks. */
-export const THREAD_MODES = ['worker', 'virtual'];
+/**
+ * Which modes each workload runs in: modes.json beside this file, the one statement of it that the
+ * scripts, run.sh and the bench read (the service states the same; ModeMatrixTest compares them).
+ */
+export const MODE_MATRIX = JSON.parse(open(import.meta.resolve('./modes.json')));
 
 /**
- * The execution model under test, from MODE; anything but the script's modes stops it before load.
+ * The execution model under test, from MODE; anything but the modes MODE_MATRIX gives `key` (a
+ * workload, or 'copy', 'ingest-grpc') stops the script before any load.
  */
-export function mode(accepted = MODES) {
+export function mode(key) {
+  const accepted = MODE_MATRIX[key];
+  if (!accepted) throw new Error(`no modes for '${key}' in modes.json`);
   const m = __ENV.MODE;
   if (!accepted.includes(m)) {
-    throw new Error(`MODE must be one of ${accepted.join(', ')}, got '${m}'`);
+    throw new Error(`MODE must be one of ${accepted.join(', ')} for ${key}, got '${m}'`);
   }
   return m;
 }
