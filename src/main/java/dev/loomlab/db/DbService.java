@@ -1,5 +1,9 @@
 package dev.loomlab.db;
 
+import dev.loomlab.database.ConnectionPermits;
+import dev.loomlab.database.DatabaseProblems;
+import dev.loomlab.database.DbConfig;
+import dev.loomlab.database.ReactiveDatabase;
 import dev.loomlab.execution.Clients;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudget;
@@ -7,7 +11,6 @@ import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.observability.WorkloadMetrics;
 import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
-import dev.loomlab.reactive.ReactiveDatabase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;

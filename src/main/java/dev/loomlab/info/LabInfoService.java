@@ -1,13 +1,14 @@
 package dev.loomlab.info;
 
+import dev.loomlab.database.ReactiveConfig;
+import dev.loomlab.database.ReactiveDatabase;
 import dev.loomlab.execution.ExecutionConfig;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgets;
+import dev.loomlab.execution.Workload;
 import dev.loomlab.ingest.IngestConfig;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.product.ProductConfig;
-import dev.loomlab.reactive.ReactiveConfig;
-import dev.loomlab.reactive.ReactiveDatabase;
 import dev.loomlab.sleep.SleepConfig;
 import dev.loomlab.tasks.TasksConfig;
 import dev.loomlab.tasks.TasksService;
@@ -127,7 +128,8 @@ public class LabInfoService {
         cpus,
         Runtime.getRuntime().maxMemory(),
         ImageMode.current().isNativeImage() ? "native" : "jvm",
-        pools);
+        pools,
+        Workload.matrix());
   }
 
   private static List<Long> range(ProductConfig.Latency latency) {

@@ -46,15 +46,13 @@ public class ChunkWriter {
       throws SQLException, InterruptedException {
     try (PreparedStatement ps = c.prepareStatement(q.upsertParent())) {
       Batch batch = new Batch(ps);
-      for (R r : chunk) {
-        ps.setLong(1, r.id());
-        int i = 2;
-        for (Column<R> column : domain.columns()) {
-          Object v = column.value().apply(r);
-          if (v == null) {
-            ps.setNull(i++, column.jdbcType());
+      for (Object[] row : Rows.parents(domain, chunk)) {
+        ps.setLong(1, (Long) row[0]);
+        for (int i = 1; i < row.length; i++) {
+          if (row[i] == null) {
+            ps.setNull(i + 1, domain.columns().get(i - 1).jdbcType());
           } else {
-            ps.setObject(i++, v);
+            ps.setObject(i + 1, row[i]);
           }
         }
         batch.add();
@@ -65,21 +63,12 @@ public class ChunkWriter {
 
   private int skills(Connection c, IngestSql q, List<? extends IngestRecord> chunk)
       throws SQLException, InterruptedException {
-    List<Object> ids = new ArrayList<>();
-    List<Object> names = new ArrayList<>();
-    List<Object> levels = new ArrayList<>();
-    for (IngestRecord r : chunk) {
-      for (Skill s : r.skillsOrEmpty()) {
-        ids.add(r.id());
-        names.add(s.name());
-        levels.add(s.level() == null ? null : s.level().shortValue());
-      }
-    }
+    Rows.Skills skills = Rows.skills(chunk);
     try (PreparedStatement ps = c.prepareStatement(q.replaceSkills())) {
-      ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
-      ps.setArray(2, c.createArrayOf("text", names.toArray()));
-      ps.setArray(3, c.createArrayOf("smallint", levels.toArray()));
-      ps.setArray(4, c.createArrayOf("bigint", chunk.stream().map(IngestRecord::id).toArray()));
+      ps.setArray(1, c.createArrayOf("bigint", skills.ids()));
+      ps.setArray(2, c.createArrayOf("text", skills.names()));
+      ps.setArray(3, c.createArrayOf("smallint", skills.levels()));
+      ps.setArray(4, c.createArrayOf("bigint", skills.keys()));
       int rows = ps.executeUpdate();
       roundTrip();
       return rows;
@@ -88,22 +77,20 @@ public class ChunkWriter {
 
   private int texts(Connection c, IngestSql q, List<? extends IngestRecord> chunk)
       throws SQLException, InterruptedException {
-    List<? extends IngestRecord> without = chunk.stream().filter(r -> r.text() == null).toList();
-    if (!without.isEmpty()) {
+    Long[] without = Rows.withoutText(chunk);
+    if (without.length > 0) {
       try (PreparedStatement ps = c.prepareStatement(q.deleteTexts())) {
-        ps.setArray(1, c.createArrayOf("bigint", without.stream().map(IngestRecord::id).toArray()));
+        ps.setArray(1, c.createArrayOf("bigint", without));
         ps.executeUpdate();
         roundTrip();
       }
     }
     try (PreparedStatement ps = c.prepareStatement(q.upsertText())) {
       Batch batch = new Batch(ps);
-      for (IngestRecord r : chunk) {
-        if (r.text() != null) {
-          ps.setLong(1, r.id());
-          ps.setString(2, r.text());
-          batch.add();
-        }
+      for (Object[] row : Rows.texts(chunk)) {
+        ps.setLong(1, (Long) row[0]);
+        ps.setString(2, (String) row[1]);
+        batch.add();
       }
       return batch.finish();
     }
@@ -113,11 +100,11 @@ public class ChunkWriter {
       throws SQLException, InterruptedException {
     try (PreparedStatement ps = c.prepareStatement(q.upsertEmbedding())) {
       Batch batch = new Batch(ps);
-      for (IngestRecord r : chunk) {
-        ps.setLong(1, r.id());
+      for (Object[] row : Rows.embeddings(chunk)) {
+        ps.setLong(1, (Long) row[0]);
         PGobject vector = new PGobject();
         vector.setType("vector");
-        vector.setValue(r.embeddingLiteral());
+        vector.setValue((String) row[1]);
         ps.setObject(2, vector);
         batch.add();
       }

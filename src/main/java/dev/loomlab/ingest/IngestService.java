@@ -1,8 +1,8 @@
 package dev.loomlab.ingest;
 
-import dev.loomlab.db.ConnectionPermits;
-import dev.loomlab.db.DatabaseProblems;
-import dev.loomlab.db.DbConfig;
+import dev.loomlab.database.ConnectionPermits;
+import dev.loomlab.database.DatabaseProblems;
+import dev.loomlab.database.DbConfig;
 import dev.loomlab.execution.FanOutExecutors;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudget;
@@ -35,7 +35,7 @@ public class IngestService {
   private final IngestReader reader;
   private final FanOutExecutors executors;
   private final DbConfig dbConfig;
-  private final IngestConfig config;
+  private final ConflictRetries retries;
   private final IngestMeters meters;
 
   IngestService(
@@ -45,7 +45,7 @@ public class IngestService {
       IngestReader reader,
       FanOutExecutors executors,
       DbConfig dbConfig,
-      IngestConfig config,
+      ConflictRetries retries,
       IngestMeters meters) {
     this.permits = permits;
     this.budgets = budgets;
@@ -53,7 +53,7 @@ public class IngestService {
     this.reader = reader;
     this.executors = executors;
     this.dbConfig = dbConfig;
-    this.config = config;
+    this.retries = retries;
     this.meters = meters;
   }
 
@@ -182,10 +182,9 @@ public class IngestService {
   }
 
   /**
-   * Runs {@code work} in a transaction of its own; one that lost to a concurrent writer (deadlock,
-   * serialization failure) is rolled back and retried up to {@code conflict-retries} times after a
-   * jittered wait without a connection, then answered 503 {@code write-conflict} naming the table.
-   * Each connection is waited for within what is left of {@code budget}.
+   * Runs {@code work} in a transaction of its own; one that lost to a concurrent writer is rolled
+   * back and retried as {@link ConflictRetries} says. Each connection is waited for within what is
+   * left of {@code budget}.
    */
   private void transaction(WaitBudget budget, Domain<?, ?> domain, Table first, Work work)
       throws SQLException {
@@ -198,20 +197,14 @@ public class IngestService {
         if (!DatabaseProblems.isConflict(e)) {
           throw e;
         }
-        boolean retry = attempt < config.conflictRetries();
-        meters.conflicts(domain, current[0], retry).increment();
-        if (!retry) {
-          throw WriteProblems.conflictsExhausted(
-              domain, current[0], e.getSQLState(), config, dbConfig);
-        }
+        pause(retries.pauseAfter(domain, current[0], e.getSQLState(), attempt));
       }
-      backoff(attempt);
     }
   }
 
-  private void backoff(int attempt) {
+  private static void pause(long nanos) {
     try {
-      Thread.sleep(Duration.ofNanos(WriteProblems.backoffNanos(config, attempt)));
+      Thread.sleep(Duration.ofNanos(nanos));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while backing off a write conflict", e);

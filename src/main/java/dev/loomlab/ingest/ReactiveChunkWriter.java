@@ -1,11 +1,11 @@
 package dev.loomlab.ingest;
 
-import dev.loomlab.reactive.EventLoopTimer;
+import dev.loomlab.execution.EventLoopTimer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,68 +33,47 @@ public class ReactiveChunkWriter {
       SqlConnection c, Domain<R, ?> domain, Table table, List<R> chunk) {
     IngestSql q = domain.sql();
     return switch (table) {
-      case PARENT ->
-          batches(c, q.upsertParent(), chunk.stream().map(r -> parent(domain, r)).toList());
+      case PARENT -> batches(c, q.upsertParent(), Rows.parents(domain, chunk));
       case SKILL -> skills(c, q, chunk);
       case TEXT -> texts(c, q, chunk);
       // pgvector's type is unknown to the client: its text form is sent, as JDBC's PGobject does.
-      case EMBEDDING ->
-          batches(
-              c,
-              q.upsertEmbedding(),
-              chunk.stream().map(r -> Tuple.of(r.id(), r.embeddingLiteral())).toList());
+      case EMBEDDING -> batches(c, q.upsertEmbedding(), Rows.embeddings(chunk));
     };
   }
 
-  private static <R extends IngestRecord> Tuple parent(Domain<R, ?> domain, R r) {
-    Tuple row = Tuple.tuple().addLong(r.id());
-    for (Column<R> column : domain.columns()) {
-      row.addValue(column.value().apply(r));
-    }
-    return row;
-  }
-
   private Uni<Integer> skills(SqlConnection c, IngestSql q, List<? extends IngestRecord> chunk) {
-    List<Long> ids = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    List<Short> levels = new ArrayList<>();
-    for (IngestRecord r : chunk) {
-      for (Skill s : r.skillsOrEmpty()) {
-        ids.add(r.id());
-        names.add(s.name());
-        levels.add(s.level() == null ? null : s.level().shortValue());
-      }
-    }
+    Rows.Skills skills = Rows.skills(chunk);
     Tuple args =
         Tuple.tuple()
-            .addArrayOfLong(ids.toArray(Long[]::new))
-            .addArrayOfString(names.toArray(String[]::new))
-            .addArrayOfShort(levels.toArray(Short[]::new))
-            .addArrayOfLong(keys(chunk));
+            .addArrayOfLong(skills.ids())
+            .addArrayOfString(skills.names())
+            .addArrayOfShort(skills.levels())
+            .addArrayOfLong(skills.keys());
     return c.preparedQuery(numbered(q.replaceSkills()))
         .execute(args)
         .chain(rows -> roundTrip().replaceWith(rows.rowCount()));
   }
 
   private Uni<Integer> texts(SqlConnection c, IngestSql q, List<? extends IngestRecord> chunk) {
-    List<? extends IngestRecord> without = chunk.stream().filter(r -> r.text() == null).toList();
+    Long[] without = Rows.withoutText(chunk);
     Uni<Void> deleted =
-        without.isEmpty()
+        without.length == 0
             ? Uni.createFrom().voidItem()
             : c.preparedQuery(numbered(q.deleteTexts()))
-                .execute(Tuple.tuple().addArrayOfLong(keys(without)))
+                .execute(Tuple.tuple().addArrayOfLong(without))
                 .chain(this::roundTrip);
-    List<Tuple> rows =
-        chunk.stream().filter(r -> r.text() != null).map(r -> Tuple.of(r.id(), r.text())).toList();
-    return deleted.chain(() -> batches(c, q.upsertText(), rows));
+    return deleted.chain(() -> batches(c, q.upsertText(), Rows.texts(chunk)));
   }
 
   /** Batches of {@code jdbc-batch-size} rows one after another, each one round trip. */
-  private Uni<Integer> batches(SqlConnection c, String sql, List<Tuple> rows) {
+  private Uni<Integer> batches(SqlConnection c, String sql, List<Object[]> rows) {
     Uni<Integer> written = Uni.createFrom().item(0);
     int size = config.jdbcBatchSize();
     for (int from = 0; from < rows.size(); from += size) {
-      List<Tuple> batch = rows.subList(from, Math.min(rows.size(), from + size));
+      List<Tuple> batch =
+          rows.subList(from, Math.min(rows.size(), from + size)).stream()
+              .map(row -> Tuple.from(Arrays.asList(row)))
+              .toList();
       written =
           written.chain(
               n ->
@@ -108,10 +87,6 @@ public class ReactiveChunkWriter {
 
   private Uni<Void> roundTrip() {
     return timer.after(config.simulatedRoundTrip().toMillis(), () -> null).replaceWithVoid();
-  }
-
-  private static Long[] keys(List<? extends IngestRecord> records) {
-    return records.stream().map(IngestRecord::id).toArray(Long[]::new);
   }
 
   /** JDBC's {@code ?} placeholders as PostgreSQL's {@code $1, $2, ...}, converted once each. */

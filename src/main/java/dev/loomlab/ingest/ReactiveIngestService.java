@@ -1,14 +1,14 @@
 package dev.loomlab.ingest;
 
-import dev.loomlab.db.DbConfig;
+import dev.loomlab.database.DbConfig;
+import dev.loomlab.database.ReactiveDatabase;
+import dev.loomlab.database.TransactionConflict;
+import dev.loomlab.execution.EventLoopTimer;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.problem.Problem;
 import dev.loomlab.problem.ProblemException;
-import dev.loomlab.reactive.EventLoopTimer;
-import dev.loomlab.reactive.ReactiveDatabase;
-import dev.loomlab.reactive.TransactionConflict;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,7 +32,7 @@ public class ReactiveIngestService {
   private final ReactiveChunkWriter writer;
   private final EventLoopTimer timer;
   private final DbConfig dbConfig;
-  private final IngestConfig config;
+  private final ConflictRetries retries;
   private final IngestMeters meters;
 
   ReactiveIngestService(
@@ -41,14 +41,14 @@ public class ReactiveIngestService {
       ReactiveChunkWriter writer,
       EventLoopTimer timer,
       DbConfig dbConfig,
-      IngestConfig config,
+      ConflictRetries retries,
       IngestMeters meters) {
     this.database = database;
     this.budgets = budgets;
     this.writer = writer;
     this.timer = timer;
     this.dbConfig = dbConfig;
-    this.config = config;
+    this.retries = retries;
     this.meters = meters;
   }
 
@@ -154,9 +154,8 @@ public class ReactiveIngestService {
 
   /**
    * Runs {@code work} in a transaction of its own; one that lost to a concurrent writer is rolled
-   * back and retried up to {@code conflict-retries} times after a jittered timer (no connection
-   * held), then answered 503 {@code write-conflict} naming the table, as on threads. Each
-   * connection is waited for within what is left of {@code budget}.
+   * back and retried as {@link ConflictRetries} says, the pause on a timer with no connection held.
+   * Each connection is waited for within what is left of {@code budget}.
    */
   private Uni<Void> transaction(WaitBudget budget, Domain<?, ?> domain, Table first, Work work) {
     return attempt(budget, domain, new Table[] {first}, work, 0);
@@ -169,21 +168,17 @@ public class ReactiveIngestService {
         .onFailure(TransactionConflict.class)
         .recoverWithUni(
             failure -> {
-              boolean retry = attempt < config.conflictRetries();
-              meters.conflicts(domain, current[0], retry).increment();
-              if (!retry) {
-                return Uni.createFrom()
-                    .failure(
-                        WriteProblems.conflictsExhausted(
-                            domain,
-                            current[0],
-                            ((TransactionConflict) failure).sqlState(),
-                            config,
-                            dbConfig));
+              long pause;
+              try {
+                pause =
+                    retries.pauseAfter(
+                        domain, current[0], ((TransactionConflict) failure).sqlState(), attempt);
+              } catch (ProblemException refused) {
+                // Returned, not thrown: Mutiny wraps what this function throws with the failure.
+                return Uni.createFrom().failure(refused);
               }
-              long ms = TimeUnit.NANOSECONDS.toMillis(WriteProblems.backoffNanos(config, attempt));
               return timer
-                  .after(ms, () -> null)
+                  .after(TimeUnit.NANOSECONDS.toMillis(pause), () -> null)
                   .chain(() -> attempt(budget, domain, current, work, attempt + 1));
             });
   }

@@ -1,6 +1,6 @@
 package dev.loomlab.ingest;
 
-import dev.loomlab.db.DbConfig;
+import dev.loomlab.database.DbConfig;
 import dev.loomlab.problem.ProblemException;
 import dev.loomlab.problem.ProblemType;
 import java.util.ArrayList;

@@ -2,12 +2,16 @@ package dev.loomlab.problem;
 
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.jboss.logging.Logger;
 
 /**
  * An error the service answers on purpose, rendered as a problem document by {@link
  * ProblemMappers}. Thrown before any work is done for bad input.
  */
 public class ProblemException extends RuntimeException {
+
+  private static final Logger LOG = Logger.getLogger(ProblemException.class);
 
   private final ProblemType type;
   private final int status;
@@ -109,6 +113,21 @@ public class ProblemException extends RuntimeException {
   /** 500: the database refused a statement for a reason no other type covers. */
   public static ProblemException databaseError(String detail) {
     return new ProblemException(ProblemType.DATABASE_ERROR, detail, List.of(), Map.of(), List.of());
+  }
+
+  /**
+   * 500 for a bug: logged in full under an id ({@code where} says what was being done), the id in
+   * the detail, never the exception's class or message.
+   */
+  public static ProblemException unexpected(Throwable e, String where) {
+    String id = UUID.randomUUID().toString();
+    LOG.errorf(e, "unexpected error %s %s", id, where);
+    return new ProblemException(
+        ProblemType.INTERNAL_ERROR,
+        "unexpected error, logged by the service as " + id,
+        List.of(),
+        Map.of(),
+        List.of());
   }
 
   private static Map<String, String> retryAfter(int seconds) {

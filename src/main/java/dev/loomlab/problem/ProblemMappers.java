@@ -2,22 +2,15 @@ package dev.loomlab.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import dev.loomlab.execution.Mode;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
-import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
@@ -26,33 +19,6 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 public class ProblemMappers {
 
   private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
-  private static final Pattern MODE_PATH = Pattern.compile("^/?api/([^/]+)/([^/]+).*");
-  private static final List<String> MODES = Arrays.stream(Mode.values()).map(Mode::id).toList();
-
-  /**
-   * What of a workload runs on threads only, and why (the start of the 404's detail); the endpoint
-   * table of docs/endpoints.md says the same.
-   */
-  private static final Map<String, String> NO_REACTIVE_FORM =
-      Map.of(
-          "tasks",
-          "tasks has no reactive form (each task is a blocked thread by design; the event loop must"
-              + " never block)",
-          "pinning",
-          "pinning has no reactive form (pinning is a virtual thread blocked inside synchronized or"
-              + " native code; the event loop must never block)",
-          "recruits",
-          readBack("recruits"),
-          "candidates",
-          readBack("candidates"));
-
-  private static String readBack(String domain) {
-    return "reading "
-        + domain
-        + " back has no reactive form (JDBC only; the chunk writer, POST /api/reactive/"
-        + domain
-        + "/batch, has one)";
-  }
 
   @ServerExceptionMapper
   public Response problem(ProblemException e, UriInfo uri) {
@@ -109,26 +75,6 @@ public class ProblemMappers {
   }
 
   @ServerExceptionMapper
-  public Response notFound(NotFoundException e, UriInfo uri) {
-    if (e.getCause() != null) {
-      // Jakarta REST answers 404 when a path or query parameter cannot be converted (spec 3.2);
-      // for a client that sent "ms=abc" the truth is a bad request.
-      String detail = "a parameter could not be read: " + e.getCause().getMessage();
-      return build(ProblemType.INVALID_INPUT, 400, detail, uri, List.of()).build();
-    }
-    Matcher m = MODE_PATH.matcher(uri.getPath());
-    String detail = "no resource at " + uri.getPath();
-    if (m.matches() && !MODES.contains(m.group(1))) {
-      detail = "unknown mode '" + m.group(1) + "': use one of " + MODES;
-    } else if (m.matches()
-        && m.group(1).equals("reactive")
-        && NO_REACTIVE_FORM.containsKey(m.group(2))) {
-      detail = NO_REACTIVE_FORM.get(m.group(2)) + "; its modes: worker, virtual";
-    }
-    return build(ProblemType.NOT_FOUND, 404, detail, uri, List.of()).build();
-  }
-
-  @ServerExceptionMapper
   public Response web(WebApplicationException e, UriInfo uri) {
     int status = e.getResponse().getStatus();
     // Framework 4xx (bad parameter conversion, bad JSON, wrong method) keep their status.
@@ -169,15 +115,12 @@ public class ProblemMappers {
   /** A bug: logged in full under an id the client gets, never the exception's class or message. */
   @ServerExceptionMapper
   public Response unexpected(RuntimeException e, UriInfo uri) {
-    String id = UUID.randomUUID().toString();
-    LOG.errorf(e, "unexpected error %s on %s", id, uri.getPath());
-    return build(
-            ProblemType.INTERNAL_ERROR,
-            500,
-            "unexpected error, logged by the service as " + id,
-            uri,
-            List.of())
-        .build();
+    return problem(ProblemException.unexpected(e, "on " + uri.getPath()), uri);
+  }
+
+  /** A problem answer of {@code type}: for mappers elsewhere that know more about an error. */
+  public static Response answer(ProblemType type, int status, String detail, UriInfo uri) {
+    return build(type, status, detail, uri, List.of()).build();
   }
 
   /** The type of an error the framework raised with only a status. */

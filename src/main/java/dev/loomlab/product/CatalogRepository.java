@@ -1,10 +1,10 @@
 package dev.loomlab.product;
 
-import dev.loomlab.db.ConnectionPermits;
+import dev.loomlab.database.ConnectionPermits;
+import dev.loomlab.database.ReactiveDatabase;
+import dev.loomlab.execution.EventLoopTimer;
 import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.product.ProductView.Product;
-import dev.loomlab.reactive.EventLoopTimer;
-import dev.loomlab.reactive.ReactiveDatabase;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowIterator;

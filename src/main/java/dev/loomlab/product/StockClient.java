@@ -1,8 +1,8 @@
 package dev.loomlab.product;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.loomlab.database.ReactiveConfig;
 import dev.loomlab.product.ProductView.Stock;
-import dev.loomlab.reactive.ReactiveConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;

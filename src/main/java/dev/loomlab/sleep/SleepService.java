@@ -1,9 +1,9 @@
 package dev.loomlab.sleep;
 
+import dev.loomlab.execution.EventLoopTimer;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.observability.WorkloadMetrics;
 import dev.loomlab.problem.Bounds;
-import dev.loomlab.reactive.EventLoopTimer;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,6 +1,7 @@
 package dev.loomlab.ingest.grpc;
 
 import dev.loomlab.execution.Mode;
+import dev.loomlab.execution.RequestThreads;
 import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.execution.WaitBudget.Queue;
 import dev.loomlab.execution.WaitBudgets;
@@ -13,9 +14,8 @@ import dev.loomlab.ingest.Table;
 import dev.loomlab.ingest.WriteStrategy;
 import dev.loomlab.ingest.grpc.v1.ChunkAck;
 import dev.loomlab.ingest.grpc.v1.TableWrite;
-import dev.loomlab.problem.Problem;
+import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
-import dev.loomlab.problem.ProblemType;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcError;
@@ -23,14 +23,9 @@ import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.InvalidMessageException;
 import io.vertx.grpc.common.MessageSizeOverflowException;
 import io.vertx.grpc.server.GrpcServerRequest;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.jboss.logging.Logger;
@@ -59,7 +54,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   private final IngestService ingest;
   private final ChunkChecks checks;
   private final WaitBudgets budgets;
-  private final ExecutorService virtualThreads;
+  private final RequestThreads threads;
   private final GrpcStreamMetrics metrics;
   private final Context context;
   private Mode mode;
@@ -75,7 +70,7 @@ final class ChunkStream<M, R extends IngestRecord> {
       IngestService ingest,
       ChunkChecks checks,
       WaitBudgets budgets,
-      ExecutorService virtualThreads,
+      RequestThreads threads,
       GrpcStreamMetrics metrics) {
     this.call = call;
     this.domain = domain;
@@ -83,20 +78,16 @@ final class ChunkStream<M, R extends IngestRecord> {
     this.ingest = ingest;
     this.checks = checks;
     this.budgets = budgets;
-    this.virtualThreads = virtualThreads;
+    this.threads = threads;
     this.metrics = metrics;
     this.context = Vertx.currentContext();
   }
 
   void start() {
     try {
-      mode = parse(MODE_HEADER, call.headers().get(MODE_HEADER), null, Mode.ON_THREADS);
+      mode = metadata(MODE_HEADER, null, Mode.ON_THREADS);
       writes =
-          parse(
-              WRITES_HEADER,
-              call.headers().get(WRITES_HEADER),
-              WriteStrategy.sequential,
-              EnumSet.allOf(WriteStrategy.class));
+          metadata(WRITES_HEADER, WriteStrategy.sequential, EnumSet.allOf(WriteStrategy.class));
     } catch (ProblemException p) {
       fail(p, null);
       return;
@@ -108,27 +99,8 @@ final class ChunkStream<M, R extends IngestRecord> {
         .endHandler(v -> onEnd());
   }
 
-  private static <E extends Enum<E>> E parse(
-      String header, String value, E absent, Set<E> accepted) {
-    if (value == null && absent != null) {
-      return absent;
-    }
-    List<String> names = new ArrayList<>();
-    for (E e : accepted) {
-      String name = e.name().toLowerCase(Locale.ROOT);
-      if (name.equals(value)) {
-        return e;
-      }
-      names.add(name);
-    }
-    throw ProblemException.badRequest(
-        "metadata "
-            + header
-            + (value == null ? " is required" : " must be one of " + names)
-            + "; nothing was written",
-        List.of(
-            new Problem.Violation(
-                header, value == null ? "is required" : "must be one of " + names)));
+  private <E extends Enum<E>> E metadata(String header, E absent, Set<E> accepted) {
+    return Bounds.oneOf("metadata " + header, header, call.headers().get(header), absent, accepted);
   }
 
   private void onChunk(M chunk) {
@@ -150,28 +122,12 @@ final class ChunkStream<M, R extends IngestRecord> {
           } catch (ProblemException p) {
             outcome = new Outcome(null, p);
           } catch (RuntimeException e) {
-            outcome = new Outcome(null, unexpected(e));
+            outcome = new Outcome(null, ProblemException.unexpected(e, "in a chunk stream"));
           }
           Outcome done = outcome;
           context.runOnContext(v -> written(sequence, done));
         };
-    try {
-      if (mode == Mode.VIRTUAL) {
-        virtualThreads.execute(write);
-      } else {
-        // Vert.x' worker pool is Quarkus' worker pool: the threads @Blocking methods run on.
-        context
-            .executeBlocking(
-                () -> {
-                  write.run();
-                  return null;
-                },
-                false)
-            .onFailure(rejected -> written(sequence, new Outcome(null, refused())));
-      }
-    } catch (RuntimeException rejected) {
-      written(sequence, new Outcome(null, refused()));
-    }
+    threads.dispatch(mode, context, write, () -> written(sequence, new Outcome(null, refused())));
   }
 
   private ProblemException refused() {
@@ -221,17 +177,6 @@ final class ChunkStream<M, R extends IngestRecord> {
               .setMs(result.tableMs().getOrDefault(table, 0L)));
     }
     return ack.build();
-  }
-
-  private static ProblemException unexpected(RuntimeException e) {
-    String id = UUID.randomUUID().toString();
-    LOG.errorf(e, "unexpected error %s in a chunk stream", id);
-    return new ProblemException(
-        ProblemType.INTERNAL_ERROR,
-        "unexpected error, logged by the service as " + id,
-        List.of(),
-        Map.of(),
-        List.of());
   }
 
   /** A message that is not a chunk (malformed protobuf) or is larger than the bound. */

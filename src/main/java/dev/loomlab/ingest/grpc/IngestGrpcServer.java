@@ -1,5 +1,6 @@
 package dev.loomlab.ingest.grpc;
 
+import dev.loomlab.execution.RequestThreads;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.ingest.ChunkChecks;
 import dev.loomlab.ingest.IngestConfig;
@@ -11,14 +12,12 @@ import dev.loomlab.ingest.grpc.v1.IngestGrpc;
 import dev.loomlab.ingest.grpc.v1.RecruitChunk;
 import dev.loomlab.ingest.recruits.RecruitDomain;
 import dev.loomlab.ingest.recruits.RecruitMessages;
-import io.quarkus.virtual.threads.VirtualThreads;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.concurrent.ExecutorService;
 
 /**
  * Seed D's gRPC stream of chunks ({@code src/main/proto/ingest.proto}), served by the Vert.x gRPC
@@ -32,7 +31,7 @@ class IngestGrpcServer {
   private final IngestService ingest;
   private final ChunkChecks checks;
   private final WaitBudgets budgets;
-  private final ExecutorService virtualThreads;
+  private final RequestThreads threads;
   private final GrpcStreamMetrics metrics;
   private final IngestConfig config;
   private final RecruitDomain recruits;
@@ -42,7 +41,7 @@ class IngestGrpcServer {
       IngestService ingest,
       ChunkChecks checks,
       WaitBudgets budgets,
-      @VirtualThreads ExecutorService virtualThreads,
+      RequestThreads threads,
       GrpcStreamMetrics metrics,
       IngestConfig config,
       RecruitDomain recruits,
@@ -50,7 +49,7 @@ class IngestGrpcServer {
     this.ingest = ingest;
     this.checks = checks;
     this.budgets = budgets;
-    this.virtualThreads = virtualThreads;
+    this.threads = threads;
     this.metrics = metrics;
     this.config = config;
     this.recruits = recruits;
@@ -73,7 +72,7 @@ class IngestGrpcServer {
                     ingest,
                     checks,
                     budgets,
-                    virtualThreads,
+                    threads,
                     metrics)
                 .start());
     server.callHandler(
@@ -87,7 +86,7 @@ class IngestGrpcServer {
                     ingest,
                     checks,
                     budgets,
-                    virtualThreads,
+                    threads,
                     metrics)
                 .start());
     router.route("/" + IngestGrpc.SERVICE_NAME + "/*").handler(ctx -> server.handle(ctx.request()));

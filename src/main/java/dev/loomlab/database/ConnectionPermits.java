@@ -1,4 +1,4 @@
-package dev.loomlab.db;
+package dev.loomlab.database;
 
 import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.execution.WaitBudget.Queue;

@@ -1,4 +1,4 @@
-package dev.loomlab.reactive;
+package dev.loomlab.database;
 
 /**
  * A reactive transaction lost to a concurrent one (deadlock detected, 40P01, or serialization

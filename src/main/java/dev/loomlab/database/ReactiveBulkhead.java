@@ -1,4 +1,4 @@
-package dev.loomlab.reactive;
+package dev.loomlab.database;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;

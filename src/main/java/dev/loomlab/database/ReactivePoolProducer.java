@@ -1,4 +1,4 @@
-package dev.loomlab.reactive;
+package dev.loomlab.database;
 
 import dev.loomlab.execution.ExecutionConfig;
 import io.vertx.mutiny.core.Vertx;

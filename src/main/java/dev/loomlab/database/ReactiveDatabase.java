@@ -1,6 +1,5 @@
-package dev.loomlab.reactive;
+package dev.loomlab.database;
 
-import dev.loomlab.db.DbConfig;
 import dev.loomlab.execution.ExecutionConfig;
 import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.execution.WaitBudget.Queue;

@@ -1,4 +1,4 @@
-package dev.loomlab.reactive;
+package dev.loomlab.database;
 
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;

@@ -1,4 +1,4 @@
-package dev.loomlab.db;
+package dev.loomlab.database;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.StartupEvent;

@@ -1,4 +1,4 @@
-package dev.loomlab.reactive;
+package dev.loomlab.database;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

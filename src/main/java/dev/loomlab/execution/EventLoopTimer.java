@@ -1,4 +1,4 @@
-package dev.loomlab.reactive;
+package dev.loomlab.execution;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
