@@ -93,12 +93,19 @@ for (const c of charts) {{
 def _answer_html(answer) -> str:
     if answer is None or not answer.rows:
         return ""
-    return ("<section><h2>The answer</h2><p>Per load, the mode(s) that won (ties within the runs' spread are"
-            " called ties), by how much, and the bound that binds.</p>" + _table_html({"table": answer}) + "</section>")
+    # Every column of the answer reads as prose but the rounds: left-aligned.
+    prose = [h != "rounds" for h in answer.headers]
+    return ("<section><h2>The answer</h2><p>Per load, from paired rounds: the mode(s) that won (ties are"
+            " called ties, and what the rounds cannot tell is said so), by how much with the interval behind it,"
+            " and the bound that binds.</p>" + _table_html({"table": answer}, prose) + "</section>")
 
 
-def _table_html(s: dict) -> str:
+def _table_html(s: dict, left: list[bool] | None = None) -> str:
+    """A table; `left` marks the columns that read as text (left-aligned), the rest are figures."""
     t = s["table"]
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in t.headers)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in t.rows)
+    left = left or [False] * len(t.headers)
+    align = lambda i: " style='text-align:left'" if left[i] else ""
+    head = "".join(f"<th{align(i)}>{html.escape(h)}</th>" for i, h in enumerate(t.headers))
+    rows = "".join("<tr>" + "".join(f"<td{align(i)}>{html.escape(c)}</td>" for i, c in enumerate(r)) + "</tr>"
+                   for r in t.rows)
     return f"<table><tr>{head}</tr>{rows}</table>"

@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import loads, profiles  # noqa: E402
 from bench.workloads import db, ingest, sleep  # noqa: E402
 from bench import report  # noqa: E402
-from bench.runner import suite_modes  # noqa: E402
+from bench.rounds import suite_modes  # noqa: E402
 import labreport  # noqa: E402
 
 
@@ -141,47 +141,129 @@ class ReactiveModeTest(unittest.TestCase):
         self.assertEqual(line, "virtual/worker throughput: 3.00x; reactive/worker throughput: 2.50x")
 
 
+def rounds(per_mode: dict, dropped: float = 0) -> dict:
+    """results of a load: mode -> its runs, one per round, from (throughput, p99) pairs."""
+    return {m: {"runs": [{"throughput": t, "p99": p, "dropped": dropped, "error_rate": 0.0, "requests": t * 10,
+                          "cpu_s": 1.0} for t, p in runs]} for m, runs in per_mode.items()}
+
+
+class VerdictTest(unittest.TestCase):
+    """The verdict on synthetic rounds: a clear win, a tie, too few rounds, and drift."""
+
+    def decide(self, per_mode):
+        from bench import verdict
+        return verdict.decide(rounds(per_mode), list(per_mode))
+
+    def test_a_clear_win_names_the_winner_and_the_interval_behind_it(self):
+        v = self.decide({"worker": [(480, 1000), (490, 1100), (485, 1050), (470, 990)],
+                         "virtual": [(3900, 180), (3800, 190), (3950, 170), (3700, 200)]})
+        self.assertEqual((v.kind, v.winners, v.metric, v.rounds), ("win", ["virtual"], "req/s", 4))
+        self.assertGreater(v.against.low, 1.05)
+        self.assertAlmostEqual(v.against.coverage, 0.875)
+
+    def test_modes_within_the_margin_in_every_round_tie(self):
+        v = self.decide({"worker": [(98.0, 1010), (97.5, 1015), (98.2, 1012), (98.1, 1011)],
+                         "virtual": [(98.3, 1012), (97.9, 1013), (98.0, 1015), (98.4, 1010)],
+                         "reactive": [(98.1, 1011), (98.0, 1011), (98.5, 1014), (97.8, 1012)]})
+        self.assertEqual((v.kind, v.text()), ("tie", "tie: worker, virtual, reactive"))
+
+    def test_one_run_per_mode_cannot_tell(self):
+        v = self.decide({"worker": [(480, 1000)], "virtual": [(3900, 180)]})
+        self.assertEqual(v.text(), "cannot tell at 1 rounds")
+
+    def test_ratios_that_straddle_the_margin_cannot_tell(self):
+        v = self.decide({"virtual": [(3400, 220), (3200, 240), (3600, 210), (3300, 230)],
+                         "reactive": [(4100, 150), (2900, 260), (3900, 160), (3000, 250)]})
+        self.assertEqual(v.kind, "cannot tell")
+
+    def test_drift_that_a_block_design_calls_a_win_is_no_win_interleaved(self):
+        # Two equal modes on a machine that slows down 4 % per run slot (a second process starting).
+        def run(slot):
+            speed = 1000 * (1 - 0.04 * slot)
+            return (speed, 100_000 / speed)
+        # Blocks: the first mode's four runs in slots 0-3, the second's in 4-7.
+        block = self.decide({"worker": [run(s) for s in range(4)], "virtual": [run(s) for s in range(4, 8)]})
+        self.assertEqual((block.kind, block.winners), ("win", ["worker"]))
+        # Interleaved, the order rotated: round r runs (worker, virtual), then (virtual, worker).
+        order = [("worker", "virtual"), ("virtual", "worker")] * 2
+        slots = {"worker": [], "virtual": []}
+        for r, pair in enumerate(order):
+            for i, mode in enumerate(pair):
+                slots[mode].append(run(2 * r + i))
+        interleaved = self.decide(slots)
+        self.assertNotEqual(interleaved.kind, "win")
+
+
 class AnswerTest(unittest.TestCase):
 
     @staticmethod
     def section(workload, per_mode, bounds, rate=None):
-        """per_mode: mode -> list of (throughput, p99) per run."""
-        results = {m: {"runs": [{"throughput": t, "p99": p, "dropped": 0, "error_rate": 0.0, "requests": t * 10,
-                                 "cpu_s": 1.0} for t, p in runs]} for m, runs in per_mode.items()}
         return {"workload": workload, "variant": "", "load": "closed", "environment": "local JVM",
-                "results": results, "bounds": bounds, "rate": rate}
+                "results": rounds(per_mode), "bounds": bounds, "rate": rate}
 
     def verdict(self, section):
         from bench import answer
-        return answer.verdict(section)
+        return answer.verdict_of(section)
 
     def test_the_mode_held_by_its_pool_loses_and_its_bound_is_named(self):
-        s = self.section("sleep", {"worker": [(480, 1000), (490, 1100), (485, 1050)],
-                                   "virtual": [(3900, 180), (3800, 190), (3950, 170)],
-                                   "reactive": [(3850, 175), (3700, 200), (3900, 180)]},
+        s = self.section("sleep", {"worker": [(480, 1000), (490, 1100), (485, 1050), (482, 1040)],
+                                   "virtual": [(3900, 180), (3800, 190), (3950, 170), (3880, 182)],
+                                   "reactive": [(3850, 175), (3790, 200), (3900, 180), (3870, 178)]},
                          {"worker": 500, "virtual": 5000, "reactive": 5000})
-        winner, by, p99, cause = self.verdict(s)
+        winner, by, rounds_, cause = self.verdict(s)
         self.assertEqual(winner, "virtual, reactive")
-        self.assertEqual(by, "8.04x")
+        self.assertEqual(by, "8.09x req/s (7.76-8.14) vs worker")
+        self.assertEqual(rounds_, "4 (88%)")
         self.assertEqual(cause, "worker: worker threads (500 req/s) binds")
 
-    def test_equal_throughput_is_a_tie_unless_latency_differs(self):
-        kept_up = self.section("db", {"worker": [(80, 210)], "virtual": [(80, 205)], "reactive": [(80, 220)]},
+    def test_a_sleep_endpoint_never_blames_the_database(self):
+        s = self.section("sleep", {"worker": [(2000, 300), (2010, 290), (1990, 310), (2005, 300)],
+                                   "virtual": [(3000, 150), (3010, 150), (2990, 152), (3005, 149)]},
+                         {"worker": 5000, "virtual": 5000})
+        _, _, _, cause = self.verdict(s)
+        self.assertEqual(cause, "worker: no pool bound reached (40 % of it): CPU, shared with k6, 0.05 CPU ms/req against 0.03")
+
+    def test_equal_throughput_in_an_open_load_is_decided_by_latency_or_a_tie(self):
+        kept_up = self.section("db", {"worker": [(80, 210)] * 4, "virtual": [(80, 205)] * 4,
+                                      "reactive": [(80, 208)] * 4},
                                {"worker": 80, "virtual": 80, "reactive": 80}, rate=80)
         winner, _, _, cause = self.verdict(kept_up)
         self.assertEqual(winner, "tie: worker, virtual, reactive")
         self.assertEqual(cause, "none binds: every mode takes the 80 req/s offered")
-        queued = self.section("product", {"worker": [(206, 900)], "virtual": [(206, 400)]},
+        queued = self.section("product", {"worker": [(206, 900)] * 4, "virtual": [(206, 400)] * 4},
                               {"worker": 206, "virtual": 206}, rate=206)
-        winner, _, p99, _ = self.verdict(queued)
-        self.assertEqual((winner, p99), ("virtual", "2.25x lower"))
+        winner, by, _, _ = self.verdict(queued)
+        self.assertEqual((winner, by), ("virtual", "2.25x lower p99 (2.25-2.25) vs worker"))
+
+    def test_an_open_load_is_never_called_the_closed_model(self):
+        s = self.section("sleep", {"worker": [(488, 500)] * 4, "virtual": [(600, 102)] * 4},
+                         {"worker": 500, "virtual": 600}, rate=600)
+        _, _, _, cause = self.verdict(s)
+        self.assertNotIn("closed model", cause)
+        self.assertEqual(cause, "worker: worker threads (500 req/s) binds")
 
     def test_every_mode_at_the_same_bound_is_a_tie_naming_it(self):
-        s = self.section("db", {"worker": [(95, 2000)], "virtual": [(96, 2100)], "reactive": [(97, 2050)]},
+        s = self.section("db", {"worker": [(95, 2000), (96, 2010), (95, 2005), (96, 2002)],
+                                "virtual": [(96, 2100), (95, 2050), (96, 2080), (95, 2090)],
+                                "reactive": [(97, 2050), (96, 2040), (96, 2030), (97, 2060)]},
                          {"worker": 100, "virtual": 100, "reactive": 100})
         winner, _, _, cause = self.verdict(s)
         self.assertEqual(winner, "tie: worker, virtual, reactive")
         self.assertEqual(cause, "every mode at its bound: connections")
+
+
+class CompareTest(unittest.TestCase):
+    def test_a_different_winner_is_a_flip_and_an_undecided_one_unsettled(self):
+        def sec(load, per_mode):
+            return {"workload": "sleep", "variant": "", "load": load, "environment": "local JVM",
+                    "results": rounds(per_mode), "bounds": {}, "rate": None}
+        win_v = {"virtual": [(3900, 180)] * 4, "reactive": [(3000, 250)] * 4}
+        win_r = {"virtual": [(3000, 250)] * 4, "reactive": [(3900, 180)] * 4}
+        unclear = {"virtual": [(3400, 220), (3200, 240), (3600, 210), (3300, 230)],
+                   "reactive": [(4100, 150), (2900, 260), (3900, 160), (3000, 250)]}
+        t = report.compare_verdicts([sec("a", win_v), sec("b", win_v), sec("c", win_v)],
+                                    [sec("a", win_v), sec("b", win_r), sec("c", unclear)])
+        self.assertEqual([r[-1] for r in t.rows], ["yes", "FLIP", "unsettled"])
 
 
 if __name__ == "__main__":

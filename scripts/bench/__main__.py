@@ -21,7 +21,8 @@ import labreport as lr
 
 from .profiles import PROFILES, suites
 from .report import compare, finish, machine
-from .runner import measure, planned_seconds, suite_modes
+from . import verdict
+from .rounds import measure, planned_seconds, suite_modes
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -44,7 +45,13 @@ def main(argv=None):
                    help="least time of warm-up load per mode before the runs may count as warm")
     p.add_argument("--warmup-tolerance", type=float, default=0.03,
                    help="warm-up stops once two runs in a row differ by less than this fraction")
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--repeats", type=int, default=verdict.min_rounds(),
+                   help="least measured rounds per load (default: the fewest whose interval reaches the verdict's"
+                        f" {verdict.CONFIDENCE:.0%} confidence)")
+    p.add_argument("--max-rounds", type=int, default=6,
+                   help="most rounds per load: rounds go on past --repeats while the verdict cannot tell")
+    p.add_argument("--blocks", action="store_true",
+                   help="run each mode's loads in a block, one JVM at a time, instead of interleaved rounds")
     p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
     p.add_argument("--dashboards", choices=["auto", "all", "none"], default="auto",
                    help="export k6's web dashboard (HTML) of the measured runs: auto (default) every run but"
@@ -56,6 +63,7 @@ def main(argv=None):
     p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"),
                    help="print the differences of two reports' results.json (B against A) and exit")
     args = p.parse_args(argv)
+    args.interleave = not args.blocks
     if args.compare:
         compare(Path(args.compare[0]), Path(args.compare[1]))
         return
@@ -68,15 +76,23 @@ def main(argv=None):
     if wanted - {s.workload for s in suites(args.profile)}:
         raise SystemExit(f"unknown workload(s): {', '.join(sorted(wanted - {s.workload for s in suites(args.profile)}))}")
     if args.profile == "smoke":
-        args.warmups, args.repeats, args.warmup_seconds = min(args.warmups, 1), 1, 0
+        args.warmups, args.repeats, args.max_rounds, args.warmup_seconds = min(args.warmups, 1), 1, 1, 0
     sections, info = [], {}
     total_loads = sum(len(s.loads) for s in chosen)
     plans = [(s_, m, planned_seconds(s_, m, args)) for s_ in chosen for m in suite_modes(s_, modes)]
     planned = sum(plan["start"] + sum(plan["runs"].values()) for _, _, plan in plans)
+
+    def planned_at(rounds: int) -> float:
+        scale = max(rounds, args.repeats) / max(args.repeats, 1)
+        return sum(plan["start"] + sum(plan["runs"].values()) * scale for _, _, plan in plans)
+
     progress = {"done": 0, "total": total_loads, "started": time.monotonic(), "planned_total": planned,
                 "planned_done": 0.0}
     print(f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
-          " (the progress lines correct it by the pace measured so far)", flush=True)
+          f" at {args.repeats} rounds per load, up to {lr.fmt_duration(planned_at(args.max_rounds))} where"
+          f" the runs cannot tell at {args.repeats} and need up to {args.max_rounds} (a verdict needs an interval"
+          f" of {verdict.CONFIDENCE:.0%} confidence: {verdict.min_rounds()} rounds at least); the progress lines"
+          " correct it by the pace measured so far", flush=True)
     if args.plan:
         for s_, m, plan in plans:
             print(f"  {s_.workload}{' / ' + s_.variant if s_.variant else ''} {m}: start-up and warm-up "
@@ -87,7 +103,7 @@ def main(argv=None):
     meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": os.environ.get("LAB_COMMAND", "lab bench"),
             "machine": machine(), "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
             "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
-            "warmup_seconds": args.warmup_seconds,
+            "warmup_seconds": args.warmup_seconds, "max_rounds": args.max_rounds, "interleave": args.interleave,
             "sample_period": args.sample_period, "dashboards": args.dashboards}
     finish(out, args, meta, sections)
 

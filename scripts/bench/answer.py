@@ -1,5 +1,6 @@
-"""The answer first: one row per measured load, the winning mode(s), by how much, and the bound
-that binds, named from the figures; ties are called ties."""
+"""The answer first: one row per measured load, the winning mode(s) by paired rounds (verdict.py),
+by how much with the interval behind it, and the bound that binds, named from the figures and the
+workload's own bounds. Ties are called ties, and what the rounds cannot tell is said so."""
 
 from __future__ import annotations
 
@@ -7,53 +8,30 @@ import math
 
 import labreport as lr
 
+from . import verdict
 from .loads import MODES
+from .workloads import MODULES
 
-# Within this fraction of each other, or with overlapping run ranges, two medians are a tie.
-TIE = 0.05
-# p99 is noisier than throughput: the tolerance of a latency verdict.
-TIE_P99 = 0.20
 # A mode at this fraction of its Little's-law bound has reached it: the bound binds.
 AT_BOUND = 0.85
-
-# What each mode's bound is made of, per workload (the bound itself: loads.py).
-BOUND_NAMES = {
-    ("sleep", "worker"): "worker threads",
-    ("sleep", "virtual"): "users / sleep (the closed model)",
-    ("sleep", "reactive"): "users / sleep (the closed model)",
-    ("product", "worker"): "the fan-out pool and worker threads",
-    ("product", "virtual"): "users / E[max] (the closed model)",
-    ("product", "reactive"): "users / E[max] (the closed model)",
-    ("product", "virtual+rx"): "users / E[max] (the closed model)",
-    ("db", "worker"): "connections",
-    ("db", "virtual"): "connections",
-    ("db", "reactive"): "connections",
-    ("db", "virtual+rx"): "connections",
-    ("pinning", "worker"): "worker threads",
-    ("pinning", "virtual"): "carriers, when a pin holds one",
-}
+# workload -> (mode -> what its bound is made of, what every mode shares besides the pools)
+WORKLOADS = {m.__name__.rsplit(".", 1)[1]: (m.BOUND_NAMES, m.USES) for m in MODULES}
+WORKLOADS.update({d: WORKLOADS["ingest"] for d in ("recruits", "candidates")})
 
 
-def tied(a: lr.Spread, b: lr.Spread, tolerance: float) -> bool:
-    """Two medians within `tolerance` of the larger, or whose run ranges overlap."""
-    if math.isnan(a.median) or math.isnan(b.median):
-        return False
-    if a.n > 1 and b.n > 1 and a.low <= b.high and b.low <= a.high:
-        return True
-    top = max(abs(a.median), abs(b.median))
-    return top == 0 or abs(a.median - b.median) / top <= tolerance
-
-
-def best(agg: dict, key: str, tolerance: float, higher: bool) -> list[str]:
-    """The modes tied with the best median of `key`."""
-    pick = max if higher else min
-    top = pick(agg, key=lambda m: agg[m][key].median)
-    return [m for m in agg if tied(agg[m][key], agg[top][key], tolerance)]
+def bound_name(workload: str, mode: str, rate) -> str | None:
+    """What a mode's bound is made of; in an open load the users of the closed model are not there:
+    a mode with no pool of its own is bound by the arrival rate."""
+    name = WORKLOADS.get(workload, ({}, ""))[0].get(mode)
+    if name and name.startswith("users"):
+        return "the arrival rate" if rate is not None else name + " (the closed model)"
+    return name
 
 
 def cause(section: dict, agg: dict, losers: list[str]) -> str:
     """The bound that binds, from each mode's efficiency against its own bound."""
     workload, bounds, rate = section["workload"], section.get("bounds", {}), section.get("rate")
+    uses = WORKLOADS.get(workload, ({}, "CPU"))[1]
     eff = {m: lr.efficiency(agg[m]["throughput"].median, bounds.get(m, math.nan)) for m in agg}
     cpu = {m: lr.ratio(agg[m].get("cpu_s", lr.Spread.of([])).median * 1000,
                        agg[m].get("requests", lr.Spread.of([])).median) for m in agg}
@@ -61,13 +39,13 @@ def cause(section: dict, agg: dict, losers: list[str]) -> str:
         if rate is not None and all(lr.open_kept_up(agg[m]["dropped"].median, agg[m]["error_rate"].median)
                                     for m in agg):
             return f"none binds: every mode takes the {rate:,.0f} req/s offered"
-        names = {BOUND_NAMES.get((workload, m)) for m in agg}
+        names = {bound_name(workload, m, rate) for m in agg}
         if all(e >= AT_BOUND for e in eff.values() if not math.isnan(e)) and len(names) == 1 and None not in names:
             return f"every mode at its bound: {names.pop()}"
-        return "the same figures within the runs' spread"
+        return "the same figures within the rounds' spread"
     parts = []
     for m in losers:
-        name = BOUND_NAMES.get((workload, m))
+        name = bound_name(workload, m, rate)
         bound = bounds.get(m, math.nan)
         if not math.isnan(eff[m]) and eff[m] >= AT_BOUND and name:
             parts.append(f"{m}: {name} ({bound:,.0f} req/s) binds")
@@ -78,40 +56,39 @@ def cause(section: dict, agg: dict, losers: list[str]) -> str:
             more_cpu = (f", {lr.fmt(cpu[m], 2)} CPU ms/req against {lr.fmt(winner_cpu, 2)}"
                         if not math.isnan(cpu[m]) and not math.isnan(winner_cpu) and cpu[m] > winner_cpu * 1.2 else "")
             reached = f" ({lr.fmt(eff[m] * 100, 0, ' %')} of it)" if not math.isnan(eff[m]) else ""
-            parts.append(f"{m}: no pool bound reached{reached}: CPU and the database, shared with k6{more_cpu}")
+            parts.append(f"{m}: no pool bound reached{reached}: {uses}{more_cpu}")
     return "; ".join(parts)
 
 
-def verdict(section: dict) -> tuple[str, str, str, str] | None:
-    """(winner, by req/s, by p99, cause) of one section, or None where fewer than two modes ran."""
+def by_how_much(v: verdict.Verdict) -> str:
+    """The winner against its closest contender: the median ratio and its interval."""
+    p = v.against
+    if p is None:
+        return "-"
+    what = "req/s" if v.metric == "req/s" else "lower p99"
+    return f"{p.median:.2f}x {what} ({p.low:.2f}-{p.high:.2f}) vs {p.b}"
+
+
+def verdict_of(section: dict) -> tuple[str, str, str, str] | None:
+    """(winner, by how much, rounds, cause) of one section, or None where fewer than two modes ran."""
     results = section["results"]
     modes = [m for m in MODES if m in results and results[m]["runs"]]
-    if len(modes) < 2:
+    v = verdict.decide(results, modes)
+    if v is None:
         return None
     agg = {m: lr.aggregate(results[m]["runs"]) for m in modes}
-    if any("throughput" not in a or "p99" not in a for a in agg.values()):
+    if any("throughput" not in a for a in agg.values()):
         return None
-    top = best(agg, "throughput", TIE, higher=True)
-    if len(top) == len(modes):
-        # The same throughput: latency decides, if anything does.
-        top = best(agg, "p99", TIE_P99, higher=False)
-    losers = [m for m in modes if m not in top]
-    if not losers:
-        return "tie: " + ", ".join(modes), "-", "-", cause(section, agg, [])
-    worst_thr = min(agg[m]["throughput"].median for m in losers)
-    best_thr = max(agg[m]["throughput"].median for m in top)
-    worst_p99 = max(agg[m]["p99"].median for m in losers)
-    best_p99 = min(agg[m]["p99"].median for m in top)
-    r = lr.ratio(worst_p99, best_p99)
-    p99 = "-" if math.isnan(r) else f"{r:.2f}x lower" if r >= 1 else f"{1 / r:.2f}x higher"
-    return ", ".join(top), f"{lr.fmt(lr.ratio(best_thr, worst_thr), 2)}x", p99, cause(section, agg, losers)
+    losers = [m for m in modes if m not in v.winners] if v.kind == "win" else []
+    rounds = f"{v.rounds}" + (f" ({v.against.coverage:.0%})" if v.against else "")
+    return v.text(), by_how_much(v), rounds, cause(section, agg, losers)
 
 
 def answer_table(sections: list[dict], local: str) -> lr.Table:
-    t = lr.Table(["workload", "load", "modes", "winner", "req/s: winner / slowest", "winner's p99",
+    t = lr.Table(["workload", "load", "modes", "winner", "by how much (interval)", "rounds",
                   "the bound that binds"])
     for s in sections:
-        v = verdict(s)
+        v = verdict_of(s)
         if v is None:
             continue
         name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
@@ -119,3 +96,9 @@ def answer_table(sections: list[dict], local: str) -> lr.Table:
         t.add(name + (f" ({s['environment']})" if s.get("environment", local) != local else ""), s["load"],
               modes, *v)
     return t
+
+
+def winners(section: dict) -> str:
+    """The verdict's words for one section (for --compare): the winner(s), a tie, or cannot tell."""
+    found = verdict_of(section)
+    return found[0] if found else "-"

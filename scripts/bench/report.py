@@ -12,7 +12,8 @@ from pathlib import Path
 import htmlreport
 import labreport as lr
 
-from .answer import AT_BOUND, TIE, TIE_P99, answer_table
+from . import verdict
+from .answer import AT_BOUND, answer_table, winners
 from .loads import MODES, Load, effective_bound
 from .workloads.ingest import INGEST_DOMAINS, INGEST_TRENDS, SEED_D
 
@@ -202,12 +203,18 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str
     answer = answer_table(sections, LOCAL)
     if answer.rows:
         md += ["## The answer", "",
-               "Per load: the mode(s) with the highest median req/s (within "
-               f"{TIE * 100:.0f} % of each other, or with overlapping run ranges, they tie; when every mode ties,"
-               f" the lowest p99 decides, within {TIE_P99 * 100:.0f} %), how far ahead of the slowest, and the"
-               " bound that binds the others: their own Little's-law bound when they reach"
-               f" {AT_BOUND * 100:.0f} % of it, else CPU (the service shares the cores with k6). Every figure"
-               " behind it follows, load by load.", "", answer.markdown(), ""]
+               "Per load, from paired rounds (each round runs every mode once, alone, in an order rotated every"
+               " round, so drift hits every mode alike): the ratio of two modes in each round, the median of those"
+               " ratios, and its distribution-free interval from order statistics (the coverage beside the rounds)."
+               f" A mode wins where that interval lies above 1 + {verdict.TIE * 100:.0f} % against every other;"
+               f" modes tie where it lies within {verdict.TIE * 100:.0f} %; when every mode ties on req/s, p99"
+               f" decides the same way (margin {verdict.TIE_P99 * 100:.0f} %); otherwise the answer is 'cannot"
+               f" tell', after up to {meta.get('max_rounds', '?')} rounds. The bound that binds is the losers'"
+               f" own Little's-law bound when they reach {AT_BOUND * 100:.0f} % of it, else what the workload"
+               " shares (CPU, the database). Every figure behind it follows, load by load."
+               + ("" if meta.get("interleave", True) else " These rounds ran in blocks, one mode after another"
+                  " (a pod per mode): drift between blocks is not cancelled."),
+               "", answer.markdown(), ""]
     for s in sections:
         expectation = ""
         if s.get("expected"):
@@ -256,6 +263,28 @@ def compare(a: Path, b: Path):
     print(f"A: {a} ({ra['meta']['date']}, {ra['meta']['info'].get('imageKind')}, {ra['meta']['machine']})")
     print(f"B: {b} ({rb['meta']['date']}, {rb['meta']['info'].get('imageKind')}, {rb['meta']['machine']})")
     print(t.text() if t.rows else "no (workload, load, mode) in common")
+    verdicts = compare_verdicts(ra["sections"], rb["sections"])
+    print("\nthe answers, load by load:\n" + verdicts.text())
+    flips = [r for r in verdicts.rows if r[-1] == "FLIP"]
+    print(f"{len(flips)} of {len(verdicts.rows)} answers flipped" if verdicts.rows else "no load in common")
+
+
+def compare_verdicts(sections_a: list[dict], sections_b: list[dict]) -> lr.Table:
+    """Whether two reports agree on each load's answer: the same winner(s), both a tie of the same
+    modes, or at least one that cannot tell ('unsettled'); a different winner is a FLIP."""
+    key = lambda s: (s["workload"], s.get("variant", ""), s["load"], s.get("environment", LOCAL))
+    by_key = {key(s): s for s in sections_a}
+    t = lr.Table(["workload", "load", "answer A", "answer B", "agree"])
+    for s in sections_b:
+        other = by_key.get(key(s))
+        if not other:
+            continue
+        wa, wb = winners(other), winners(s)
+        if "-" in (wa, wb):
+            continue
+        agree = "yes" if wa == wb else "unsettled" if "cannot tell" in wa + wb else "FLIP"
+        t.add(s["workload"] + (f" / {s['variant']}" if s.get("variant") else ""), s["load"], wa, wb, agree)
+    return t
 
 
 def machine() -> str:

@@ -1,5 +1,5 @@
-"""Runs the plan: the service under test (a local JVM; the cluster has a twin), k6 against it
-with /q/metrics sampled throughout, warm-up, repeats and progress."""
+"""The service under test (a local JVM; the cluster has a twin) and one k6 run against it with
+/q/metrics sampled throughout; rounds.py runs the plan with them."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import labreport as lr
 import proc
 
-from .loads import MODES, Load, Suite, effective_bound, k6_mode
-from .report import LOCAL, SUMMARIES, load_table, ratio_line, run_failed, server_table
+from .loads import Load, Suite, k6_mode
+from .report import LOCAL
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -58,9 +58,10 @@ class Service:
         proc.stop(self.proc)
 
 
-def local_service(suite: "Suite", mode: str, tag: str, args, out: Path) -> Service:
-    """A JVM of its own for each suite and mode, with the suite's configuration."""
-    return Service(args.java, Path(args.jar), args.port, suite.server_env, args.jvm_flags.split(),
+def local_service(suite: "Suite", mode: str, tag: str, args, out: Path, slot: int = 0) -> Service:
+    """A JVM of its own for each suite and mode, with the suite's configuration; `slot` numbers the
+    JVMs that run side by side (port + slot)."""
+    return Service(args.java, Path(args.jar), args.port + slot, suite.server_env, args.jvm_flags.split(),
                    out / f"service-{tag}-{mode}.log")
 
 
@@ -154,133 +155,3 @@ def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, too
     figures["k6_exit"] = k6_exit
     figures["wall_s"] = took
     return figures
-
-
-SERVICE_START_S = 4  # JVM start-up to ready, plus stop
-
-
-def suite_modes(suite: Suite, modes: set) -> list[str]:
-    return [m for m in MODES if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
-
-
-def warmup_seconds(suite: Suite, args) -> float:
-    return args.warmup_seconds if suite.warmup_seconds is None else min(suite.warmup_seconds, args.warmup_seconds)
-
-
-def planned_seconds(suite: Suite, mode: str, args) -> dict:
-    """What one mode of a suite should take: start-up and warm-up, then each load's runs."""
-    first = next(l for l in suite.loads if mode in l.modes)
-    least_runs = min(2, args.warmups, first.warmups or 2)
-    per_mode = lambda v: v.get(mode, 0.0) if isinstance(v, dict) else v
-    warm = max(warmup_seconds(suite, args), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(l): (args.repeats if l.repeats is None else min(l.repeats, args.repeats)) * per_mode(l.est_s)
-            for l in suite.loads if mode in l.modes}
-    return {"start": SERVICE_START_S + warm, "runs": runs}
-
-
-def tick(progress: dict, seconds: float) -> str:
-    """Books `seconds` of the plan as done; returns the elapsed time and the estimate of what is left."""
-    progress["planned_done"] += seconds
-    elapsed = time.monotonic() - progress["started"]
-    left = lr.eta_seconds(progress["planned_total"], progress["planned_done"], elapsed)
-    return f"{lr.fmt_duration(elapsed)} elapsed, about {lr.fmt_duration(left)} left"
-
-
-def run_suite(suite: Suite, args, out: Path, modes: set, progress: dict, start=local_service, prefix: str = ""):
-    """Each mode gets a service of its own (a JVM, or a fresh pod in the cluster), so threads, RSS
-    and GC of one mode never show in the other's figures: start, warm up (the suite's first load),
-    run every load, stop. `prefix` names the environment in the run files (in-cluster variants)."""
-    results = [dict() for _ in suite.loads]
-    pools, info = {}, {}
-    tag = prefix + suite.workload + (f"-{suite.variant}" if suite.variant else "")
-    tag = tag.replace(" ", "_").replace(",", "")
-    for mode in suite_modes(suite, modes):
-        plan = planned_seconds(suite, mode, args)
-        service = start(suite, mode, tag, args, out)
-        try:
-            service.wait_ready()
-            info = json.loads(service.get("/api/info"))
-            pools = info.get("pools", {})
-            print(f"   {mode}: service ready ({info.get('jdk')}, {info.get('imageKind')})", flush=True)
-            warmed = False
-            for i, load in enumerate(suite.loads):
-                if mode not in load.modes:
-                    continue
-                slug = f"{tag}-{re.sub(r'[^A-Za-z0-9.]+', '_', load.name.split(' (')[0]).strip('_')}"
-                warm = {}
-                if not warmed:
-                    # Warm-up, not counted: the JIT compiles this mode's request path. Later loads of
-                    # the suite run on the warm JVM.
-                    warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
-                    least = warmup_seconds(suite, args)
-                    previous = math.nan
-                    warm_started = time.monotonic()
-                    for w in range(warmups):
-                        label = f"warm-up {w + 1}/{warmups} {suite.workload} {mode}"
-                        print(f"   {label} ...", end="", flush=True)
-                        warm = service.run(load, mode, out / "warmup" / f"{slug}-{mode}-{w + 1}.json", label,
-                                           args, warmup=True)
-                        print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
-                        # Warm once two runs in a row agree and the JIT had --warmup-seconds of load:
-                        # short runs agree with each other long before the JIT is done.
-                        if (w + 1 >= 2 and lr.settled(previous, warm["throughput"], args.warmup_tolerance)
-                                and time.monotonic() - warm_started >= least):
-                            break
-                        previous = warm["throughput"]
-                    warmed = True
-                    print(f"   warm: {tick(progress, plan['start'])}", flush=True)
-                repeats = args.repeats if load.repeats is None else min(load.repeats, args.repeats)
-                results[i][mode] = {"runs": [], "warmup": warm}
-                for r in range(repeats):
-                    label = f"run {r + 1}/{repeats} {suite.workload} {mode} {load.name}"
-                    print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
-                    run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
-                    fig = service.run(load, mode, run_json, label, args)
-                    eta = tick(progress, plan["runs"][id(load)] / repeats)
-                    results[i][mode]["runs"].append(fig)
-                    if r == 0:
-                        results[i][mode]["first_run"] = str(run_json.relative_to(out))
-                    print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
-                          f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} "
-                          f"({eta})", flush=True)
-        finally:
-            service.stop()
-    progress["done"] += len(suite.loads)
-    return results, pools, info
-
-
-def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, start=local_service,
-            environment: str = Service.environment, prefix: str = "") -> tuple[list[dict], dict]:
-    """Runs the suites (run_suite) and turns each load's results into a report section."""
-    sections, info = [], {}
-    for suite in chosen:
-        scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
-        if not suite.description.endswith(scaled):
-            suite.description += scaled
-        where = f" [{environment}]" if environment != Service.environment else ""
-        print(f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}{where}: {suite.description}",
-              flush=True)
-        results, pools, info = run_suite(suite, args, out, modes, progress, start, prefix)
-        for i, load in enumerate(suite.loads):
-            load.modes = tuple(m for m in load.modes if m in results[i])
-            section = {"workload": suite.workload, "variant": suite.variant, "load": load.name,
-                       "environment": environment,
-                       "description": suite.description, "script": load.script, "env": load.env,
-                       "server_env": suite.server_env, "pools": pools,
-                       "table": load_table(load, results[i], pools),
-                       "server": server_table(load, results[i], info.get("imageKind") == "native"),
-                       "ratio": ratio_line(load, results[i]), "results": results[i],
-                       "expected": load.expect(pools) if load.expect else {},
-                       "bounds": {m: effective_bound(load, m, pools) for m in load.modes}, "rate": load.rate,
-                       "failed": [m for m in load.modes for run in results[i][m]["runs"]
-                                  if run_failed(load, m, pools, run)]}
-            sections.append(section)
-            print(f"\n{suite.workload}: {load.name}{where}\n{section['table'].text()}")
-            if section["ratio"]:
-                print(section["ratio"])
-            print(f"server side:\n{section['server'].text()}\n", flush=True)
-        if suite.summary:
-            table = SUMMARIES[suite.summary](sections)
-            sections[-1]["summary"] = table
-            print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
-    return sections, info

@@ -7,6 +7,9 @@ import labreport as lr
 from ..loads import THREADED, VIRTUAL_RX, Load, Scale, Suite, modes_of, open_load
 
 MODES = modes_of("db")
+# What binds each mode (answer.py), and what else every mode shares.
+BOUND_NAMES = {m: "connections" for m in modes_of("db", with_rx=True)}
+USES = "CPU and the database, shared with k6"
 
 
 def pool_bound(per_request_s: float):

@@ -17,6 +17,9 @@ INGEST_TRENDS = (
 )
 
 SWEEP_CHUNKS = (100, 200, 300, 500, 1000)
+# What else every mode shares (answer.py); one chunk in flight has no pool bound.
+BOUND_NAMES: dict = {}
+USES = "CPU and the database, shared with k6"
 ROUND_TRIP = ("simulated round trip 20 ms per statement", {"LOOMLAB_INGEST_SIMULATED_ROUND_TRIP": "20ms"})
 
 # domain -> (its tables, what a record is): seed D's two domains, one k6 stream (lib/ingest.js).

@@ -6,6 +6,10 @@ import labreport as lr
 
 from ..loads import Load, Scale, Suite, open_load
 
+# What binds each mode (answer.py), and what else every mode shares.
+BOUND_NAMES = {"worker": "worker threads", "virtual": "carriers, when a pin holds one"}
+USES = "CPU, shared with k6"
+
 
 def pinning_bound(vus: int, ms: int, lock: str):
     """Each user holds its thread ms per request; a pinned virtual thread holds a carrier too, so

@@ -20,6 +20,10 @@ SEED_C_SHAPE = [(1, 5), (1, 10), (1, 20), (1, 35), (2, 35), (1, 0)]
 PRODUCT_WORKER_CAP = 200 / 0.775
 MODES = modes_of("product")
 WITH_RX = modes_of("product", with_rx=True)
+# What binds each mode in a closed load (answer.py), and what else every mode shares.
+BOUND_NAMES = {"worker": "the fan-out pool and worker threads", "virtual": "users / E[max]",
+               "reactive": "users / E[max]", "virtual+rx": "users / E[max]"}
+USES = "CPU and the database, shared with k6"
 
 
 def product_ranges(pools: dict) -> list[tuple[float, float]]:

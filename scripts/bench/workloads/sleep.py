@@ -13,6 +13,9 @@ SEED_A3 = {
 }
 WORKER_THREADS = 50
 MODES = modes_of("sleep")
+# What binds each mode in a closed load (answer.py), and what else every mode shares.
+BOUND_NAMES = {"worker": "worker threads", "virtual": "users / sleep", "reactive": "users / sleep"}
+USES = "CPU, shared with k6"
 
 
 def sleep_bound(vus: int, sleep_ms: int):

@@ -8,6 +8,9 @@ from ..loads import Load, Scale, Suite, modes_of
 # Seed A1: 100 tasks x 1 s; 10 platform threads ~10,000 ms, virtual ~1,000 ms; 100,000 virtual ~1,500 ms.
 SEED_A1 = {"worker": {"elapsed": 10_000}, "virtual": {"elapsed": 1_000}}
 SEED_A1_100K = {"virtual": {"elapsed": 1_500}}
+# What else every mode shares (answer.py); tasks has no throughput bound.
+BOUND_NAMES: dict = {}
+USES = "CPU and memory"
 
 TASK_TRENDS = (
     ("lab_tasks_elapsed_ms", "elapsed ms", "med"),

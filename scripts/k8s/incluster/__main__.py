@@ -12,7 +12,7 @@ from pathlib import Path
 import cluster
 import labreport as lr
 from bench import report as bench_report
-from bench import runner
+from bench import rounds
 
 from . import __doc__ as DOC
 from . import deploy, plan, report
@@ -41,6 +41,9 @@ def parse(argv):
     p.add_argument("--plan", action="store_true", help="print what would run and exit")
     args = p.parse_args(argv)
     args.dashboards = "none"  # k6's dashboard export is a local-file feature; Jobs print summaries
+    # A variant has one pod, replaced per mode (its start-up measured): the modes run in blocks.
+    args.interleave = False
+    args.max_rounds = args.repeats
     if args.profile == "smoke":
         args.warmups, args.repeats, args.warmup_seconds = min(args.warmups, 1), 1, 0
     return args
@@ -89,7 +92,7 @@ def main(argv=None):
         def start(suite_, mode, tag, args_, out_, variant=variant, name=name):
             return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups)
 
-        s, i = runner.measure([copy.deepcopy(suite)], args, out, modes, progress, start, environment, f"{variant}-")
+        s, i = rounds.measure([copy.deepcopy(suite)], args, out, modes, progress, start, environment, f"{variant}-")
         sections += s
         info = i or info
 

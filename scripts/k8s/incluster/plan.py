@@ -4,7 +4,7 @@ suite at the profile's scale, and the time it should take."""
 from __future__ import annotations
 
 import cluster
-from bench import loads, profiles, runner
+from bench import loads, profiles, rounds
 
 # variant -> (Deployment and Service, environment named in the report, image archive)
 VARIANTS = {
@@ -51,7 +51,7 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, loads.Suite]]
 def planned_seconds(plan: list[tuple[str, loads.Suite]], modes: set, args) -> float:
     """The bench's plan plus a few seconds per Job: pod start, k6 start, log read."""
     def one(suite: loads.Suite, mode: str) -> float:
-        p = runner.planned_seconds(suite, mode, args)
+        p = rounds.planned_seconds(suite, mode, args)
         return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (args.repeats + 2)
 
-    return sum(one(s, m) for _, s in plan for m in runner.suite_modes(s, modes))
+    return sum(one(s, m) for _, s in plan for m in rounds.suite_modes(s, modes))

@@ -1,0 +1,131 @@
+"""A verdict between modes from paired rounds: in each round every mode ran once (interleaved,
+the order rotated), so the ratio of two modes in a round has the round's drift cancelled. The
+verdict is on the median of those ratios, with a distribution-free interval from order statistics
+(the sign test's: [x(k), x(n-k+1)] covers the median with probability 1 - 2 P(Binomial(n, 1/2) < k)).
+
+A mode wins where the interval of its ratio to every other lies above 1 + the tie margin; modes
+tie where the interval lies inside the margin; anything else is "cannot tell at N rounds", and the
+bench runs more rounds, up to its cap. When every mode ties on req/s, p99 decides the same way."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# Two modes whose req/s ratio stays within 5 % (p99: 20 %, latency is noisier) tie.
+TIE = 0.05
+TIE_P99 = 0.20
+# The interval's coverage a verdict needs; the fewest rounds whose widest interval reaches it.
+CONFIDENCE = 0.80
+
+
+def coverage(n: int, k: int) -> float:
+    """P(the median lies in [x(k), x(n-k+1)]) for n paired ratios, k >= 1."""
+    below = sum(math.comb(n, i) for i in range(k)) / 2 ** n
+    return 1 - 2 * below
+
+
+def min_rounds(confidence: float = CONFIDENCE) -> int:
+    n = 1
+    while coverage(n, 1) < confidence:
+        n += 1
+    return n
+
+
+def interval(ratios: list[float], confidence: float = CONFIDENCE) -> tuple[float, float, float] | None:
+    """(low, high, coverage) of the median ratio: the narrowest order-statistic interval that still
+    reaches `confidence`; None when n rounds are too few for any."""
+    xs = sorted(ratios)
+    n = len(xs)
+    best = None
+    for k in range(1, n // 2 + 1):
+        c = coverage(n, k)
+        if c >= confidence:
+            best = (xs[k - 1], xs[n - k], c)
+    return best
+
+
+@dataclass
+class Pair:
+    """`a` against `b` on one figure: the median of the per-round ratios (> 1: a is better)."""
+
+    a: str
+    b: str
+    median: float
+    low: float
+    high: float
+    coverage: float
+    state: str  # "ahead", "behind", "tie" or "unclear"
+
+
+def compare(a: str, b: str, runs_a: list[dict], runs_b: list[dict], key: str, higher: bool, tie: float,
+            confidence: float = CONFIDENCE) -> Pair | None:
+    """Round by round (the i-th run of each), a's figure over b's, or b's over a's where lower is
+    better; None when too few rounds for an interval."""
+    ratios = []
+    for x, y in zip(runs_a, runs_b):
+        va, vb = x.get(key, math.nan), y.get(key, math.nan)
+        if math.isnan(va) or math.isnan(vb) or va <= 0 or vb <= 0:
+            continue
+        ratios.append(va / vb if higher else vb / va)
+    found = interval(ratios, confidence)
+    if found is None:
+        return None
+    low, high, cov = found
+    xs = sorted(ratios)
+    median = (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+    if low > 1 + tie:
+        state = "ahead"
+    elif high < 1 / (1 + tie):
+        state = "behind"
+    elif low >= 1 / (1 + tie) and high <= 1 + tie:
+        state = "tie"
+    else:
+        state = "unclear"
+    return Pair(a, b, median, low, high, cov, state)
+
+
+@dataclass
+class Verdict:
+    kind: str  # "win", "tie" or "cannot tell"
+    winners: list[str]
+    metric: str  # "req/s" or "p99": what decided
+    rounds: int
+    against: Pair | None = None  # the winner against its closest contender
+
+    def text(self) -> str:
+        if self.kind == "cannot tell":
+            return f"cannot tell at {self.rounds} rounds"
+        if self.kind == "tie":
+            return "tie: " + ", ".join(self.winners)
+        return ", ".join(self.winners)
+
+
+def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> Verdict | None:
+    """The verdict of one load from its runs per mode (results[mode]["runs"], in rounds)."""
+    modes = [m for m in modes if m in results and results[m]["runs"]]
+    if len(modes) < 2:
+        return None
+    rounds = min(len(results[m]["runs"]) for m in modes)
+    runs = {m: results[m]["runs"][:rounds] for m in modes}
+    for key, higher, tie, metric in (("throughput", True, TIE, "req/s"), ("p99", False, TIE_P99, "p99")):
+        med = {m: _median([r.get(key, math.nan) for r in runs[m]]) for m in modes}
+        top = (max if higher else min)(modes, key=lambda m: med[m])
+        pairs = [compare(top, m, runs[top], runs[m], key, higher, tie, confidence) for m in modes if m != top]
+        if any(p is None for p in pairs):
+            return Verdict("cannot tell", [], metric, rounds)
+        if any(p.state in ("unclear", "behind") for p in pairs):
+            return Verdict("cannot tell", [], metric, rounds)
+        winners = [top] + [p.b for p in pairs if p.state == "tie"]
+        if len(winners) < len(modes):
+            ahead = [p for p in pairs if p.state == "ahead"]
+            closest = min(ahead, key=lambda p: p.median)
+            return Verdict("win", [m for m in modes if m in winners], metric, rounds, closest)
+    return Verdict("tie", modes, "p99", rounds)
+
+
+def _median(values: list[float]) -> float:
+    xs = sorted(v for v in values if not math.isnan(v))
+    if not xs:
+        return math.nan
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
