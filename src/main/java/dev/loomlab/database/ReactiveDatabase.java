@@ -70,7 +70,7 @@ public class ReactiveDatabase {
    * client gone) leaks neither.
    */
   public <T> Uni<T> withConnection(WaitBudget budget, Function<SqlConnection, Uni<T>> work) {
-    return withPermit(budget, () -> onConnection(false, work));
+    return withPermit(budget, () -> onConnection(budget, false, work));
   }
 
   /**
@@ -80,7 +80,7 @@ public class ReactiveDatabase {
    * caller may retry; every other failure is the problem a client would see.
    */
   public <T> Uni<T> inTransaction(WaitBudget budget, Function<SqlConnection, Uni<T>> work) {
-    return withPermit(budget, () -> onConnection(true, work));
+    return withPermit(budget, () -> onConnection(budget, true, work));
   }
 
   /** A permit within what is left of {@code budget}, the wait booked on it as the bulkhead's. */
@@ -108,8 +108,15 @@ public class ReactiveDatabase {
     return failure instanceof TimeoutException || failure instanceof RejectedExecutionException;
   }
 
-  private <T> Uni<T> onConnection(boolean transaction, Function<SqlConnection, Uni<T>> work) {
+  /**
+   * The work on a connection of the pool. With a permit in hand the pool waits only while a
+   * connection opens; should that outlast its connection timeout (the safety net, set to the
+   * budget), the wait is the bulkhead queue's too, booked on {@code budget}.
+   */
+  private <T> Uni<T> onConnection(
+      WaitBudget budget, boolean transaction, Function<SqlConnection, Uni<T>> work) {
     AtomicBoolean acquired = new AtomicBoolean();
+    long start = System.nanoTime();
     Function<SqlConnection, Uni<T>> onIt =
         connection -> {
           acquired.set(true);
@@ -119,7 +126,9 @@ public class ReactiveDatabase {
         .onFailure()
         .transform(
             failure ->
-                acquired.get() ? queryProblem(failure, transaction) : acquisitionProblem(failure));
+                acquired.get()
+                    ? queryProblem(failure, transaction)
+                    : acquisitionProblem(failure, budget, System.nanoTime() - start));
   }
 
   /** The readiness probe: one round trip within {@code loomlab.reactive.pool.health-timeout}. */
@@ -151,14 +160,12 @@ public class ReactiveDatabase {
         db.retryAfterSeconds());
   }
 
-  private Throwable acquisitionProblem(Throwable failure) {
+  private Throwable acquisitionProblem(Throwable failure, WaitBudget budget, long waitedNanos) {
     if (failure instanceof ProblemException) {
       return failure;
     }
     if (isPoolBusy(failure)) {
-      return ProblemException.unavailable(
-          "no reactive pool connection free within " + maxWait.toMillis() + " ms; retry later",
-          db.retryAfterSeconds());
+      return budget.exhausted(Queue.BULKHEAD, waitedNanos);
     }
     return unreachable(failure);
   }

@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -163,12 +164,17 @@ public final class OverloadProbe {
     assertFloodIsBounded(mode, "", bulkhead);
   }
 
-  /** The queues a request of {@code mode} can run out of budget in. */
+  /**
+   * The queues a request of {@code mode} can run out of budget in (a list that answers {@code
+   * contains(null)}: a refusal without a queue fails the assertion, not the matcher).
+   */
   public static List<String> queues(String mode, String query) {
     if (mode.equals("reactive") || query.contains("clients=reactive")) {
-      return mode.equals("reactive") ? List.of("bulkhead") : List.of("thread", "bulkhead");
+      return mode.equals("reactive")
+          ? Arrays.asList("bulkhead")
+          : Arrays.asList("thread", "bulkhead");
     }
-    return List.of("thread", "permit");
+    return Arrays.asList("thread", "permit");
   }
 
   /** The same, with {@code query} appended to the path's query (e.g. "&clients=reactive"). */
