@@ -81,7 +81,8 @@ def verdict_of(section: dict) -> tuple[str, str, str, str] | None:
         return None
     losers = [m for m in modes if m not in v.winners] if v.kind == "win" else []
     rounds = f"{v.rounds}" + (f" ({v.against.coverage:.0%})" if v.against else "")
-    return v.text(), by_how_much(v), rounds, cause(section, agg, losers)
+    bound = "-" if v.kind == "cannot tell" else cause(section, agg, losers)
+    return v.text(), by_how_much(v), rounds, bound
 
 
 def answer_table(sections: list[dict], local: str) -> lr.Table:
