@@ -24,8 +24,8 @@ class ProductTimeoutTest {
           // Far above the others' worst case (stock: 400 ms plus a cold first HTTP call), far
           // below the slow one's: only recommendations can be late.
           "loomlab.product.timeout", "1s",
-          "loomlab.product.recommendations.min-ms", "3000",
-          "loomlab.product.recommendations.max-ms", "3000");
+          "loomlab.product.recommendations.min-ms", "10000",
+          "loomlab.product.recommendations.max-ms", "10000");
     }
   }
 
@@ -40,7 +40,10 @@ class ProductTimeoutTest {
           .contentType("application/problem+json")
           .body("type", equalTo("urn:loomlab:problem:dependency-failed"))
           .body("detail", equalTo("no answer within 1000 ms from: recommendations"));
-      assertThat(mode, (System.nanoTime() - start) / 1_000_000, lessThan(2_500L));
+      // Answered at the timeout, long before the 10 s dependency would have: it was not waited
+      // for. The slack covers a cold JVM's first lookup on a busy machine (a clean-clone run
+      // beside two CPU hogs answered the worker mode's first one in 2.6 s).
+      assertThat(mode, (System.nanoTime() - start) / 1_000_000, lessThan(5_000L));
     }
   }
 
@@ -49,7 +52,7 @@ class ProductTimeoutTest {
     given().get("/api/virtual/products/6").then().statusCode(504);
     given().get("/api/worker/products/6").then().statusCode(504);
     given().get("/api/reactive/products/6").then().statusCode(504);
-    // The 3 s sleeps were interrupted (the reactive timer cancelled): the count drops to 0 long
+    // The 10 s sleeps were interrupted (the reactive timer cancelled): the count drops to 0 long
     // before they would have ended.
     double running = Double.NaN;
     for (int i = 0; i < 20 && running != 0.0; i++) {
