@@ -95,9 +95,13 @@ def suites(scale: Scale) -> list[Suite]:
         ramps = [product_load(420, 35, SEED_C, repeats=1, modes=WITH_RX), product_load(42, 350, {}, modes=WITH_RX)]
     else:
         ramps = [product_load(10, 35, SEED_C, modes=WITH_RX), product_load(10, 350, {}, modes=WITH_RX)]
+    # Smoke (CI) holds its below-bound run at 0.4x: with one 7 s warm-up, a cold JIT spent 10.6 CPU
+    # ms a lookup in a 2-CPU pod sharing the node with k6 and PostgreSQL, and 0.8x (206 req/s) then
+    # asks for more CPU than the pod has (a clean-clone in-cluster smoke dropped arrivals there).
+    below = 0.4 if scale.smoke else 0.8
     opens = [open_load("product", "k6/product.js", f, PRODUCT_WORKER_CAP, "the worker's fan-out bound",
                        scale.short_s, product_cap, {}, 1000, duration_var="OPEN_DURATION", modes=MODES)
-             for f in (0.8, 1.2)]
+             for f in (below, 1.2)]
     main = Suite(
         workload="product",
         description="Seed C: a product lookup waiting for four slow dependencies called in parallel "
