@@ -63,7 +63,10 @@ build_debian() {
   mkdir -p "$ctx"
   if [[ ! -f "$ctx/rootfs.tar" ]]; then
     log "images: Debian $DEBIAN_SUITE minbase from Debian's packages (mmdebstrap, ~1 min)"
-    mmdebstrap --quiet --variant=minbase --mode=root "$DEBIAN_SUITE" "$ctx/rootfs.tar.partial"
+    # --format=tar: without it mmdebstrap picks the format from the name's extension, and
+    # ".partial" has none it knows, so it made a directory. What a stopped run left goes first.
+    rm -rf "$ctx/rootfs.tar" "$ctx/rootfs.tar.partial"
+    mmdebstrap --quiet --variant=minbase --mode=root --format=tar "$DEBIAN_SUITE" "$ctx/rootfs.tar.partial"
     mv "$ctx/rootfs.tar.partial" "$ctx/rootfs.tar"
   fi
   build debian "loom-lab/debian:$DEBIAN_SUITE-local" "$ctx" "$(signature "$src/Containerfile.debian" "$ctx/rootfs.tar")"
