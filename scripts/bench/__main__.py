@@ -52,6 +52,9 @@ def main(argv=None):
                    help="most rounds per load: rounds go on past --repeats while the verdict cannot tell")
     p.add_argument("--blocks", action="store_true",
                    help="run each mode's loads in a block, one JVM at a time, instead of interleaved rounds")
+    p.add_argument("--runners", type=int, default=1,
+                   help="k6 runners per run: the load split with k6's execution segments, the runners started paused"
+                        " and resumed together, their raw samples merged exactly (default 1)")
     p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
     p.add_argument("--dashboards", choices=["auto", "all", "none"], default="auto",
                    help="export k6's web dashboard (HTML) of the measured runs: auto (default) every run but"
@@ -64,6 +67,8 @@ def main(argv=None):
                    help="print the differences of two reports' results.json (B against A) and exit")
     args = p.parse_args(argv)
     args.interleave = not args.blocks
+    if args.runners < 1:
+        raise SystemExit("--runners must be 1 or more")
     if args.compare:
         compare(Path(args.compare[0]), Path(args.compare[1]))
         return
@@ -104,7 +109,7 @@ def main(argv=None):
             "machine": machine(), "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
             "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
             "warmup_seconds": args.warmup_seconds, "max_rounds": args.max_rounds, "interleave": args.interleave,
-            "sample_period": args.sample_period, "dashboards": args.dashboards}
+            "sample_period": args.sample_period, "dashboards": args.dashboards, "runners": args.runners}
     finish(out, args, meta, sections)
 
 

@@ -105,6 +105,28 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
     return t
 
 
+def runners_table(load: Load, results: dict) -> lr.Table | None:
+    """Where a load ran on several k6 runners: each mode's merged figures (medians over the rounds)
+    beside each runner's own (k6's summary of its segment), and how far apart the runners started."""
+    t = lr.Table(["mode", "runner", "requests", "req/s", "p50", "p99", "max", "errors %", "dropped", "start skew ms"])
+    for mode in load.modes:
+        runs = [run for run in results.get(mode, {}).get("runs", []) if run.get("runner_figures")]
+        if not runs:
+            continue
+        agg = lr.aggregate(runs)
+        skew = lr.Spread.of([run["start_skew_s"] * 1000 for run in runs])
+        t.add(mode, f"merged ({len(runs[0]['runner_figures'])})", lr.fmt(agg["requests"].median, 0),
+              lr.fmt_spread(agg["throughput"], 1), lr.fmt(agg["p50"].median), lr.fmt(agg["p99"].median),
+              lr.fmt(agg["max"].median), lr.fmt(agg["error_rate"].median * 100, 2), lr.fmt(agg["dropped"].median, 0),
+              lr.fmt_spread(skew, 0))
+        for i in range(len(runs[0]["runner_figures"])):
+            each = lr.aggregate([run["runner_figures"][i] for run in runs])
+            t.add(mode, str(i), lr.fmt(each["requests"].median, 0), lr.fmt_spread(each["throughput"], 1),
+                  lr.fmt(each["p50"].median), lr.fmt(each["p99"].median), lr.fmt(each["max"].median),
+                  lr.fmt(each["error_rate"].median * 100, 2), lr.fmt(each["dropped"].median, 0), "")
+    return t if t.rows else None
+
+
 def ingest_setup(section: dict) -> str:
     """Where a chunk stream ran: its variant, else its environment ("local" on this machine's JVM,
     "in-cluster JVM", ...)."""
@@ -183,7 +205,9 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str
     md += [f"- date: {meta['date']}", f"- command: `{meta['command']}`", f"- machine: {meta['machine']}",
            f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
            f"{meta['info'].get('imageKind')}, {meta['info'].get('cpus')} CPUs",
-           f"- k6: {meta['k6']}, " + meta.get("k6_where", "on the same machine as the service"),
+           f"- k6: {meta['k6']}, " + meta.get("k6_where", "on the same machine as the service")
+           + (f"; {meta['runners']} runners per run (k6 execution segments, merged from raw samples)"
+              if meta.get("runners", 1) > 1 else ""),
            *meta.get("setup", []),
            f"- k6 web-dashboard exports (runs/*.html): {meta.get('dashboards', 'auto')}"
            + (" (every measured run but the closed A3 load, where k6 is the bottleneck and the export costs it"
@@ -230,6 +254,11 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str
             md += [s["ratio"], ""]
         md += ["Server side (from /q/metrics, scraped every "
                f"{meta['sample_period']} s; medians over the measured runs):", "", s["server"].markdown(), ""]
+        if s.get("runners"):
+            md += ["k6 runners (execution segments, started paused and resumed together): the merged row is"
+                   " computed from every runner's raw samples (percentiles of the union, never an average of the"
+                   " runners'); each runner's row is k6's own summary of its segment:", "",
+                   s["runners"].markdown(), ""]
         if s.get("summary"):
             md += [f"### {s['workload']}: every load of the suite", "", s["summary"].markdown(), ""]
     startups = sorted(out.parent.glob("startup-*/report.md"))
@@ -299,7 +328,7 @@ def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None,
                      answer_table(sections, LOCAL))
     (out / "results.json").write_text(json.dumps(
-        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary")}
+        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary", "runners")}
                                     for s in sections]},
         indent=1, default=str))
     print(f"report: {out / 'report.md'}")

@@ -17,7 +17,7 @@ import labreport as lr
 
 from . import verdict
 from .loads import MODES, Load, Suite, effective_bound
-from .report import SUMMARIES, load_table, ratio_line, run_failed, server_table
+from .report import SUMMARIES, load_table, ratio_line, run_failed, runners_table, server_table
 from .runner import Service, local_service
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop
@@ -183,6 +183,7 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
                        "server_env": suite.server_env, "pools": pools, "interleaved": args.interleave,
                        "table": load_table(load, results[i], pools),
                        "server": server_table(load, results[i], info.get("imageKind") == "native"),
+                       "runners": runners_table(load, results[i]),
                        "ratio": ratio_line(load, results[i]), "results": results[i],
                        "expected": load.expect(pools) if load.expect else {},
                        "bounds": {m: effective_bound(load, m, pools) for m in load.modes}, "rate": load.rate,
@@ -193,6 +194,8 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
             if section["ratio"]:
                 print(section["ratio"])
             print(f"server side:\n{section['server'].text()}\n", flush=True)
+            if section["runners"]:
+                print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)
         if suite.summary:
             table = SUMMARIES[suite.summary](sections)
             sections[-1]["summary"] = table

@@ -16,6 +16,7 @@ from pathlib import Path
 import labreport as lr
 import proc
 
+from . import runners
 from .loads import Load, Suite, k6_mode
 from .report import LOCAL
 
@@ -106,6 +107,9 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
                     "K6_WEB_DASHBOARD_PORT": "-1",
                     # k6 skips the export of a run shorter than a few periods (default 10 s).
                     "K6_WEB_DASHBOARD_PERIOD": "1s"})
+    n = getattr(args, "runners", 1)
+    if n > 1:
+        return run_split(k6, load, env, n, out, label, service, args)
     sampler = Sampler(service, args.sample_period)
     sampler.scrape()
     sampler.start()
@@ -123,6 +127,37 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
     if not out.exists():
         raise SystemExit(f"k6 run '{label}' wrote no summary (exit {k6_run.returncode}):\n{k6_run.stderr[-2000:]}")
     return figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
+
+
+def run_split(k6: str, load: Load, env: dict, n: int, out: Path, label: str, service: Service, args) -> dict:
+    """run_k6 over N local runners (runners.py): the figures of the merged summary, each runner's
+    own figures and the start skew beside them."""
+    sampler = Sampler(service, args.sample_period)
+    sampler.scrape()
+    sampler.start()
+    started = time.monotonic()
+    try:
+        summary, k6_exit = runners.run_local(k6, load, ROOT / load.script, env, n, out, label, ROOT)
+    finally:
+        samples = sampler.finish()
+    took = time.monotonic() - started
+    out.write_text(json.dumps(summary))
+    (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
+    figures = figures_of(load, summary, samples, k6_exit, took)
+    # Each runner's own figures (k6's summary of its segment), read as the merged ones are.
+    figures["runner_figures"] = [open_throughput(load, f) for f in summary["runner_figures"]]
+    figures["start_skew_s"] = summary["start_skew_s"]
+    return figures
+
+
+def open_throughput(load: Load, figures: dict) -> dict:
+    """An open run that kept up: its throughput is the arrival rate it took, requests per second of
+    arrivals. k6's own rate also divides by the drain after the last arrival, when nothing arrives
+    (10 % of a 4 s run). An overloaded run keeps k6's rate: the service was busy through the drain too."""
+    if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
+        figures["k6_rate"] = figures["throughput"]
+        figures["throughput"] = figures["requests"] / load.open_s
+    return figures
 
 
 def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
@@ -145,13 +180,7 @@ def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, too
         # The service's CPU per 1,000 records written: what a transport costs the server.
         records = figures["lab_records_count"]
         figures["cpu_ms_per_1k_records"] = figures.get("cpu_s", math.nan) * 1e6 / records if records else math.nan
-    if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
-        # An open run that kept up: its throughput is the arrival rate it took, requests per second
-        # of arrivals. k6's own rate also divides by the drain after the last arrival, when nothing
-        # arrives (10 % of a 4 s run). An overloaded run keeps k6's rate: the service was busy
-        # through the drain too.
-        figures["k6_rate"] = figures["throughput"]
-        figures["throughput"] = figures["requests"] / load.open_s
+    open_throughput(load, figures)
     figures["k6_exit"] = k6_exit
     figures["wall_s"] = took
     return figures
