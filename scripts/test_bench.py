@@ -176,6 +176,21 @@ class VerdictTest(unittest.TestCase):
                          "reactive": [(4100, 150), (2900, 260), (3900, 160), (3000, 250)]})
         self.assertEqual(v.kind, "cannot tell")
 
+    def test_leaders_the_rounds_cannot_order_win_together_over_the_rest(self):
+        # Product at 350 users: virtual and reactive 3x the worker pool, 3-9 % apart round by round.
+        v = self.decide({"worker": [(230, 3000), (229, 3100), (231, 2950), (228, 3050)],
+                         "virtual": [(700, 800), (740, 760), (690, 820), (735, 770)],
+                         "reactive": [(742, 700), (722, 720), (744, 690), (716, 730)]})
+        self.assertEqual((v.kind, v.winners), ("ahead", ["virtual", "reactive"]))
+        self.assertEqual(v.text(), "virtual, reactive (between them: cannot tell at 4 rounds)")
+        self.assertEqual(v.against.b, "worker")
+        self.assertGreater(v.against.low, 2.9)
+        # A leader not ahead of every other mode: the rounds cannot tell.
+        v = self.decide({"worker": [(700, 3000), (600, 3100), (731, 2950), (628, 3050)],
+                         "virtual": [(700, 800), (740, 760), (690, 820), (735, 770)],
+                         "reactive": [(742, 700), (722, 720), (744, 690), (716, 730)]})
+        self.assertEqual(v.kind, "cannot tell")
+
     def test_drift_that_a_block_design_calls_a_win_is_no_win_interleaved(self):
         # Two equal modes on a machine that slows down 4 % per run slot (a second process starting).
         def run(slot):

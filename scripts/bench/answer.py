@@ -79,7 +79,7 @@ def verdict_of(section: dict) -> tuple[str, str, str, str] | None:
     agg = {m: lr.aggregate(results[m]["runs"]) for m in modes}
     if any("throughput" not in a for a in agg.values()):
         return None
-    losers = [m for m in modes if m not in v.winners] if v.kind == "win" else []
+    losers = [m for m in modes if m not in v.winners] if v.kind in ("win", "ahead") else []
     rounds = f"{v.rounds}" + (f" ({v.against.coverage:.0%})" if v.against else "")
     bound = "-" if v.kind == "cannot tell" else cause(section, agg, losers)
     return v.text(), by_how_much(v), rounds, bound

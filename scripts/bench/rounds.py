@@ -124,7 +124,7 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start
                              results[i], i)
                 r += 1
                 found = verdict.decide(results[i], in_load)
-                if r >= cap or (r >= least and (found is None or found.kind != "cannot tell")):
+                if r >= cap or (r >= least and (found is None or found.kind not in ("cannot tell", "ahead"))):
                     break
                 print(f"   {load.name}: {found.text()}, one more round (at most {cap})", flush=True)
     finally:

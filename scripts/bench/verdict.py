@@ -4,8 +4,10 @@ verdict is on the median of those ratios, with a distribution-free interval from
 (the sign test's: [x(k), x(n-k+1)] covers the median with probability 1 - 2 P(Binomial(n, 1/2) < k)).
 
 A mode wins where the interval of its ratio to every other lies above 1 + the tie margin; modes
-tie where the interval lies inside the margin; anything else is "cannot tell at N rounds", and the
-bench runs more rounds, up to its cap. When every mode ties on req/s, p99 decides the same way."""
+tie where the interval lies inside the margin; leaders the rounds cannot order win together where
+each is ahead of every other mode ("between them: cannot tell"); anything else is "cannot tell at N
+rounds". The bench runs more rounds while a load's leaders are not settled, up to its cap. When
+every mode ties on req/s, p99 decides the same way."""
 
 from __future__ import annotations
 
@@ -87,7 +89,7 @@ def compare(a: str, b: str, runs_a: list[dict], runs_b: list[dict], key: str, hi
 
 @dataclass
 class Verdict:
-    kind: str  # "win", "tie" or "cannot tell"
+    kind: str  # "win", "ahead" (leaders that win together, in no order the rounds can tell), "tie" or "cannot tell"
     winners: list[str]
     metric: str  # "req/s" or "p99": what decided
     rounds: int
@@ -98,6 +100,8 @@ class Verdict:
             return f"cannot tell at {self.rounds} rounds"
         if self.kind == "tie":
             return "tie: " + ", ".join(self.winners)
+        if self.kind == "ahead":
+            return f"{', '.join(self.winners)} (between them: cannot tell at {self.rounds} rounds)"
         return ", ".join(self.winners)
 
 
@@ -114,14 +118,29 @@ def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> V
         pairs = [compare(top, m, runs[top], runs[m], key, higher, tie, confidence) for m in modes if m != top]
         if any(p is None for p in pairs):
             return Verdict("cannot tell", [], metric, rounds)
-        if any(p.state in ("unclear", "behind") for p in pairs):
+        if any(p.state == "behind" for p in pairs):
             return Verdict("cannot tell", [], metric, rounds)
+        if any(p.state == "unclear" for p in pairs):
+            return _ahead(runs, modes, top, pairs, key, higher, tie, metric, rounds, confidence)
         winners = [top] + [p.b for p in pairs if p.state == "tie"]
         if len(winners) < len(modes):
             ahead = [p for p in pairs if p.state == "ahead"]
             closest = min(ahead, key=lambda p: p.median)
             return Verdict("win", [m for m in modes if m in winners], metric, rounds, closest)
     return Verdict("tie", modes, "p99", rounds)
+
+
+def _ahead(runs: dict, modes: list[str], top: str, pairs: list[Pair], key: str, higher: bool, tie: float,
+           metric: str, rounds: int, confidence: float) -> Verdict:
+    """Where the rounds cannot order the leaders but can tell them from the rest: the leaders (the
+    top mode and every mode it neither beats nor loses to) win together when each of them is ahead
+    of each other mode; which leader is first stays unsaid. Else the rounds cannot tell."""
+    leaders = [top] + [p.b for p in pairs if p.state in ("tie", "unclear")]
+    rest = [m for m in modes if m not in leaders]
+    cross = [compare(a, b, runs[a], runs[b], key, higher, tie, confidence) for a in leaders for b in rest]
+    if not rest or any(c is None or c.state != "ahead" for c in cross):
+        return Verdict("cannot tell", [], metric, rounds)
+    return Verdict("ahead", [m for m in modes if m in leaders], metric, rounds, min(cross, key=lambda p: p.median))
 
 
 def _median(values: list[float]) -> float:
