@@ -280,6 +280,14 @@ class CompareTest(unittest.TestCase):
                                     [sec("a", win_v), sec("b", win_r), sec("c", unclear)])
         self.assertEqual([r[-1] for r in t.rows], ["yes", "FLIP", "unsettled"])
 
+    def test_the_same_leaders_agree_however_many_rounds_each_took(self):
+        self.assertEqual(report.agreement("virtual, reactive (between them: cannot tell at 6 rounds)",
+                                          "virtual, reactive (between them: cannot tell at 5 rounds)"), "yes")
+        self.assertEqual(report.agreement("reactive", "virtual, reactive (between them: cannot tell at 6 rounds)"),
+                         "unsettled")
+        self.assertEqual(report.agreement("cannot tell at 6 rounds", "cannot tell at 6 rounds"), "unsettled")
+        self.assertEqual(report.agreement("tie: worker, virtual", "virtual"), "FLIP")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -312,9 +313,17 @@ def compare_verdicts(sections_a: list[dict], sections_b: list[dict]) -> lr.Table
         wa, wb = winners(other), winners(s)
         if "-" in (wa, wb):
             continue
-        agree = "yes" if wa == wb else "unsettled" if "cannot tell" in wa + wb else "FLIP"
-        t.add(s["workload"] + (f" / {s['variant']}" if s.get("variant") else ""), s["load"], wa, wb, agree)
+        t.add(s["workload"] + (f" / {s['variant']}" if s.get("variant") else ""), s["load"], wa, wb, agreement(wa, wb))
     return t
+
+
+def agreement(wa: str, wb: str) -> str:
+    """'yes' where two answers name the same winners or tie (however many rounds each took),
+    'unsettled' where either cannot tell (or cannot order its leaders), else 'FLIP'."""
+    na, nb = (re.sub(r" at \d+ rounds", "", w) for w in (wa, wb))
+    if na == nb and not na.startswith("cannot tell"):
+        return "yes"
+    return "unsettled" if "cannot tell" in na + nb else "FLIP"
 
 
 def machine() -> str:
