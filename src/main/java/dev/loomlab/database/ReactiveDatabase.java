@@ -65,9 +65,9 @@ public class ReactiveDatabase {
   }
 
   /**
-   * Runs {@code work} on a pooled connection, handed back when {@code work}'s Uni ends. The pool
-   * owns the connection's life and the bulkhead its permit's, so a request cancelled meanwhile (its
-   * client gone) leaks neither.
+   * Runs {@code work} on a pooled connection, handed back when {@code work}'s Uni ends. A request
+   * cancelled meanwhile (its client gone) stops waiting, not the work: the connection and its
+   * permit come back together when the statement ends, so neither leaks and the pool never queues.
    */
   public <T> Uni<T> withConnection(WaitBudget budget, Function<SqlConnection, Uni<T>> work) {
     return withPermit(budget, () -> onConnection(budget, false, work));
@@ -96,12 +96,8 @@ public class ReactiveDatabase {
                   .onFailure(ReactiveDatabase::isRefusal)
                   .transform(f -> budget.exhausted(Queue.BULKHEAD, System.nanoTime() - start))
                   .onItem()
-                  .transformToUni(permit -> held(permit, work));
+                  .transformToUni(permit -> ReactiveBulkhead.holding(permit, work));
             });
-  }
-
-  private static <T> Uni<T> held(ReactiveBulkhead.Permit permit, Supplier<Uni<? extends T>> work) {
-    return Uni.createFrom().deferred(work).onTermination().invoke(permit::release);
   }
 
   private static boolean isRefusal(Throwable failure) {
@@ -138,7 +134,8 @@ public class ReactiveDatabase {
         .onFailure(ReactiveDatabase::isRefusal)
         .transform(this::healthWaitProblem)
         .onItem()
-        .transformToUni(permit -> held(permit, () -> pool.query("SELECT 1").execute()))
+        .transformToUni(
+            permit -> ReactiveBulkhead.holding(permit, () -> pool.query("SELECT 1").execute()))
         .ifNoItem()
         .after(healthTimeout)
         .failWith(

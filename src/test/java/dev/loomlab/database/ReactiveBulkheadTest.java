@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.instanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.loomlab.database.ReactiveBulkhead.Permit;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -102,6 +103,41 @@ class ReactiveBulkheadTest {
     assertThat(bulkhead.waiting(), equalTo(1));
     held.release();
     await(next).release();
+    assertThat(bulkhead.available(), equalTo(1));
+  }
+
+  /**
+   * A caller gone while its work runs leaves the permit with the work until it ends: the work's
+   * connection is not free before, so neither is its permit.
+   */
+  @Test
+  void aCallerGoneLeavesThePermitWithItsWorkUntilTheWorkEnds() throws Exception {
+    ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
+    Permit permit = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
+    CompletableFuture<String> work = new CompletableFuture<>();
+    UniAssertSubscriber<String> caller =
+        ReactiveBulkhead.holding(permit, () -> Uni.createFrom().completionStage(work))
+            .subscribe()
+            .withSubscriber(UniAssertSubscriber.create());
+    caller.cancel();
+    assertThat(bulkhead.available(), equalTo(0));
+    work.complete("done");
+    assertThat(bulkhead.available(), equalTo(1));
+    assertThat(work.isCancelled(), equalTo(false));
+  }
+
+  /** A holder's permit comes back once whether its work succeeds or fails. */
+  @Test
+  void aHolderReleasesItsPermitOnceWhenItsWorkEnds() throws Exception {
+    ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
+    Permit permit = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
+    CompletableFuture<String> failed =
+        ReactiveBulkhead.<String>holding(
+                permit, () -> Uni.createFrom().failure(new IllegalStateException("no")))
+            .subscribeAsCompletionStage();
+    assertThrows(ExecutionException.class, () -> failed.get(60, TimeUnit.SECONDS));
+    assertThat(bulkhead.available(), equalTo(1));
+    permit.release();
     assertThat(bulkhead.available(), equalTo(1));
   }
 

@@ -14,6 +14,7 @@ import io.quarkus.test.junit.TestProfile;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,13 +62,22 @@ class DbOverloadTest {
       Thread.sleep(100);
       m = given().get("/q/metrics").then().extract().asString();
     }
-    assertThat(PrometheusText.value(m, "loomlab_reactive_pool_waiting"), equalTo(0.0));
-    assertThat(PrometheusText.value(m, "sql_pool_active"), equalTo(0.0));
+    String pool = poolLines(m);
+    assertThat(pool, PrometheusText.value(m, "loomlab_reactive_pool_waiting"), equalTo(0.0));
+    assertThat(pool, PrometheusText.value(m, "sql_pool_active"), equalTo(0.0));
     // Both connections at once: a permit or connection lost would leave the second waiting 300 ms
     // and refused.
     List<OverloadProbe.Answer> answers = OverloadProbe.fire("/api/reactive/db/slow?ms=500", 2);
     assertThat(
         answers.stream().map(OverloadProbe.Answer::status).toList(), everyItem(equalTo(200)));
+  }
+
+  /** The reactive pool's and bulkhead's lines of the exposition, for a failure to show. */
+  private static String poolLines(String exposition) {
+    return exposition
+        .lines()
+        .filter(l -> l.startsWith("sql_pool") || l.startsWith("loomlab_reactive_pool"))
+        .collect(Collectors.joining("\n", "reactive pool after the clients left:\n", "\n"));
   }
 
   /** Virtual threads awaiting the reactive pool wait in its bulkhead, as long, then 503. */
