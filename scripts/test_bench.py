@@ -147,6 +147,15 @@ def rounds(per_mode: dict, dropped: float = 0) -> dict:
                           "cpu_s": 1.0} for t, p in runs]} for m, runs in per_mode.items()}
 
 
+class CommandLineTest(unittest.TestCase):
+    def test_help_prints_every_option(self):
+        from bench.__main__ import parser
+        text = parser().format_help()
+        for option in ("--profile", "--repeats", "--max-rounds", "--runners", "--compare"):
+            self.assertIn(option, text)
+        self.assertIn("% confidence", text)
+
+
 class VerdictTest(unittest.TestCase):
     """The verdict on synthetic rounds: a clear win, a tie, too few rounds, and drift."""
 

@@ -27,7 +27,8 @@ from .rounds import measure, planned_seconds, suite_modes
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def main(argv=None):
+def parser() -> argparse.ArgumentParser:
+    """`./lab bench`'s options (a help text is a %-format: a literal percent sign is written %%)."""
     p = argparse.ArgumentParser(prog="lab bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--k6", required=True, help="k6 binary (./lab passes it)")
     p.add_argument("--java", required=True, help="java of the service (./lab passes it)")
@@ -47,7 +48,7 @@ def main(argv=None):
                    help="warm-up stops once two runs in a row differ by less than this fraction")
     p.add_argument("--repeats", type=int, default=verdict.min_rounds(),
                    help="least measured rounds per load (default: the fewest whose interval reaches the verdict's"
-                        f" {verdict.CONFIDENCE:.0%} confidence)")
+                        f" {verdict.CONFIDENCE:.0%}% confidence)")
     p.add_argument("--max-rounds", type=int, default=6,
                    help="most rounds per load: rounds go on past --repeats while the verdict cannot tell")
     p.add_argument("--blocks", action="store_true",
@@ -65,7 +66,11 @@ def main(argv=None):
     p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
     p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"),
                    help="print the differences of two reports' results.json (B against A) and exit")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
     args.interleave = not args.blocks
     if args.runners < 1:
         raise SystemExit("--runners must be 1 or more")
