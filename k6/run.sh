@@ -8,6 +8,8 @@
 #   CLIENTS  reactive: with MODES=virtual, virtual threads awaiting the reactive clients (db, product)
 #   RESULTS  folder for the raw summaries                     /results
 #   SEGMENTS split the test over N pods (Indexed Job); this pod takes JOB_COMPLETION_INDEX
+#   PAUSED   1: start paused, k6's REST API on 0.0.0.0:6565, until resumed (every runner at once)
+#   SAMPLES  1: also write the raw samples (k6's CSV, gzipped) beside each summary, for the merge
 #
 # Local: SCRIPT=sleep.js TARGETS=http://127.0.0.1:8080 RESULTS=/tmp/k6 sh k6/run.sh
 set -eu
@@ -34,15 +36,22 @@ if [ -n "${SEGMENTS:-}" ]; then
   suffix="-part$i"
 fi
 
+start=""
+[ "${PAUSED:-}" = 1 ] && start="--paused --address=0.0.0.0:6565"
+# Times in microseconds: the merge places each runner's requests on one clock.
+[ "${SAMPLES:-}" = 1 ] && export K6_CSV_TIME_FORMAT=unix_micro
+
 status=0
 for target in $TARGETS; do
   name="$(echo "$target" | sed 's|^https\{0,1\}://||; s|[:/].*||')"
   for mode in $MODES; do
     out="$RESULTS/${SCRIPT%.js}-$name-$mode$suffix.json"
     echo "== $SCRIPT on $target, mode $mode ${segment:+($segment)}"
+    samples=""
+    [ "${SAMPLES:-}" = 1 ] && samples="--out=csv=${out%.json}.csv.gz"
     # shellcheck disable=SC2086
     BASE_URL="$target" MODE="$mode" SUMMARY_JSON="$out" RUN_LABEL="${SCRIPT%.js} $mode on $name" \
-      k6 run --quiet --no-color $segment "$DIR/$SCRIPT" || status=$?
+      k6 run --quiet --no-color $segment $start $samples "$DIR/$SCRIPT" || status=$?
   done
 done
 exit "$status"

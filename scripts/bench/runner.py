@@ -141,10 +141,15 @@ def run_split(k6: str, load: Load, env: dict, n: int, out: Path, label: str, ser
     finally:
         samples = sampler.finish()
     took = time.monotonic() - started
+    return split_figures(load, out, summary, samples, k6_exit, took)
+
+
+def split_figures(load: Load, out: Path, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
+    """The figures of a run over several runners: the merged summary's, each runner's own (k6's
+    summary of its segment, read as the merged one is) and the start skew; the files written."""
     out.write_text(json.dumps(summary))
     (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
     figures = figures_of(load, summary, samples, k6_exit, took)
-    # Each runner's own figures (k6's summary of its segment), read as the merged ones are.
     figures["runner_figures"] = [open_throughput(load, f) for f in summary["runner_figures"]]
     figures["start_skew_s"] = summary["start_skew_s"]
     return figures

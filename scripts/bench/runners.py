@@ -47,11 +47,14 @@ def wanted(load: Load) -> set[str]:
     return names | set(load.counters)
 
 
+# What `k6 resume` sends: the runner's status, not paused (PATCH /v1/status of k6's REST API).
+RESUME = {"data": {"type": "status", "id": "default", "attributes": {"paused": False}}}
+
+
 def resume(address: str, timeout: float = 10):
-    """What `k6 resume` does: PATCH the runner's status to not paused."""
-    body = json.dumps({"data": {"type": "status", "id": "default", "attributes": {"paused": False}}}).encode()
-    request = urllib.request.Request(f"http://{address}/v1/status", data=body, method="PATCH",
-                                     headers={"Content-Type": "application/json"})
+    """Resumes the local runner at `address`."""
+    request = urllib.request.Request(f"http://{address}/v1/status", data=json.dumps(RESUME).encode(),
+                                     method="PATCH", headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=timeout) as r:
         r.read()
 

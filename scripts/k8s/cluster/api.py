@@ -32,6 +32,14 @@ class Api:
     def json(self, path: str, timeout: float = 10) -> dict:
         return json.loads(self.get(path, timeout))
 
+    def send(self, method: str, path: str, body: dict, content_type: str = "application/json",
+             timeout: float = 10) -> bytes:
+        """A request with a JSON body (PATCH through a pod's proxy, for one)."""
+        req = urllib.request.Request(self.server + path, data=json.dumps(body).encode(), method=method,
+                                     headers={"Authorization": f"Bearer {self.token}", "Content-Type": content_type})
+        with urllib.request.urlopen(req, timeout=timeout, context=self.ctx) as r:
+            return r.read()
+
 
 def kubectl(*args, input=None, check=True, timeout=120) -> subprocess.CompletedProcess:
     return sh("kubectl", "--kubeconfig", KUBECONFIG, *args, input=input, check=check, timeout=timeout)

@@ -30,6 +30,9 @@ def parse(argv):
     p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx, comma-separated "
                    "(default: every mode a workload has)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
+    p.add_argument("--runners", type=int, default=1,
+                   help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
+                        " together once all are Ready, their raw samples merged exactly (default 1)")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--warmups", type=int, default=15)
     p.add_argument("--warmup-seconds", type=float, default=15)

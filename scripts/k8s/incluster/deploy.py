@@ -42,12 +42,14 @@ def wait_rollouts(names: list[str], timeout_s: int = 300):
 
 
 def job_templates(job_docs: list[dict]) -> dict:
-    """script -> the workload's Job of deploy/k8s/jobs (the indexed one splits a run: not a template)."""
+    """script -> the workload's Job of deploy/k8s/jobs (not the indexed one's split nor its resume
+    Job: `distribute` makes a split of any workload's Job)."""
     templates = {}
     for d in job_docs:
         if d["kind"] == "Job" and not d["spec"].get("completionMode") == "Indexed":
             env = {e["name"]: e.get("value") for e in d["spec"]["template"]["spec"]["containers"][0].get("env", [])}
-            templates[env["SCRIPT"]] = d
+            if "SCRIPT" in env:
+                templates[env["SCRIPT"]] = d
     return templates
 
 
@@ -80,6 +82,80 @@ def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: st
            "RUN_LABEL": label, **load.env, **(load.warmup_env if warmup else {})}
     job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
     return job
+
+
+RUNNER_PORT = 6565  # k6's REST API on each runner pod (run.sh PAUSED=1)
+
+
+def distribute(job: dict, runners: int) -> dict:
+    """The Job as `runners` k6 runners: an Indexed Job whose pod i runs the i-th execution segment,
+    started paused (Ready once k6's REST API answers), writing its raw samples beside its summary in
+    a folder of the Job's own on the results volume."""
+    spec = job["spec"]
+    spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
+    container = spec["template"]["spec"]["containers"][0]
+    env = {e["name"]: e for e in container["env"]}
+    for name, value in (("SEGMENTS", str(runners)), ("PAUSED", "1"), ("SAMPLES", "1"),
+                        ("RESULTS", f"/results/{job['metadata']['name']}")):
+        env[name] = {"name": name, "value": value}
+    container["env"] = list(env.values())
+    container["ports"] = [{"name": "k6-api", "containerPort": RUNNER_PORT}]
+    container["readinessProbe"] = {"httpGet": {"path": "/v1/status", "port": RUNNER_PORT}, "periodSeconds": 1}
+    return job
+
+
+def job_pods(api: cluster.Api, name: str) -> list[dict]:
+    selector = urllib.parse.quote(f"batch.kubernetes.io/job-name={name}")
+    return api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+
+
+def pod_index(pod: dict) -> int:
+    return int(pod["metadata"]["annotations"]["batch.kubernetes.io/job-completion-index"])
+
+
+def terminated(pod: dict) -> dict | None:
+    statuses = pod["status"].get("containerStatuses") or []
+    return statuses[0]["state"].get("terminated") if statuses else None
+
+
+def wait_runners_ready(api: cluster.Api, name: str, runners: int, timeout_s: float) -> list[dict]:
+    """The Job's runner pods, by index, once every one is Ready (k6 up and paused); a runner that
+    ended first, or one that is not Ready in time, fails the run."""
+    def ready():
+        pods = {pod_index(p): p for p in job_pods(api, name)}
+        for i, p in pods.items():
+            if terminated(p):
+                raise SystemExit(f"Job {name}: runner {i} ended before every runner was ready: "
+                                 f"{pod_log(api, p, 10)[-2000:]}")
+        if len(pods) == runners and all(any(c["type"] == "Ready" and c["status"] == "True"
+                                            for c in p["status"].get("conditions", [])) for p in pods.values()):
+            return [pods[i] for i in range(runners)]
+        return None
+
+    pods = proc.wait_until(ready, timeout_s, 0.2)
+    if not pods:
+        raise SystemExit(f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "
+                         f"(kubectl -n {NS} get pods -l batch.kubernetes.io/job-name={name})")
+    return pods
+
+
+def wait_runners_done(api: cluster.Api, name: str, runners: int, timeout_s: float) -> list[dict]:
+    """The Job's runner pods, by index, once every k6 container has terminated."""
+    def done():
+        pods = {pod_index(p): p for p in job_pods(api, name)}
+        return [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
+
+    pods = proc.wait_until(done, timeout_s, 0.5)
+    if not pods:
+        raise SystemExit(f"Job {name}: its runners did not finish within {timeout_s:.0f} s")
+    return pods
+
+
+def results_dir(api: cluster.Api) -> Path:
+    """Where the k6-results volume lives on this node: the local PersistentVolume bound to it."""
+    claim = api.json(f"/api/v1/namespaces/{NS}/persistentvolumeclaims/k6-results", 5)
+    volume = api.json(f"/api/v1/persistentvolumes/{claim['spec']['volumeName']}", 5)
+    return Path(volume["spec"]["local"]["path"])
 
 
 def wait_job(api: cluster.Api, name: str, timeout_s: float) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
 import time
 import urllib.parse
 from pathlib import Path
@@ -13,9 +14,10 @@ from pathlib import Path
 import cluster
 import labreport as lr
 import proc
-from bench import loads, runner
+from bench import loads, runner, runners
 
-from .deploy import NS, apply, delete_job, job_id, make_job, pod_log, summary_of, wait_job
+from .deploy import (NS, RUNNER_PORT, apply, delete_job, distribute, job_id, make_job, pod_log, results_dir,
+                     summary_of, terminated, wait_job, wait_runners_done, wait_runners_ready)
 from .plan import VARIANTS
 
 STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
@@ -82,6 +84,8 @@ class ClusterService:
         out.parent.mkdir(parents=True, exist_ok=True)
         job_name = job_id(out.stem)
         job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
+        if args.runners > 1:
+            return self.run_split(load, mode, out, label, args, distribute(job, args.runners))
         sampler = runner.Sampler(self, args.sample_period)
         sampler.scrape()
         sampler.start()
@@ -102,6 +106,41 @@ class ClusterService:
         out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
         return runner.figures_of(load, json.loads(summary_text), samples, exit_code, took)
+
+    def run_split(self, load: loads.Load, mode: str, out: Path, label: str, args, job: dict) -> dict:
+        """One run as an Indexed Job of N runners, resumed together once all are Ready (through
+        the API server's pod proxy, as `k6 resume` would), merged from their raw samples."""
+        name, n = job["metadata"]["name"], job["spec"]["completions"]
+        sampler = runner.Sampler(self, args.sample_period)
+        sampler.scrape()
+        sampler.start()
+        started = time.monotonic()
+        try:
+            apply([job])
+            pods = wait_runners_ready(self.api, name, n, 180)
+            skew = runners.resume_all(lambda pod: self.api.send(
+                "PATCH", f"/api/v1/namespaces/{NS}/pods/{pod['metadata']['name']}:{RUNNER_PORT}/proxy/v1/status",
+                runners.RESUME), pods)
+            pods = wait_runners_done(self.api, name, n, load.timeout_s + 120)
+        finally:
+            samples = sampler.finish()
+        took = time.monotonic() - started
+        logs = [pod_log(self.api, pod) for pod in pods]
+        # run.sh's files of this Job: <script>-<target host>-<MODES>-part<i>.{json,csv.gz}
+        files = results_dir(self.api) / name
+        stem = f"{Path(load.script).stem}-{self.name}-{loads.k6_mode(mode)['MODE']}"
+        for i, log in enumerate(logs):
+            runners.runner_file(out, i, "log").write_text(log)
+            for suffix in ("json", "csv.gz"):
+                source = files / f"{stem}-part{i}.{suffix}"
+                if source.exists():
+                    shutil.copyfile(source, runners.runner_file(out, i, suffix))
+        shutil.rmtree(files, ignore_errors=True)
+        delete_job(name)
+        exits = [terminated(pod)["exitCode"] for pod in pods]
+        summary, k6_exit = runners.merged_run(load, out, label, exits, logs)
+        summary["resume_spread_s"] = skew
+        return runner.split_figures(load, out, summary, samples, k6_exit, took)
 
     def stop(self):
         self.startup["rss_after_mb"] = self._rss()

@@ -65,6 +65,7 @@ def meta(api: cluster.Api, args, command: str, info: dict, service_docs: list[di
     return {"title": "loom-lab in-cluster report", "date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": command,
             "machine": report.machine(), "info": info, "k6": k6_version, "warmups": args.warmups,
             "repeats": args.repeats, "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
+            "runners": args.runners,
             "warmup_seconds": args.warmup_seconds, "sample_period": args.sample_period, "dashboards": "none",
             "k6_where": "one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), on the same node as the"
                         " service: they share its 2 CPUs",
