@@ -291,6 +291,23 @@ def scrape_sample(text: str) -> dict:
     return sample
 
 
+def api_requests(text: str) -> float:
+    """Requests the service answered on its /api endpoints (the load; not the scrapes of /q/)."""
+    total = 0.0
+    for line in text.splitlines():
+        m = _SAMPLE.match(line)
+        if m and m.group(1) == "http_server_requests_seconds_count" and 'uri="/api/' in (m.group(2) or ""):
+            total += float(m.group(3))
+    return total
+
+
+def combined_sample(samples: list[dict]) -> dict:
+    """One scrape of several pods of a Deployment: the sum over them (threads, RSS, CPU, queues),
+    but the longest wait for a `_max_s` figure (a wait is one request's, not a total)."""
+    keys = {k for s in samples for k in s}
+    return {k: (nanmax if k.endswith("_max_s") else nansum)(*(s.get(k, math.nan) for s in samples)) for k in keys}
+
+
 def server_figures(samples: list[dict]) -> dict:
     """Server-side evidence of one run from its scrapes (first before the load, last after)."""
     if len(samples) < 2:

@@ -122,6 +122,38 @@ class Jobs(unittest.TestCase):
         self.assertEqual(self.TEMPLATE["metadata"]["name"], "k6-sleep", "the template is not modified")
 
 
+class Replicas(unittest.TestCase):
+    def test_each_pods_requests_during_the_run_in_pod_order(self):
+        from incluster.measure import pod_requests
+
+        samples = [{"pod_requests": {"b": 10.0, "a": 5.0}}, {"cpu_ns": 1.0},
+                   {"pod_requests": {"b": 60.0, "a": 45.0}}]
+        self.assertEqual(pod_requests({}, samples)["pod_requests"], [40.0, 50.0])
+        self.assertNotIn("pod_requests", pod_requests({}, samples[:1]))
+
+    def test_a_deployments_bounds_are_its_pods_pools_times_its_replicas(self):
+        from bench.loads import service_pools
+        from bench.workloads.sleep import sleep_bound
+
+        pools = {"worker.max-threads": 50, "fan-out.worker-threads": 200, "execution.max-wait-ms": 2000}
+        self.assertEqual(service_pools(pools), pools, "one pod")
+        two = service_pools({**pools, "replicas": 2})
+        self.assertEqual((two["worker.max-threads"], two["fan-out.worker-threads"], two["execution.max-wait-ms"]),
+                         (100, 400, 2000))
+        self.assertEqual(sleep_bound(500, 100)("worker", two), 1000)
+
+    def test_the_report_gives_each_pods_share(self):
+        from bench import loads
+        from bench.report import replicas_table
+
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=("worker",))
+        one = replicas_table(load, {"worker": {"runs": [{"pod_requests": [100.0]}]}})
+        self.assertIsNone(one, "one pod: no table")
+        t = replicas_table(load, {"worker": {"runs": [{"pod_requests": [40.0, 60.0]}, {"pod_requests": [50.0, 50.0]},
+                                                      {"pod_requests": [45.0, 55.0]}]}})
+        self.assertEqual(t.rows, [["worker", "1", "45", "45.0 (40.0-50.0)"], ["worker", "2", "55", "55.0 (50.0-60.0)"]])
+
+
 class Workloads(unittest.TestCase):
     def test_every_workload_runs_in_the_cluster_at_the_quick_scale(self):
         quick = incluster.workload_suites("quick")

@@ -169,6 +169,25 @@ class Prometheus(unittest.TestCase):
         self.assertEqual(lr.server_figures([a]), {})
 
 
+class SeveralPods(unittest.TestCase):
+    def test_a_deployment_scrape_adds_pods_up_but_keeps_the_longest_wait(self):
+        a = {"live_threads": 40.0, "rss_bytes": 300e6, "thread_wait_max_s": 0.5, "cpu_ns": math.nan}
+        b = {"live_threads": 60.0, "rss_bytes": 200e6, "thread_wait_max_s": 2.0, "cpu_ns": 3e9}
+        c = lr.combined_sample([a, b])
+        self.assertEqual((c["live_threads"], c["rss_bytes"], c["cpu_ns"]), (100.0, 500e6, 3e9))
+        self.assertEqual(c["thread_wait_max_s"], 2.0)
+
+    def test_a_pods_requests_are_its_api_answers_only(self):
+        text = "\n".join([
+            '# TYPE http_server_requests_seconds_count counter',
+            'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 120.0',
+            'http_server_requests_seconds_count{method="GET",outcome="SERVER_ERROR",status="503",uri="/api/worker/db/slow"} 3.0',
+            'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/q/metrics"} 40.0',
+            'http_server_requests_seconds_sum{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 12.0'])
+        self.assertEqual(lr.api_requests(text), 123.0)
+        self.assertEqual(lr.api_requests(""), 0.0)
+
+
 class OpenModel(unittest.TestCase):
     def test_below_the_bound_without_drops_holds(self):
         self.assertEqual(lr.open_verdict(400, 500, 0, 0.0), "held")

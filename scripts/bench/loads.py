@@ -111,6 +111,17 @@ class Scale:
         return 500 if self.smoke else 87_488 if self.seeds else 3_000
 
 
+# What each pod has its own of: a Deployment of R pods has R of each (its bounds scale with R).
+POD_CAPACITIES = ("worker.max-threads", "fan-out.worker-threads", "datasource.max-size", "reactive.pool-max-size",
+                  "reactive.event-loops", "tasks.worker-pool-size", "virtual.carriers")
+
+
+def service_pools(pools: dict) -> dict:
+    """The pools of the whole service: one pod's (/api/info) times its `replicas` (1 unless set)."""
+    r = pools.get("replicas", 1)
+    return {k: v * r if k in POD_CAPACITIES and isinstance(v, (int, float)) else v for k, v in pools.items()}
+
+
 def effective_bound(load: Load, mode: str, pools: dict) -> float:
     """The Little's-law bound of a load in a mode; an open load cannot exceed its arrival rate."""
     if not load.bound:

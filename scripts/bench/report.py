@@ -128,6 +128,20 @@ def runners_table(load: Load, results: dict) -> lr.Table | None:
     return t if t.rows else None
 
 
+def replicas_table(load: Load, results: dict) -> lr.Table | None:
+    """Where a mode ran on several pods: each pod's share of the requests (read from its own
+    /q/metrics; medians over the rounds), the spread the Service gave the load."""
+    t = lr.Table(["mode", "pod", "requests", "share %"])
+    for mode in load.modes:
+        runs = [run["pod_requests"] for run in results.get(mode, {}).get("runs", []) if len(run.get("pod_requests", [])) > 1]
+        if not runs:
+            continue
+        for i in range(len(runs[0])):
+            share = lr.Spread.of([100 * r[i] / sum(r) for r in runs if sum(r)])
+            t.add(mode, str(i + 1), lr.fmt(lr.Spread.of([r[i] for r in runs]).median, 0), lr.fmt_spread(share, 1))
+    return t if t.rows else None
+
+
 def ingest_setup(section: dict) -> str:
     """Where a chunk stream ran: its variant, else its environment ("local" on this machine's JVM,
     "in-cluster JVM", ...)."""
@@ -256,6 +270,8 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str
             md += [s["ratio"], ""]
         md += ["Server side (from /q/metrics, scraped every "
                f"{meta['sample_period']} s; medians over the measured runs):", "", s["server"].markdown(), ""]
+        if s.get("replicas"):
+            md += ["Service pods (each pod's requests, from its own /q/metrics):", "", s["replicas"].markdown(), ""]
         if s.get("runners"):
             md += ["k6 runners (execution segments, started paused and resumed together): the merged row is"
                    " computed from every runner's raw samples (percentiles of the union, never an average of the"
@@ -338,7 +354,7 @@ def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None,
                      answer_table(sections, LOCAL))
     (out / "results.json").write_text(json.dumps(
-        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary", "runners")}
+        {"meta": meta, "sections": [{k: v for k, v in s.items() if k not in ("table", "server", "summary", "runners", "replicas")}
                                     for s in sections]},
         indent=1, default=str))
     print(f"report: {out / 'report.md'}")

@@ -7,7 +7,6 @@ so the modes run one after another (blocks)."""
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
@@ -16,8 +15,9 @@ from pathlib import Path
 import labreport as lr
 
 from . import verdict
-from .loads import MODES, Load, Suite, effective_bound
-from .report import SUMMARIES, load_table, ratio_line, run_failed, runners_table, server_table
+from .loads import MODES, Load, Suite, effective_bound, service_pools
+from .report import (SUMMARIES, load_table, ratio_line, replicas_table, run_failed, runners_table,
+                     server_table)
 from .runner import Service, local_service
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop
@@ -60,7 +60,7 @@ def slug_of(tag: str, load: Load) -> str:
 
 def ready(service, mode: str) -> dict:
     service.wait_ready()
-    info = json.loads(service.get("/api/info"))
+    info = service.info()
     print(f"   {mode}: service ready ({info.get('jdk')}, {info.get('imageKind')})", flush=True)
     return info
 
@@ -174,16 +174,18 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
         run = interleaved if args.interleave else blocks
         results, info = run(suite, args, out, modes, progress, start, tag)
         progress["done"] += len(suite.loads)
-        pools = info.get("pools", {})
+        # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
+        pools = service_pools(info.get("pools", {}))
         for i, load in enumerate(suite.loads):
             load.modes = tuple(m for m in load.modes if m in results[i])
             section = {"workload": suite.workload, "variant": suite.variant, "load": load.name,
                        "environment": environment,
                        "description": suite.description, "script": load.script, "env": load.env,
-                       "server_env": suite.server_env, "pools": pools, "interleaved": args.interleave,
+                       "server_env": suite.server_env, "pools": info.get("pools", {}), "interleaved": args.interleave,
                        "table": load_table(load, results[i], pools),
                        "server": server_table(load, results[i], info.get("imageKind") == "native"),
                        "runners": runners_table(load, results[i]),
+                       "replicas": replicas_table(load, results[i]),
                        "ratio": ratio_line(load, results[i]), "results": results[i],
                        "expected": load.expect(pools) if load.expect else {},
                        "bounds": {m: effective_bound(load, m, pools) for m in load.modes}, "rate": load.rate,
@@ -194,6 +196,8 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
             if section["ratio"]:
                 print(section["ratio"])
             print(f"server side:\n{section['server'].text()}\n", flush=True)
+            if section["replicas"]:
+                print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
             if section["runners"]:
                 print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)
         if suite.summary:

@@ -51,6 +51,14 @@ class Service:
         with urllib.request.urlopen(self.url + path, timeout=timeout) as r:
             return r.read().decode()
 
+    def info(self) -> dict:
+        """The service's /api/info: its JDK, image kind, pools and bounds."""
+        return json.loads(self.get("/api/info"))
+
+    def sample(self) -> dict:
+        """One scrape of /q/metrics: the figures a run keeps (labreport.SAMPLED_GAUGES, _COUNTERS)."""
+        return lr.scrape_sample(self.get("/q/metrics", timeout=5))
+
     def run(self, load: "Load", mode: str, out: Path, label: str, args, warmup=False) -> dict:
         """One k6 run of `load` against this service: its figures (see figures_of)."""
         return run_k6(args.k6, load, mode, self.url, out, label, self, args, warmup)
@@ -77,7 +85,7 @@ class Sampler(threading.Thread):
 
     def scrape(self):
         try:
-            sample = lr.scrape_sample(self.service.get("/q/metrics", timeout=5))
+            sample = self.service.sample()
             sample["t"] = time.time()
             self.samples.append(sample)
         except OSError:

@@ -248,11 +248,14 @@ def refs_check(docs: list[dict], label: str) -> int:
                     if "secretKeyRef" in ref:
                         need("Secret", ref["secretKeyRef"]["name"], where)
     for d in docs:
-        if d.get("kind") == "Service" and d.get("spec", {}).get("selector"):
-            sel = d["spec"]["selector"]
+        # What selects pods (a Service, a PodDisruptionBudget) must select some pod template here.
+        spec = d.get("spec", {})
+        sel = spec.get("selector") if d.get("kind") == "Service" else (
+            spec.get("selector", {}).get("matchLabels") if d.get("kind") == "PodDisruptionBudget" else None)
+        if sel:
             count += 1
             if not any(all(labels.get(k) == v for k, v in sel.items()) for _, labels in templates):
-                problems.append(f"Service/{d['metadata']['name']} selects {sel}, which no pod template carries")
+                problems.append(f"{d['kind']}/{d['metadata']['name']} selects {sel}, which no pod template carries")
     if problems:
         raise Failure(f"refs {label}: " + "; ".join(problems))
     return count

@@ -33,6 +33,9 @@ def parse(argv):
     p.add_argument("--runners", type=int, default=1,
                    help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
                         " together once all are Ready, their raw samples merged exactly (default 1)")
+    p.add_argument("--replicas", type=int, default=1,
+                   help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
+                        " pod's share read from its own /q/metrics; default 1)")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--warmups", type=int, default=15)
     p.add_argument("--warmup-seconds", type=float, default=15)
@@ -93,7 +96,8 @@ def main(argv=None):
         name, environment, _ = plan.VARIANTS[variant]
 
         def start(suite_, mode, tag, args_, out_, variant=variant, name=name):
-            return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups)
+            return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups,
+                                  args.replicas)
 
         s, i = rounds.measure([copy.deepcopy(suite)], args, out, modes, progress, start, environment, f"{variant}-")
         sections += s

@@ -17,7 +17,7 @@ from .plan import VARIANTS
 
 
 def startup_table(startups: list[dict]) -> lr.Table:
-    t = lr.Table(["environment", "pods", "pod created -> Ready s", "Quarkus started in s", "RSS at Ready MB",
+    t = lr.Table(["environment", "starts x pods", "pod created -> Ready s", "Quarkus started in s", "RSS at Ready MB",
                   "RSS after load MB", "health"])
     for variant, (_, environment, _) in VARIANTS.items():
         rows = [s for s in startups if s["variant"] == variant and "ready_s" in s]
@@ -25,7 +25,7 @@ def startup_table(startups: list[dict]) -> lr.Table:
             continue
         spread = lambda k: lr.fmt_spread(lr.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]),
                                          2 if k.endswith("_s") else 0)
-        t.add(environment, str(len(rows)), spread("ready_s"), spread("quarkus_started_s"), spread("rss_ready_mb"),
+        t.add(environment, f"{len(rows)} x {rows[0].get('replicas', 1)}", spread("ready_s"), spread("quarkus_started_s"), spread("rss_ready_mb"),
               spread("rss_after_mb"), ", ".join(sorted({r.get("health") or "?" for r in rows})))
     return t
 
@@ -72,17 +72,19 @@ def meta(api: cluster.Api, args, command: str, info: dict, service_docs: list[di
             "jvm_where": " (a fresh pod per suite and mode, Recreate)",
             "setup": [f"- cluster: Kubernetes {version.get('gitVersion')} on one node ({node['kernelVersion']},"
                       f" {node['containerRuntimeVersion']}), CNI bridge; built and run by ./lab k8s up",
-                      f"- service pods: requests {limits['requests']}, limits {limits['limits']} (deploy/k8s/local:"
-                      " the two-cores component); images built here (./lab k8s images)",
+                      f"- service pods: {args.replicas} per variant (the Service spreads the load), each with requests"
+                      f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
+                      " images built here (./lab k8s images)",
                       f"- {policies}",
                       *(f"- skipped: {s}" for s in skipped)]}
 
 
 def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> list[str]:
     extra = ["## Start-up in the cluster", "",
-             "Each suite and mode gets a fresh pod (pod created -> Ready, polled every 0.1 s through the API;"
-             " readiness probed every second); 'Quarkus started in' is the service's own log line; RSS from"
-             " /q/metrics through the Service at Ready and after the suite's runs. Median (min-max).", "",
+             "Each suite and mode gets fresh pods (the first pod created -> the last Ready, polled every 0.1 s"
+             " through the API; readiness probed every second); 'Quarkus started in' is the first pod's own log"
+             " line; RSS from every pod's /q/metrics (their sum) at Ready and after the suite's runs."
+             " Median (min-max).", "",
              startup_table(startups).markdown(), ""]
     beside = local_table(sections, local)
     if beside:
