@@ -154,6 +154,35 @@ class Replicas(unittest.TestCase):
         self.assertEqual(t.rows, [["worker", "1", "45", "45.0 (40.0-50.0)"], ["worker", "2", "55", "55.0 (50.0-60.0)"]])
 
 
+class Autoscaler(unittest.TestCase):
+    TARGET = {"type": "AverageValue", "averageValue": "1"}
+
+    def look(self, t, cpu, replicas, desired, queued):
+        return {"t": t, "hpa": {"cpu": cpu, "replicas": replicas, "desired": desired, "target": self.TARGET},
+                "pods": [{"pod": "a", "ready": True, "cpu": cpu, "busy": 50.0, "queued": queued, "wait_max_s": 1.9}]}
+
+    def test_cpu_quantities_in_cores(self):
+        from incluster.autoscale import cpu_cores
+
+        self.assertEqual([cpu_cores(q) for q in ("250m", "1", "1500u", "2000000000n")], [0.25, 1.0, 0.0015, 2.0])
+        self.assertTrue(cpu_cores(None) != cpu_cores(None), "no figure: NaN")
+
+    def test_the_answer_says_when_it_scaled_and_on_what(self):
+        from incluster.autoscale import verdict
+
+        looks = [self.look(0, 0.1, 1, 1, 0), self.look(30, 1.4, 1, 2, 200), self.look(60, 0.8, 2, 2, 0)]
+        self.assertEqual(verdict(looks), "the autoscaler asked for 2 pods at t = 30 s (CPU per pod 1.40 against its"
+                                         " target 1) and ran 2 at most")
+
+    def test_the_answer_says_why_it_did_not_scale(self):
+        from incluster.autoscale import timeline_table, verdict
+
+        looks = [self.look(0, 0.1, 1, 1, 0), self.look(30, 0.45, 1, 1, 320)]
+        self.assertEqual(verdict(looks), "the autoscaler never scaled: CPU per pod peaked at 0.45 cores against its"
+                                         " target 1, while up to 320 requests queued for a worker thread")
+        self.assertEqual(timeline_table(looks).rows[1], ["30", "1 (1)", "0.45", "1 -> 1", "0.45", "50", "320", "1,900"])
+
+
 class Workloads(unittest.TestCase):
     def test_every_workload_runs_in_the_cluster_at_the_quick_scale(self):
         quick = incluster.workload_suites("quick")

@@ -6,6 +6,7 @@
 #                 built from the Go module proxy at $K8S_VERSION (~8 min cold on 2 cores)
 #   coredns       $COREDNS_VERSION with only the plugins a cluster DNS needs (~1 min)
 #   pause         the sandbox process of every pod (a few lines of Go, below)
+#   metrics-server $METRICS_SERVER_VERSION: the resource metrics API (kubectl top, the autoscaler) (~3 min)
 #   etcd          from Debian's etcd-server package (unpacked, not installed)
 #   kubeconform   strict schema checks
 #
@@ -18,6 +19,7 @@ K8S_VERSION="${K8S_VERSION:-1.32.5}"
 COREDNS_VERSION="${COREDNS_VERSION:-v1.12.0}"
 COREDNS_BUILD=2 # bump when the plugin list below changes: the cached binary is rebuilt
 KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.8.0}"
+METRICS_SERVER_VERSION="${METRICS_SERVER_VERSION:-v0.9.0}"
 tools="$LAB_CACHE/k8s-tools"
 bin="$tools/v$K8S_VERSION"
 mkdir -p "$bin"
@@ -155,6 +157,14 @@ if [[ ! -x "$kubeconform" ]]; then
   mv "$tools/bin/kubeconform" "$kubeconform"
 fi
 
+metrics_server="$tools/metrics-server-$METRICS_SERVER_VERSION"
+if [[ ! -x "$metrics_server" ]]; then
+  log "k8s: building metrics-server $METRICS_SERVER_VERSION from the Go module proxy (~3 min cold, once)"
+  GOBIN="$tools/bin" CGO_ENABLED=0 GOFLAGS=-trimpath \
+    go install "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION" >&2
+  mv "$tools/bin/metrics-server" "$metrics_server"
+fi
+
 echo "K8S_VERSION=$K8S_VERSION"
 for c in "${components[@]}"; do
   key="${c^^}"
@@ -164,3 +174,4 @@ echo "COREDNS=$coredns"
 echo "PAUSE=$pause"
 echo "ETCD=$etcd"
 echo "KUBECONFORM=$kubeconform"
+echo "METRICS_SERVER=$metrics_server"

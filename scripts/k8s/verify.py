@@ -33,7 +33,7 @@ import proc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
-KUSTOMIZATIONS = ["base", "overlays/jvm", "overlays/jvm-aot", "overlays/native", "jobs", "operator", "local", "local/jobs"]
+KUSTOMIZATIONS = ["base", "overlays/jvm", "overlays/jvm-aot", "overlays/native", "overlays/jvm-autoscaled", "jobs", "operator", "local", "local/jobs"]
 # Custom resources the API server here does not know (the k6 operator's CRDs are not installed).
 NO_SCHEMA_KINDS = {"TestRun"}
 NAMESPACE = "loom-lab"
@@ -256,6 +256,9 @@ def refs_check(docs: list[dict], label: str) -> int:
             count += 1
             if not any(all(labels.get(k) == v for k, v in sel.items()) for _, labels in templates):
                 problems.append(f"{d['kind']}/{d['metadata']['name']} selects {sel}, which no pod template carries")
+        if d.get("kind") == "HorizontalPodAutoscaler":
+            target = spec["scaleTargetRef"]
+            need(target["kind"], target["name"], f"HorizontalPodAutoscaler/{d['metadata']['name']}")
     if problems:
         raise Failure(f"refs {label}: " + "; ".join(problems))
     return count

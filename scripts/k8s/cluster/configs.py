@@ -38,8 +38,40 @@ def write_configs():
         path.write_text(render(name))
 
 
+def metrics_server_objects() -> list[dict]:
+    """metrics.k8s.io: metrics-server (a process on the node, like CoreDNS) reached through a
+    Service without a selector, with its read access and the delegated authentication an
+    aggregated API server needs (the roles of metrics-server's own manifests)."""
+    user = {"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:metrics-server"}
+    role = lambda kind, name: {"apiGroup": "rbac.authorization.k8s.io", "kind": kind, "name": name}
+    system = {"name": "metrics-server", "namespace": "kube-system"}
+    return [
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+         "metadata": {"name": "loom-lab:metrics-server"},
+         "rules": [{"apiGroups": [""], "resources": ["nodes/metrics"], "verbs": ["get"]},
+                   {"apiGroups": [""], "resources": ["pods", "nodes"], "verbs": ["get", "list", "watch"]}]},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+         "metadata": {"name": "loom-lab:metrics-server"}, "roleRef": role("ClusterRole", "loom-lab:metrics-server"),
+         "subjects": [user]},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+         "metadata": {"name": "loom-lab:metrics-server:auth-delegator"},
+         "roleRef": role("ClusterRole", "system:auth-delegator"), "subjects": [user]},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+         "metadata": {"name": "loom-lab:metrics-server:auth-reader", "namespace": "kube-system"},
+         "roleRef": role("Role", "extension-apiserver-authentication-reader"), "subjects": [user]},
+        {"apiVersion": "v1", "kind": "Service", "metadata": system,
+         "spec": {"ports": [{"name": "https", "port": 443, "targetPort": s.METRICS_PORT}]}},
+        {"apiVersion": "v1", "kind": "Endpoints", "metadata": system,
+         "subsets": [{"addresses": [{"ip": s.NODE_IP}], "ports": [{"name": "https", "port": s.METRICS_PORT}]}]},
+        # Its serving certificate is self-signed (as in metrics-server's own manifests).
+        {"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService", "metadata": {"name": "v1beta1.metrics.k8s.io"},
+         "spec": {"service": {**system, "port": 443}, "group": "metrics.k8s.io", "version": "v1beta1",
+                  "insecureSkipTLSVerify": True, "groupPriorityMinimum": 100, "versionPriority": 100}},
+    ]
+
+
 def cluster_objects() -> dict:
-    """Objects every run needs: DNS's read access, the default StorageClass and local volumes (no
+    """Objects every run needs: DNS's read access, the metrics API, the default StorageClass and local volumes (no
     provisioner here: static local PersistentVolumes on this node, owned per pod by fsGroup)."""
     volumes = s.RUN / "volumes"
     items = [
@@ -56,7 +88,7 @@ def cluster_objects() -> dict:
                       "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
          "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer",
          "reclaimPolicy": "Delete"},
-    ]
+    ] + metrics_server_objects()
     for i in range(1, 7):
         path = volumes / f"pv{i}"
         path.mkdir(parents=True, exist_ok=True)

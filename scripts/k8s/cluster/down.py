@@ -52,7 +52,7 @@ def stop_pods():
                 check=False, timeout=30)
         proc.wait_until(lambda: running("containerd") is None or
                         not sh(*CTR, "tasks", "ls", "-q", check=False, timeout=5).stdout.strip(), 30, 0.5)
-    for name in ("kubelet", "kube-proxy", "coredns"):
+    for name in ("metrics-server", "kubelet", "kube-proxy", "coredns"):
         stop(name)
     kill_pods()
 

@@ -1,5 +1,7 @@
 """Certificates, tokens and kubeconfigs: a CA of the cluster's own, the API server's serving and
-kubelet-client certificates, the service-account key pair, and one token per identity."""
+kubelet-client certificates, the aggregation layer's front proxy (a CA of its own and the client
+certificate the API server shows metrics-server, as kubeadm sets it up), the service-account key
+pair, and one token per identity."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ IDENTITIES = {
     "scheduler": ("system:kube-scheduler", ""),
     "proxy": ("system:kube-proxy", ""),
     "coredns": ("loom-lab:coredns", ""),
+    "metrics-server": ("loom-lab:metrics-server", ""),
 }
 
 
@@ -26,23 +29,29 @@ def openssl(*args):
 
 def make_pki(pki: Path):
     pki.mkdir(parents=True, exist_ok=True)
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=loom-lab-ca",
-            "-keyout", pki / "ca.key", "-out", pki / "ca.crt")
+    def authority(name: str, subject: str):
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject,
+                "-keyout", pki / f"{name}.key", "-out", pki / f"{name}.crt")
 
-    def cert(name: str, subject: str, sans: str | None = None, usage: str = "serverAuth"):
+    def cert(name: str, subject: str, sans: str | None = None, usage: str = "serverAuth", ca: str = "ca"):
         ext = pki / f"{name}.ext"
         ext.write_text(f"extendedKeyUsage={usage}\n" + (f"subjectAltName={sans}\n" if sans else ""))
         openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", pki / f"{name}.key",
                 "-out", pki / f"{name}.csr")
-        openssl("x509", "-req", "-in", pki / f"{name}.csr", "-CA", pki / "ca.crt", "-CAkey", pki / "ca.key",
+        openssl("x509", "-req", "-in", pki / f"{name}.csr", "-CA", pki / f"{ca}.crt", "-CAkey", pki / f"{ca}.key",
                 "-CAcreateserial", "-days", "30", "-extfile", ext, "-out", pki / f"{name}.crt")
 
+    authority("ca", "/CN=loom-lab-ca")
     sans = ",".join([f"IP:{NODE_IP}", f"IP:{API_SERVICE_IP}", "IP:127.0.0.1", "DNS:localhost", "DNS:kubernetes",
                      "DNS:kubernetes.default", "DNS:kubernetes.default.svc",
                      "DNS:kubernetes.default.svc.cluster.local"])
     cert("apiserver", "/CN=kube-apiserver", sans)
     # The API server's client certificate towards the kubelet (logs, exec, port-forward).
     cert("apiserver-kubelet-client", "/O=system:masters/CN=kube-apiserver-kubelet-client", usage="clientAuth")
+    # The aggregation layer: requests the API server proxies to metrics-server carry the user in
+    # headers, trusted because this client certificate of the front-proxy CA sends them.
+    authority("front-proxy-ca", "/CN=loom-lab-front-proxy-ca")
+    cert("front-proxy-client", "/CN=front-proxy-client", usage="clientAuth", ca="front-proxy-ca")
     openssl("genrsa", "-out", pki / "sa.key", "2048")
     openssl("rsa", "-in", pki / "sa.key", "-pubout", "-out", pki / "sa.pub")
 

@@ -26,9 +26,10 @@ API_PORT = 6443
 SOCK = RUN / "containerd" / "containerd.sock"
 KUBECONFIG = RUN / "admin.kubeconfig"
 PAUSE_IMAGE = "docker.io/loom-lab/pause:1.0-local"
-PORTS = [2379, 2380, API_PORT, 10248, 10249, 10250, 10256, 10257, 10259]
+METRICS_PORT = 4443  # metrics-server, behind the API server's aggregation layer (metrics.k8s.io)
+PORTS = [2379, 2380, API_PORT, METRICS_PORT, 10248, 10249, 10250, 10256, 10257, 10259]
 COMPONENTS = ["etcd", "kube-apiserver", "containerd", "kube-controller-manager", "kube-scheduler", "kubelet",
-              "kube-proxy", "coredns"]
+              "kube-proxy", "coredns", "metrics-server"]
 
 
 def say(msg: str):

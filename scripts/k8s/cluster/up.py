@@ -15,8 +15,8 @@ from . import configs, down, host, pki
 from .api import Api, dns_query, kubectl
 from .images import import_images
 from .processes import components_rss_mb, running, start, tools
-from .settings import (API_PORT, API_SERVICE_IP, BRIDGE, HOME, IMAGES, KUBECONFIG, NODE, NODE_IP, POD_CIDR, ROOT,
-                       RUN, SERVICE_CIDR, SOCK, Step, fail, say, sh)
+from .settings import (API_PORT, API_SERVICE_IP, BRIDGE, HOME, IMAGES, KUBECONFIG, METRICS_PORT, NODE, NODE_IP,
+                       POD_CIDR, ROOT, RUN, SERVICE_CIDR, SOCK, Step, fail, say, sh)
 
 
 def up():
@@ -70,7 +70,7 @@ def bring_up(t: dict):
                                                             timeout=5).returncode == 0, 30):
             raise RuntimeError("containerd did not start")
         import_images()
-    with Step("controller-manager, scheduler, kubelet, kube-proxy, CoreDNS"):
+    with Step("controller-manager, scheduler, kubelet, kube-proxy, CoreDNS, metrics-server"):
         start_node(t)
     with Step(f"node {NODE} Ready"):
         def node_ready():
@@ -81,6 +81,13 @@ def bring_up(t: dict):
 
         if not proc.wait_until(node_ready, 90, 0.25):
             raise RuntimeError(f"the node did not become Ready (see {RUN / 'logs' / 'kubelet.log'})")
+    with Step("metrics API (metrics-server behind the aggregation layer) available"):
+        def available():
+            service = api.json("/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io", 2)
+            return any(c["type"] == "Available" and c["status"] == "True" for c in service["status"].get("conditions", []))
+
+        if not proc.wait_until(available, 90, 0.5):
+            raise RuntimeError(f"metrics.k8s.io not available (see {RUN / 'logs' / 'metrics-server.log'})")
     with Step("cluster DNS answers kubernetes.default.svc.cluster.local"):
         if not proc.wait_until(lambda: API_SERVICE_IP in dns_query("kubernetes.default.svc.cluster.local", NODE_IP),
                                60, 0.25):
@@ -112,7 +119,15 @@ def start_apiserver(t: dict) -> Api:
         "--service-account-key-file", pki_dir / "sa.pub", "--service-account-signing-key-file", pki_dir / "sa.key",
         "--kubelet-client-certificate", pki_dir / "apiserver-kubelet-client.crt",
         "--kubelet-client-key", pki_dir / "apiserver-kubelet-client.key",
-        "--kubelet-preferred-address-types", "InternalIP", "--profiling=false", "--v=1"])
+        "--kubelet-preferred-address-types", "InternalIP",
+        # The aggregation layer (metrics.k8s.io served by metrics-server); the API server dials the
+        # endpoint's address itself, as it cannot reach Service IPs (kube-proxy's rules are for pods).
+        "--requestheader-client-ca-file", pki_dir / "front-proxy-ca.crt",
+        "--requestheader-allowed-names", "front-proxy-client", "--requestheader-username-headers", "X-Remote-User",
+        "--requestheader-group-headers", "X-Remote-Group", "--requestheader-extra-headers-prefix", "X-Remote-Extra-",
+        "--proxy-client-cert-file", pki_dir / "front-proxy-client.crt",
+        "--proxy-client-key-file", pki_dir / "front-proxy-client.key", "--enable-aggregator-routing=true",
+        "--profiling=false", "--v=1"])
     api = Api()
     if not proc.wait_until(lambda: api.get("/readyz", 2) == b"ok", 90, 0.2):
         raise RuntimeError(f"kube-apiserver not ready (see {RUN / 'logs' / 'kube-apiserver.log'})")
@@ -141,3 +156,11 @@ def start_node(t: dict):
     start("kube-proxy", [t["KUBE_PROXY"], "--config", RUN / "kube-proxy.yaml", "--v=1"])
     kubectl("apply", "-f", "-", input=json.dumps(configs.cluster_objects()))
     start("coredns", [t["COREDNS"], "-conf", RUN / "Corefile"])
+    kubeconfig = RUN / "metrics-server.kubeconfig"
+    start("metrics-server", [
+        t["METRICS_SERVER"], "--kubeconfig", kubeconfig, "--authentication-kubeconfig", kubeconfig,
+        "--authorization-kubeconfig", kubeconfig, "--bind-address", NODE_IP, "--secure-port", METRICS_PORT,
+        "--cert-dir", RUN / "metrics-server",
+        # The kubelet serves its metrics with a self-signed certificate (no serving CSR is approved here).
+        "--kubelet-insecure-tls", "--kubelet-preferred-address-types", "InternalIP",
+        "--metric-resolution", "15s", "--v=1"])
