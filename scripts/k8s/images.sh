@@ -149,8 +149,9 @@ build_postgres() {
   bash "$LAB_ROOT/scripts/pgvector.sh" >&2
   local ctx="$out/context/postgres" pg_config=/usr/lib/postgresql/15/bin/pg_config
   rm -rf "$ctx" && mkdir -p "$ctx/pgvector/lib" "$ctx/pgvector/extension"
-  cp "$("$pg_config" --pkglibdir)/vector.so" "$ctx/pgvector/lib/"
-  cp "$("$pg_config" --sharedir)"/extension/vector* "$ctx/pgvector/extension/"
+  # -p: the copies keep their times, which the signature reads (else a rebuild every time).
+  cp -p "$("$pg_config" --pkglibdir)/vector.so" "$ctx/pgvector/lib/"
+  cp -p "$("$pg_config" --sharedir)"/extension/vector* "$ctx/pgvector/extension/"
   cp "$src/pg-entrypoint.sh" "$ctx/"
   build postgres loom-lab/postgres-pgvector:15-local "$ctx" \
     "$(signature "$src/Containerfile.postgres" "$src/pg-entrypoint.sh" "$ctx/pgvector" "$out/debian.sig")" --network host
