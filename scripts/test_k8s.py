@@ -183,6 +183,25 @@ class Autoscaler(unittest.TestCase):
         self.assertEqual(timeline_table(looks).rows[1], ["30", "1 (1)", "0.45", "1 -> 1", "0.45", "50", "320", "1,900"])
 
 
+class Failover(unittest.TestCase):
+    def test_failed_requests_and_their_window_from_k6s_csv(self):
+        import tempfile
+
+        from bench import k6csv
+        from incluster.failover import failures, summary_line
+
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "run.csv.gz"
+            # k6's times in microseconds: 10 s, 10.5 s, 11 s, 12 s; two of the four failed.
+            k6csv.write(path, [(10_000_000, 100.0, False), (10_500_000, 3.0, True), (11_000_000, 5.0, True),
+                               (12_000_000, 101.0, False)])
+            total, failed = failures(path.read_bytes())
+        self.assertEqual((total, [t for t, _ in failed]), (4, [10.5, 11.0]))
+        self.assertEqual(summary_line(total, failed, killed_at=10.0),
+                         "2 of 4 requests failed (2 HTTP 200), from +0.5 s to +1.0 s after the kill")
+        self.assertEqual(summary_line(4, [], 10.0), "none of 4 requests failed")
+
+
 class Workloads(unittest.TestCase):
     def test_every_workload_runs_in_the_cluster_at_the_quick_scale(self):
         quick = incluster.workload_suites("quick")
