@@ -94,8 +94,9 @@ def timeline_table(looks: list[dict]) -> lr.Table:
     for lk in looks:
         h, pods = lk["hpa"], lk["pods"]
         each = lambda key, digits=0, scale=1: " / ".join(lr.fmt(p.get(key, math.nan) * scale, digits) for p in pods)
+        # '-': no status yet, or no figure to decide on.
         t.add(f"{lk['t']:.0f}", f"{len(pods)} ({sum(p['ready'] for p in pods)})", lr.fmt(h["cpu"], 2),
-              f"{h['replicas']} -> {h['desired']}", each("cpu", 2), each("busy"), each("queued"),
+              f"{h['replicas'] or '-'} -> {h['desired'] or '-'}", each("cpu", 2), each("busy"), each("queued"),
               each("wait_max_s", 0, 1000))
     return t
 
