@@ -83,6 +83,14 @@ class Sampler(threading.Thread):
         self.samples: list[dict] = []
         self._done = threading.Event()
 
+    @classmethod
+    def begin(cls, service: Service, period: float) -> "Sampler":
+        """A sampler that has scraped once (before the load) and goes on every `period` s."""
+        sampler = cls(service, period)
+        sampler.scrape()
+        sampler.start()
+        return sampler
+
     def scrape(self):
         try:
             sample = self.service.sample()
@@ -118,9 +126,7 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
     n = getattr(args, "runners", 1)
     if n > 1:
         return run_split(k6, load, env, n, out, label, service, args)
-    sampler = Sampler(service, args.sample_period)
-    sampler.scrape()
-    sampler.start()
+    sampler = Sampler.begin(service, args.sample_period)
     started = time.monotonic()
     try:
         k6_run = subprocess.run([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], env=env, cwd=ROOT,
@@ -140,9 +146,7 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
 def run_split(k6: str, load: Load, env: dict, n: int, out: Path, label: str, service: Service, args) -> dict:
     """run_k6 over N local runners (runners.py): the figures of the merged summary, each runner's
     own figures and the start skew beside them."""
-    sampler = Sampler(service, args.sample_period)
-    sampler.scrape()
-    sampler.start()
+    sampler = Sampler.begin(service, args.sample_period)
     started = time.monotonic()
     try:
         summary, k6_exit = runners.run_local(k6, load, ROOT / load.script, env, n, out, label, ROOT)

@@ -122,15 +122,8 @@ def main(argv):
     out.mkdir(parents=True, exist_ok=True)
     api = cluster.Api()
     name = VARIANTS[VARIANT][0]
-    service_docs = deploy.render("deploy/k8s/local")
-    deploy.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
-                  or d["metadata"]["name"] in (name, "postgres")])
-    job_docs = deploy.render("deploy/k8s/local/jobs")
-    deploy.apply([d for d in job_docs if d["kind"] != "Job"])
-    deploy.wait_rollouts(["statefulset/postgres", f"deployment/{name}"])
+    _, job_docs, container = deploy.one_variant(name)
     hpa = next(d for d in deploy.render("deploy/k8s/overlays/jvm-autoscaled") if d["kind"] == "HorizontalPodAutoscaler")
-    container = next(d for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)[
-        "spec"]["template"]["spec"]["containers"][0]
     base_env = container.get("env", [])
 
     suite = sleep.suites(Scale())[0]  # its server configuration: the worker pool of the A3 seed

@@ -32,6 +32,20 @@ def apply(docs: list[dict]):
     cluster.kubectl("apply", "-f", "-", input=json.dumps({"apiVersion": "v1", "kind": "List", "items": docs}))
 
 
+def one_variant(name: str) -> tuple[list[dict], list[dict], dict]:
+    """deploy/k8s/local's database and one variant's Deployment and Service applied, with the k6
+    scripts and the results volume, and rolled out: (the local documents, the Jobs' documents,
+    the variant's container)."""
+    service_docs = render("deploy/k8s/local")
+    apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
+           or d["metadata"]["name"] in (name, "postgres")])
+    job_docs = render("deploy/k8s/local/jobs")
+    apply([d for d in job_docs if d["kind"] != "Job"])
+    wait_rollouts(["statefulset/postgres", f"deployment/{name}"])
+    deployment = next(d for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)
+    return service_docs, job_docs, deployment["spec"]["template"]["spec"]["containers"][0]
+
+
 def delete_job(name: str):
     cluster.kubectl("-n", NS, "delete", "job", name, "--wait=false", "--cascade=background", check=False)
 

@@ -81,14 +81,8 @@ def main(argv):
     out.mkdir(parents=True, exist_ok=True)
     api = cluster.Api()
     name = VARIANTS[VARIANT][0]
-    service_docs = deploy.render("deploy/k8s/local")
-    deploy.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
-                  or d["metadata"]["name"] in (name, "postgres")])
-    job_docs = deploy.render("deploy/k8s/local/jobs")
-    deploy.apply([d for d in job_docs if d["kind"] != "Job"])
-    deploy.wait_rollouts(["statefulset/postgres", f"deployment/{name}"])
-    base_env = next(d for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)[
-        "spec"]["template"]["spec"]["containers"][0].get("env", [])
+    _, job_docs, container = deploy.one_variant(name)
+    base_env = container.get("env", [])
     suite = sleep.suites(loads.Scale())[0]
     load = loads.Load(f"open {args.rate} req/s for {args.seconds} s", "k6/sleep.js", "sleep",
                       {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(args.rate), "DURATION": f"{args.seconds}s",

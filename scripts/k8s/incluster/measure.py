@@ -120,9 +120,7 @@ class ClusterService:
         job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
         if args.runners > 1:
             return self.run_split(load, mode, out, label, args, distribute(job, args.runners))
-        sampler = runner.Sampler(self, args.sample_period)
-        sampler.scrape()
-        sampler.start()
+        sampler = runner.Sampler.begin(self, args.sample_period)
         started = time.monotonic()
         try:
             apply([job])
@@ -145,9 +143,7 @@ class ClusterService:
         """One run as an Indexed Job of N runners, resumed together once all are Ready (through
         the API server's pod proxy, as `k6 resume` would), merged from their raw samples."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
-        sampler = runner.Sampler(self, args.sample_period)
-        sampler.scrape()
-        sampler.start()
+        sampler = runner.Sampler.begin(self, args.sample_period)
         started = time.monotonic()
         try:
             apply([job])
