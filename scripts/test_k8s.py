@@ -202,6 +202,32 @@ class Failover(unittest.TestCase):
         self.assertEqual(summary_line(4, [], 10.0), "none of 4 requests failed")
 
 
+class ScaleOut(unittest.TestCase):
+    @staticmethod
+    def section(mode, pods, rps, p99, rss_mb=400, threads=60):
+        run = {"throughput": rps, "p99": p99, "error_rate": 0.0, "dropped": 0, "peak_rss_bytes": rss_mb * 1e6,
+               "cpu_s": 2.0, "requests": 4000, "peak_live_threads": threads}
+        return {"workload": "sleep", "load": "open 750 req/s", "environment": f"in-cluster JVM, {pods} pod",
+                "results": {mode: {"runs": [run, run]}}}
+
+    def test_the_fewest_worker_pods_that_match_the_virtual_pod(self):
+        from incluster import scale
+
+        sections = [self.section("worker", 1, 500, 2000, 400, 120), self.section("worker", 2, 745, 130, 800, 240),
+                    self.section("worker", 4, 750, 110, 1600, 480), self.section("virtual", 1, 750, 120, 400, 40)]
+        md = "\n".join(scale.tables(sections))
+        self.assertIn("**2 worker pods matched one virtual pod (req/s 745.0 against 750.0, p99 130.0 against 120.0 ms),"
+                      " at 2.0x its RSS and 6.0x its threads**", md)
+        self.assertIn("| worker x 4 | 750.0 | 110.0 | 0.00 | 0 | 1,600 | 0.500 | 480 |", md)
+
+    def test_or_that_the_most_tried_did_not(self):
+        from incluster import scale
+
+        sections = [self.section("worker", r, 500 * r / 4, 900) for r in (1, 2, 4)] + [self.section("virtual", 1, 750, 120)]
+        self.assertIn("**none of 1, 2, 4 worker pods matched one virtual pod; the closest, 4 pods: req/s 500.0 against"
+                      " 750.0, p99 900.0 against 120.0 ms**", "\n".join(scale.tables(sections)))
+
+
 class Workloads(unittest.TestCase):
     def test_every_workload_runs_in_the_cluster_at_the_quick_scale(self):
         quick = incluster.workload_suites("quick")

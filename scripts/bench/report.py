@@ -215,7 +215,7 @@ def ratio_line(load: Load, results: dict) -> str:
     return "; ".join(parts)
 
 
-def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str] = ()):
+def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str] = (), lead: list[str] = ()):
     md = [f"# {meta.get('title', 'loom-lab bench report')}", "", f"Profile: {meta['profile']}", ""]
     md += [f"- date: {meta['date']}", f"- command: `{meta['command']}`", f"- machine: {meta['machine']}",
            f"- JDK: {meta['info'].get('jdk')} ({meta['info'].get('vm')}), Quarkus {meta['info'].get('quarkus')}, "
@@ -255,6 +255,7 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str
                + ("" if meta.get("interleave", True) else " These rounds ran in blocks, one mode after another"
                   " (a pod per mode): drift between blocks is not cancelled."),
                "", answer.markdown(), ""]
+    md += list(lead)  # an answer of the caller's own (the in-cluster scale-out tables), before the sections
     for s in sections:
         expectation = ""
         if s.get("expected"):
@@ -347,10 +348,10 @@ def machine() -> str:
             f"{os.uname().sysname} {os.uname().release}")
 
 
-def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str] = ()):
-    """report.md (sections, then `appendix`: markdown lines), report.html and results.json; with
-    --strict, exit 1 on a failed run."""
-    write_report(out, meta, sections, appendix)
+def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str] = (), lead: list[str] = ()):
+    """report.md (`lead`, then the sections, then `appendix`: markdown lines), report.html and
+    results.json; with --strict, exit 1 on a failed run."""
+    write_report(out, meta, sections, appendix, lead)
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None,
                      answer_table(sections, LOCAL))
     (out / "results.json").write_text(json.dumps(

@@ -15,15 +15,17 @@ from bench import report as bench_report
 from bench import rounds
 
 from . import __doc__ as DOC
-from . import deploy, plan, report
+from . import deploy, plan, report, scale
 from .measure import ClusterService
 
 
 def parse(argv):
     p = argparse.ArgumentParser(prog="lab k8s run", description=DOC.split("\n\n")[0])
     p.add_argument("--out", required=True)
-    p.add_argument("--profile", choices=["quick", "smoke"], default="quick",
-                   help="quick: warm-up and 3 runs per load; smoke: seconds, one run each (CI)")
+    p.add_argument("--profile", choices=["quick", "smoke", "scale"], default="quick",
+                   help="quick: warm-up and 3 runs per load; smoke: seconds, one run each (CI); scale: how many"
+                        " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
+                        " reactive on one; the JVM variant)")
     p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
     p.add_argument("--variants", default="jvm,jvm-aot,native",
                    help="service variants (default: every one whose image exists here)")
@@ -60,12 +62,19 @@ def main(argv=None):
     args = parse(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    variants, skipped = plan.variants(args.variants)
-    runs = plan.suites_on_variants(args, variants)
+    variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants)
     modes = {m for m in args.mode.split(",") if m}
-    planned = plan.planned_seconds(runs, modes, args)
-    print(f"plan: {len(runs)} suite x variant ({', '.join(f'{s.workload} on {v}' for v, s in runs)}); about "
-          f"{lr.fmt_duration(planned)} with pod start-ups and Jobs", flush=True)
+    # (variant, suite, modes, pods, the environment the report names)
+    if args.profile == "scale":
+        blocks = [("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
+                  for suite, mode, pods in scale.runs()]
+        planned = scale.planned_seconds(args)
+    else:
+        runs = plan.suites_on_variants(args, variants)
+        blocks = [(v, suite, modes, args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
+        planned = plan.planned_seconds(runs, modes, args)
+    print(f"plan: {len(blocks)} blocks ({', '.join(f'{s.workload} on {e}' + (f' ({min(m)})' if len(m) == 1 else '') for _, s, m, _, e in blocks)});"
+          f" about {lr.fmt_duration(planned)} with pod start-ups and Jobs", flush=True)
     for s in skipped:
         print(f"skipped: {s}", flush=True)
     if args.plan:
@@ -89,17 +98,17 @@ def main(argv=None):
                 for d in service_docs if d["kind"] == "Deployment"}
 
     startups: list[dict] = []
-    progress = {"done": 0, "total": sum(len(s.loads) for _, s in runs), "started": time.monotonic(),
+    progress = {"done": 0, "total": sum(len(b[1].loads) for b in blocks), "started": time.monotonic(),
                 "planned_total": planned, "planned_done": 0.0}
     sections, info = [], {}
-    for variant, suite in runs:
-        name, environment, _ = plan.VARIANTS[variant]
+    for variant, suite, block_modes, pods, environment in blocks:
+        name = plan.VARIANTS[variant][0]
 
-        def start(suite_, mode, tag, args_, out_, variant=variant, name=name):
-            return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups,
-                                  args.replicas)
+        def start(suite_, mode, tag, args_, out_, variant=variant, name=name, pods=pods):
+            return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups, pods)
 
-        s, i = rounds.measure([copy.deepcopy(suite)], args, out, modes, progress, start, environment, f"{variant}-")
+        prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
+        s, i = rounds.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
         sections += s
         info = i or info
 
@@ -107,7 +116,7 @@ def main(argv=None):
     meta = report.meta(api, args, command, info, service_docs, policies, skipped)
     extra = report.extra_sections(startups, sections, Path(args.local))
     (out / "startup.json").write_text(json.dumps(startups, indent=1))
-    bench_report.finish(out, args, meta, sections, extra)
+    bench_report.finish(out, args, meta, sections, extra, scale.tables(sections) if args.profile == "scale" else [])
 
 
 main()

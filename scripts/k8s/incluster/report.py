@@ -20,13 +20,14 @@ def startup_table(startups: list[dict]) -> lr.Table:
     t = lr.Table(["environment", "starts x pods", "pod created -> Ready s", "Quarkus started in s", "RSS at Ready MB",
                   "RSS after load MB", "health"])
     for variant, (_, environment, _) in VARIANTS.items():
-        rows = [s for s in startups if s["variant"] == variant and "ready_s" in s]
-        if not rows:
-            continue
-        spread = lambda k: lr.fmt_spread(lr.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]),
-                                         2 if k.endswith("_s") else 0)
-        t.add(environment, f"{len(rows)} x {rows[0].get('replicas', 1)}", spread("ready_s"), spread("quarkus_started_s"), spread("rss_ready_mb"),
-              spread("rss_after_mb"), ", ".join(sorted({r.get("health") or "?" for r in rows})))
+        for pods in sorted({s.get("replicas", 1) for s in startups if s["variant"] == variant}):
+            rows = [s for s in startups if s["variant"] == variant and s.get("replicas", 1) == pods and "ready_s" in s]
+            if not rows:
+                continue
+            spread = lambda k, rows=rows: lr.fmt_spread(
+                lr.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]), 2 if k.endswith("_s") else 0)
+            t.add(environment, f"{len(rows)} x {pods}", spread("ready_s"), spread("quarkus_started_s"),
+                  spread("rss_ready_mb"), spread("rss_after_mb"), ", ".join(sorted({r.get("health") or "?" for r in rows})))
     return t
 
 
@@ -55,6 +56,11 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     return t if t.rows else None
 
 
+def pods_per_variant(args) -> str:
+    return ("the worker mode on 1, 2 and 4 pods, virtual and reactive on one" if args.profile == "scale"
+            else f"{args.replicas} per variant")
+
+
 def meta(api: cluster.Api, args, command: str, info: dict, service_docs: list[dict], policies: str,
          skipped: list[str]) -> dict:
     version = api.json("/version")
@@ -72,7 +78,7 @@ def meta(api: cluster.Api, args, command: str, info: dict, service_docs: list[di
             "jvm_where": " (a fresh pod per suite and mode, Recreate)",
             "setup": [f"- cluster: Kubernetes {version.get('gitVersion')} on one node ({node['kernelVersion']},"
                       f" {node['containerRuntimeVersion']}), CNI bridge; built and run by ./lab k8s up",
-                      f"- service pods: {args.replicas} per variant (the Service spreads the load), each with requests"
+                      f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
                       f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
                       " images built here (./lab k8s images)",
                       f"- {policies}",
