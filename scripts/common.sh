@@ -67,14 +67,18 @@ wait_http() {
   return 1
 }
 
-# k8s_python: prints the Python of the Kubernetes scripts, a venv under $LAB_CACHE with
-# kubernetes-validate (Kubernetes' published JSON schemas) and PyYAML, created once.
-k8s_python() {
-  local venv="$LAB_CACHE/k8s-venv"
-  if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import kubernetes_validate, yaml' 2>/dev/null; then
-    log "k8s: installing kubernetes-validate (published JSON schemas) and PyYAML into $venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q kubernetes-validate
+# lab_python: prints the Python of every harness command: a venv at .venv with the package of
+# scripts/pyproject.toml installed (editable, so the checkout's code runs) and its pinned
+# dependencies, created once per checkout and again when pyproject.toml changes.
+lab_python() {
+  local venv="$LAB_ROOT/.venv" stamp sig
+  stamp="$venv/.loomlab-installed"
+  sig="$(sha256sum "$LAB_ROOT/scripts/pyproject.toml" | cut -c1-16)"
+  if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$sig" ]]; then
+    log "python: creating $venv (pip install -e scripts: the harness and its pinned dependencies)"
+    python3 -m venv "$venv" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check -e "$LAB_ROOT/scripts" >&2
+    echo "$sig" >"$stamp"
   fi
   echo "$venv/bin/python"
 }

@@ -233,7 +233,7 @@ export function stdDev(data, scenario) {
   return Math.sqrt(Math.max(0, variance));
 }
 
-// Around the raw summary in a log (SUMMARY_LOG=1); scripts/k8s/incluster.py looks for these.
+// Around the raw summary in a log (SUMMARY_LOG=1); scripts/loomlab/incluster looks for these.
 const SUMMARY_BEGIN = '----- loom-lab k6 summary -----';
 const SUMMARY_END = '----- end of loom-lab k6 summary -----';
 

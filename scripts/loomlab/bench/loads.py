@@ -1,0 +1,151 @@
+"""What a run is: the execution models (read from k6/lib/modes.json, the one statement of which
+workload runs in which mode), a Load (one k6 run shape measured in each mode), a Suite (a
+workload's loads under one server configuration), and the Scale a profile runs them at. The
+workloads themselves, with their seeds and bounds, are in workloads/; the profiles in profiles.py."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from loomlab import labreport as lr
+
+from loomlab import ROOT
+MATRIX = {k: v for k, v in json.loads((ROOT / "k6/lib/modes.json").read_text()).items() if k != "about"}
+
+# VIRTUAL_RX: a variant of the virtual mode measured as a column of its own where the matrix lists
+# it (db, product): the request's virtual thread awaits the reactive clients (k6 CLIENTS=reactive).
+VIRTUAL_RX = "virtual+rx"
+# The execution models, in report order.
+MODES = ("worker", "virtual", "reactive", VIRTUAL_RX)
+
+
+def modes_of(key: str, with_rx: bool = False) -> tuple:
+    """A workload's modes (or 'copy', 'ingest-grpc'), in report order; with_rx adds the virtual+rx
+    column where the workload has it."""
+    modes = tuple(m for m in MODES if m in MATRIX[key])
+    return modes + ((VIRTUAL_RX,) if with_rx and key in MATRIX[VIRTUAL_RX] else ())
+
+
+# The models that hold a thread per request: what the JDBC-only variants compare.
+THREADED = ("worker", "virtual")
+
+
+def k6_mode(mode: str) -> dict:
+    """The k6 environment that selects a column: its MODE, and CLIENTS for the virtual variant."""
+    return {"MODE": "virtual", "CLIENTS": "reactive"} if mode == VIRTUAL_RX else {"MODE": mode}
+
+
+@dataclass
+class Load:
+    """One k6 run shape of a workload, measured in each mode."""
+
+    name: str
+    script: str
+    scenario: str
+    env: dict
+    # (mode, pools from /api/info) -> the Little's-law bound on throughput (req/s), or None.
+    bound: Callable[[str, dict], float] | None = None
+    # pools -> expected latency figures (ms) to print beside the measured ones, e.g. E[max].
+    expect: Callable[[dict], dict] | None = None
+    seed: dict = field(default_factory=dict)  # mode -> {figure: value}
+    modes: tuple = THREADED
+    timeout_s: int = 300
+    extra: tuple = ()  # custom k6 trends to report: (metric, label, stat)
+    warmups: int | None = None  # None: --warmups
+    repeats: int | None = None  # None: --repeats
+    warmup_env: dict = field(default_factory=dict)  # overrides of env for warm-up runs
+    counters: tuple = ()  # custom k6 counters whose count and rate the report keeps
+    # A counter of the answers that did the work (200s): where a load is made to be shed, its req/s
+    # (and so its efficiency against the bound) is this counter's rate, not every answer's.
+    served: str | None = None
+    extra_report: tuple = ()  # custom k6 trends kept per run but not shown in the load table
+    rate: float | None = None  # open model: arrivals per second (bound: min(rate, the mode's bound))
+    open_s: float | None = None  # open model: seconds of arrivals
+    # False where k6 itself is the bottleneck: the dashboard's export costs k6 CPU (A3 virtual:
+    # 3-7 % of its throughput, measured), so --dashboards auto leaves those runs alone.
+    dashboard: bool = True
+    est_s: float | dict = 10.0  # planned seconds of one run (or mode -> seconds), for the time left
+    warmup_est_s: float | dict | None = None  # planned seconds of one warm-up run (None: est_s)
+
+
+@dataclass
+class Suite:
+    workload: str
+    description: str
+    server_env: dict
+    loads: list[Load]
+    variant: str = ""  # what sets it apart from the workload's other suites, e.g. a smaller pool
+    # False for a variant of the seed's own configuration (a smaller pool, no bulkhead, a simulated
+    # round trip): profiles pick the core suites and these apart.
+    core: bool = True
+    summary: str = ""  # a table across the suite's loads, by name (report.SUMMARIES)
+    # Least warm-up load per mode (s); None: --warmup-seconds. Workloads paced by sleeps, pools or
+    # the database settle in seconds; the CPU-bound A3 virtual run needs the JIT's full warm-up.
+    warmup_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How big a profile runs the workloads: `smoke` in seconds (CI), `seeds` at the seeds' own
+    sizes, else the quick scale. The durations are of one run."""
+
+    name: str = "quick"
+    short_s: int = 4  # an open run
+    steady_s: int = 4  # a steady closed run (db, pinning)
+
+    @property
+    def smoke(self) -> bool:
+        return self.name == "smoke"
+
+    @property
+    def seeds(self) -> bool:
+        return self.name == "seeds"
+
+    @property
+    def records(self) -> int:
+        """Records of a chunk stream (seed D's own 87,488 at the seeds' scale)."""
+        return 500 if self.smoke else 87_488 if self.seeds else 3_000
+
+
+# What each pod has its own of: a Deployment of R pods has R of each (its bounds scale with R).
+POD_CAPACITIES = ("worker.max-threads", "fan-out.worker-threads", "datasource.max-size", "reactive.pool-max-size",
+                  "reactive.event-loops", "tasks.worker-pool-size", "virtual.carriers")
+
+
+def service_pools(pools: dict) -> dict:
+    """The pools of the whole service: one pod's (/api/info) times its `replicas` (1 unless set)."""
+    r = pools.get("replicas", 1)
+    return {k: v * r if k in POD_CAPACITIES and isinstance(v, (int, float)) else v for k, v in pools.items()}
+
+
+def effective_bound(load: Load, mode: str, pools: dict) -> float:
+    """The Little's-law bound of a load in a mode; an open load cannot exceed its arrival rate."""
+    if not load.bound:
+        return math.nan
+    b = load.bound(mode, pools)
+    return min(b, load.rate) if load.rate is not None else b
+
+
+def open_load(workload: str, script: str, fraction: float, reference: float, of_what: str, seconds: int,
+              bound: Callable[[str, dict], float], env: dict, max_vus: int, duration_var: str = "DURATION",
+              **kw) -> Load:
+    """Open model: `fraction` x `reference` (a Little's-law bound) arrivals per second for `seconds`.
+    `bound` is each mode's own bound; dropped arrivals or errors above it are the expected
+    overload, below it a failure."""
+    rate = round(reference * fraction)
+    return Load(
+        f"open {rate} req/s ({fraction:.1f}x {of_what})",
+        script,
+        workload,
+        {**env, "MODEL": "open", "RATE": str(rate), duration_var: f"{seconds}s", "MAX_VUS": str(max_vus)},
+        bound=bound,
+        rate=rate,
+        open_s=seconds,
+        timeout_s=seconds + 120,
+        est_s=seconds + 1,
+        **kw,
+    )

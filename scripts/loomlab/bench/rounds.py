@@ -1,0 +1,207 @@
+"""Runs the plan: each mode of a suite in a service of its own, warmed up alike, then every load
+measured in rounds. Locally the modes' JVMs stay up side by side and a round runs each mode once,
+alone, in an order rotated every round, so drift on a shared machine (another process, the page
+cache, a noisy neighbour) hits every mode alike; rounds go on past --repeats, up to --max-rounds,
+while the verdict cannot tell (verdict.py). In the cluster a variant has one pod, replaced per mode,
+so the modes run one after another (blocks)."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from pathlib import Path
+
+from loomlab import labreport as lr
+
+from . import verdict
+from .loads import MODES, Load, Suite, effective_bound, service_pools
+from .report import (SUMMARIES, load_table, ratio_line, replicas_table, run_failed, runners_table,
+                     server_table)
+from .runner import Service, local_service
+
+SERVICE_START_S = 4  # JVM start-up to ready, plus stop
+
+
+def suite_modes(suite: Suite, modes: set) -> list[str]:
+    return [m for m in MODES if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
+
+
+def warmup_seconds(suite: Suite, args) -> float:
+    return args.warmup_seconds if suite.warmup_seconds is None else min(suite.warmup_seconds, args.warmup_seconds)
+
+
+def repeats_of(load: Load, args) -> int:
+    """The least measured runs (rounds) of a load: --repeats, or fewer where the load says so."""
+    return args.repeats if load.repeats is None else min(load.repeats, args.repeats)
+
+
+def planned_seconds(suite: Suite, mode: str, args) -> dict:
+    """What one mode of a suite should take: start-up and warm-up, then each load's least rounds."""
+    first = next(l for l in suite.loads if mode in l.modes)
+    least_runs = min(2, args.warmups, first.warmups or 2)
+    per_mode = lambda v: v.get(mode, 0.0) if isinstance(v, dict) else v
+    warm = max(warmup_seconds(suite, args), per_mode(first.warmup_est_s or first.est_s) * least_runs)
+    runs = {id(l): repeats_of(l, args) * per_mode(l.est_s) for l in suite.loads if mode in l.modes}
+    return {"start": SERVICE_START_S + warm, "runs": runs}
+
+
+def tick(progress: dict, seconds: float) -> str:
+    """Books `seconds` of the plan as done; returns the elapsed time and the estimate of what is left."""
+    progress["planned_done"] += seconds
+    elapsed = time.monotonic() - progress["started"]
+    left = lr.eta_seconds(progress["planned_total"], progress["planned_done"], elapsed)
+    return f"{lr.fmt_duration(elapsed)} elapsed, about {lr.fmt_duration(left)} left"
+
+
+def slug_of(tag: str, load: Load) -> str:
+    return f"{tag}-{re.sub(r'[^A-Za-z0-9.]+', '_', load.name.split(' (')[0]).strip('_')}"
+
+
+def ready(service, mode: str) -> dict:
+    service.wait_ready()
+    info = service.info()
+    print(f"   {mode}: service ready ({info.get('jdk')}, {info.get('imageKind')})", flush=True)
+    return info
+
+
+def warm_up(service, suite: Suite, load: Load, mode: str, slug: str, args, out: Path) -> dict:
+    """Warm-up, not counted: the JIT compiles this mode's request path on the suite's first load;
+    later loads run on the warm JVM. Warm once two runs in a row agree and the JIT had
+    --warmup-seconds of load (short runs agree with each other long before the JIT is done)."""
+    warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
+    least = warmup_seconds(suite, args)
+    previous, warm = math.nan, {}
+    started = time.monotonic()
+    for w in range(warmups):
+        label = f"warm-up {w + 1}/{warmups} {suite.workload} {mode}"
+        print(f"   {label} ...", end="", flush=True)
+        warm = service.run(load, mode, out / "warmup" / f"{slug}-{mode}-{w + 1}.json", label, args, warmup=True)
+        print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
+        if w + 1 >= 2 and lr.settled(previous, warm["throughput"], args.warmup_tolerance) \
+                and time.monotonic() - started >= least:
+            break
+        previous = warm["throughput"]
+    return warm
+
+
+def measured(service, load: Load, mode: str, r: int, label: str, slug: str, args, out: Path, progress: dict,
+             plan_s: float, results: dict, i: int) -> None:
+    """One measured run, booked in results[mode]["runs"] and the progress."""
+    print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
+    run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
+    fig = service.run(load, mode, run_json, label, args)
+    eta = tick(progress, plan_s)
+    results[mode]["runs"].append(fig)
+    results[mode].setdefault("first_run", str(run_json.relative_to(out)))
+    print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
+          f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} ({eta})", flush=True)
+
+
+def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag: str):
+    """Every mode's service started and warmed, kept up; each load in rounds, the order rotated."""
+    order = suite_modes(suite, modes)
+    results = [dict() for _ in suite.loads]
+    services, plans, warm, info = {}, {}, {}, {}
+    try:
+        for slot, mode in enumerate(order):
+            plans[mode] = planned_seconds(suite, mode, args)
+            services[mode] = start(suite, mode, tag, args, out, slot)
+            info = ready(services[mode], mode)
+            first = next(l for l in suite.loads if mode in l.modes)
+            warm[mode] = warm_up(services[mode], suite, first, mode, slug_of(tag, first), args, out)
+            print(f"   warm: {tick(progress, plans[mode]['start'])}", flush=True)
+        for i, load in enumerate(suite.loads):
+            in_load = [m for m in order if m in load.modes]
+            least, cap = repeats_of(load, args), max(repeats_of(load, args), args.max_rounds)
+            results[i] = {m: {"runs": [], "warmup": warm.get(m, {})} for m in in_load}
+            r = 0
+            while True:
+                rotated = in_load[r % len(in_load):] + in_load[:r % len(in_load)]
+                for mode in rotated:
+                    measured(services[mode], load, mode, r, f"round {r + 1} {suite.workload} {mode} {load.name}",
+                             slug_of(tag, load), args, out, progress, plans[mode]["runs"][id(load)] / least,
+                             results[i], i)
+                r += 1
+                found = verdict.decide(results[i], in_load)
+                if r >= cap or (r >= least and (found is None or found.kind not in ("cannot tell", "ahead"))):
+                    break
+                print(f"   {load.name}: {found.text()}, one more round (at most {cap})", flush=True)
+    finally:
+        for service in services.values():
+            service.stop()
+    return results, info
+
+
+def blocks(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag: str):
+    """One mode after another, each its least rounds: start, warm up, run every load, stop."""
+    results = [dict() for _ in suite.loads]
+    info = {}
+    for mode in suite_modes(suite, modes):
+        plan = planned_seconds(suite, mode, args)
+        service = start(suite, mode, tag, args, out)
+        try:
+            info = ready(service, mode)
+            first = next(l for l in suite.loads if mode in l.modes)
+            warm = warm_up(service, suite, first, mode, slug_of(tag, first), args, out)
+            print(f"   warm: {tick(progress, plan['start'])}", flush=True)
+            for i, load in enumerate(suite.loads):
+                if mode not in load.modes:
+                    continue
+                least = repeats_of(load, args)
+                results[i][mode] = {"runs": [], "warmup": warm}
+                for r in range(least):
+                    measured(service, load, mode, r, f"run {r + 1}/{least} {suite.workload} {mode} {load.name}",
+                             slug_of(tag, load), args, out, progress, plan["runs"][id(load)] / least, results[i], i)
+        finally:
+            service.stop()
+    return results, info
+
+
+def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, start=local_service,
+            environment: str = Service.environment, prefix: str = "") -> tuple[list[dict], dict]:
+    """Runs the suites, interleaved where args.interleave says so, and turns each load's results
+    into a report section. `prefix` names the environment in the run files (in-cluster variants)."""
+    sections, info = [], {}
+    for suite in chosen:
+        scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
+        if not suite.description.endswith(scaled):
+            suite.description += scaled
+        where = f" [{environment}]" if environment != Service.environment else ""
+        print(f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}{where}: {suite.description}",
+              flush=True)
+        tag = (prefix + suite.workload + (f"-{suite.variant}" if suite.variant else "")).replace(" ", "_").replace(",", "")
+        run = interleaved if args.interleave else blocks
+        results, info = run(suite, args, out, modes, progress, start, tag)
+        progress["done"] += len(suite.loads)
+        # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
+        pools = service_pools(info.get("pools", {}))
+        for i, load in enumerate(suite.loads):
+            load.modes = tuple(m for m in load.modes if m in results[i])
+            section = {"workload": suite.workload, "variant": suite.variant, "load": load.name,
+                       "environment": environment,
+                       "description": suite.description, "script": load.script, "env": load.env,
+                       "server_env": suite.server_env, "pools": info.get("pools", {}), "interleaved": args.interleave,
+                       "table": load_table(load, results[i], pools),
+                       "server": server_table(load, results[i], info.get("imageKind") == "native"),
+                       "runners": runners_table(load, results[i]),
+                       "replicas": replicas_table(load, results[i]),
+                       "ratio": ratio_line(load, results[i]), "results": results[i],
+                       "expected": load.expect(pools) if load.expect else {},
+                       "bounds": {m: effective_bound(load, m, pools) for m in load.modes}, "rate": load.rate,
+                       "failed": [m for m in load.modes for run_ in results[i][m]["runs"]
+                                  if run_failed(load, m, pools, run_)]}
+            sections.append(section)
+            print(f"\n{suite.workload}: {load.name}{where}\n{section['table'].text()}")
+            if section["ratio"]:
+                print(section["ratio"])
+            print(f"server side:\n{section['server'].text()}\n", flush=True)
+            if section["replicas"]:
+                print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
+            if section["runners"]:
+                print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)
+        if suite.summary:
+            table = SUMMARIES[suite.summary](sections)
+            sections[-1]["summary"] = table
+            print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
+    return sections, info

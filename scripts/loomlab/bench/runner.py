@@ -1,0 +1,203 @@
+"""The service under test (a local JVM; the cluster has a twin) and one k6 run against it with
+/q/metrics sampled throughout; rounds.py runs the plan with them."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from loomlab import labreport as lr
+from loomlab import proc
+
+from . import runners
+from .loads import Load, Suite, k6_mode
+from .report import LOCAL
+
+from loomlab import ROOT
+
+
+
+class Service:
+    """The service under test as a local JVM. `./lab k8s run` has a twin for a Deployment in the
+    cluster (scripts/loomlab/incluster): the same methods, so run_suite drives either."""
+
+    environment = LOCAL
+
+    def __init__(self, java: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path):
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = log
+        full_env = dict(os.environ)
+        full_env.update(env)
+        full_env["QUARKUS_HTTP_PORT"] = str(port)
+        cmd = [java, *jvm_flags, "-jar", str(jar)]
+        self.cmd = cmd
+        self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout_s=60):
+        if proc.wait_http(self.url + "/q/health/ready", timeout_s, alive=lambda: self.proc.poll() is None):
+            return
+        if self.proc.poll() is not None:
+            raise SystemExit(f"service exited with {self.proc.returncode}; see {self.log}")
+        raise SystemExit(f"service not ready after {timeout_s} s; see {self.log}")
+
+    def get(self, path: str, timeout=10) -> str:
+        with urllib.request.urlopen(self.url + path, timeout=timeout) as r:
+            return r.read().decode()
+
+    def info(self) -> dict:
+        """The service's /api/info: its JDK, image kind, pools and bounds."""
+        return json.loads(self.get("/api/info"))
+
+    def sample(self) -> dict:
+        """One scrape of /q/metrics: the figures a run keeps (labreport.SAMPLED_GAUGES, _COUNTERS)."""
+        return lr.scrape_sample(self.get("/q/metrics", timeout=5))
+
+    def run(self, load: "Load", mode: str, out: Path, label: str, args, warmup=False) -> dict:
+        """One k6 run of `load` against this service: its figures (see figures_of)."""
+        return run_k6(args.k6, load, mode, self.url, out, label, self, args, warmup)
+
+    def stop(self):
+        proc.stop(self.proc)
+
+
+def local_service(suite: "Suite", mode: str, tag: str, args, out: Path, slot: int = 0) -> Service:
+    """A JVM of its own for each suite and mode, with the suite's configuration; `slot` numbers the
+    JVMs that run side by side (port + slot)."""
+    return Service(args.java, Path(args.jar), args.port + slot, suite.server_env, args.jvm_flags.split(),
+                   out / f"service-{tag}-{mode}.log")
+
+
+class Sampler(threading.Thread):
+    """Scrapes /q/metrics every `period` s while a run goes on (one scrape before, one after)."""
+
+    def __init__(self, service: Service, period: float):
+        super().__init__(daemon=True)
+        self.service, self.period = service, period
+        self.samples: list[dict] = []
+        self._done = threading.Event()
+
+    @classmethod
+    def begin(cls, service: Service, period: float) -> "Sampler":
+        """A sampler that has scraped once (before the load) and goes on every `period` s."""
+        sampler = cls(service, period)
+        sampler.scrape()
+        sampler.start()
+        return sampler
+
+    def scrape(self):
+        try:
+            sample = self.service.sample()
+            sample["t"] = time.time()
+            self.samples.append(sample)
+        except OSError:
+            pass
+
+    def run(self):
+        while not self._done.wait(self.period):
+            self.scrape()
+
+    def finish(self) -> list[dict]:
+        self._done.set()
+        self.join()
+        self.scrape()
+        return self.samples
+
+
+def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str, service: Service, args,
+           warmup=False) -> dict:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env.update(load.env)
+    if warmup:
+        env.update(load.warmup_env)
+    env.update({**k6_mode(mode), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
+    if not warmup and (args.dashboards == "all" or (args.dashboards == "auto" and load.dashboard)):
+        env.update({"K6_WEB_DASHBOARD": "true", "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
+                    "K6_WEB_DASHBOARD_PORT": "-1",
+                    # k6 skips the export of a run shorter than a few periods (default 10 s).
+                    "K6_WEB_DASHBOARD_PERIOD": "1s"})
+    n = getattr(args, "runners", 1)
+    if n > 1:
+        return run_split(k6, load, env, n, out, label, service, args)
+    sampler = Sampler.begin(service, args.sample_period)
+    started = time.monotonic()
+    try:
+        k6_run = subprocess.run([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], env=env, cwd=ROOT,
+                                capture_output=True, text=True, timeout=load.timeout_s)
+    except subprocess.TimeoutExpired:
+        sampler.finish()
+        raise SystemExit(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped")
+    samples = sampler.finish()
+    took = time.monotonic() - started
+    (out.with_suffix(".log")).write_text(k6_run.stdout + k6_run.stderr)
+    (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
+    if not out.exists():
+        raise SystemExit(f"k6 run '{label}' wrote no summary (exit {k6_run.returncode}):\n{k6_run.stderr[-2000:]}")
+    return figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
+
+
+def run_split(k6: str, load: Load, env: dict, n: int, out: Path, label: str, service: Service, args) -> dict:
+    """run_k6 over N local runners (runners.py): the figures of the merged summary, each runner's
+    own figures and the start skew beside them."""
+    sampler = Sampler.begin(service, args.sample_period)
+    started = time.monotonic()
+    try:
+        summary, k6_exit = runners.run_local(k6, load, ROOT / load.script, env, n, out, label, ROOT)
+    finally:
+        samples = sampler.finish()
+    took = time.monotonic() - started
+    return split_figures(load, out, summary, samples, k6_exit, took)
+
+
+def split_figures(load: Load, out: Path, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
+    """The figures of a run over several runners: the merged summary's, each runner's own (k6's
+    summary of its segment, read as the merged one is) and the start skew; the files written."""
+    out.write_text(json.dumps(summary))
+    (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
+    figures = figures_of(load, summary, samples, k6_exit, took)
+    figures["runner_figures"] = [open_throughput(load, f) for f in summary["runner_figures"]]
+    figures["start_skew_s"] = summary["start_skew_s"]
+    return figures
+
+
+def open_throughput(load: Load, figures: dict) -> dict:
+    """An open run that kept up: its throughput is the arrival rate it took, requests per second of
+    arrivals. k6's own rate also divides by the drain after the last arrival, when nothing arrives
+    (10 % of a 4 s run). An overloaded run keeps k6's rate: the service was busy through the drain too."""
+    if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
+        figures["k6_rate"] = figures["throughput"]
+        figures["throughput"] = figures["requests"] / load.open_s
+    return figures
+
+
+def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
+    """A run's figures: k6's summary, the server's samples, and the load's own counters and trends."""
+    figures = lr.k6_figures(summary, load.scenario)
+    figures.update(lr.server_figures(samples))
+    metrics = summary.get("metrics", {})
+    for metric, _, stat in load.extra + load.extra_report:
+        figures[metric] = metrics.get(metric, {}).get("values", {}).get(stat, math.nan)
+    for counter in load.counters:
+        values = metrics.get(counter, {}).get("values", {})
+        figures[f"{counter}_count"] = values.get("count", 0)
+        figures[f"{counter}_rate"] = values.get("rate", 0.0)
+    if load.served:
+        # Every answer's rate stays beside it; req/s is what the bound limits: the work done.
+        figures["answers_per_s"] = figures["throughput"]
+        figures["throughput"] = figures[f"{load.served}_rate"]
+    if "lab_records" in load.counters:
+        figures["records_per_s"] = figures["lab_records_rate"]
+        # The service's CPU per 1,000 records written: what a transport costs the server.
+        records = figures["lab_records_count"]
+        figures["cpu_ms_per_1k_records"] = figures.get("cpu_s", math.nan) * 1e6 / records if records else math.nan
+    open_throughput(load, figures)
+    figures["k6_exit"] = k6_exit
+    figures["wall_s"] = took
+    return figures

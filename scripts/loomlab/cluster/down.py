@@ -1,0 +1,134 @@
+"""`down`: every process stopped by PID, every host change undone, then the host compared with
+the snapshot `up` took (exit 1 on any difference)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from loomlab import proc
+
+from . import host
+from .api import kubectl
+from .images import CTR
+from .processes import running, stop
+from .settings import BRIDGE, CONTAINERD_ROOT, RUN, SOCK, Step, fail, say, sh
+
+
+def down(compare: bool = True):
+    if not RUN.exists():
+        say("no cluster state here: nothing to do")
+        return
+    before_file = RUN / "host-before.json"
+    before = json.loads(before_file.read_text()) if before_file.exists() else None
+    with Step("pods deleted, then the components stopped"):
+        stop_pods()
+    with Step("containers removed, containerd stopped"):
+        stop_containerd()
+    with Step("API server and etcd stopped"):
+        stop("kube-apiserver")
+        stop("etcd")
+    with Step("mounts, cgroups, network namespaces, bridge, iptables chains, sysctls undone"):
+        undo_host(before)
+    if compare and before:
+        diffs = host.compare_host(before, host.host_state())
+        if diffs:
+            print("\n".join(f"  {d}" for d in diffs))
+            fail("the host differs from before `up` (above)")
+        say("host restored: iptables, interfaces, addresses, routes, mounts, listening sockets, sysctls and "
+            "cgroups are as before `up`")
+
+
+def stop_pods():
+    stop("kube-controller-manager")
+    stop("kube-scheduler")
+    if running("kube-apiserver") and running("kubelet"):
+        # The kubelet tears pods down properly (CNI DEL: veth and IP released) while it runs.
+        kubectl("delete", "pods", "--all", "--all-namespaces", "--grace-period=0", "--force", "--wait=false",
+                check=False, timeout=30)
+        proc.wait_until(lambda: running("containerd") is None or
+                        not sh(*CTR, "tasks", "ls", "-q", check=False, timeout=5).stdout.strip(), 30, 0.5)
+    for name in ("metrics-server", "kubelet", "kube-proxy", "coredns"):
+        stop(name)
+    kill_pods()
+
+
+def stop_containerd():
+    if running("containerd"):
+        for task in sh(*CTR, "tasks", "ls", "-q", check=False, timeout=10).stdout.split():
+            sh(*CTR, "tasks", "kill", "-s", "SIGKILL", task, check=False, timeout=10)
+            sh(*CTR, "tasks", "delete", "-f", task, check=False, timeout=10)
+        for c in sh(*CTR, "containers", "ls", "-q", check=False, timeout=10).stdout.split():
+            sh(*CTR, "containers", "delete", c, check=False, timeout=10)
+    stop("containerd")
+    # Shims outlive containerd by design; ours name our socket on their command line.
+    for p in Path("/proc").glob("[0-9]*"):
+        try:
+            if str(SOCK).encode() in (p / "cmdline").read_bytes() or str(RUN).encode() in (p / "cmdline").read_bytes():
+                proc.stop_pid(int(p.name), 5)
+        except OSError:
+            pass
+
+
+def undo_host(before: dict | None):
+    unmount_under(RUN, CONTAINERD_ROOT)
+    existed = (before or {}).get("paths", {})
+    netns = Path("/run/netns")
+    if netns.is_dir():
+        for ns in netns.glob("cni-*"):
+            subprocess.run(["umount", "-l", str(ns)], capture_output=True)
+            ns.unlink(missing_ok=True)
+    for d in cgroup_dirs():
+        for sub in sorted((p for p in d.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+            sub.rmdir()
+        d.rmdir()
+    if sh("ip", "link", "show", BRIDGE, check=False).returncode == 0:
+        for veth in sh("ip", "-o", "link", "show", "master", BRIDGE, check=False).stdout.splitlines():
+            sh("ip", "link", "del", veth.split(": ")[1].split("@")[0], check=False)
+        sh("ip", "link", "del", BRIDGE)
+    host.clean_iptables("iptables-save", "iptables-restore")
+    host.clean_iptables("ip6tables-save", "ip6tables-restore")
+    if before:
+        # Tables the components' first iptables call created, now empty: gone as they came.
+        for table in set(host.nft_tables()) - set(before.get("nft", [])):
+            sh("nft", "delete", *table.split(), check=False)  # "table ip filter"
+        for key, value in before["sysctls"].items():
+            host.write_sysctl(key, value)
+    for path, was in existed.items():
+        if not was and os.path.lexists(path):
+            subprocess.run(["umount", "-R", "-l", path], capture_output=True)
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.unlink(path)
+    shutil.rmtree(RUN)
+
+
+def cgroup_dirs() -> list[Path]:
+    return [d for c in Path("/sys/fs/cgroup").iterdir() if (d := c / "kubepods").is_dir()]
+
+
+def kill_pods():
+    """Every process in the kubelet's cgroups, killed."""
+    for _ in range(20):
+        pids = {int(p) for d in cgroup_dirs() for f in d.rglob("cgroup.procs") for p in f.read_text().split()}
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.25)
+
+
+def unmount_under(*roots: Path):
+    prefixes = tuple(str(r) for r in roots)
+    for _ in range(5):
+        mounts = [l.split()[4] for l in Path("/proc/self/mountinfo").read_text().splitlines()]
+        ours = [m for m in mounts if m.startswith(prefixes)]
+        if not ours:
+            return
+        for m in reversed(ours):
+            subprocess.run(["umount", "-l", m], capture_output=True)

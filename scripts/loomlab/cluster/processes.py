@@ -1,0 +1,64 @@
+"""The components as processes: started in a session of their own with their log and PID in the
+run directory, found again by PID (never a recycled one), stopped; the binaries built once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from loomlab import proc
+
+from .settings import COMPONENTS, ROOT, RUN, fail
+
+
+def start(name: str, cmd: list, env: dict | None = None):
+    (RUN / "logs").mkdir(parents=True, exist_ok=True)
+    (RUN / "pids").mkdir(parents=True, exist_ok=True)
+    log = (RUN / "logs" / f"{name}.log").open("ab")
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    p = subprocess.Popen([str(c) for c in cmd], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                         env=full_env, start_new_session=True)
+    (RUN / "pids" / f"{name}.pid").write_text(f"{p.pid}\n{cmd[0]}\n")
+    return p
+
+
+def running(name: str) -> int | None:
+    f = RUN / "pids" / f"{name}.pid"
+    if not f.exists():
+        return None
+    pid, exe = f.read_text().split("\n")[:2]
+    pid = int(pid)
+    try:
+        # Never signal a recycled PID: it must still run the binary we started.
+        if proc.pid_alive(pid) and Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode() == exe:
+            return pid
+    except OSError:
+        pass
+    return None
+
+
+def stop(name: str, timeout: float = 20):
+    pid = running(name)
+    if pid:
+        proc.stop_pid(pid, timeout)
+    (RUN / "pids" / f"{name}.pid").unlink(missing_ok=True)
+
+
+def tools() -> dict:
+    """The components' binaries (scripts/k8s/tools.sh builds them once): name -> path."""
+    p = subprocess.run(["bash", str(ROOT / "scripts" / "k8s" / "tools.sh")], stdout=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        fail("building the Kubernetes components failed (see above)")
+    return dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
+
+
+def components_rss_mb() -> float:
+    total = 0
+    for name in COMPONENTS:
+        pid = running(name)
+        if pid:
+            status = Path(f"/proc/{pid}/status").read_text()
+            total += int(next(l for l in status.splitlines() if l.startswith("VmRSS:")).split()[1])
+    return total / 1024

@@ -1,0 +1,122 @@
+"""The command line of `./lab k8s run` (see __init__.py)."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+import time
+from pathlib import Path
+
+from loomlab import cluster
+from loomlab import labreport as lr
+from loomlab.bench import report as bench_report
+from loomlab.bench import rounds
+
+from . import __doc__ as DOC
+from . import deploy, plan, report, scale
+from .measure import ClusterService
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="lab k8s run", description=DOC.split("\n\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--profile", choices=["quick", "smoke", "scale"], default="quick",
+                   help="quick: warm-up and 3 runs per load; smoke: seconds, one run each (CI); scale: how many"
+                        " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
+                        " reactive on one; the JVM variant)")
+    p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
+    p.add_argument("--variants", default="jvm,jvm-aot,native",
+                   help="service variants (default: every one whose image exists here)")
+    p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx, comma-separated "
+                   "(default: every mode a workload has)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
+    p.add_argument("--runners", type=int, default=1,
+                   help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
+                        " together once all are Ready, their raw samples merged exactly (default 1)")
+    p.add_argument("--replicas", type=int, default=1,
+                   help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
+                        " pod's share read from its own /q/metrics; default 1)")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--warmups", type=int, default=15)
+    p.add_argument("--warmup-seconds", type=float, default=15)
+    p.add_argument("--warmup-tolerance", type=float, default=0.03)
+    p.add_argument("--sample-period", type=float, default=0.5)
+    p.add_argument("--chartjs", default="")
+    p.add_argument("--local", default=str(cluster.ROOT / "target/loom-lab/latest"),
+                   help="a ./lab bench report to print beside the in-cluster figures")
+    p.add_argument("--plan", action="store_true", help="print what would run and exit")
+    args = p.parse_args(argv)
+    args.dashboards = "none"  # k6's dashboard export is a local-file feature; Jobs print summaries
+    # A variant has one pod, replaced per mode (its start-up measured): the modes run in blocks.
+    args.interleave = False
+    args.max_rounds = args.repeats
+    if args.profile == "smoke":
+        args.warmups, args.repeats, args.warmup_seconds = min(args.warmups, 1), 1, 0
+    return args
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants)
+    modes = {m for m in args.mode.split(",") if m}
+    # (variant, suite, modes, pods, the environment the report names)
+    if args.profile == "scale":
+        blocks = [("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
+                  for suite, mode, pods in scale.runs()]
+        planned = scale.planned_seconds(args)
+    else:
+        runs = plan.suites_on_variants(args, variants)
+        blocks = [(v, suite, modes, args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
+        planned = plan.planned_seconds(runs, modes, args)
+    print(f"plan: {len(blocks)} blocks ({', '.join(f'{s.workload} on {e}' + (f' ({min(m)})' if len(m) == 1 else '') for _, s, m, _, e in blocks)});"
+          f" about {lr.fmt_duration(planned)} with pod start-ups and Jobs", flush=True)
+    for s in skipped:
+        print(f"skipped: {s}", flush=True)
+    if args.plan:
+        return
+    if not variants:
+        raise SystemExit("no service variant has an image: ./lab k8s images")
+
+    api = cluster.Api()
+    print("== applying deploy/k8s/local (database, JVM and JVM+AOT variants) and the k6 scripts", flush=True)
+    service_docs = deploy.render("deploy/k8s/local")
+    ours = {plan.VARIANTS[v][0] for v in variants}
+    deploy.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
+                  or d["metadata"]["name"] in ours or d["metadata"]["name"] == "postgres"])
+    job_docs = deploy.render("deploy/k8s/local/jobs")
+    deploy.apply([d for d in job_docs if d["kind"] != "Job"])  # the scripts' ConfigMap, the results volume
+    templates = deploy.job_templates(job_docs)
+    deploy.wait_rollouts(["statefulset/postgres"] + [f"deployment/{plan.VARIANTS[v][0]}" for v in variants])
+    policies = deploy.policy_probe(api, templates)
+    print(f"== {policies}", flush=True)
+    base_env = {d["metadata"]["name"]: d["spec"]["template"]["spec"]["containers"][0].get("env", [])
+                for d in service_docs if d["kind"] == "Deployment"}
+
+    startups: list[dict] = []
+    progress = {"done": 0, "total": sum(len(b[1].loads) for b in blocks), "started": time.monotonic(),
+                "planned_total": planned, "planned_done": 0.0}
+    sections, info = [], {}
+    for variant, suite, block_modes, pods, environment in blocks:
+        name = plan.VARIANTS[variant][0]
+
+        def start(suite_, mode, tag, args_, out_, variant=variant, name=name, pods=pods):
+            return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups, pods)
+
+        prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
+        s, i = rounds.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
+        sections += s
+        info = i or info
+
+    command = "./lab k8s run " + " ".join(a for a in argv if a not in (str(out), args.chartjs, "--out", "--chartjs"))
+    meta = report.meta(api, args, command, info, service_docs, policies, skipped)
+    extra = report.extra_sections(startups, sections, Path(args.local))
+    (out / "startup.json").write_text(json.dumps(startups, indent=1))
+    bench_report.finish(out, args, meta, sections, extra, scale.tables(sections) if args.profile == "scale" else [])
+
+
+main()

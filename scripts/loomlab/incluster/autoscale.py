@@ -1,0 +1,186 @@
+"""`./lab k8s autoscale`: can a CPU autoscaler see a worker pool that is bound by its threads?
+
+The JVM variant gets the HorizontalPodAutoscaler of deploy/k8s/overlays/jvm-autoscaled (1-4
+pods, CPU from metrics-server) and the sleep suite's configuration (a worker pool of 50: a bound
+of 500 req/s at 100 ms), then one k6 Job holds the worker mode at a multiple of that bound for a
+few minutes. Every few seconds the run records what the autoscaler saw and decided (its CPU
+figure against its target, current and desired replicas, its conditions) beside what the pods
+saw (each pod's CPU from the metrics API, worker threads busy, requests queued for a thread, the
+longest wait): when it scaled and why, or why not. Writes autoscale.md and autoscale.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+from loomlab import cluster
+from loomlab import labreport as lr
+from loomlab.bench import runner
+from loomlab.bench.loads import Scale
+from loomlab.bench.workloads import sleep
+
+from . import deploy
+from .measure import ClusterService
+from .plan import VARIANTS
+
+NS = deploy.NS
+VARIANT = "jvm"
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="lab k8s autoscale", description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--fraction", type=float, default=1.5, help="arrivals as a multiple of the worker bound (1.5)")
+    p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
+    p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
+    return p.parse_args(argv)
+
+
+def hpa_status(api: cluster.Api, name: str) -> dict:
+    hpa = api.json(f"/apis/autoscaling/v2/namespaces/{NS}/horizontalpodautoscalers/{name}", 5)
+    status, target = hpa.get("status", {}), hpa["spec"]["metrics"][0]["resource"]["target"]
+    current = next((m["resource"]["current"] for m in status.get("currentMetrics") or [] if m.get("resource")), {})
+    return {"replicas": status.get("currentReplicas"), "desired": status.get("desiredReplicas"),
+            "cpu": cpu_cores(current.get("averageValue")), "utilisation_pct": current.get("averageUtilization"),
+            "target": target, "conditions": {c["type"]: f"{c['status']} {c.get('reason', '')}: {c.get('message', '')}"
+                                             for c in status.get("conditions", [])}}
+
+
+def cpu_cores(quantity: str | None) -> float:
+    """A CPU quantity ("250m", "1", "1500u", "12345n") in cores."""
+    if not quantity:
+        return math.nan
+    units = {"n": 1e-9, "u": 1e-6, "m": 1e-3}
+    return float(quantity[:-1]) * units[quantity[-1]] if quantity[-1] in units else float(quantity)
+
+
+def pods_now(api: cluster.Api) -> list[dict]:
+    """Every running pod of the variant: its CPU (metrics API) and its worker pool (/q/metrics)."""
+    selector = f"app.kubernetes.io/component=service,app.kubernetes.io/variant={VARIANT}"
+    pods = api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+    usage = {}
+    try:
+        for m in api.json(f"/apis/metrics.k8s.io/v1beta1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]:
+            usage[m["metadata"]["name"]] = sum(cpu_cores(c["usage"]["cpu"]) for c in m["containers"])
+    except Exception:  # noqa: BLE001 - no figure yet for a new pod: shown as '-'
+        pass
+    out = []
+    for p in pods:
+        name = p["metadata"]["name"]
+        ready = any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
+        row = {"pod": name, "ready": ready, "cpu": usage.get(name, math.nan)}
+        if p["status"].get("phase") == "Running":
+            try:
+                s = lr.scrape_sample(api.get(f"/api/v1/namespaces/{NS}/pods/{name}:8080/proxy/q/metrics", 5).decode())
+                row.update(busy=s["worker_active"], queued=s["worker_queued"], wait_max_s=s["thread_wait_max_s"])
+            except Exception:  # noqa: BLE001 - a pod going away between the list and the scrape
+                pass
+        out.append(row)
+    return out
+
+
+def look(api: cluster.Api, hpa: str, t0: float) -> dict:
+    pods = pods_now(api)
+    return {"t": round(time.monotonic() - t0, 1), "hpa": hpa_status(api, hpa), "pods": pods}
+
+
+def timeline_table(looks: list[dict]) -> lr.Table:
+    t = lr.Table(["t s", "pods (ready)", "HPA: CPU per pod", "HPA: replicas -> desired", "pods' CPU (metrics API)",
+                  "worker threads busy", "queued for a thread", "longest thread wait ms"])
+    for lk in looks:
+        h, pods = lk["hpa"], lk["pods"]
+        each = lambda key, digits=0, scale=1: " / ".join(lr.fmt(p.get(key, math.nan) * scale, digits) for p in pods)
+        # '-': no status yet, or no figure to decide on.
+        t.add(f"{lk['t']:.0f}", f"{len(pods)} ({sum(p['ready'] for p in pods)})", lr.fmt(h["cpu"], 2),
+              f"{h['replicas'] or '-'} -> {h['desired'] or '-'}", each("cpu", 2), each("busy"), each("queued"),
+              each("wait_max_s", 0, 1000))
+    return t
+
+
+def verdict(looks: list[dict]) -> str:
+    scaled = next((lk for lk in looks if (lk["hpa"]["desired"] or 1) > 1), None)
+    target = looks[-1]["hpa"]["target"] if looks else {}
+    peak_cpu = max((lk["hpa"]["cpu"] for lk in looks if not math.isnan(lk["hpa"]["cpu"])), default=math.nan)
+    peak_queue = max((p.get("queued", 0) for lk in looks for p in lk["pods"] if not math.isnan(p.get("queued", 0))),
+                     default=0)
+    goal = target.get("averageValue") or f"{target.get('averageUtilization')} % of the request"
+    if scaled:
+        return (f"the autoscaler asked for {scaled['hpa']['desired']} pods at t = {scaled['t']:.0f} s (CPU per pod"
+                f" {lr.fmt(scaled['hpa']['cpu'], 2)} against its target {goal}) and ran"
+                f" {max(lk['hpa']['replicas'] or 0 for lk in looks)} at most")
+    return (f"the autoscaler never scaled: CPU per pod peaked at {lr.fmt(peak_cpu, 2)} cores against its target"
+            f" {goal}, while up to {lr.fmt(peak_queue, 0)} requests queued for a worker thread")
+
+
+def main(argv):
+    args = parse(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    api = cluster.Api()
+    name = VARIANTS[VARIANT][0]
+    _, job_docs, container = deploy.one_variant(name)
+    hpa = next(d for d in deploy.render("deploy/k8s/overlays/jvm-autoscaled") if d["kind"] == "HorizontalPodAutoscaler")
+    base_env = container.get("env", [])
+
+    suite = sleep.suites(Scale())[0]  # its server configuration: the worker pool of the A3 seed
+    load = sleep.open_sleep_load(args.fraction, lr.littles_bound(sleep.WORKER_THREADS, 0.1), args.seconds)
+    service = ClusterService(api, VARIANT, suite, "worker", "autoscale", base_env, deploy.job_templates(job_docs),
+                             out, [])
+    service.wait_ready()
+    deploy.apply([hpa])
+    job_name = deploy.job_id("autoscale")
+    looks, t0 = [], time.monotonic()
+    print(f"== {load.name}, worker mode, on {name} with {hpa['metadata']['name']} (1-4 pods, CPU); a look every"
+          f" {args.period:.0f} s", flush=True)
+    try:
+        deploy.apply([deploy.make_job(service.jobs, load, job_name, service.url, "worker", "autoscale", False)])
+        deadline = t0 + load.timeout_s + 60
+        while time.monotonic() < deadline:
+            looks.append(look(api, hpa["metadata"]["name"], t0))
+            print("  " + timeline_table(looks[-1:]).text().splitlines()[-1], flush=True)
+            pods = deploy.job_pods(api, job_name)
+            if pods and deploy.terminated(pods[0]):
+                break
+            time.sleep(args.period)
+        pod = deploy.wait_job(api, job_name, 60)
+        log = deploy.pod_log(api, pod)
+        events = api.json(f"/api/v1/namespaces/{NS}/events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler",
+                          5)["items"]
+    finally:
+        deploy.delete_job(job_name)
+        cluster.kubectl("-n", NS, "delete", "hpa", hpa["metadata"]["name"], "--ignore-not-found", check=False)
+    summary = deploy.summary_of(log)
+    figures = runner.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
+    report = {"load": load.name, "fraction": args.fraction, "seconds": args.seconds, "hpa": hpa["spec"],
+              "figures": figures, "looks": looks, "verdict": verdict(looks),
+              "events": [f"{e.get('lastTimestamp') or e.get('eventTime')}: {e['reason']}: {e['message']}" for e in events]}
+    (out / "autoscale.json").write_text(json.dumps(report, indent=1, default=str))
+    md = ["# Can a CPU autoscaler see a pool bound by its threads?", "",
+          f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s autoscale "
+          f"--fraction {args.fraction} --seconds {args.seconds}`",
+          f"- load: sleep, {load.name}, worker mode (worker pool {sleep.WORKER_THREADS}: bound 500 req/s at 100 ms),"
+          " one k6 Job on the same node",
+          f"- autoscaler: deploy/k8s/overlays/jvm-autoscaled, {hpa['spec']['minReplicas']}-{hpa['spec']['maxReplicas']}"
+          f" pods, target {json.dumps(hpa['spec']['metrics'][0]['resource']['target'])}; metrics-server every 15 s;"
+          f" pod resources {json.dumps(container['resources'])} (deploy/k8s/local)",
+          "", f"**Answer:** {report['verdict']}.", ""]
+    if figures:
+        md += [f"k6: of {lr.fmt(load.rate, 0)} arrivals per second offered, {lr.fmt(figures['throughput'])} per second got"
+               f" an answer, {lr.fmt(figures['error_rate'] * 100, 2)} % of them an error (503 overloaded past the wait"
+               f" budget) and {lr.fmt(figures['dropped'], 0)} arrivals were dropped (k6 had no free user); latency p50"
+               f" {lr.fmt(figures['p50'])} ms, p99 {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms", ""]
+    md += ["Every look (the HPA's own figures, then each pod's):", "", timeline_table(looks).markdown(), "",
+           "The autoscaler's events:", "", *(f"- {e}" for e in report["events"] or ["(none)"]), ""]
+    (out / "autoscale.md").write_text("\n".join(md))
+    print("\n" + report["verdict"], flush=True)
+    print(f"report: {out / 'autoscale.md'}", flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -1,0 +1,220 @@
+"""The cluster side of a run: manifests rendered with kustomize and applied, rollouts awaited, the
+workload's k6 Job of deploy/k8s/jobs made for one run, started, awaited and read back."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+import time
+import urllib.parse
+from pathlib import Path
+
+from loomlab import cluster
+from loomlab import proc
+from loomlab.bench import loads
+
+NS = "loom-lab"
+SUMMARY_BEGIN = "----- loom-lab k6 summary -----"
+SUMMARY_END = "----- end of loom-lab k6 summary -----"
+
+
+def render(directory: str) -> list[dict]:
+    p = subprocess.run(["kubectl", "kustomize", str(cluster.ROOT / directory)], capture_output=True, text=True,
+                       check=True)
+    import yaml  # noqa: PLC0415 - from the verify venv, like every Kubernetes script here
+
+    return [d for d in yaml.safe_load_all(p.stdout) if d]
+
+
+def apply(docs: list[dict]):
+    cluster.kubectl("apply", "-f", "-", input=json.dumps({"apiVersion": "v1", "kind": "List", "items": docs}))
+
+
+def one_variant(name: str) -> tuple[list[dict], list[dict], dict]:
+    """deploy/k8s/local's database and one variant's Deployment and Service applied, with the k6
+    scripts and the results volume, and rolled out: (the local documents, the Jobs' documents,
+    the variant's container)."""
+    service_docs = render("deploy/k8s/local")
+    apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
+           or d["metadata"]["name"] in (name, "postgres")])
+    job_docs = render("deploy/k8s/local/jobs")
+    apply([d for d in job_docs if d["kind"] != "Job"])
+    wait_rollouts(["statefulset/postgres", f"deployment/{name}"])
+    deployment = next(d for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)
+    return service_docs, job_docs, deployment["spec"]["template"]["spec"]["containers"][0]
+
+
+def delete_job(name: str):
+    cluster.kubectl("-n", NS, "delete", "job", name, "--wait=false", "--cascade=background", check=False)
+
+
+def wait_rollouts(names: list[str], timeout_s: int = 300):
+    for kind_name in names:
+        cluster.kubectl("-n", NS, "rollout", "status", kind_name, f"--timeout={timeout_s}s", timeout=timeout_s + 10)
+
+
+def job_templates(job_docs: list[dict]) -> dict:
+    """script -> the workload's Job of deploy/k8s/jobs (not the indexed one's split nor its resume
+    Job: `distribute` makes a split of any workload's Job)."""
+    templates = {}
+    for d in job_docs:
+        if d["kind"] == "Job" and not d["spec"].get("completionMode") == "Indexed":
+            env = {e["name"]: e.get("value") for e in d["spec"]["template"]["spec"]["containers"][0].get("env", [])}
+            if "SCRIPT" in env:
+                templates[env["SCRIPT"]] = d
+    return templates
+
+
+def summary_of(log: str) -> str:
+    """k6's raw summary from a Job's log: the one JSON line between the markers. The log holds k6's
+    stdout and stderr together, so its stderr lines (a crossed threshold) can land between them."""
+    if SUMMARY_BEGIN not in log:
+        return ""
+    block = log.split(SUMMARY_BEGIN, 1)[1].split(SUMMARY_END, 1)[0]
+    return next((line for line in block.splitlines() if line.startswith("{")), "")
+
+
+def job_id(stem: str) -> str:
+    """A Job name from a run file's name: DNS-1123, at most 63 characters, unique per run."""
+    name = re.sub(r"[^a-z0-9-]+", "-", ("k6-" + stem).lower()).strip("-")
+    return name[:50].rstrip("-") + "-" + format(time.time_ns() % 36 ** 6, "x")[-6:]
+
+
+def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
+    """The workload's Job of deploy/k8s/jobs for one run: one target, one mode, the load's
+    parameters, its summary printed to the log."""
+    script = Path(load.script).name
+    job = copy.deepcopy(templates[script])
+    job["metadata"]["name"] = name
+    job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
+    job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
+    k6_env = loads.k6_mode(mode)
+    env = {"SCRIPT": script, "TARGETS": target, "MODES": k6_env.pop("MODE"), **k6_env, "RESULTS": "/results",
+           "SUMMARY_LOG": "1",
+           "RUN_LABEL": label, **load.env, **(load.warmup_env if warmup else {})}
+    job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
+    return job
+
+
+RUNNER_PORT = 6565  # k6's REST API on each runner pod (run.sh PAUSED=1)
+
+
+def distribute(job: dict, runners: int) -> dict:
+    """The Job as `runners` k6 runners: an Indexed Job whose pod i runs the i-th execution segment,
+    started paused (Ready once k6's REST API answers), writing its raw samples beside its summary in
+    a folder of the Job's own on the results volume."""
+    spec = job["spec"]
+    spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
+    container = spec["template"]["spec"]["containers"][0]
+    env = {e["name"]: e for e in container["env"]}
+    for name, value in (("SEGMENTS", str(runners)), ("PAUSED", "1"), ("SAMPLES", "1"),
+                        ("RESULTS", f"/results/{job['metadata']['name']}")):
+        env[name] = {"name": name, "value": value}
+    container["env"] = list(env.values())
+    container["ports"] = [{"name": "k6-api", "containerPort": RUNNER_PORT}]
+    container["readinessProbe"] = {"httpGet": {"path": "/v1/status", "port": RUNNER_PORT}, "periodSeconds": 1}
+    return job
+
+
+def job_pods(api: cluster.Api, name: str) -> list[dict]:
+    selector = urllib.parse.quote(f"batch.kubernetes.io/job-name={name}")
+    return api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+
+
+def pod_index(pod: dict) -> int:
+    return int(pod["metadata"]["annotations"]["batch.kubernetes.io/job-completion-index"])
+
+
+def terminated(pod: dict) -> dict | None:
+    statuses = pod["status"].get("containerStatuses") or []
+    return statuses[0]["state"].get("terminated") if statuses else None
+
+
+def wait_runners_ready(api: cluster.Api, name: str, runners: int, timeout_s: float) -> list[dict]:
+    """The Job's runner pods, by index, once every one is Ready (k6 up and paused); a runner that
+    ended first, or one that is not Ready in time, fails the run."""
+    def ready():
+        pods = {pod_index(p): p for p in job_pods(api, name)}
+        for i, p in pods.items():
+            if terminated(p):
+                raise SystemExit(f"Job {name}: runner {i} ended before every runner was ready: "
+                                 f"{pod_log(api, p, 10)[-2000:]}")
+        if len(pods) == runners and all(any(c["type"] == "Ready" and c["status"] == "True"
+                                            for c in p["status"].get("conditions", [])) for p in pods.values()):
+            return [pods[i] for i in range(runners)]
+        return None
+
+    pods = proc.wait_until(ready, timeout_s, 0.2)
+    if not pods:
+        raise SystemExit(f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "
+                         f"(kubectl -n {NS} get pods -l batch.kubernetes.io/job-name={name})")
+    return pods
+
+
+def wait_runners_done(api: cluster.Api, name: str, runners: int, timeout_s: float) -> list[dict]:
+    """The Job's runner pods, by index, once every k6 container has terminated."""
+    def done():
+        pods = {pod_index(p): p for p in job_pods(api, name)}
+        return [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
+
+    pods = proc.wait_until(done, timeout_s, 0.5)
+    if not pods:
+        raise SystemExit(f"Job {name}: its runners did not finish within {timeout_s:.0f} s")
+    return pods
+
+
+def results_dir(api: cluster.Api) -> Path:
+    """Where the k6-results volume lives on this node: the local PersistentVolume bound to it."""
+    claim = api.json(f"/api/v1/namespaces/{NS}/persistentvolumeclaims/k6-results", 5)
+    volume = api.json(f"/api/v1/persistentvolumes/{claim['spec']['volumeName']}", 5)
+    return Path(volume["spec"]["local"]["path"])
+
+
+def wait_job(api: cluster.Api, name: str, timeout_s: float) -> dict:
+    """The Job's pod once its k6 container has terminated (succeeded or not)."""
+    selector = urllib.parse.quote(f"batch.kubernetes.io/job-name={name}")
+
+    def done():
+        for p in api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]:
+            statuses = p["status"].get("containerStatuses") or []
+            if statuses and statuses[0]["state"].get("terminated"):
+                return p
+            waiting = statuses[0]["state"].get("waiting", {}) if statuses else {}
+            if waiting.get("reason") in ("ErrImagePull", "ImagePullBackOff", "CreateContainerConfigError",
+                                         "InvalidImageName"):
+                raise SystemExit(f"Job {name}: {waiting['reason']}: {waiting.get('message', '')}")
+        return None
+
+    pod = proc.wait_until(done, timeout_s, 0.5)
+    if not pod:
+        raise SystemExit(f"Job {name} did not finish within {timeout_s:.0f} s")
+    return pod
+
+
+def pod_log(api: cluster.Api, pod: dict, timeout: float = 30) -> str:
+    return api.get(f"/api/v1/namespaces/{NS}/pods/{pod['metadata']['name']}/log", timeout).decode(errors="replace")
+
+
+def policy_probe(api: cluster.Api, templates: dict) -> str:
+    """Whether the NetworkPolicies are enforced, measured: a pod that postgres-from-service-only
+    does not admit (a k6 pod) opens a TCP connection to the database."""
+    job = copy.deepcopy(next(iter(templates.values())))
+    name = job_id("netpol-probe")
+    job["metadata"]["name"] = name
+    job["spec"]["activeDeadlineSeconds"] = 60
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    container["command"] = ["bash", "-c", "if timeout 5 bash -c 'exec 3<>/dev/tcp/postgres/5432'; then echo reached;"
+                                          " else echo refused; fi"]
+    container["env"] = []
+    apply([job])
+    pod = wait_job(api, name, 90)
+    log = pod_log(api, pod, 10).strip()
+    delete_job(name)
+    if log == "reached":
+        return ("NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a k6 pod opened a TCP"
+                " connection to postgres:5432, which postgres-from-service-only forbids. The CNI bridge plugin has"
+                " no policy engine, and none could be built here (kube-network-policies and kube-router are not"
+                " served by the Go module proxy)")
+    return f"NetworkPolicies enforced, measured: a k6 pod's connection to postgres:5432 was {log or 'not made'}"

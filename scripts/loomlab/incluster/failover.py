@@ -1,0 +1,148 @@
+"""`./lab k8s failover`: one of two service pods killed (SIGKILL) under a constant load.
+
+The JVM variant runs 2 pods (the PodDisruptionBudget's case) in the virtual mode; one k6 Job
+offers a constant arrival rate to their Service and writes every request (k6's CSV output) to the
+results volume; part-way through, the lab kills one pod's JVM with SIGKILL through containerd, as
+an out-of-memory kill or a crash would. The report gives the requests that failed and over which
+window, the arrivals dropped, and how long the killed pod took to serve again (the kubelet
+restarts its container). Writes failover.md and failover.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import io
+import json
+import time
+from pathlib import Path
+
+from loomlab import cluster
+from loomlab import labreport as lr
+from loomlab import proc
+from loomlab.bench import loads
+from loomlab.bench.workloads import sleep
+from loomlab.cluster.images import CTR
+from loomlab.cluster.settings import sh
+
+from . import deploy
+from .measure import ClusterService
+from .plan import VARIANTS
+
+NS = deploy.NS
+VARIANT, MODE = "jvm", "virtual"
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="lab k8s failover", description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--rate", type=int, default=100, help="arrivals per second (100)")
+    p.add_argument("--seconds", type=int, default=60, help="how long the load holds (60)")
+    p.add_argument("--kill-at", type=float, default=20, help="seconds into the load when a pod is killed (20)")
+    return p.parse_args(argv)
+
+
+def failures(samples_gz: bytes) -> tuple[int, list[tuple[float, str]]]:
+    """(requests, [(unix seconds, status)] of the failed ones) from k6's CSV (unix_micro times)."""
+    total, failed = 0, []
+    with gzip.open(io.BytesIO(samples_gz), "rt") as f:
+        for row in csv.DictReader(f):
+            if row["metric_name"] == "http_req_failed":
+                total += 1
+                if float(row["metric_value"]) > 0:
+                    status = row["status"]
+                    failed.append((int(row["timestamp"]) / 1e6, "no answer" if status in ("", "0") else f"HTTP {status}"))
+    return total, sorted(failed)
+
+
+def summary_line(total: int, failed: list[tuple[float, str]], killed_at: float) -> str:
+    if not failed:
+        return f"none of {total:,} requests failed"
+    statuses = {}
+    for _, status in failed:
+        statuses[status] = statuses.get(status, 0) + 1
+    return (f"{len(failed):,} of {total:,} requests failed ({', '.join(f'{n} {s}' for s, n in sorted(statuses.items()))}),"
+            f" from {failed[0][0] - killed_at:+.1f} s to {failed[-1][0] - killed_at:+.1f} s after the kill")
+
+
+def kill(api: cluster.Api, pod: str) -> float:
+    """SIGKILL to the pod's service container through containerd; the time it was sent."""
+    status = api.json(f"/api/v1/namespaces/{NS}/pods/{pod}", 5)["status"]["containerStatuses"][0]
+    container = status["containerID"].split("://", 1)[1]
+    sent = time.time()
+    sh(*CTR, "tasks", "kill", "--signal", "SIGKILL", container)
+    return sent
+
+
+def main(argv):
+    args = parse(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    api = cluster.Api()
+    name = VARIANTS[VARIANT][0]
+    _, job_docs, container = deploy.one_variant(name)
+    base_env = container.get("env", [])
+    suite = sleep.suites(loads.Scale())[0]
+    load = loads.Load(f"open {args.rate} req/s for {args.seconds} s", "k6/sleep.js", "sleep",
+                      {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(args.rate), "DURATION": f"{args.seconds}s",
+                       "MAX_VUS": "500"}, rate=args.rate, open_s=args.seconds, timeout_s=args.seconds + 120)
+    service = ClusterService(api, VARIANT, suite, MODE, "failover", base_env, deploy.job_templates(job_docs), out,
+                             [], replicas=2)
+    service.wait_ready()
+    job_name = deploy.job_id("failover")
+    job = deploy.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False)
+    env = job["spec"]["template"]["spec"]["containers"][0]["env"]
+    env += [{"name": "SAMPLES", "value": "1"}, {"name": "RESULTS", "value": f"/results/{job_name}"}]
+    victim = service.pods[0]
+    print(f"== {load.name} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
+    try:
+        deploy.apply([job])
+        running = lambda: next((p for p in deploy.job_pods(api, job_name)
+                                if (p["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running")), None)
+        if not proc.wait_until(running, 120, 0.2):
+            raise SystemExit(f"Job {job_name} did not start")
+        time.sleep(args.kill_at + 3)  # k6's setup() waits for readiness first: a few seconds
+        killed_at = kill(api, victim)
+
+        def serving_again():
+            p = api.json(f"/api/v1/namespaces/{NS}/pods/{victim}", 5)
+            s = p["status"]["containerStatuses"][0]
+            return s["restartCount"] > 0 and s.get("ready") and time.time()
+
+        back_at = proc.wait_until(serving_again, 120, 0.2)
+        pod = deploy.wait_job(api, job_name, load.timeout_s)
+        log = deploy.pod_log(api, pod)
+        samples = (deploy.results_dir(api) / job_name / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
+    finally:
+        deploy.delete_job(job_name)
+    summary = json.loads(deploy.summary_of(log) or "{}")
+    figures = lr.k6_figures(summary, load.scenario) if summary else {}
+    total, failed = failures(samples)
+    result = {"load": load.name, "mode": MODE, "victim": victim, "killed_at": killed_at,
+              "serving_again_s": back_at - killed_at if back_at else None, "requests": total,
+              "failed": [[t - killed_at, s] for t, s in failed], "dropped": figures.get("dropped"),
+              "summary": summary_line(total, failed, killed_at)}
+    (out / "failover.json").write_text(json.dumps(result, indent=1))
+    back = f"{result['serving_again_s']:.1f} s" if back_at else "not within 120 s"
+    md = ["# One of two pods killed under load", "",
+          f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s failover --rate {args.rate} --seconds"
+          f" {args.seconds} --kill-at {args.kill_at:.0f}`",
+          f"- load: sleep (100 ms), {load.name}, {MODE} mode, one k6 Job against the Service of {name} (2 pods,"
+          " deploy/k8s/local, PodDisruptionBudget maxUnavailable 1)",
+          f"- killed: {victim}, its JVM sent SIGKILL through containerd {args.kill_at:.0f} s into the load", "",
+          f"**Answer:** {result['summary']}; {lr.fmt(figures.get('dropped'), 0)} arrivals dropped; the killed pod"
+          f" served again (restarted, Ready) {back} after the kill.", ""]
+    if figures:
+        md += [f"k6: {lr.fmt(figures['throughput'])} req/s, p50 {lr.fmt(figures['p50'])} ms, p99"
+               f" {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms, errors"
+               f" {lr.fmt(figures['error_rate'] * 100, 2)} %", ""]
+    (out / "failover.md").write_text("\n".join(md))
+    print(result["summary"] + f"; serving again after {back}", flush=True)
+    print(f"report: {out / 'failover.md'}", flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

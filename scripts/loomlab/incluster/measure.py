@@ -1,0 +1,176 @@
+"""A variant's Deployment as the bench's service under test: runner.Service's methods, in the
+cluster, so the bench's run_suite drives it unchanged."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import time
+import urllib.parse
+from pathlib import Path
+
+from loomlab import cluster
+from loomlab import labreport as lr
+from loomlab import proc
+from loomlab.bench import loads, runner, runners
+
+from .deploy import (NS, RUNNER_PORT, apply, delete_job, distribute, job_id, make_job, pod_log, results_dir,
+                     summary_of, terminated, wait_job, wait_runners_done, wait_runners_ready)
+from .plan import VARIANTS
+
+STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
+
+
+def pod_requests(figures: dict, samples: list[dict]) -> dict:
+    """The figures with each pod's requests during the run (by pod name: the Service's spread)."""
+    scraped = [s["pod_requests"] for s in samples if "pod_requests" in s]
+    if len(scraped) >= 2:
+        figures["pod_requests"] = [scraped[-1][p] - scraped[0].get(p, 0.0) for p in sorted(scraped[-1])]
+    return figures
+
+
+class ClusterService:
+    """Starting it sets the suite's configuration and the replicas on the Deployment and rolls
+    fresh pods (Recreate), whose start-up is measured; runs are k6 Jobs through the Service; each
+    scrape reads every pod's /q/metrics and adds them up (and keeps each pod's requests: its share)."""
+
+    def __init__(self, api: cluster.Api, variant: str, suite: loads.Suite, mode: str, tag: str,
+                 base_env: list[dict], jobs: dict, out: Path, startups: list, replicas: int = 1):
+        self.api, self.variant, self.mode, self.out, self.jobs = api, variant, mode, out, jobs
+        self.replicas, self.pods = replicas, []
+        self.name, self.environment, _ = VARIANTS[variant]
+        self.url = f"http://{self.name}:8080"  # as the Jobs' pods reach it (cluster DNS)
+        self.proxy = f"/api/v1/namespaces/{NS}/services/http:{self.name}:http/proxy"
+        self.token = f"{tag}-{mode}-{time.time_ns()}"
+        self.startup = {"variant": variant, "suite": tag, "mode": mode, "replicas": replicas}
+        startups.append(self.startup)
+        env = base_env + [{"name": k, "value": v} for k, v in suite.server_env.items()]
+        patch = [{"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
+                 {"op": "replace", "path": "/spec/replicas", "value": replicas},
+                 {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run", "value": self.token}]
+        cluster.kubectl("-n", NS, "patch", "deployment", self.name, "--type=json", "-p", json.dumps(patch))
+
+    def _pods(self) -> list[dict]:
+        """This start's pods (the run token on their template), not yet terminating."""
+        selector = urllib.parse.quote(f"app.kubernetes.io/component=service,app.kubernetes.io/variant={self.variant}")
+        pods = self.api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+        return [p for p in pods if p["metadata"].get("annotations", {}).get("loom-lab.dev/run") == self.token
+                and not p["metadata"].get("deletionTimestamp")]
+
+    def wait_ready(self, timeout_s: float = 180):
+        """Until every new pod is Ready; first pod created -> the last Ready is the start-up,
+        polled every 0.1 s."""
+        if not proc.wait_until(self._pods, timeout_s, 0.1):
+            raise SystemExit(f"{self.name}: no new pod within {timeout_s} s")
+        created = time.monotonic()
+
+        def ready():
+            pods = self._pods()
+            return pods if len(pods) == self.replicas and all(
+                any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
+                for p in pods) else None
+
+        pods = proc.wait_until(ready, timeout_s, 0.1)
+        if not pods:
+            raise SystemExit(f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
+                             f"(kubectl -n {NS} describe pod -l app.kubernetes.io/variant={self.variant})")
+        self.pods = sorted(p["metadata"]["name"] for p in pods)
+        pod = pods[0]
+        self.startup["ready_s"] = time.monotonic() - created
+        started = STARTED_IN.search(pod_log(self.api, pod, 10))
+        self.startup["quarkus_started_s"] = float(started.group(1)) if started else math.nan
+        self.startup["rss_ready_mb"] = self._rss()
+        self.startup["health"] = json.loads(self.get("/q/health")).get("status")
+        if not proc.wait_until(lambda: json.loads(self.get("/q/health/ready")).get("status") == "UP", 30):
+            raise SystemExit(f"{self.name}: /q/health/ready not UP through the Service")
+
+    def _rss(self) -> float:
+        return self.sample()["rss_bytes"] / 1e6
+
+    def sample(self) -> dict:
+        """One scrape of every pod (through the API server's pod proxy): their figures added up
+        (labreport.combined_sample), and each pod's answered requests under "pod_requests"."""
+        texts = {}
+        for pod in self.pods:
+            try:
+                texts[pod] = self.api.get(f"/api/v1/namespaces/{NS}/pods/{pod}:8080/proxy/q/metrics", 5).decode()
+            except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
+                raise OSError(f"{pod}: {e}") from e
+        sample = lr.combined_sample([lr.scrape_sample(t) for t in texts.values()])
+        sample["pod_requests"] = {pod: lr.api_requests(t) for pod, t in texts.items()}
+        return sample
+
+    def info(self) -> dict:
+        """/api/info of one pod, its pools marked with the pods there are (bench.loads.service_pools)."""
+        info = json.loads(self.get("/api/info"))
+        info.setdefault("pools", {})["replicas"] = self.replicas
+        return info
+
+    def get(self, path: str, timeout: float = 10) -> str:
+        try:
+            return self.api.get(self.proxy + path, timeout).decode()
+        except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
+            raise OSError(str(e)) from e
+
+    def run(self, load: loads.Load, mode: str, out: Path, label: str, args, warmup: bool = False) -> dict:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        job_name = job_id(out.stem)
+        job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
+        if args.runners > 1:
+            return self.run_split(load, mode, out, label, args, distribute(job, args.runners))
+        sampler = runner.Sampler.begin(self, args.sample_period)
+        started = time.monotonic()
+        try:
+            apply([job])
+            pod = wait_job(self.api, job_name, load.timeout_s + 120)
+        finally:
+            samples = sampler.finish()
+        took = time.monotonic() - started
+        log = pod_log(self.api, pod)
+        delete_job(job_name)
+        summary_text = summary_of(log)
+        out.with_suffix(".log").write_text(log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log)
+        out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
+        if not summary_text:
+            raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
+        out.write_text(summary_text)
+        exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
+        return pod_requests(runner.figures_of(load, json.loads(summary_text), samples, exit_code, took), samples)
+
+    def run_split(self, load: loads.Load, mode: str, out: Path, label: str, args, job: dict) -> dict:
+        """One run as an Indexed Job of N runners, resumed together once all are Ready (through
+        the API server's pod proxy, as `k6 resume` would), merged from their raw samples."""
+        name, n = job["metadata"]["name"], job["spec"]["completions"]
+        sampler = runner.Sampler.begin(self, args.sample_period)
+        started = time.monotonic()
+        try:
+            apply([job])
+            pods = wait_runners_ready(self.api, name, n, 180)
+            skew = runners.resume_all(lambda pod: self.api.send(
+                "PATCH", f"/api/v1/namespaces/{NS}/pods/{pod['metadata']['name']}:{RUNNER_PORT}/proxy/v1/status",
+                runners.RESUME), pods)
+            pods = wait_runners_done(self.api, name, n, load.timeout_s + 120)
+        finally:
+            samples = sampler.finish()
+        took = time.monotonic() - started
+        logs = [pod_log(self.api, pod) for pod in pods]
+        # run.sh's files of this Job: <script>-<target host>-<MODES>-part<i>.{json,csv.gz}
+        files = results_dir(self.api) / name
+        stem = f"{Path(load.script).stem}-{self.name}-{loads.k6_mode(mode)['MODE']}"
+        for i, log in enumerate(logs):
+            runners.runner_file(out, i, "log").write_text(log)
+            for suffix in ("json", "csv.gz"):
+                source = files / f"{stem}-part{i}.{suffix}"
+                if source.exists():
+                    shutil.copyfile(source, runners.runner_file(out, i, suffix))
+        shutil.rmtree(files, ignore_errors=True)
+        delete_job(name)
+        exits = [terminated(pod)["exitCode"] for pod in pods]
+        summary, k6_exit = runners.merged_run(load, out, label, exits, logs)
+        summary["resume_spread_s"] = skew
+        return pod_requests(runner.split_figures(load, out, summary, samples, k6_exit, took), samples)
+
+    def stop(self):
+        self.startup["rss_after_mb"] = self._rss()

@@ -1,0 +1,57 @@
+"""What an in-cluster run measures: the service variants with an image here, every workload's
+suite at the profile's scale, and the time it should take."""
+
+from __future__ import annotations
+
+from loomlab import cluster
+from loomlab.bench import loads, profiles, rounds
+
+# variant -> (Deployment and Service, environment named in the report, image archive)
+VARIANTS = {
+    "jvm": ("loom-lab-jvm", "in-cluster JVM", "jvm"),
+    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", "jvm-aot"),
+    "native": ("loom-lab-native", "in-cluster native", "native"),
+}
+
+
+def workload_suites(profile: str) -> dict:
+    """Every workload's main suite at the profile's scale: smoke's, or the bench's quick and rest
+    profiles together (quick holds only the request-response workloads)."""
+    chosen = ("smoke",) if profile == "smoke" else ("quick", "rest")
+    return {s.workload: s for p in chosen for s in profiles.suites(p) if not s.variant}
+
+
+def variants(wanted: str) -> tuple[list[str], list[str]]:
+    """The variants asked for that have an image here, and why the others were skipped."""
+    chosen, skipped = [], []
+    for v in [v for v in wanted.split(",") if v]:
+        if v not in VARIANTS:
+            raise SystemExit(f"unknown variant {v} ({', '.join(VARIANTS)})")
+        if not (cluster.IMAGES / f"{VARIANTS[v][2]}.tar").exists():
+            skipped.append(f"{v}: no image here" + (
+                " (a native executable needs GraalVM or Mandrel: ./lab native; neither exists on this machine)"
+                if v == "native" else f" (./lab k8s images {v})"))
+            continue
+        chosen.append(v)
+    return chosen, skipped
+
+
+def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, loads.Suite]]:
+    """(variant, suite) pairs; the smoke profile (CI) runs sleep on every variant and the other
+    workloads on the first one only."""
+    wanted = [w for w in args.workload.split(",") if w] or ["sleep", "product"]
+    suites = workload_suites(args.profile)
+    unknown = [w for w in wanted if w not in suites]
+    if unknown:
+        raise SystemExit(f"unknown workload(s): {', '.join(unknown)}")
+    return [(v, suites[w]) for w in wanted for v in chosen
+            if args.workload or args.profile != "smoke" or w == "sleep" or v == chosen[0]]
+
+
+def planned_seconds(plan: list[tuple[str, loads.Suite]], modes: set, args) -> float:
+    """The bench's plan plus a few seconds per Job: pod start, k6 start, log read."""
+    def one(suite: loads.Suite, mode: str) -> float:
+        p = rounds.planned_seconds(suite, mode, args)
+        return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (args.repeats + 2)
+
+    return sum(one(s, m) for _, s in plan for m in rounds.suite_modes(s, modes))

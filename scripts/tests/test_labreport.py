@@ -1,0 +1,240 @@
+"""The report's arithmetic on fixed inputs: `python3 -m unittest discover -s scripts`."""
+
+import math
+import unittest
+
+from loomlab import labreport as lr
+
+
+def summary(count=5000, rate=4000.0, avg=105.0, sq=None, scenario="sleep", dropped=None):
+    d = {"avg": avg, "min": 100.0, "med": 102.0, "max": 177.0, "p(90)": 110.0, "p(95)": 120.0, "p(99)": 150.0,
+         "count": count}
+    metrics = {
+        "http_req_duration": {"values": {**d, "min": 1.0, "count": count + 2}},  # includes setup()
+        f"http_req_duration{{scenario:{scenario}}}": {"values": d},
+        f"http_reqs{{scenario:{scenario}}}": {"values": {"count": count, "rate": rate}},
+        "http_reqs": {"values": {"count": count + 2, "rate": rate}},
+        f"http_req_failed{{scenario:{scenario}}}": {"values": {"rate": 0.0}},
+    }
+    if sq is not None:
+        metrics["lab_req_duration_sq"] = {"values": {"count": sq}}
+    if dropped is not None:
+        metrics["dropped_iterations"] = {"values": {"count": dropped}}
+    return {"metrics": metrics, "state": {"testRunDurationMs": 1250.0}}
+
+
+class LittlesLaw(unittest.TestCase):
+    def test_seed_a3_worker_bound_is_500_per_second(self):
+        self.assertEqual(lr.littles_bound(50, 0.1), 500)
+
+    def test_efficiency_of_the_seed_platform_run(self):
+        self.assertAlmostEqual(lr.efficiency(479.1, 500), 0.9582)
+
+    def test_efficiency_without_bound_is_nan(self):
+        self.assertTrue(math.isnan(lr.efficiency(100, math.inf)))
+        self.assertTrue(math.isnan(lr.efficiency(100, 0)))
+
+    def test_ratio(self):
+        self.assertAlmostEqual(lr.ratio(3921.6, 479.1), 8.1854, places=3)
+        self.assertTrue(math.isnan(lr.ratio(1, 0)))
+
+
+class SlowestOfFour(unittest.TestCase):
+    SEED_C = [(100, 300), (150, 400), (50, 200), (100, 250)]
+
+    def test_expected_max_of_the_seed_c_delays(self):
+        self.assertAlmostEqual(lr.expected_max(self.SEED_C), 288.58, places=1)
+
+    def test_p95_of_the_seed_c_delays(self):
+        self.assertAlmostEqual(lr.max_quantile(self.SEED_C, 0.95), 387.5, places=3)
+
+    def test_one_range_is_its_mean(self):
+        self.assertAlmostEqual(lr.expected_max([(100, 300)]), 200.0, places=3)
+
+    def test_fixed_latency(self):
+        self.assertAlmostEqual(lr.expected_max([(100, 100)]), 100.0, places=3)
+
+
+class RampingBound(unittest.TestCase):
+    def test_constant_users_give_users_over_latency(self):
+        self.assertAlmostEqual(lr.stages_bound([(10, 50)], 1 / 0.1, start_vus=50), 500.0)
+
+    def test_linear_ramp_averages_half_the_peak(self):
+        self.assertAlmostEqual(lr.stages_bound([(10, 100)], 1.0), 50.0, places=6)
+
+    def test_cap_limits_the_bound(self):
+        self.assertAlmostEqual(lr.stages_bound([(10, 100)], 1.0, cap=20.0, start_vus=100), 20.0)
+
+    def test_seed_c_shape_averages_twenty_users(self):
+        shape = [(60, 5), (60, 10), (60, 20), (60, 35), (120, 35), (60, 0)]
+        self.assertAlmostEqual(lr.stages_bound(shape, 1.0), 20.0, places=6)
+
+
+class Spreads(unittest.TestCase):
+    def test_median_and_range_of_three_runs(self):
+        s = lr.Spread.of([4153.0, 4239.0, 4195.4])
+        self.assertEqual((s.median, s.low, s.high, s.n), (4195.4, 4153.0, 4239.0, 3))
+        self.assertAlmostEqual(s.rel_range(), 86 / 4195.4)
+
+    def test_median_of_even_count_is_the_mean_of_the_middle_two(self):
+        self.assertEqual(lr.Spread.of([1, 2, 3, 10]).median, 2.5)
+
+    def test_nan_is_ignored(self):
+        s = lr.Spread.of([math.nan, 2.0])
+        self.assertEqual((s.median, s.n), (2.0, 1))
+
+    def test_formatting_shows_the_range_only_when_runs_differ(self):
+        self.assertEqual(lr.fmt_spread(lr.Spread.of([1.0, 1.0])), "1.0")
+        self.assertEqual(lr.fmt_spread(lr.Spread.of([1.0, 2.0, 3.0])), "2.0 (1.0-3.0)")
+
+    def test_aggregate_keeps_numeric_figures(self):
+        agg = lr.aggregate([{"throughput": 1.0, "label": "x"}, {"throughput": 3.0, "label": "y"}])
+        self.assertEqual(list(agg), ["throughput"])
+        self.assertEqual(agg["throughput"].median, 2.0)
+
+    def test_warm_up_settles_within_tolerance(self):
+        self.assertFalse(lr.settled(math.nan, 4000, 0.03))
+        self.assertFalse(lr.settled(3500, 3900, 0.03))
+        self.assertTrue(lr.settled(4000, 4100, 0.03))
+
+
+class K6Summaries(unittest.TestCase):
+    def test_figures_come_from_the_scenario_not_setup(self):
+        f = lr.k6_figures(summary(), "sleep")
+        self.assertEqual(f["requests"], 5000)
+        self.assertEqual(f["min"], 100.0)
+        self.assertEqual(f["throughput"], 4000.0)
+        self.assertEqual(f["duration_s"], 1.25)
+
+    def test_standard_deviation_from_the_sum_of_squares(self):
+        # Two samples 100 and 110: mean 105, population sd 5; sum of squares 22100.
+        self.assertAlmostEqual(lr.std_dev(22100, 105.0, 2), 5.0)
+        f = lr.k6_figures(summary(count=2, avg=105.0, sq=22100), "sleep")
+        self.assertAlmostEqual(f["sd"], 5.0)
+
+    def test_missing_figures_are_nan_or_zero(self):
+        f = lr.k6_figures({"metrics": {}}, "sleep")
+        self.assertEqual(f["requests"], 0)
+        self.assertTrue(math.isnan(f["mean"]))
+        self.assertTrue(math.isnan(f["sd"]))
+        self.assertEqual(f["dropped"], 0)
+
+    def test_dropped_iterations(self):
+        self.assertEqual(lr.k6_figures(summary(dropped=17), "sleep")["dropped"], 17)
+
+
+PROM = """# HELP jvm_threads_live_threads x
+# TYPE jvm_threads_live_threads gauge
+jvm_threads_live_threads 70.0
+executor_queued_tasks{name="quarkus-worker"} 451.0
+executor_queued_tasks{name="other"} 3.0
+jvm_memory_used_bytes{area="heap",id="G1 Eden Space"} 100.0
+jvm_memory_used_bytes{area="heap",id="G1 Old Gen"} 50.0
+jvm_memory_used_bytes{area="nonheap",id="Metaspace"} 1000.0
+process_cpu_time_ns_total 2.5E9
+agroal_awaiting_count NaN
+"""
+
+
+class WaitFigures(unittest.TestCase):
+    """A threaded request's wait for the database: the bulkhead's, then Agroal's; one is missing when
+    the bulkhead is off or the workload has none."""
+
+    def test_waiters_add_up_and_the_longest_wait_wins_over_missing_figures(self):
+        self.assertEqual(lr.nansum(80.0, 0.0), 80.0)
+        self.assertEqual(lr.nansum(math.nan, 3.0), 3.0)
+        self.assertTrue(math.isnan(lr.nansum(math.nan, math.nan)))
+        self.assertEqual(lr.nanmax(222.0, 982.0), 982.0)
+        self.assertEqual(lr.nanmax(math.nan, 165.0), 165.0)
+
+
+class Prometheus(unittest.TestCase):
+    def test_value_by_labels(self):
+        self.assertEqual(lr.prom_value(PROM, "executor_queued_tasks", {"name": "quarkus-worker"}), 451.0)
+
+    def test_samples_are_summed_across_other_labels(self):
+        self.assertEqual(lr.prom_value(PROM, "jvm_memory_used_bytes", {"area": "heap"}), 150.0)
+
+    def test_absent_or_nan_is_nan(self):
+        self.assertTrue(math.isnan(lr.prom_value(PROM, "nope")))
+        self.assertTrue(math.isnan(lr.prom_value(PROM, "agroal_awaiting_count")))
+
+    def test_server_figures_are_peaks_and_deltas(self):
+        a = lr.scrape_sample(PROM)
+        b = lr.scrape_sample(PROM.replace("70.0", "90.0").replace("2.5E9", "4.0E9"))
+        c = lr.scrape_sample(PROM.replace("2.5E9", "4.5E9"))
+        f = lr.server_figures([a, b, c])
+        self.assertEqual(f["peak_live_threads"], 90.0)
+        self.assertAlmostEqual(f["cpu_s"], 2.0)
+        self.assertEqual(lr.server_figures([a]), {})
+
+
+class SeveralPods(unittest.TestCase):
+    def test_a_deployment_scrape_adds_pods_up_but_keeps_the_longest_wait(self):
+        a = {"live_threads": 40.0, "rss_bytes": 300e6, "thread_wait_max_s": 0.5, "cpu_ns": math.nan}
+        b = {"live_threads": 60.0, "rss_bytes": 200e6, "thread_wait_max_s": 2.0, "cpu_ns": 3e9}
+        c = lr.combined_sample([a, b])
+        self.assertEqual((c["live_threads"], c["rss_bytes"], c["cpu_ns"]), (100.0, 500e6, 3e9))
+        self.assertEqual(c["thread_wait_max_s"], 2.0)
+
+    def test_a_pods_requests_are_its_api_answers_only(self):
+        text = "\n".join([
+            '# TYPE http_server_requests_seconds_count counter',
+            'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 120.0',
+            'http_server_requests_seconds_count{method="GET",outcome="SERVER_ERROR",status="503",uri="/api/worker/db/slow"} 3.0',
+            'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/q/metrics"} 40.0',
+            'http_server_requests_seconds_sum{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 12.0'])
+        self.assertEqual(lr.api_requests(text), 123.0)
+        self.assertEqual(lr.api_requests(""), 0.0)
+
+
+class OpenModel(unittest.TestCase):
+    def test_below_the_bound_without_drops_holds(self):
+        self.assertEqual(lr.open_verdict(400, 500, 0, 0.0), "held")
+
+    def test_drops_above_the_bound_are_the_expected_overload(self):
+        self.assertEqual(lr.open_verdict(600, 500, 474, 0.0), "overloaded (rate above its bound)")
+
+    def test_drops_or_errors_below_the_bound_are_a_failure(self):
+        self.assertEqual(lr.open_verdict(400, 500, 3, 0.0), "FAILED below its bound")
+        self.assertEqual(lr.open_verdict(80, 100, 0, 0.02), "FAILED below its bound")
+
+    def test_errors_under_the_tolerance_are_not_a_failure(self):
+        self.assertEqual(lr.open_verdict(80, 100, 0, 0.005), "held")
+
+    def test_held_above_the_bound_is_said(self):
+        self.assertEqual(lr.open_verdict(600, 500, 0, 0.0), "held (above its bound)")
+
+    def test_kept_up_means_no_drop_and_errors_under_the_tolerance(self):
+        self.assertTrue(lr.open_kept_up(0, 0.0099))
+        self.assertFalse(lr.open_kept_up(1, 0.0))
+        self.assertFalse(lr.open_kept_up(0, 0.01))
+
+    def test_unknown_bound_is_never_above(self):
+        self.assertEqual(lr.open_verdict(600, math.nan, 1, 0.0), "FAILED below its bound")
+
+
+class Progress(unittest.TestCase):
+    def test_eta_scales_the_plan_by_the_pace_so_far(self):
+        # 100 of 400 planned seconds done in 150 s: 300 planned left at 1.5x = 450 s.
+        self.assertAlmostEqual(lr.eta_seconds(400, 100, 150), 450)
+
+    def test_eta_before_anything_ran_is_the_plan(self):
+        self.assertEqual(lr.eta_seconds(400, 0, 0), 400)
+        self.assertEqual(lr.eta_seconds(400, 400, 900), 0)
+
+    def test_durations(self):
+        self.assertEqual(lr.fmt_duration(42.4), "42 s")
+        self.assertEqual(lr.fmt_duration(845), "14 min 05 s")
+
+
+class Tables(unittest.TestCase):
+    def test_markdown_and_text(self):
+        t = lr.Table(["mode", "req/s"])
+        t.add("worker", "494.7")
+        self.assertEqual(t.markdown(), "| mode | req/s |\n|---|---|\n| worker | 494.7 |")
+        self.assertEqual(t.text(), "mode    req/s\n------  -----\nworker  494.7")
+
+
+if __name__ == "__main__":
+    unittest.main()
