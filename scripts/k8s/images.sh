@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# `./lab k8s images [NAME...]`: the lab's container images, built here with a real image builder
-# and no registry. buildah (Debian's) builds the Containerfiles of src/main/docker/local with vfs
-# storage and chroot isolation; each image is saved as an archive under $LOOMLAB_CACHE/images,
-# which `./lab k8s up` (or this command, when the cluster is up) imports into the cluster's
-# containerd. An image is rebuilt only when one of its inputs changed.
+# `./lab k8s images [--push REGISTRY[/PREFIX]] [NAME...]`: the lab's container images, built here
+# with a real image builder. buildah (Debian's) builds the Containerfiles of src/main/docker/local
+# with vfs storage and chroot isolation; each image is also saved as an archive under
+# $LOOMLAB_CACHE/images. An image is rebuilt only when one of its inputs changed.
 #
 #   NAME   debian | pause | jvm | jvm-aot | postgres | k6      (default: all, in that order)
+#   --push REGISTRY[/PREFIX]
+#          push the images a cluster runs (jvm, jvm-aot, postgres, k6) to a registry, as
+#          REGISTRY/PREFIX/<name>:<tag>, and record each one's digest in
+#          $LOOMLAB_CACHE/images/pushed/<registry>.txt (local ref=pushed ref@digest), which
+#          `./lab k8s run --registry` deploys. A registry on loopback (127.0.0.1, localhost) is
+#          spoken to over plain HTTP; any other over TLS, with buildah's credentials (buildah login).
 #
-# Tags are fixed and never `latest` (an untagged or latest image would be pulled, and fail):
+# Tags are fixed and never `latest`:
 #   loom-lab/loom-lab-jvm:0.1.0-local  loom-lab/loom-lab-jvm-aot:0.1.0-local
 #   loom-lab/postgres-pgvector:15-local  loom-lab/k6:1.8.1-local  loom-lab/pause:1.0-local
-# deploy/k8s/components/local-images points the manifests at them.
+# deploy/k8s/components/local-images names them; the run rewrites them to the pushed digests.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 
@@ -165,6 +170,22 @@ build_k6() {
   build k6 loom-lab/k6:1.8.1-local "$ctx" "$(signature "$src/Containerfile.k6" "$ctx/k6" "$out/debian.sig")"
 }
 
+# push NAME LOCAL_REF: the built image to the registry, its digest recorded.
+push() {
+  local name="$1" ref="$2" dest tls=true digest
+  dest="$push_to/${ref#loom-lab/}"
+  case "${push_to%%/*}" in 127.0.0.1:* | localhost:* | 127.0.0.1 | localhost) tls=false ;; esac
+  "${B[@]}" push --quiet --tls-verify="$tls" --digestfile "$out/pushed/$name.digest" "localhost/$ref" "docker://$dest" >/dev/null
+  digest="$(cat "$out/pushed/$name.digest")"
+  echo "$ref=${dest%:*}@$digest" >>"$record.partial"
+  log "images: pushed $dest@$digest"
+}
+
+push_to=""
+if [[ ${1:-} == --push ]]; then
+  push_to="${2:?usage: images.sh --push REGISTRY[/PREFIX] [NAME...]}"
+  shift 2
+fi
 names=("$@")
 ((${#names[@]})) || names=(debian pause jvm jvm-aot postgres k6)
 for n in "${names[@]}"; do
@@ -178,3 +199,21 @@ for n in "${names[@]}"; do
   *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, postgres, k6)" ;;
   esac
 done
+
+if [[ -n $push_to ]]; then
+  mkdir -p "$out/pushed"
+  record="$out/pushed/$(tr '/:' '__' <<<"$push_to").txt"
+  rm -f "$record.partial"
+  for n in "${names[@]}"; do
+    case "$n" in
+    jvm) push jvm "loom-lab/loom-lab-jvm:$APP_TAG" ;;
+    jvm-aot) push jvm-aot "loom-lab/loom-lab-jvm-aot:$APP_TAG" ;;
+    postgres) push postgres loom-lab/postgres-pgvector:15-local ;;
+    k6) push k6 loom-lab/k6:1.8.1-local ;;
+    esac
+  done
+  # Earlier pushes of images not named this time stay recorded.
+  [[ -f $record ]] && grep -v -F -f <(cut -d= -f1 "$record.partial") "$record" >>"$record.partial" || true
+  mv "$record.partial" "$record"
+  log "images: pushed to $push_to, recorded in $record"
+fi

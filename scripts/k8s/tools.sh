@@ -7,6 +7,8 @@
 #   coredns       $COREDNS_VERSION with only the plugins a cluster DNS needs (~1 min)
 #   pause         the sandbox process of every pod (a few lines of Go, below)
 #   metrics-server $METRICS_SERVER_VERSION: the resource metrics API (kubectl top, the autoscaler) (~3 min)
+#   registry      the CNCF registry (distribution) $REGISTRY_VERSION: where the images go and the node
+#                 pulls them from, as on any cluster (~1 min)
 #   etcd          from Debian's etcd-server package (unpacked, not installed)
 #   kubeconform   strict schema checks
 #
@@ -20,6 +22,7 @@ COREDNS_VERSION="${COREDNS_VERSION:-v1.12.0}"
 COREDNS_BUILD=2 # bump when the plugin list below changes: the cached binary is rebuilt
 KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.8.0}"
 METRICS_SERVER_VERSION="${METRICS_SERVER_VERSION:-v0.9.0}"
+REGISTRY_VERSION="${REGISTRY_VERSION:-v3.1.2}"
 tools="$LAB_CACHE/k8s-tools"
 bin="$tools/v$K8S_VERSION"
 mkdir -p "$bin"
@@ -165,6 +168,14 @@ if [[ ! -x "$metrics_server" ]]; then
   mv "$tools/bin/metrics-server" "$metrics_server"
 fi
 
+registry="$tools/registry-$REGISTRY_VERSION"
+if [[ ! -x "$registry" ]]; then
+  log "k8s: building the registry (distribution) $REGISTRY_VERSION from the Go module proxy (~1 min, once)"
+  GOBIN="$tools/bin" CGO_ENABLED=0 GOFLAGS=-trimpath \
+    go install "github.com/distribution/distribution/v3/cmd/registry@$REGISTRY_VERSION" >&2
+  mv "$tools/bin/registry" "$registry"
+fi
+
 echo "K8S_VERSION=$K8S_VERSION"
 for c in "${components[@]}"; do
   key="${c^^}"
@@ -175,3 +186,4 @@ echo "PAUSE=$pause"
 echo "ETCD=$etcd"
 echo "KUBECONFORM=$kubeconform"
 echo "METRICS_SERVER=$metrics_server"
+echo "REGISTRY=$registry"

@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path

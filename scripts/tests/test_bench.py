@@ -1,9 +1,7 @@
 """Unit tests of the bench's ingest summary: the chunk-size sweep names the fastest size of each
 (writes, mode), and the ratios compare like with like."""
 
-import sys
 import unittest
-from pathlib import Path
 
 from loomlab.bench import loads, profiles
 from loomlab.bench.workloads import db, ingest, sleep

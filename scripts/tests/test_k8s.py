@@ -1,7 +1,6 @@
 """Unit tests of the Kubernetes scripts' pure parts: the host comparison `down` relies on, the
 iptables clean-up, the components' configuration, and the Jobs `./lab k8s run` makes."""
 
-import sys
 import unittest
 from pathlib import Path
 
@@ -52,7 +51,8 @@ class ComponentConfigs(unittest.TestCase):
         settings = cluster.settings
         expected = {"10-loomlab.conflist": settings.NODE_IP, "containerd.toml": str(settings.SOCK),
                     "resolv.conf": "no upstream", "kubelet.yaml": settings.NODE_IP,
-                    "kube-proxy.yaml": settings.NODE, "Corefile": f"bind {settings.NODE_IP}"}
+                    "kube-proxy.yaml": settings.NODE, "Corefile": f"bind {settings.NODE_IP}",
+                    "registry.yml": f"addr: {settings.REGISTRY}", "hosts.toml": f'server = "http://{settings.REGISTRY}"'}
         self.assertEqual(set(expected), set(configs.FILES))
         for name in configs.FILES:
             text = configs.render(name)
@@ -68,6 +68,29 @@ class ComponentConfigs(unittest.TestCase):
         bridge = net["plugins"][0]
         self.assertFalse(bridge["ipMasq"])
         self.assertEqual(bridge["ipam"]["ranges"][0][0]["subnet"], str(cluster.settings.POD_CIDR))
+
+
+    def test_the_registry_listens_on_loopback_and_containerd_reads_its_hosts_file(self):
+        from loomlab.cluster import configs
+
+        self.assertTrue(cluster.settings.REGISTRY.startswith("127.0.0.1:"))
+        self.assertIn(f'config_path = "{cluster.settings.RUN}/containerd/certs.d"', configs.render("containerd.toml"))
+        self.assertEqual(configs.FILES["hosts.toml"].parent.name, cluster.settings.REGISTRY)
+
+
+class Images(unittest.TestCase):
+    def test_pushed_images_replace_the_local_ones_in_every_pod_template(self):
+        from loomlab.incluster import target
+
+        docs = [{"kind": "Deployment", "spec": {"template": {"spec": {"containers": [
+                    {"name": "a", "image": "loom-lab/loom-lab-jvm:0.1.0-local"}, {"name": "b", "image": "other:1"}]}}}},
+                {"kind": "Service", "spec": {"ports": []}}]
+        pushed = {"loom-lab/loom-lab-jvm:0.1.0-local": "127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab"}
+        out = target.with_images(docs, pushed)
+        images = [c["image"] for c in out[0]["spec"]["template"]["spec"]["containers"]]
+        self.assertEqual(images, ["127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab", "other:1"])
+        self.assertEqual(docs[0]["spec"]["template"]["spec"]["containers"][0]["image"],
+                         "loom-lab/loom-lab-jvm:0.1.0-local")  # the rendered documents are left as they were
 
 
 class HostComparison(unittest.TestCase):

@@ -6,7 +6,6 @@ the merged values; a missing or broken runner is an error, never a partial resul
 import copy
 import gzip
 import json
-import sys
 import tempfile
 import unittest
 from pathlib import Path

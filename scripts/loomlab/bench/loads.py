@@ -8,10 +8,8 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
-from loomlab import labreport as lr
 
 from loomlab import ROOT
 MATRIX = {k: v for k, v in json.loads((ROOT / "k6/lib/modes.json").read_text()).items() if k != "about"}

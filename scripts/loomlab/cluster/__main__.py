@@ -1,4 +1,4 @@
-"""The command line of the lab's cluster: up, down, status, env, import (see __init__.py)."""
+"""The command line of the lab's cluster: up, down, status, env, registry (see __init__.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import sys
 
 from .api import Api
 from .down import down
-from .images import import_images
 from .processes import components_rss_mb, running
-from .settings import COMPONENTS, KUBECONFIG, NODE, fail, say
+from .settings import COMPONENTS, KUBECONFIG, NODE, REGISTRY_PREFIX, fail
 from .up import up
 
 
@@ -39,17 +38,16 @@ def main(argv: list[str]):
         down()
     elif cmd == "status":
         sys.exit(0 if status() else 1)
-    elif cmd == "import":
-        if not running("containerd"):
+    elif cmd == "registry":
+        if not running("registry"):
             fail("the cluster is not up: ./lab k8s up")
-        import_images()
-        say("images imported into the cluster's containerd")
+        print(REGISTRY_PREFIX)
     elif cmd == "env":
         if not KUBECONFIG.exists():
             fail("no cluster: ./lab k8s up")
         print(f"export KUBECONFIG={KUBECONFIG}")
     else:
-        fail("usage: lab k8s up|down|status|env|import")
+        fail("usage: lab k8s up|down|status|env|registry")
 
 
 main(sys.argv[1:])

@@ -17,13 +17,17 @@ FILES = {
     "kubelet.yaml": Path("kubelet.yaml"),
     "kube-proxy.yaml": Path("kube-proxy.yaml"),
     "Corefile": Path("Corefile"),
+    "registry.yml": Path("registry.yml"),
+    # containerd's registry host configuration: the lab's registry speaks plain HTTP on loopback.
+    "hosts.toml": Path(f"containerd/certs.d/{s.REGISTRY}/hosts.toml"),
 }
 
 
 def values() -> dict:
     return {"RUN": s.RUN, "CONTAINERD_ROOT": s.CONTAINERD_ROOT, "SOCK": s.SOCK, "PAUSE_IMAGE": s.PAUSE_IMAGE,
             "BRIDGE": s.BRIDGE, "POD_CIDR": s.POD_CIDR, "NODE_IP": s.NODE_IP, "NODE": s.NODE,
-            "POD_RANGE_START": s.POD_CIDR.network_address + 10}
+            "POD_RANGE_START": s.POD_CIDR.network_address + 10, "REGISTRY": s.REGISTRY,
+            "REGISTRY_ROOT": s.REGISTRY_ROOT}
 
 
 def render(name: str) -> str:

@@ -29,9 +29,10 @@ def down(compare: bool = True):
         stop_pods()
     with Step("containers removed, containerd stopped"):
         stop_containerd()
-    with Step("API server and etcd stopped"):
+    with Step("API server, etcd and the registry stopped"):
         stop("kube-apiserver")
         stop("etcd")
+        stop("registry")
     with Step("mounts, cgroups, network namespaces, bridge, iptables chains, sysctls undone"):
         undo_host(before)
     if compare and before:

@@ -1,5 +1,5 @@
-"""The lab's images in the cluster's containerd: the archives of scripts/k8s/images.sh imported
-once each (a stamp per archive), since nothing here can be pulled from a registry."""
+"""The pod sandbox image in the cluster's containerd: imported once from its archive (containerd's
+sandbox_image is never pulled here). Every other image comes from the cluster's registry."""
 
 from __future__ import annotations
 
@@ -8,15 +8,12 @@ from .settings import HOME, IMAGES, SOCK, sh
 CTR = ["ctr", "--address", SOCK, "-n", "k8s.io"]
 
 
-def import_images():
-    stamps = HOME / "imported"
-    stamps.mkdir(parents=True, exist_ok=True)
-    for archive in sorted(IMAGES.glob("*.tar")):
-        if archive.stem == "debian":
-            continue  # the base of the others, never run by itself
-        stamp = stamps / (archive.name + ".stamp")
-        signature = f"{archive.stat().st_size} {archive.stat().st_mtime_ns}"
-        if stamp.exists() and stamp.read_text() == signature:
-            continue
-        sh(*CTR, "images", "import", archive, timeout=600)
-        stamp.write_text(signature)
+def import_sandbox():
+    archive = IMAGES / "pause.tar"
+    stamp = HOME / "imported" / "pause.tar.stamp"
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    signature = f"{archive.stat().st_size} {archive.stat().st_mtime_ns}"
+    if stamp.exists() and stamp.read_text() == signature:
+        return
+    sh(*CTR, "images", "import", archive, timeout=600)
+    stamp.write_text(signature)

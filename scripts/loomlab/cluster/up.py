@@ -13,10 +13,10 @@ from loomlab import proc
 
 from . import configs, down, host, pki
 from .api import Api, dns_query, kubectl
-from .images import import_images
+from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
 from .settings import (API_PORT, API_SERVICE_IP, BRIDGE, HOME, IMAGES, KUBECONFIG, METRICS_PORT, NODE, NODE_IP,
-                       POD_CIDR, ROOT, RUN, SERVICE_CIDR, SOCK, Step, fail, say, sh)
+                       POD_CIDR, REGISTRY, REGISTRY_ROOT, ROOT, RUN, SERVICE_CIDR, SOCK, Step, fail, say, sh)
 
 
 def up():
@@ -64,12 +64,14 @@ def bring_up(t: dict):
         start_etcd(t)
     with Step(f"kube-apiserver on {NODE_IP}:{API_PORT}"):
         api = start_apiserver(t)
-    with Step("containerd (own root, state and socket) and the lab's images"):
+    with Step(f"registry on {REGISTRY} (the node pulls the lab's images from it)"):
+        start_registry(t)
+    with Step("containerd (own root, state and socket) and the pod sandbox image"):
         start("containerd", ["containerd", "--config", RUN / "containerd" / "config.toml"])
         if not proc.wait_until(lambda: SOCK.exists() and sh("ctr", "--address", SOCK, "version", check=False,
                                                             timeout=5).returncode == 0, 30):
             raise RuntimeError("containerd did not start")
-        import_images()
+        import_sandbox()
     with Step("controller-manager, scheduler, kubelet, kube-proxy, CoreDNS, metrics-server"):
         start_node(t)
     with Step(f"node {NODE} Ready"):
@@ -104,6 +106,13 @@ def start_etcd(t: dict):
                           "--initial-cluster", "default=http://127.0.0.1:2380", "--log-level", "warn"])
     if not proc.wait_http("http://127.0.0.1:2379/health", 30, alive=lambda: etcd.poll() is None):
         raise RuntimeError("etcd did not become healthy")
+
+
+def start_registry(t: dict):
+    REGISTRY_ROOT.mkdir(parents=True, exist_ok=True)
+    registry = start("registry", [t["REGISTRY"], "serve", RUN / "registry.yml"])
+    if not proc.wait_http(f"http://{REGISTRY}/v2/", 30, alive=lambda: registry.poll() is None):
+        raise RuntimeError(f"the registry did not answer (see {RUN / 'logs' / 'registry.log'})")
 
 
 def start_apiserver(t: dict) -> Api:

@@ -9,13 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from loomlab import cluster
+from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import report as bench_report
 from loomlab.bench import rounds
 
 from . import __doc__ as DOC
-from . import deploy, plan, report, scale
+from . import deploy, plan, report, scale, target
 from .measure import ClusterService
 
 
@@ -44,9 +44,10 @@ def parse(argv):
     p.add_argument("--warmup-tolerance", type=float, default=0.03)
     p.add_argument("--sample-period", type=float, default=0.5)
     p.add_argument("--chartjs", default="")
-    p.add_argument("--local", default=str(cluster.ROOT / "target/loom-lab/latest"),
+    p.add_argument("--local", default=str(ROOT / "target/loom-lab/latest"),
                    help="a ./lab bench report to print beside the in-cluster figures")
     p.add_argument("--plan", action="store_true", help="print what would run and exit")
+    target.add_options(p)
     args = p.parse_args(argv)
     args.dashboards = "none"  # k6's dashboard export is a local-file feature; Jobs print summaries
     # A variant has one pod, replaced per mode (its start-up measured): the modes run in blocks.
@@ -62,7 +63,7 @@ def main(argv=None):
     args = parse(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants)
+    variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants, args.registry)
     modes = {m for m in args.mode.split(",") if m}
     # (variant, suite, modes, pods, the environment the report names)
     if args.profile == "scale":
@@ -82,17 +83,19 @@ def main(argv=None):
     if not variants:
         raise SystemExit("no service variant has an image: ./lab k8s images")
 
-    api = cluster.Api()
+    kube = target.connect(args)
+    images = target.pushed(args.registry)
+    print(f"== {kube.target.describe()}: {kube.server}, namespace {kube.ns}; images from {args.registry}", flush=True)
     print("== applying deploy/k8s/local (database, JVM and JVM+AOT variants) and the k6 scripts", flush=True)
-    service_docs = deploy.render("deploy/k8s/local")
+    service_docs = deploy.render("deploy/k8s/local", images)
     ours = {plan.VARIANTS[v][0] for v in variants}
-    deploy.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
-                  or d["metadata"]["name"] in ours or d["metadata"]["name"] == "postgres"])
-    job_docs = deploy.render("deploy/k8s/local/jobs")
-    deploy.apply([d for d in job_docs if d["kind"] != "Job"])  # the scripts' ConfigMap, the results volume
+    kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
+                or d["metadata"]["name"] in ours or d["metadata"]["name"] == "postgres"])
+    job_docs = deploy.render("deploy/k8s/local/jobs", images)
+    kube.apply([d for d in job_docs if d["kind"] != "Job"])  # the scripts' ConfigMap, the results volume
     templates = deploy.job_templates(job_docs)
-    deploy.wait_rollouts(["statefulset/postgres"] + [f"deployment/{plan.VARIANTS[v][0]}" for v in variants])
-    policies = deploy.policy_probe(api, templates)
+    deploy.wait_rollouts(kube, ["statefulset/postgres"] + [f"deployment/{plan.VARIANTS[v][0]}" for v in variants])
+    policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
     base_env = {d["metadata"]["name"]: d["spec"]["template"]["spec"]["containers"][0].get("env", [])
                 for d in service_docs if d["kind"] == "Deployment"}
@@ -105,7 +108,7 @@ def main(argv=None):
         name = plan.VARIANTS[variant][0]
 
         def start(suite_, mode, tag, args_, out_, variant=variant, name=name, pods=pods):
-            return ClusterService(api, variant, suite_, mode, tag, base_env[name], templates, out_, startups, pods)
+            return ClusterService(kube, variant, suite_, mode, tag, base_env[name], templates, out_, startups, pods)
 
         prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
         s, i = rounds.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
@@ -113,7 +116,7 @@ def main(argv=None):
         info = i or info
 
     command = "./lab k8s run " + " ".join(a for a in argv if a not in (str(out), args.chartjs, "--out", "--chartjs"))
-    meta = report.meta(api, args, command, info, service_docs, policies, skipped)
+    meta = report.meta(kube, args, command, info, service_docs, policies, skipped)
     extra = report.extra_sections(startups, sections, Path(args.local))
     (out / "startup.json").write_text(json.dumps(startups, indent=1))
     bench_report.finish(out, args, meta, sections, extra, scale.tables(sections) if args.profile == "scale" else [])

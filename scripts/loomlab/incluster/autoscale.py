@@ -15,19 +15,19 @@ import argparse
 import json
 import math
 import time
+import urllib.parse
 from pathlib import Path
 
-from loomlab import cluster
 from loomlab import labreport as lr
+from loomlab.kube import ApiException, Kube
 from loomlab.bench import runner
 from loomlab.bench.loads import Scale
 from loomlab.bench.workloads import sleep
 
-from . import deploy
+from . import deploy, target
 from .measure import ClusterService
 from .plan import VARIANTS
 
-NS = deploy.NS
 VARIANT = "jvm"
 
 
@@ -37,11 +37,12 @@ def parse(argv):
     p.add_argument("--fraction", type=float, default=1.5, help="arrivals as a multiple of the worker bound (1.5)")
     p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
     p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
+    target.add_options(p)
     return p.parse_args(argv)
 
 
-def hpa_status(api: cluster.Api, name: str) -> dict:
-    hpa = api.json(f"/apis/autoscaling/v2/namespaces/{NS}/horizontalpodautoscalers/{name}", 5)
+def hpa_status(kube: Kube, name: str) -> dict:
+    hpa = kube.json(kube.ns_path(f"horizontalpodautoscalers/{name}", "apis/autoscaling/v2"), 5)
     status, target = hpa.get("status", {}), hpa["spec"]["metrics"][0]["resource"]["target"]
     current = next((m["resource"]["current"] for m in status.get("currentMetrics") or [] if m.get("resource")), {})
     return {"replicas": status.get("currentReplicas"), "desired": status.get("desiredReplicas"),
@@ -58,13 +59,14 @@ def cpu_cores(quantity: str | None) -> float:
     return float(quantity[:-1]) * units[quantity[-1]] if quantity[-1] in units else float(quantity)
 
 
-def pods_now(api: cluster.Api) -> list[dict]:
+def pods_now(kube: Kube) -> list[dict]:
     """Every running pod of the variant: its CPU (metrics API) and its worker pool (/q/metrics)."""
     selector = f"app.kubernetes.io/component=service,app.kubernetes.io/variant={VARIANT}"
-    pods = api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+    pods = kube.pods(selector)
     usage = {}
     try:
-        for m in api.json(f"/apis/metrics.k8s.io/v1beta1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]:
+        for m in kube.json(kube.ns_path(f"pods?labelSelector={urllib.parse.quote(selector)}",
+                                        "apis/metrics.k8s.io/v1beta1"), 5)["items"]:
             usage[m["metadata"]["name"]] = sum(cpu_cores(c["usage"]["cpu"]) for c in m["containers"])
     except Exception:  # noqa: BLE001 - no figure yet for a new pod: shown as '-'
         pass
@@ -75,7 +77,7 @@ def pods_now(api: cluster.Api) -> list[dict]:
         row = {"pod": name, "ready": ready, "cpu": usage.get(name, math.nan)}
         if p["status"].get("phase") == "Running":
             try:
-                s = lr.scrape_sample(api.get(f"/api/v1/namespaces/{NS}/pods/{name}:8080/proxy/q/metrics", 5).decode())
+                s = lr.scrape_sample(kube.pod_proxy(name, 8080, "/q/metrics").decode())
                 row.update(busy=s["worker_active"], queued=s["worker_queued"], wait_max_s=s["thread_wait_max_s"])
             except Exception:  # noqa: BLE001 - a pod going away between the list and the scrape
                 pass
@@ -83,9 +85,9 @@ def pods_now(api: cluster.Api) -> list[dict]:
     return out
 
 
-def look(api: cluster.Api, hpa: str, t0: float) -> dict:
-    pods = pods_now(api)
-    return {"t": round(time.monotonic() - t0, 1), "hpa": hpa_status(api, hpa), "pods": pods}
+def look(kube: Kube, hpa: str, t0: float) -> dict:
+    pods = pods_now(kube)
+    return {"t": round(time.monotonic() - t0, 1), "hpa": hpa_status(kube, hpa), "pods": pods}
 
 
 def timeline_table(looks: list[dict]) -> lr.Table:
@@ -120,39 +122,45 @@ def main(argv):
     args = parse(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    api = cluster.Api()
+    kube = target.connect(args)
+    images = target.pushed(args.registry)
     name = VARIANTS[VARIANT][0]
-    _, job_docs, container = deploy.one_variant(name)
-    hpa = next(d for d in deploy.render("deploy/k8s/overlays/jvm-autoscaled") if d["kind"] == "HorizontalPodAutoscaler")
+    _, job_docs, container = deploy.one_variant(kube, images, name)
+    hpa = next(d for d in deploy.render("deploy/k8s/overlays/jvm-autoscaled", images) if d["kind"] == "HorizontalPodAutoscaler")
     base_env = container.get("env", [])
 
     suite = sleep.suites(Scale())[0]  # its server configuration: the worker pool of the A3 seed
     load = sleep.open_sleep_load(args.fraction, lr.littles_bound(sleep.WORKER_THREADS, 0.1), args.seconds)
-    service = ClusterService(api, VARIANT, suite, "worker", "autoscale", base_env, deploy.job_templates(job_docs),
+    service = ClusterService(kube, VARIANT, suite, "worker", "autoscale", base_env, deploy.job_templates(job_docs),
                              out, [])
     service.wait_ready()
-    deploy.apply([hpa])
+    kube.apply([hpa])
     job_name = deploy.job_id("autoscale")
     looks, t0 = [], time.monotonic()
     print(f"== {load.name}, worker mode, on {name} with {hpa['metadata']['name']} (1-4 pods, CPU); a look every"
           f" {args.period:.0f} s", flush=True)
     try:
-        deploy.apply([deploy.make_job(service.jobs, load, job_name, service.url, "worker", "autoscale", False)])
+        kube.apply([deploy.make_job(service.jobs, load, job_name, service.url, "worker", "autoscale", False)])
         deadline = t0 + load.timeout_s + 60
         while time.monotonic() < deadline:
-            looks.append(look(api, hpa["metadata"]["name"], t0))
+            looks.append(look(kube, hpa["metadata"]["name"], t0))
             print("  " + timeline_table(looks[-1:]).text().splitlines()[-1], flush=True)
-            pods = deploy.job_pods(api, job_name)
+            pods = deploy.job_pods(kube, job_name)
             if pods and deploy.terminated(pods[0]):
                 break
             time.sleep(args.period)
-        pod = deploy.wait_job(api, job_name, 60)
-        log = deploy.pod_log(api, pod)
-        events = api.json(f"/api/v1/namespaces/{NS}/events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler",
-                          5)["items"]
+        pod = deploy.wait_job(kube, job_name, 60)
+        log = deploy.pod_log(kube, pod)
+        events = kube.json(kube.ns_path("events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler"),
+                           5)["items"]
     finally:
-        deploy.delete_job(job_name)
-        cluster.kubectl("-n", NS, "delete", "hpa", hpa["metadata"]["name"], "--ignore-not-found", check=False)
+        kube.delete_job(job_name)
+        try:
+            kube.dynamic.resources.get(api_version="autoscaling/v2", kind="HorizontalPodAutoscaler").delete(
+                name=hpa["metadata"]["name"], namespace=kube.ns)
+        except ApiException as e:
+            if e.status != 404:
+                raise
     summary = deploy.summary_of(log)
     figures = runner.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
     report = {"load": load.name, "fraction": args.fraction, "seconds": args.seconds, "hpa": hpa["spec"],

@@ -4,55 +4,50 @@ workload's k6 Job of deploy/k8s/jobs made for one run, started, awaited and read
 from __future__ import annotations
 
 import copy
-import json
 import re
 import subprocess
 import time
-import urllib.parse
 from pathlib import Path
 
-from loomlab import cluster
-from loomlab import proc
-from loomlab.bench import loads
+import yaml
 
-NS = "loom-lab"
+from loomlab import ROOT, proc
+from loomlab.bench import loads
+from loomlab.kube import Kube
+
+from . import target
+
 SUMMARY_BEGIN = "----- loom-lab k6 summary -----"
 SUMMARY_END = "----- end of loom-lab k6 summary -----"
 
 
-def render(directory: str) -> list[dict]:
-    p = subprocess.run(["kubectl", "kustomize", str(cluster.ROOT / directory)], capture_output=True, text=True,
+def render(directory: str, images: dict[str, str]) -> list[dict]:
+    """A kustomization rendered as `kubectl kustomize` does, its images replaced by the pushed ones."""
+    p = subprocess.run(["kubectl", "kustomize", str(ROOT / directory)], capture_output=True, text=True,
                        check=True)
-    import yaml  # noqa: PLC0415 - from the verify venv, like every Kubernetes script here
-
-    return [d for d in yaml.safe_load_all(p.stdout) if d]
+    return target.with_images([d for d in yaml.safe_load_all(p.stdout) if d], images)
 
 
-def apply(docs: list[dict]):
-    cluster.kubectl("apply", "-f", "-", input=json.dumps({"apiVersion": "v1", "kind": "List", "items": docs}))
-
-
-def one_variant(name: str) -> tuple[list[dict], list[dict], dict]:
+def one_variant(kube: Kube, images: dict[str, str], name: str) -> tuple[list[dict], list[dict], dict]:
     """deploy/k8s/local's database and one variant's Deployment and Service applied, with the k6
     scripts and the results volume, and rolled out: (the local documents, the Jobs' documents,
     the variant's container)."""
-    service_docs = render("deploy/k8s/local")
-    apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
-           or d["metadata"]["name"] in (name, "postgres")])
-    job_docs = render("deploy/k8s/local/jobs")
-    apply([d for d in job_docs if d["kind"] != "Job"])
-    wait_rollouts(["statefulset/postgres", f"deployment/{name}"])
+    service_docs = render("deploy/k8s/local", images)
+    kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
+                or d["metadata"]["name"] in (name, "postgres")])
+    job_docs = render("deploy/k8s/local/jobs", images)
+    kube.apply([d for d in job_docs if d["kind"] != "Job"])
+    wait_rollouts(kube, ["statefulset/postgres", f"deployment/{name}"])
     deployment = next(d for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)
     return service_docs, job_docs, deployment["spec"]["template"]["spec"]["containers"][0]
 
 
-def delete_job(name: str):
-    cluster.kubectl("-n", NS, "delete", "job", name, "--wait=false", "--cascade=background", check=False)
-
-
-def wait_rollouts(names: list[str], timeout_s: int = 300):
+def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
+    """Each kind/name rolled out (as `kubectl rollout status` waits), or the run fails."""
     for kind_name in names:
-        cluster.kubectl("-n", NS, "rollout", "status", kind_name, f"--timeout={timeout_s}s", timeout=timeout_s + 10)
+        kind, name = kind_name.split("/")
+        if not proc.wait_until(lambda: kube.rolled_out(kind, name), timeout_s, 1):
+            raise SystemExit(f"{kind_name} not rolled out within {timeout_s} s (kubectl -n {kube.ns} describe {kind_name})")
 
 
 def job_templates(job_docs: list[dict]) -> dict:
@@ -118,9 +113,8 @@ def distribute(job: dict, runners: int) -> dict:
     return job
 
 
-def job_pods(api: cluster.Api, name: str) -> list[dict]:
-    selector = urllib.parse.quote(f"batch.kubernetes.io/job-name={name}")
-    return api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+def job_pods(kube: Kube, name: str) -> list[dict]:
+    return kube.pods(f"batch.kubernetes.io/job-name={name}")
 
 
 def pod_index(pod: dict) -> int:
@@ -132,15 +126,15 @@ def terminated(pod: dict) -> dict | None:
     return statuses[0]["state"].get("terminated") if statuses else None
 
 
-def wait_runners_ready(api: cluster.Api, name: str, runners: int, timeout_s: float) -> list[dict]:
+def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
     """The Job's runner pods, by index, once every one is Ready (k6 up and paused); a runner that
     ended first, or one that is not Ready in time, fails the run."""
     def ready():
-        pods = {pod_index(p): p for p in job_pods(api, name)}
+        pods = {pod_index(p): p for p in job_pods(kube, name)}
         for i, p in pods.items():
             if terminated(p):
                 raise SystemExit(f"Job {name}: runner {i} ended before every runner was ready: "
-                                 f"{pod_log(api, p, 10)[-2000:]}")
+                                 f"{pod_log(kube, p, 10)[-2000:]}")
         if len(pods) == runners and all(any(c["type"] == "Ready" and c["status"] == "True"
                                             for c in p["status"].get("conditions", [])) for p in pods.values()):
             return [pods[i] for i in range(runners)]
@@ -149,14 +143,14 @@ def wait_runners_ready(api: cluster.Api, name: str, runners: int, timeout_s: flo
     pods = proc.wait_until(ready, timeout_s, 0.2)
     if not pods:
         raise SystemExit(f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "
-                         f"(kubectl -n {NS} get pods -l batch.kubernetes.io/job-name={name})")
+                         f"(kubectl -n {kube.ns} get pods -l batch.kubernetes.io/job-name={name})")
     return pods
 
 
-def wait_runners_done(api: cluster.Api, name: str, runners: int, timeout_s: float) -> list[dict]:
+def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
     """The Job's runner pods, by index, once every k6 container has terminated."""
     def done():
-        pods = {pod_index(p): p for p in job_pods(api, name)}
+        pods = {pod_index(p): p for p in job_pods(kube, name)}
         return [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
 
     pods = proc.wait_until(done, timeout_s, 0.5)
@@ -165,19 +159,17 @@ def wait_runners_done(api: cluster.Api, name: str, runners: int, timeout_s: floa
     return pods
 
 
-def results_dir(api: cluster.Api) -> Path:
+def results_dir(kube: Kube) -> Path:
     """Where the k6-results volume lives on this node: the local PersistentVolume bound to it."""
-    claim = api.json(f"/api/v1/namespaces/{NS}/persistentvolumeclaims/k6-results", 5)
-    volume = api.json(f"/api/v1/persistentvolumes/{claim['spec']['volumeName']}", 5)
+    claim = kube.json(kube.ns_path("persistentvolumeclaims/k6-results"), 5)
+    volume = kube.json(f"/api/v1/persistentvolumes/{claim['spec']['volumeName']}", 5)
     return Path(volume["spec"]["local"]["path"])
 
 
-def wait_job(api: cluster.Api, name: str, timeout_s: float) -> dict:
+def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
     """The Job's pod once its k6 container has terminated (succeeded or not)."""
-    selector = urllib.parse.quote(f"batch.kubernetes.io/job-name={name}")
-
     def done():
-        for p in api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]:
+        for p in job_pods(kube, name):
             statuses = p["status"].get("containerStatuses") or []
             if statuses and statuses[0]["state"].get("terminated"):
                 return p
@@ -193,11 +185,11 @@ def wait_job(api: cluster.Api, name: str, timeout_s: float) -> dict:
     return pod
 
 
-def pod_log(api: cluster.Api, pod: dict, timeout: float = 30) -> str:
-    return api.get(f"/api/v1/namespaces/{NS}/pods/{pod['metadata']['name']}/log", timeout).decode(errors="replace")
+def pod_log(kube: Kube, pod: dict, timeout: float = 30) -> str:
+    return kube.pod_log(pod["metadata"]["name"], timeout)
 
 
-def policy_probe(api: cluster.Api, templates: dict) -> str:
+def policy_probe(kube: Kube, templates: dict) -> str:
     """Whether the NetworkPolicies are enforced, measured: a pod that postgres-from-service-only
     does not admit (a k6 pod) opens a TCP connection to the database."""
     job = copy.deepcopy(next(iter(templates.values())))
@@ -208,10 +200,10 @@ def policy_probe(api: cluster.Api, templates: dict) -> str:
     container["command"] = ["bash", "-c", "if timeout 5 bash -c 'exec 3<>/dev/tcp/postgres/5432'; then echo reached;"
                                           " else echo refused; fi"]
     container["env"] = []
-    apply([job])
-    pod = wait_job(api, name, 90)
-    log = pod_log(api, pod, 10).strip()
-    delete_job(name)
+    kube.apply([job])
+    pod = wait_job(kube, name, 90)
+    log = pod_log(kube, pod, 10).strip()
+    kube.delete_job(name)
     if log == "reached":
         return ("NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a k6 pod opened a TCP"
                 " connection to postgres:5432, which postgres-from-service-only forbids. The CNI bridge plugin has"

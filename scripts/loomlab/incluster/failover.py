@@ -18,19 +18,18 @@ import json
 import time
 from pathlib import Path
 
-from loomlab import cluster
 from loomlab import labreport as lr
 from loomlab import proc
+from loomlab.kube import Kube
 from loomlab.bench import loads
 from loomlab.bench.workloads import sleep
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
 
-from . import deploy
+from . import deploy, target
 from .measure import ClusterService
 from .plan import VARIANTS
 
-NS = deploy.NS
 VARIANT, MODE = "jvm", "virtual"
 
 
@@ -40,6 +39,7 @@ def parse(argv):
     p.add_argument("--rate", type=int, default=100, help="arrivals per second (100)")
     p.add_argument("--seconds", type=int, default=60, help="how long the load holds (60)")
     p.add_argument("--kill-at", type=float, default=20, help="seconds into the load when a pod is killed (20)")
+    target.add_options(p)
     return p.parse_args(argv)
 
 
@@ -66,9 +66,9 @@ def summary_line(total: int, failed: list[tuple[float, str]], killed_at: float) 
             f" from {failed[0][0] - killed_at:+.1f} s to {failed[-1][0] - killed_at:+.1f} s after the kill")
 
 
-def kill(api: cluster.Api, pod: str) -> float:
+def kill(kube: Kube, pod: str) -> float:
     """SIGKILL to the pod's service container through containerd; the time it was sent."""
-    status = api.json(f"/api/v1/namespaces/{NS}/pods/{pod}", 5)["status"]["containerStatuses"][0]
+    status = kube.pod(pod)["status"]["containerStatuses"][0]
     container = status["containerID"].split("://", 1)[1]
     sent = time.time()
     sh(*CTR, "tasks", "kill", "--signal", "SIGKILL", container)
@@ -79,15 +79,16 @@ def main(argv):
     args = parse(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    api = cluster.Api()
+    kube = target.connect(args)
+    images = target.pushed(args.registry)
     name = VARIANTS[VARIANT][0]
-    _, job_docs, container = deploy.one_variant(name)
+    _, job_docs, container = deploy.one_variant(kube, images, name)
     base_env = container.get("env", [])
     suite = sleep.suites(loads.Scale())[0]
     load = loads.Load(f"open {args.rate} req/s for {args.seconds} s", "k6/sleep.js", "sleep",
                       {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(args.rate), "DURATION": f"{args.seconds}s",
                        "MAX_VUS": "500"}, rate=args.rate, open_s=args.seconds, timeout_s=args.seconds + 120)
-    service = ClusterService(api, VARIANT, suite, MODE, "failover", base_env, deploy.job_templates(job_docs), out,
+    service = ClusterService(kube, VARIANT, suite, MODE, "failover", base_env, deploy.job_templates(job_docs), out,
                              [], replicas=2)
     service.wait_ready()
     job_name = deploy.job_id("failover")
@@ -97,25 +98,25 @@ def main(argv):
     victim = service.pods[0]
     print(f"== {load.name} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
-        deploy.apply([job])
-        running = lambda: next((p for p in deploy.job_pods(api, job_name)
+        kube.apply([job])
+        running = lambda: next((p for p in deploy.job_pods(kube, job_name)
                                 if (p["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running")), None)
         if not proc.wait_until(running, 120, 0.2):
             raise SystemExit(f"Job {job_name} did not start")
         time.sleep(args.kill_at + 3)  # k6's setup() waits for readiness first: a few seconds
-        killed_at = kill(api, victim)
+        killed_at = kill(kube, victim)
 
         def serving_again():
-            p = api.json(f"/api/v1/namespaces/{NS}/pods/{victim}", 5)
+            p = kube.pod(victim)
             s = p["status"]["containerStatuses"][0]
             return s["restartCount"] > 0 and s.get("ready") and time.time()
 
         back_at = proc.wait_until(serving_again, 120, 0.2)
-        pod = deploy.wait_job(api, job_name, load.timeout_s)
-        log = deploy.pod_log(api, pod)
-        samples = (deploy.results_dir(api) / job_name / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
+        pod = deploy.wait_job(kube, job_name, load.timeout_s)
+        log = deploy.pod_log(kube, pod)
+        samples = (deploy.results_dir(kube) / job_name / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
     finally:
-        deploy.delete_job(job_name)
+        kube.delete_job(job_name)
     summary = json.loads(deploy.summary_of(log) or "{}")
     figures = lr.k6_figures(summary, load.scenario) if summary else {}
     total, failed = failures(samples)

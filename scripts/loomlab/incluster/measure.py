@@ -8,16 +8,15 @@ import math
 import re
 import shutil
 import time
-import urllib.parse
 from pathlib import Path
 
-from loomlab import cluster
 from loomlab import labreport as lr
 from loomlab import proc
 from loomlab.bench import loads, runner, runners
+from loomlab.kube import Kube
 
-from .deploy import (NS, RUNNER_PORT, apply, delete_job, distribute, job_id, make_job, pod_log, results_dir,
-                     summary_of, terminated, wait_job, wait_runners_done, wait_runners_ready)
+from .deploy import (RUNNER_PORT, distribute, job_id, make_job, pod_log, results_dir, summary_of, terminated,
+                     wait_job, wait_runners_done, wait_runners_ready)
 from .plan import VARIANTS
 
 STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
@@ -36,13 +35,12 @@ class ClusterService:
     fresh pods (Recreate), whose start-up is measured; runs are k6 Jobs through the Service; each
     scrape reads every pod's /q/metrics and adds them up (and keeps each pod's requests: its share)."""
 
-    def __init__(self, api: cluster.Api, variant: str, suite: loads.Suite, mode: str, tag: str,
+    def __init__(self, kube: Kube, variant: str, suite: loads.Suite, mode: str, tag: str,
                  base_env: list[dict], jobs: dict, out: Path, startups: list, replicas: int = 1):
-        self.api, self.variant, self.mode, self.out, self.jobs = api, variant, mode, out, jobs
+        self.kube, self.variant, self.mode, self.out, self.jobs = kube, variant, mode, out, jobs
         self.replicas, self.pods = replicas, []
         self.name, self.environment, _ = VARIANTS[variant]
         self.url = f"http://{self.name}:8080"  # as the Jobs' pods reach it (cluster DNS)
-        self.proxy = f"/api/v1/namespaces/{NS}/services/http:{self.name}:http/proxy"
         self.token = f"{tag}-{mode}-{time.time_ns()}"
         self.startup = {"variant": variant, "suite": tag, "mode": mode, "replicas": replicas}
         startups.append(self.startup)
@@ -50,12 +48,11 @@ class ClusterService:
         patch = [{"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
                  {"op": "replace", "path": "/spec/replicas", "value": replicas},
                  {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run", "value": self.token}]
-        cluster.kubectl("-n", NS, "patch", "deployment", self.name, "--type=json", "-p", json.dumps(patch))
+        kube.patch_deployment(self.name, patch)
 
     def _pods(self) -> list[dict]:
         """This start's pods (the run token on their template), not yet terminating."""
-        selector = urllib.parse.quote(f"app.kubernetes.io/component=service,app.kubernetes.io/variant={self.variant}")
-        pods = self.api.json(f"/api/v1/namespaces/{NS}/pods?labelSelector={selector}", 5)["items"]
+        pods = self.kube.pods(f"app.kubernetes.io/component=service,app.kubernetes.io/variant={self.variant}")
         return [p for p in pods if p["metadata"].get("annotations", {}).get("loom-lab.dev/run") == self.token
                 and not p["metadata"].get("deletionTimestamp")]
 
@@ -75,11 +72,11 @@ class ClusterService:
         pods = proc.wait_until(ready, timeout_s, 0.1)
         if not pods:
             raise SystemExit(f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
-                             f"(kubectl -n {NS} describe pod -l app.kubernetes.io/variant={self.variant})")
+                             f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant})")
         self.pods = sorted(p["metadata"]["name"] for p in pods)
         pod = pods[0]
         self.startup["ready_s"] = time.monotonic() - created
-        started = STARTED_IN.search(pod_log(self.api, pod, 10))
+        started = STARTED_IN.search(pod_log(self.kube, pod, 10))
         self.startup["quarkus_started_s"] = float(started.group(1)) if started else math.nan
         self.startup["rss_ready_mb"] = self._rss()
         self.startup["health"] = json.loads(self.get("/q/health")).get("status")
@@ -95,7 +92,7 @@ class ClusterService:
         texts = {}
         for pod in self.pods:
             try:
-                texts[pod] = self.api.get(f"/api/v1/namespaces/{NS}/pods/{pod}:8080/proxy/q/metrics", 5).decode()
+                texts[pod] = self.kube.pod_proxy(pod, 8080, "/q/metrics").decode()
             except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
                 raise OSError(f"{pod}: {e}") from e
         sample = lr.combined_sample([lr.scrape_sample(t) for t in texts.values()])
@@ -110,7 +107,7 @@ class ClusterService:
 
     def get(self, path: str, timeout: float = 10) -> str:
         try:
-            return self.api.get(self.proxy + path, timeout).decode()
+            return self.kube.service_proxy(self.name, "http", path, timeout).decode()
         except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
             raise OSError(str(e)) from e
 
@@ -123,13 +120,13 @@ class ClusterService:
         sampler = runner.Sampler.begin(self, args.sample_period)
         started = time.monotonic()
         try:
-            apply([job])
-            pod = wait_job(self.api, job_name, load.timeout_s + 120)
+            self.kube.apply([job])
+            pod = wait_job(self.kube, job_name, load.timeout_s + 120)
         finally:
             samples = sampler.finish()
         took = time.monotonic() - started
-        log = pod_log(self.api, pod)
-        delete_job(job_name)
+        log = pod_log(self.kube, pod)
+        self.kube.delete_job(job_name)
         summary_text = summary_of(log)
         out.with_suffix(".log").write_text(log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log)
         out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
@@ -146,18 +143,17 @@ class ClusterService:
         sampler = runner.Sampler.begin(self, args.sample_period)
         started = time.monotonic()
         try:
-            apply([job])
-            pods = wait_runners_ready(self.api, name, n, 180)
-            skew = runners.resume_all(lambda pod: self.api.send(
-                "PATCH", f"/api/v1/namespaces/{NS}/pods/{pod['metadata']['name']}:{RUNNER_PORT}/proxy/v1/status",
-                runners.RESUME), pods)
-            pods = wait_runners_done(self.api, name, n, load.timeout_s + 120)
+            self.kube.apply([job])
+            pods = wait_runners_ready(self.kube, name, n, 180)
+            skew = runners.resume_all(lambda pod: self.kube.pod_proxy(
+                pod["metadata"]["name"], RUNNER_PORT, "/v1/status", "PATCH", runners.RESUME), pods)
+            pods = wait_runners_done(self.kube, name, n, load.timeout_s + 120)
         finally:
             samples = sampler.finish()
         took = time.monotonic() - started
-        logs = [pod_log(self.api, pod) for pod in pods]
+        logs = [pod_log(self.kube, pod) for pod in pods]
         # run.sh's files of this Job: <script>-<target host>-<MODES>-part<i>.{json,csv.gz}
-        files = results_dir(self.api) / name
+        files = results_dir(self.kube) / name
         stem = f"{Path(load.script).stem}-{self.name}-{loads.k6_mode(mode)['MODE']}"
         for i, log in enumerate(logs):
             runners.runner_file(out, i, "log").write_text(log)
@@ -166,7 +162,7 @@ class ClusterService:
                 if source.exists():
                     shutil.copyfile(source, runners.runner_file(out, i, suffix))
         shutil.rmtree(files, ignore_errors=True)
-        delete_job(name)
+        self.kube.delete_job(name)
         exits = [terminated(pod)["exitCode"] for pod in pods]
         summary, k6_exit = runners.merged_run(load, out, label, exits, logs)
         summary["resume_spread_s"] = skew

@@ -3,14 +3,15 @@ suite at the profile's scale, and the time it should take."""
 
 from __future__ import annotations
 
-from loomlab import cluster
 from loomlab.bench import loads, profiles, rounds
 
-# variant -> (Deployment and Service, environment named in the report, image archive)
+from . import target
+
+# variant -> (Deployment and Service, environment named in the report, the image the manifests name)
 VARIANTS = {
-    "jvm": ("loom-lab-jvm", "in-cluster JVM", "jvm"),
-    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", "jvm-aot"),
-    "native": ("loom-lab-native", "in-cluster native", "native"),
+    "jvm": ("loom-lab-jvm", "in-cluster JVM", "loom-lab/loom-lab-jvm:0.1.0-local"),
+    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", "loom-lab/loom-lab-jvm-aot:0.1.0-local"),
+    "native": ("loom-lab-native", "in-cluster native", "loom-lab/loom-lab-native:0.1.0-local"),
 }
 
 
@@ -21,16 +22,16 @@ def workload_suites(profile: str) -> dict:
     return {s.workload: s for p in chosen for s in profiles.suites(p) if not s.variant}
 
 
-def variants(wanted: str) -> tuple[list[str], list[str]]:
-    """The variants asked for that have an image here, and why the others were skipped."""
+def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
+    """The variants asked for whose image was pushed to the registry, and why the others were skipped."""
     chosen, skipped = [], []
     for v in [v for v in wanted.split(",") if v]:
         if v not in VARIANTS:
             raise SystemExit(f"unknown variant {v} ({', '.join(VARIANTS)})")
-        if not (cluster.IMAGES / f"{VARIANTS[v][2]}.tar").exists():
-            skipped.append(f"{v}: no image here" + (
+        if registry and not target.has_image(registry, VARIANTS[v][2]):
+            skipped.append(f"{v}: no image in {registry}" + (
                 " (a native executable needs GraalVM or Mandrel: ./lab native; neither exists on this machine)"
-                if v == "native" else f" (./lab k8s images {v})"))
+                if v == "native" else f" (./lab k8s images --push {registry} {v})"))
             continue
         chosen.append(v)
     return chosen, skipped

@@ -9,9 +9,10 @@ import subprocess
 import time
 from pathlib import Path
 
-from loomlab import cluster
+from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import loads, report
+from loomlab.kube import ApiException, Kube
 
 from .plan import VARIANTS
 
@@ -61,12 +62,34 @@ def pods_per_variant(args) -> str:
             else f"{args.replicas} per variant")
 
 
-def meta(api: cluster.Api, args, command: str, info: dict, service_docs: list[dict], policies: str,
+def node_info(kube: Kube) -> str:
+    """The node the service ran on, as far as the run may read nodes (a namespaced Role may not)."""
+    pods = kube.pods("app.kubernetes.io/component=service")
+    name = pods[0]["spec"].get("nodeName") if pods else None
+    try:
+        node = kube.json(f"/api/v1/nodes/{name}")["status"]["nodeInfo"] if name else None
+    except ApiException as e:
+        if e.status != 403:
+            raise
+        node = None
+    return f"node {name}: {node['kernelVersion']}, {node['containerRuntimeVersion']}" if node else \
+        f"node {name or '?'} (its details not readable with this run's permissions)"
+
+
+def images_line(kube: Kube) -> str:
+    """Which image each of the run's pods runs, by the digest the node resolved (imageID)."""
+    seen = {}
+    for pod in kube.pods("app.kubernetes.io/part-of=loom-lab"):
+        for c in pod["status"].get("containerStatuses") or []:
+            seen[c["image"]] = c.get("imageID", "")
+    return "; ".join(f"{image} (imageID {image_id})" for image, image_id in sorted(seen.items()))
+
+
+def meta(kube: Kube, args, command: str, info: dict, service_docs: list[dict], policies: str,
          skipped: list[str]) -> dict:
-    version = api.json("/version")
-    node = api.json(f"/api/v1/nodes/{cluster.NODE}")["status"]["nodeInfo"]
+    version = kube.json("/version")
     limits = next(d for d in service_docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]["containers"][0]["resources"]
-    k6 = subprocess.run(["bash", str(cluster.ROOT / "scripts/k6.sh")], capture_output=True, text=True).stdout.strip()
+    k6 = subprocess.run(["bash", str(ROOT / "scripts/k6.sh")], capture_output=True, text=True).stdout.strip()
     k6_version = subprocess.run([k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
     return {"title": "loom-lab in-cluster report", "date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": command,
             "machine": report.machine(), "info": info, "k6": k6_version, "warmups": args.warmups,
@@ -76,11 +99,12 @@ def meta(api: cluster.Api, args, command: str, info: dict, service_docs: list[di
             "k6_where": "one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), on the same node as the"
                         " service: they share its 2 CPUs",
             "jvm_where": " (a fresh pod per suite and mode, Recreate)",
-            "setup": [f"- cluster: Kubernetes {version.get('gitVersion')} on one node ({node['kernelVersion']},"
-                      f" {node['containerRuntimeVersion']}), CNI bridge; built and run by ./lab k8s up",
+            "setup": [f"- cluster: Kubernetes {version.get('gitVersion')} at {kube.server} ({kube.target.describe()}),"
+                      f" namespace {kube.ns}; {node_info(kube)}",
+                      f"- images from {args.registry}, as the pods run them: {images_line(kube)}",
                       f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
                       f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
-                      " images built here (./lab k8s images)",
+                      " images built here and pushed (./lab k8s images --push)",
                       f"- {policies}",
                       *(f"- skipped: {s}" for s in skipped)]}
 

@@ -1,0 +1,54 @@
+"""Where an in-cluster command runs and what it deploys: the cluster (--kubeconfig, --context,
+--namespace: any cluster, a namespaced Role is enough) and the registry the images come from
+(--registry: the digests `./lab k8s images --push` recorded), the same for run, autoscale and
+failover."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+
+from loomlab.cluster.settings import IMAGES
+from loomlab.kube import Kube, Target
+
+
+def add_options(p: argparse.ArgumentParser):
+    p.add_argument("--kubeconfig", default=None,
+                   help="the cluster's kubeconfig (default: the lab's own cluster when it is up, else $KUBECONFIG"
+                        " or ~/.kube/config)")
+    p.add_argument("--context", default=None, help="a context of the kubeconfig (default: its current one)")
+    p.add_argument("--namespace", default=None,
+                   help="where everything goes; it must exist (default: the context's, else loom-lab)")
+    p.add_argument("--registry", default=None,
+                   help="REGISTRY[/PREFIX] the images were pushed to (./lab k8s images --push; ./lab does it first);"
+                        " the pods run them by digest")
+
+
+def connect(args) -> Kube:
+    return Kube(Target(args.kubeconfig, args.context, args.namespace))
+
+
+def pushed(registry: str | None) -> dict[str, str]:
+    """local image ref -> pushed ref@digest, as `./lab k8s images --push REGISTRY` recorded them."""
+    if not registry:
+        return {}
+    record = IMAGES / "pushed" / (registry.replace("/", "_").replace(":", "_") + ".txt")
+    if not record.exists():
+        raise SystemExit(f"nothing pushed to {registry}: ./lab k8s images --push {registry}")
+    return dict(line.split("=", 1) for line in record.read_text().splitlines() if "=" in line)
+
+
+def has_image(registry: str | None, local_ref: str) -> bool:
+    return local_ref in pushed(registry)
+
+
+def with_images(docs: list[dict], images: dict[str, str]) -> list[dict]:
+    """The manifests with every container image that was pushed replaced by its pushed digest."""
+    docs = copy.deepcopy(docs)
+    for d in docs:
+        spec = d.get("spec", {})
+        pod = spec.get("template", {}).get("spec") if "template" in spec else None
+        for c in (pod or {}).get("containers", []) + (pod or {}).get("initContainers", []):
+            if c.get("image") in images:
+                c["image"] = images[c["image"]]
+    return docs

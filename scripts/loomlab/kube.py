@@ -1,0 +1,197 @@
+"""The cluster a run talks to, through the official Kubernetes client: any kubeconfig and context
+(tokens, client certificates, exec credential plugins) or the pod's own service account, and one
+namespace that every namespaced call and every applied manifest uses.
+
+Objects come back as the API's own JSON (dicts with camelCase keys), the shape the manifests are
+written in: the runner reads a pod's status the way `kubectl get -o json` shows it."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kubernetes import client, config, dynamic
+from kubernetes.client.rest import ApiException
+
+from loomlab.cluster.settings import KUBECONFIG as LAB_KUBECONFIG
+
+DEFAULT_NAMESPACE = "loom-lab"
+FIELD_MANAGER = "loom-lab"
+
+__all__ = ["ApiException", "Kube", "Target"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a run goes: a kubeconfig file and context (None: the lab's own cluster when it is up,
+    else the user's current context, else the pod's service account) and a namespace (None: the
+    context's, else loom-lab)."""
+
+    kubeconfig: str | None = None
+    context: str | None = None
+    namespace: str | None = None
+
+    def kubeconfig_file(self) -> str | None:
+        if self.kubeconfig:
+            return self.kubeconfig
+        if not self.context and not os.environ.get("KUBECONFIG") and lab_cluster_up():
+            return str(LAB_KUBECONFIG)
+        return None  # the client's own default: $KUBECONFIG, then ~/.kube/config
+
+    def describe(self) -> str:
+        where = self.kubeconfig_file() or os.environ.get("KUBECONFIG") or "~/.kube/config"
+        return f"kubeconfig {where}" + (f", context {self.context}" if self.context else "")
+
+
+def lab_cluster_up() -> bool:
+    """The lab's cluster on this machine is up: its kubeconfig exists and its API server listens."""
+    if not LAB_KUBECONFIG.exists():
+        return False
+    import socket  # noqa: PLC0415 - only for this probe
+
+    server = urllib.parse.urlparse(json.loads(LAB_KUBECONFIG.read_text())["clusters"][0]["cluster"]["server"])
+    try:
+        socket.create_connection((server.hostname, server.port or 443), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+class Kube:
+    """One cluster and one namespace: the typed APIs a run needs, a dynamic client for applying
+    manifests (server-side apply, as `kubectl apply --server-side` does), raw paths for proxies."""
+
+    def __init__(self, target: Target = Target()):
+        self.target = target
+        file = target.kubeconfig_file()
+        namespace = target.namespace
+        if file or Path(os.path.expanduser(config.KUBE_CONFIG_DEFAULT_LOCATION)).exists() or os.environ.get(
+                "KUBECONFIG"):
+            self.client = config.new_client_from_config(config_file=file, context=target.context)
+            if not namespace:
+                contexts, active = config.list_kube_config_contexts(config_file=file)
+                chosen = next((c for c in contexts if c["name"] == target.context), None) if target.context else active
+                namespace = (chosen or {}).get("context", {}).get("namespace")
+        else:
+            configuration = client.Configuration()
+            config.load_incluster_config(client_configuration=configuration)
+            self.client = client.ApiClient(configuration)
+            if not namespace:
+                namespace = Path("/var/run/secrets/kubernetes.io/serviceaccount/namespace").read_text().strip()
+        self.ns = namespace or DEFAULT_NAMESPACE
+        self.core = client.CoreV1Api(self.client)
+        self.apps = client.AppsV1Api(self.client)
+        self.batch = client.BatchV1Api(self.client)
+        self._dynamic: dynamic.DynamicClient | None = None
+
+    @property
+    def server(self) -> str:
+        return self.client.configuration.host
+
+    # -- raw paths: the API server's proxies, logs, any group --------------------------------------
+
+    def request(self, method: str, path: str, body: Any = None, content_type: str = "application/json",
+                timeout: float = 10) -> bytes:
+        """One request to a path of the API server (a query string allowed), its body as bytes."""
+        parsed = urllib.parse.urlsplit(path)
+        response = self.client.call_api(
+            parsed.path, method, query_params=urllib.parse.parse_qsl(parsed.query),
+            header_params={"Content-Type": content_type, "Accept": "*/*"}, body=body,
+            auth_settings=["BearerToken"], _preload_content=False, _request_timeout=timeout)
+        return response[0].data
+
+    def get(self, path: str, timeout: float = 10) -> bytes:
+        return self.request("GET", path, timeout=timeout)
+
+    def json(self, path: str, timeout: float = 10) -> dict:
+        return json.loads(self.get(path, timeout))
+
+    def ns_path(self, rest: str, group: str = "api/v1") -> str:
+        """A namespaced path of this run's namespace: ns_path("pods/x/log")."""
+        return f"/{group}/namespaces/{self.ns}/{rest}"
+
+    # -- pods ----------------------------------------------------------------------------------------
+
+    def pods(self, selector: str, timeout: float = 5) -> list[dict]:
+        return self.json(self.ns_path(f"pods?labelSelector={urllib.parse.quote(selector)}"), timeout)["items"]
+
+    def pod(self, name: str, timeout: float = 5) -> dict:
+        return self.json(self.ns_path(f"pods/{name}"), timeout)
+
+    def pod_log(self, name: str, timeout: float = 30) -> str:
+        return self.get(self.ns_path(f"pods/{name}/log"), timeout).decode(errors="replace")
+
+    def pod_proxy(self, pod: str, port: int, path: str, method: str = "GET", body: Any = None,
+                  timeout: float = 5) -> bytes:
+        """A request to a pod's port through the API server (pods/proxy)."""
+        return self.request(method, self.ns_path(f"pods/{pod}:{port}/proxy{path}"), body, timeout=timeout)
+
+    def service_proxy(self, service: str, port: str, path: str, timeout: float = 10) -> bytes:
+        """A GET of a Service's named port through the API server (services/proxy)."""
+        return self.get(self.ns_path(f"services/http:{service}:{port}/proxy{path}"), timeout)
+
+    # -- manifests -----------------------------------------------------------------------------------
+
+    @property
+    def dynamic(self) -> dynamic.DynamicClient:
+        if self._dynamic is None:
+            self._dynamic = dynamic.DynamicClient(self.client)
+        return self._dynamic
+
+    def apply(self, docs: list[dict]):
+        """Server-side apply of each manifest, namespaced ones into this run's namespace. A Namespace
+        manifest is applied only when it is this namespace and does not exist yet (a namespaced
+        user can neither create nor change one)."""
+        for doc in docs:
+            kind = doc["kind"]
+            if kind == "Namespace":
+                if doc["metadata"]["name"] == self.ns and not self.namespace_exists():
+                    self._apply_one(doc)
+                continue
+            self._apply_one(doc)
+
+    def _apply_one(self, doc: dict):
+        resource = self.dynamic.resources.get(api_version=doc["apiVersion"], kind=doc["kind"])
+        doc = json.loads(json.dumps(doc))
+        if resource.namespaced:
+            doc["metadata"]["namespace"] = self.ns
+        resource.server_side_apply(body=doc, namespace=self.ns if resource.namespaced else None,
+                                   field_manager=FIELD_MANAGER, force_conflicts=True)
+
+    def namespace_exists(self) -> bool:
+        try:
+            self.core.read_namespace(self.ns)
+            return True
+        except ApiException as e:
+            if e.status == 404:
+                return False
+            if e.status == 403:
+                return True  # a namespaced user may not read Namespaces: theirs exists
+            raise
+
+    def delete_job(self, name: str):
+        """The Job and, in the background, its pods; gone already is fine."""
+        try:
+            self.batch.delete_namespaced_job(name, self.ns, propagation_policy="Background")
+        except ApiException as e:
+            if e.status != 404:
+                raise
+
+    def patch_deployment(self, name: str, json_patch: list[dict]):
+        self.request("PATCH", self.ns_path(f"deployments/{name}", "apis/apps/v1"), json_patch,
+                     content_type="application/json-patch+json")
+
+    def rolled_out(self, kind: str, name: str) -> bool:
+        """A Deployment's or StatefulSet's newest generation has every replica updated and ready."""
+        read = self.apps.read_namespaced_deployment_status if kind == "deployment" else \
+            self.apps.read_namespaced_stateful_set_status
+        obj = read(name, self.ns)
+        want = obj.spec.replicas or 0
+        status = obj.status
+        return ((status.observed_generation or 0) >= obj.metadata.generation
+                and (status.updated_replicas or 0) >= want and (status.ready_replicas or 0) >= want
+                and (status.replicas or 0) == want)
