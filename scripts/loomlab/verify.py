@@ -28,9 +28,9 @@ from pathlib import Path
 
 import yaml  # PyYAML, installed with kubernetes-validate
 
-from loomlab import ROOT, proc
+from loomlab import ROOT, k6files, proc
 K8S = ROOT / "deploy" / "k8s"
-KUSTOMIZATIONS = ["base", "overlays/jvm", "overlays/jvm-aot", "overlays/native", "overlays/jvm-autoscaled", "jobs", "operator", "local", "local/jobs"]
+KUSTOMIZATIONS = ["namespace", "access", "base", "overlays/jvm", "overlays/jvm-aot", "overlays/native", "overlays/jvm-autoscaled", "jobs", "operator", "local", "local/jobs"]
 # Custom resources the API server here does not know (the k6 operator's CRDs are not installed).
 NO_SCHEMA_KINDS = {"TestRun"}
 NAMESPACE = "loom-lab"
@@ -266,7 +266,14 @@ def refs_check(docs: list[dict], label: str) -> int:
 # ------------------------------------------------------------------------------------------
 
 
-def stages(docs, label, kubeconform, schemas, server, which=("schema", "server", "refs")):
+def k6_check(docs: list[dict], label: str) -> int:
+    count, problems = k6files.check(docs)
+    if problems:
+        raise Failure(f"k6files {label}: " + "; ".join(problems))
+    return count
+
+
+def stages(docs, label, kubeconform, schemas, server, which=("schema", "server", "refs", "k6files")):
     out = []
     if "schema" in which:
         out.append("schema: " + schema_check(kubeconform, schemas, docs, label))
@@ -274,6 +281,8 @@ def stages(docs, label, kubeconform, schemas, server, which=("schema", "server",
         out.append(f"server: {server.dry_run(docs, label)} objects accepted")
     if "refs" in which:
         out.append(f"refs: {refs_check(docs, label)} references resolved")
+    if "k6files" in which:
+        out.append(f"k6files: {k6_check(docs, label)} mounted scripts reach only mounted files")
     return out
 
 
@@ -305,7 +314,7 @@ def main():
         say(f"   kube-apiserver ready on 127.0.0.1:{server.port}; namespace {NAMESPACE} "
             f"enforces '{namespace_doc['metadata']['labels']['pod-security.kubernetes.io/enforce']}'")
         for k in KUSTOMIZATIONS:
-            for line in stages(rendered[k], k, tools["KUBECONFORM"], schemas, server, ("schema", "server")):
+            for line in stages(rendered[k], k, tools["KUBECONFORM"], schemas, server, ("schema", "server", "k6files")):
                 say(f"   {k}: {line}")
         say(f"   all: refs: {refs_check(everything, 'all')} references resolved across every kustomization")
 
