@@ -10,6 +10,12 @@
 #   SEGMENTS split the test over N pods (Indexed Job); this pod takes JOB_COMPLETION_INDEX
 #   PAUSED   1: start paused, k6's REST API on 0.0.0.0:6565, until resumed (every runner at once)
 #   SAMPLES  1: also write the raw samples (k6's CSV, gzipped) beside each summary, for the merge
+#   ROUNDS   N >= 2: the modes in N interleaved rounds (every mode once a round, the order rotated
+#            each round), after WARMUPS unmeasured runs of each mode; then the bench's tables and
+#            verdict (python3 -m loomlab.bench.jobanswer, in the lab's k6 image)
+#   WARMUPS  unmeasured runs of each mode before the rounds                    1 (with ROUNDS)
+#   EXPECT_POOLS  k=v,... the pools the answer was measured at (/api/info); a service with other
+#            pools is refused before any load (exit 3), e.g. worker.max-threads=50 for A3
 #
 # Local: SCRIPT=sleep.js TARGETS=http://127.0.0.1:8080 RESULTS=/tmp/k6 sh k6/run.sh
 set -eu
@@ -40,6 +46,48 @@ start=""
 [ "${PAUSED:-}" = 1 ] && start="--paused --address=0.0.0.0:6565"
 # Times in microseconds: the merge places each runner's requests on one clock.
 [ "${SAMPLES:-}" = 1 ] && export K6_CSV_TIME_FORMAT=unix_micro
+
+# The lab's answer code, where the image has it (the lab's k6 image; grafana/k6 has no Python).
+answer=""
+command -v python3 >/dev/null 2>&1 && python3 -c 'import loomlab.bench.jobanswer' 2>/dev/null && answer=1
+
+if [ -n "${ROUNDS:-}" ] && [ "$ROUNDS" -ge 2 ]; then
+  [ -n "$answer" ] || { echo "run.sh: ROUNDS needs the lab's k6 image (python3 and loomlab)" >&2; exit 2; }
+  status=0
+  for target in $TARGETS; do
+    name="$(echo "$target" | sed 's|^https\{0,1\}://||; s|[:/].*||')"
+    python3 -m loomlab.bench.jobanswer bounds "$target" "${EXPECT_POOLS:-}" || exit $?
+    n="$(echo $MODES | wc -w)"
+    w=0
+    while [ "$w" -lt "${WARMUPS:-1}" ]; do
+      w=$((w + 1))
+      for mode in $MODES; do
+        echo "== warm-up $w, $SCRIPT on $target, mode $mode (not counted)"
+        BASE_URL="$target" MODE="$mode" SUMMARY_JSON="$RESULTS/warmup-${SCRIPT%.js}-$name-$mode-$w.json" \
+          RUN_LABEL="warm-up ${SCRIPT%.js} $mode on $name" k6 run --quiet --no-color "$DIR/$SCRIPT" >/dev/null || true
+      done
+    done
+    r=0
+    while [ "$r" -lt "$ROUNDS" ]; do
+      r=$((r + 1))
+      # Round r starts with the ((r-1) mod n)-th mode: every mode takes every place in turn.
+      k=$(((r - 1) % n)) i=0 head="" tail=""
+      for mode in $MODES; do
+        if [ "$i" -lt "$k" ]; then tail="$tail $mode"; else head="$head $mode"; fi
+        i=$((i + 1))
+      done
+      rotated="$head$tail"
+      for mode in $rotated; do
+        echo "== round $r/$ROUNDS, $SCRIPT on $target, mode $mode"
+        BASE_URL="$target" MODE="$mode" SUMMARY_JSON="$RESULTS/${SCRIPT%.js}-$name-$mode-r$r.json" \
+          RUN_LABEL="round $r ${SCRIPT%.js} $mode on $name" k6 run --quiet --no-color "$DIR/$SCRIPT" || status=$?
+      done
+    done
+    python3 -m loomlab.bench.jobanswer answer --results "$RESULTS" --script "$SCRIPT" --target "$name" \
+      --url "$target" --modes "$MODES" --rounds "$ROUNDS"
+  done
+  exit "$status"
+fi
 
 status=0
 for target in $TARGETS; do

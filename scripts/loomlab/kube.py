@@ -173,6 +173,15 @@ class Kube:
                 return True  # a namespaced user may not read Namespaces: theirs exists
             raise
 
+    def delete(self, api_version: str, kind: str, name: str):
+        """One object of this namespace, and in the background what it owns; gone already is fine."""
+        resource = self.dynamic.resources.get(api_version=api_version, kind=kind)
+        try:
+            resource.delete(name=name, namespace=self.ns, body={"propagationPolicy": "Background"})
+        except ApiException as e:
+            if e.status != 404:
+                raise
+
     def delete_job(self, name: str):
         """The Job and, in the background, its pods; gone already is fine."""
         try:

@@ -52,7 +52,8 @@ class ComponentConfigs(unittest.TestCase):
         expected = {"10-loomlab.conflist": settings.NODE_IP, "containerd.toml": str(settings.SOCK),
                     "resolv.conf": "no upstream", "kubelet.yaml": settings.NODE_IP,
                     "kube-proxy.yaml": settings.NODE, "Corefile": f"bind {settings.NODE_IP}",
-                    "registry.yml": f"addr: {settings.REGISTRY}", "hosts.toml": f'server = "http://{settings.REGISTRY}"'}
+                    "registry.yml": f"addr: {settings.REGISTRY}", "hosts.toml": f'server = "http://{settings.REGISTRY}"',
+                    "mirror.toml": f'server = "http://{settings.REGISTRY}"'}
         self.assertEqual(set(expected), set(configs.FILES))
         for name in configs.FILES:
             text = configs.render(name)
@@ -83,14 +84,14 @@ class Images(unittest.TestCase):
         from loomlab.incluster import target
 
         docs = [{"kind": "Deployment", "spec": {"template": {"spec": {"containers": [
-                    {"name": "a", "image": "loom-lab/loom-lab-jvm:0.1.0-local"}, {"name": "b", "image": "other:1"}]}}}},
+                    {"name": "a", "image": "loom-lab/loom-lab-jvm:0.1.0"}, {"name": "b", "image": "other:1"}]}}}},
                 {"kind": "Service", "spec": {"ports": []}}]
-        pushed = {"loom-lab/loom-lab-jvm:0.1.0-local": "127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab"}
+        pushed = {"loom-lab/loom-lab-jvm:0.1.0": "127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab"}
         out = target.with_images(docs, pushed)
         images = [c["image"] for c in out[0]["spec"]["template"]["spec"]["containers"]]
         self.assertEqual(images, ["127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab", "other:1"])
         self.assertEqual(docs[0]["spec"]["template"]["spec"]["containers"][0]["image"],
-                         "loom-lab/loom-lab-jvm:0.1.0-local")  # the rendered documents are left as they were
+                         "loom-lab/loom-lab-jvm:0.1.0")  # the rendered documents are left as they were
 
 
 class HostComparison(unittest.TestCase):

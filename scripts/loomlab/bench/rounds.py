@@ -2,8 +2,8 @@
 measured in rounds. Locally the modes' JVMs stay up side by side and a round runs each mode once,
 alone, in an order rotated every round, so drift on a shared machine (another process, the page
 cache, a noisy neighbour) hits every mode alike; rounds go on past --repeats, up to --max-rounds,
-while the verdict cannot tell (verdict.py). In the cluster a variant has one pod, replaced per mode,
-so the modes run one after another (blocks)."""
+while the verdict cannot tell (verdict.py). In the cluster each mode gets a Deployment of its own
+and the rounds interleave the same way; the scale profile, which compares pod counts, runs blocks."""
 
 from __future__ import annotations
 

@@ -20,6 +20,9 @@ FILES = {
     "registry.yml": Path("registry.yml"),
     # containerd's registry host configuration: the lab's registry speaks plain HTTP on loopback.
     "hosts.toml": Path(f"containerd/certs.d/{s.REGISTRY}/hosts.toml"),
+    # ... and stands in for docker.io, where the manifests' loom-lab/* images are named: the node
+    # pulls those names from the lab's registry, and no pull ever leaves the machine.
+    "mirror.toml": Path("containerd/certs.d/docker.io/hosts.toml"),
 }
 
 
@@ -93,12 +96,13 @@ def cluster_objects() -> dict:
          "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer",
          "reclaimPolicy": "Delete"},
     ] + metrics_server_objects()
-    for i in range(1, 7):
+    for i in range(1, 13):  # a results volume per workload's Job, the database's, spares
         path = volumes / f"pv{i}"
         path.mkdir(parents=True, exist_ok=True)
         items.append({
             "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": f"loom-lab-local-{i}"},
-            "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"],
+            # ReadWriteMany too: every pod of this one node may write it (the indexed Job's runners do).
+            "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce", "ReadWriteMany"],
                      "persistentVolumeReclaimPolicy": "Retain", "storageClassName": "loom-lab-local",
                      "local": {"path": str(path)},
                      "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [

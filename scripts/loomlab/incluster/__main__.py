@@ -12,7 +12,7 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import report as bench_report
-from loomlab.bench import rounds
+from loomlab.bench import rounds, verdict
 
 from . import __doc__ as DOC
 from . import deploy, plan, report, scale, target
@@ -23,7 +23,8 @@ def parse(argv):
     p = argparse.ArgumentParser(prog="lab k8s run", description=DOC.split("\n\n")[0])
     p.add_argument("--out", required=True)
     p.add_argument("--profile", choices=["quick", "smoke", "scale"], default="quick",
-                   help="quick: warm-up and 3 runs per load; smoke: seconds, one run each (CI); scale: how many"
+                   help="quick: warm-up, then interleaved rounds per load; smoke: seconds, one round unless --repeats"
+                        " says more (CI); scale: how many"
                         " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
                         " reactive on one; the JVM variant)")
     p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
@@ -38,9 +39,13 @@ def parse(argv):
     p.add_argument("--replicas", type=int, default=1,
                    help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
                         " pod's share read from its own /q/metrics; default 1)")
-    p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--warmups", type=int, default=15)
-    p.add_argument("--warmup-seconds", type=float, default=15)
+    p.add_argument("--repeats", type=int, default=None,
+                   help="the least interleaved rounds per load (every mode once a round, each mode's pods up and"
+                        " warm, the order rotated); 4 (smoke: 1), the fewest whose interval reaches 80 %%")
+    p.add_argument("--max-rounds", type=int, default=None,
+                   help="more rounds while the verdict cannot tell, up to this many (default 6; smoke: --repeats)")
+    p.add_argument("--warmups", type=int, default=None, help="warm-up runs per mode at most (15; smoke: 1)")
+    p.add_argument("--warmup-seconds", type=float, default=None, help="least warm-up load per mode (15; smoke: 0)")
     p.add_argument("--warmup-tolerance", type=float, default=0.03)
     p.add_argument("--sample-period", type=float, default=0.5)
     p.add_argument("--chartjs", default="")
@@ -50,11 +55,17 @@ def parse(argv):
     target.add_options(p)
     args = p.parse_args(argv)
     args.dashboards = "none"  # k6's dashboard export is a local-file feature; Jobs print summaries
-    # A variant has one pod, replaced per mode (its start-up measured): the modes run in blocks.
-    args.interleave = False
-    args.max_rounds = args.repeats
-    if args.profile == "smoke":
-        args.warmups, args.repeats, args.warmup_seconds = min(args.warmups, 1), 1, 0
+    # Interleaved rounds, as the local bench: every mode's pods up and warm side by side (a Deployment
+    # of the mode's own), each round every mode once, alone, the order rotated. The scale profile
+    # compares pod counts of one mode: blocks.
+    args.interleave = args.profile != "scale"
+    # The profile's defaults; what the command line says wins.
+    smoke = args.profile == "smoke"
+    args.repeats = args.repeats if args.repeats is not None else (1 if smoke else verdict.min_rounds())
+    args.max_rounds = args.max_rounds if args.max_rounds is not None else (args.repeats if smoke else 6)
+    args.max_rounds = max(args.max_rounds, args.repeats)
+    args.warmups = args.warmups if args.warmups is not None else (1 if smoke else 15)
+    args.warmup_seconds = args.warmup_seconds if args.warmup_seconds is not None else (0 if smoke else 15)
     return args
 
 
@@ -97,8 +108,11 @@ def main(argv=None):
     deploy.wait_rollouts(kube, ["statefulset/postgres"] + [f"deployment/{plan.VARIANTS[v][0]}" for v in variants])
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
-    base_env = {d["metadata"]["name"]: d["spec"]["template"]["spec"]["containers"][0].get("env", [])
-                for d in service_docs if d["kind"] == "Deployment"}
+    deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
+    services = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Service"}
+    if args.interleave:  # every mode gets pods of its own: the variants' shared ones step aside
+        for v in variants:
+            kube.patch_deployment(plan.VARIANTS[v][0], [{"op": "replace", "path": "/spec/replicas", "value": 0}])
 
     startups: list[dict] = []
     progress = {"done": 0, "total": sum(len(b[1].loads) for b in blocks), "started": time.monotonic(),
@@ -107,8 +121,11 @@ def main(argv=None):
     for variant, suite, block_modes, pods, environment in blocks:
         name = plan.VARIANTS[variant][0]
 
-        def start(suite_, mode, tag, args_, out_, variant=variant, name=name, pods=pods):
-            return ClusterService(kube, variant, suite_, mode, tag, base_env[name], templates, out_, startups, pods)
+        def start(suite_, mode, tag, args_, out_, slot=0, variant=variant, name=name, pods=pods):
+            dep = deployments[name]
+            own = (dep, services[name]) if args.interleave else None
+            env = dep["spec"]["template"]["spec"]["containers"][0].get("env", [])
+            return ClusterService(kube, variant, suite_, mode, tag, env, templates, out_, startups, pods, own)
 
         prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
         s, i = rounds.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
@@ -116,7 +133,7 @@ def main(argv=None):
         info = i or info
 
     command = "./lab k8s run " + " ".join(a for a in argv if a not in (str(out), args.chartjs, "--out", "--chartjs"))
-    meta = report.meta(kube, args, command, info, service_docs, policies, skipped)
+    meta = report.meta(kube, args, command, info, service_docs, policies, skipped, startups)
     extra = report.extra_sections(startups, sections, Path(args.local))
     (out / "startup.json").write_text(json.dumps(startups, indent=1))
     bench_report.finish(out, args, meta, sections, extra, scale.tables(sections) if args.profile == "scale" else [])

@@ -85,6 +85,7 @@ def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: st
     job["metadata"]["name"] = name
     job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
     job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
+    job["spec"]["suspend"] = False  # deploy/k8s/jobs holds its Jobs suspended
     k6_env = loads.k6_mode(mode)
     env = {"SCRIPT": script, "TARGETS": target, "MODES": k6_env.pop("MODE"), **k6_env, "RESULTS": "/results",
            "SUMMARY_LOG": "1",
@@ -159,9 +160,16 @@ def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> 
     return pods
 
 
-def results_dir(kube: Kube) -> Path:
-    """Where the k6-results volume lives on this node: the local PersistentVolume bound to it."""
-    claim = kube.json(kube.ns_path("persistentvolumeclaims/k6-results"), 5)
+def results_claim(job: dict) -> str:
+    """The results volume's claim a Job mounts."""
+    volumes = job["spec"]["template"]["spec"]["volumes"]
+    return next(v["persistentVolumeClaim"]["claimName"] for v in volumes if v["name"] == "results")
+
+
+def results_dir(kube: Kube, claim_name: str) -> Path:
+    """Where a results volume lives on the lab's node: the local PersistentVolume bound to it (the
+    lab's own cluster only: it reads the node's disk, and PersistentVolumes are cluster-wide)."""
+    claim = kube.json(kube.ns_path(f"persistentvolumeclaims/{claim_name}"), 5)
     volume = kube.json(f"/api/v1/persistentvolumes/{claim['spec']['volumeName']}", 5)
     return Path(volume["spec"]["local"]["path"])
 

@@ -114,7 +114,7 @@ def main(argv):
         back_at = proc.wait_until(serving_again, 120, 0.2)
         pod = deploy.wait_job(kube, job_name, load.timeout_s)
         log = deploy.pod_log(kube, pod)
-        samples = (deploy.results_dir(kube) / job_name / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
+        samples = (deploy.results_dir(kube, deploy.results_claim(job)) / job_name / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
     finally:
         kube.delete_job(job_name)
     summary = json.loads(deploy.summary_of(log) or "{}")

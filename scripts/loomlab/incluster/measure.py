@@ -3,6 +3,7 @@ cluster, so the bench's run_suite drives it unchanged."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import re
@@ -15,8 +16,8 @@ from loomlab import proc
 from loomlab.bench import loads, runner, runners
 from loomlab.kube import Kube
 
-from .deploy import (RUNNER_PORT, distribute, job_id, make_job, pod_log, results_dir, summary_of, terminated,
-                     wait_job, wait_runners_done, wait_runners_ready)
+from .deploy import (RUNNER_PORT, distribute, job_id, make_job, pod_log, results_claim, results_dir, summary_of,
+                     terminated, wait_job, wait_runners_done, wait_runners_ready)
 from .plan import VARIANTS
 
 STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
@@ -30,25 +31,59 @@ def pod_requests(figures: dict, samples: list[dict]) -> dict:
     return figures
 
 
+MODE_LABEL = "loom-lab.dev/mode"
+
+
+def mode_slug(mode: str) -> str:
+    return mode.replace("+", "-")
+
+
+def own_copy(deployment: dict, service: dict, mode: str) -> tuple[dict, dict]:
+    """The variant's Deployment and Service as a mode's own (name and selector carry the mode), so
+    every mode's pods stay up side by side while the rounds interleave the modes."""
+    slug = mode_slug(mode)
+    dep, svc = copy.deepcopy(deployment), copy.deepcopy(service)
+    for doc in (dep, svc):
+        doc["metadata"]["name"] = f"{doc['metadata']['name']}-{slug}"
+        doc["metadata"].setdefault("labels", {})[MODE_LABEL] = slug
+    dep["spec"]["selector"]["matchLabels"][MODE_LABEL] = slug
+    dep["spec"]["template"]["metadata"]["labels"][MODE_LABEL] = slug
+    svc["spec"]["selector"][MODE_LABEL] = slug
+    return dep, svc
+
+
 class ClusterService:
-    """Starting it sets the suite's configuration and the replicas on the Deployment and rolls
-    fresh pods (Recreate), whose start-up is measured; runs are k6 Jobs through the Service; each
-    scrape reads every pod's /q/metrics and adds them up (and keeps each pod's requests: its share)."""
+    """Starting it sets the suite's configuration and the replicas on the variant's Deployment (or,
+    with `own`, on a Deployment and Service of the mode's own: interleaved rounds) and rolls fresh
+    pods (Recreate), whose start-up is measured; runs are k6 Jobs through the Service; each scrape
+    reads every pod's /q/metrics and adds them up (and keeps each pod's requests: its share)."""
 
     def __init__(self, kube: Kube, variant: str, suite: loads.Suite, mode: str, tag: str,
-                 base_env: list[dict], jobs: dict, out: Path, startups: list, replicas: int = 1):
+                 base_env: list[dict], jobs: dict, out: Path, startups: list, replicas: int = 1,
+                 own: tuple[dict, dict] | None = None):
         self.kube, self.variant, self.mode, self.out, self.jobs = kube, variant, mode, out, jobs
         self.replicas, self.pods = replicas, []
         self.name, self.environment, _ = VARIANTS[variant]
-        self.url = f"http://{self.name}:8080"  # as the Jobs' pods reach it (cluster DNS)
         self.token = f"{tag}-{mode}-{time.time_ns()}"
         self.startup = {"variant": variant, "suite": tag, "mode": mode, "replicas": replicas}
         startups.append(self.startup)
         env = base_env + [{"name": k, "value": v} for k, v in suite.server_env.items()]
-        patch = [{"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
-                 {"op": "replace", "path": "/spec/replicas", "value": replicas},
-                 {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run", "value": self.token}]
-        kube.patch_deployment(self.name, patch)
+        self.own = own_copy(*own, mode) if own else None
+        if self.own:
+            dep, svc = self.own
+            self.name = dep["metadata"]["name"]
+            pod = dep["spec"]["template"]
+            pod["spec"]["containers"][0]["env"] = env
+            pod["metadata"].setdefault("annotations", {})["loom-lab.dev/run"] = self.token
+            dep["spec"]["replicas"] = replicas
+            kube.apply([dep, svc])
+        else:
+            patch = [{"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
+                     {"op": "replace", "path": "/spec/replicas", "value": replicas},
+                     {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run",
+                      "value": self.token}]
+            kube.patch_deployment(self.name, patch)
+        self.url = f"http://{self.name}:8080"  # as the Jobs' pods reach it (cluster DNS)
 
     def _pods(self) -> list[dict]:
         """This start's pods (the run token on their template), not yet terminating."""
@@ -75,6 +110,9 @@ class ClusterService:
                              f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant})")
         self.pods = sorted(p["metadata"]["name"] for p in pods)
         pod = pods[0]
+        # Where it ran and what it runs, as the node resolved the image (its digest).
+        status = pod["status"]["containerStatuses"][0]
+        self.startup.update(node=pod["spec"].get("nodeName"), image=status["image"], image_id=status.get("imageID"))
         self.startup["ready_s"] = time.monotonic() - created
         started = STARTED_IN.search(pod_log(self.kube, pod, 10))
         self.startup["quarkus_started_s"] = float(started.group(1)) if started else math.nan
@@ -153,7 +191,7 @@ class ClusterService:
         took = time.monotonic() - started
         logs = [pod_log(self.kube, pod) for pod in pods]
         # run.sh's files of this Job: <script>-<target host>-<MODES>-part<i>.{json,csv.gz}
-        files = results_dir(self.kube) / name
+        files = results_dir(self.kube, results_claim(job)) / name
         stem = f"{Path(load.script).stem}-{self.name}-{loads.k6_mode(mode)['MODE']}"
         for i, log in enumerate(logs):
             runners.runner_file(out, i, "log").write_text(log)
@@ -170,3 +208,6 @@ class ClusterService:
 
     def stop(self):
         self.startup["rss_after_mb"] = self._rss()
+        if self.own:
+            self.kube.delete("apps/v1", "Deployment", self.name)
+            self.kube.delete("v1", "Service", self.name)

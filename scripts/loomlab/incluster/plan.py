@@ -9,9 +9,9 @@ from . import target
 
 # variant -> (Deployment and Service, environment named in the report, the image the manifests name)
 VARIANTS = {
-    "jvm": ("loom-lab-jvm", "in-cluster JVM", "loom-lab/loom-lab-jvm:0.1.0-local"),
-    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", "loom-lab/loom-lab-jvm-aot:0.1.0-local"),
-    "native": ("loom-lab-native", "in-cluster native", "loom-lab/loom-lab-native:0.1.0-local"),
+    "jvm": ("loom-lab-jvm", "in-cluster JVM", "loom-lab/loom-lab-jvm:0.1.0"),
+    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", "loom-lab/loom-lab-jvm-aot:0.1.0"),
+    "native": ("loom-lab-native", "in-cluster native", "loom-lab/loom-lab-native:0.1.0"),
 }
 
 

@@ -62,10 +62,9 @@ def pods_per_variant(args) -> str:
             else f"{args.replicas} per variant")
 
 
-def node_info(kube: Kube) -> str:
+def node_info(kube: Kube, startups: list[dict]) -> str:
     """The node the service ran on, as far as the run may read nodes (a namespaced Role may not)."""
-    pods = kube.pods("app.kubernetes.io/component=service")
-    name = pods[0]["spec"].get("nodeName") if pods else None
+    name = next((s["node"] for s in startups if s.get("node")), None)
     try:
         node = kube.json(f"/api/v1/nodes/{name}")["status"]["nodeInfo"] if name else None
     except ApiException as e:
@@ -76,17 +75,18 @@ def node_info(kube: Kube) -> str:
         f"node {name or '?'} (its details not readable with this run's permissions)"
 
 
-def images_line(kube: Kube) -> str:
-    """Which image each of the run's pods runs, by the digest the node resolved (imageID)."""
-    seen = {}
-    for pod in kube.pods("app.kubernetes.io/part-of=loom-lab"):
+def images_line(kube: Kube, startups: list[dict]) -> str:
+    """Which image the service's pods (each start) and the database ran, by the digest the node
+    resolved (imageID)."""
+    seen = {s["image"]: s.get("image_id") for s in startups if s.get("image")}
+    for pod in kube.pods("app.kubernetes.io/name=postgres"):
         for c in pod["status"].get("containerStatuses") or []:
-            seen[c["image"]] = c.get("imageID", "")
+            seen[c["image"]] = c.get("imageID")
     return "; ".join(f"{image} (imageID {image_id})" for image, image_id in sorted(seen.items()))
 
 
 def meta(kube: Kube, args, command: str, info: dict, service_docs: list[dict], policies: str,
-         skipped: list[str]) -> dict:
+         skipped: list[str], startups: list[dict]) -> dict:
     version = kube.json("/version")
     limits = next(d for d in service_docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]["containers"][0]["resources"]
     k6 = subprocess.run(["bash", str(ROOT / "scripts/k6.sh")], capture_output=True, text=True).stdout.strip()
@@ -98,10 +98,11 @@ def meta(kube: Kube, args, command: str, info: dict, service_docs: list[dict], p
             "warmup_seconds": args.warmup_seconds, "sample_period": args.sample_period, "dashboards": "none",
             "k6_where": "one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), on the same node as the"
                         " service: they share its 2 CPUs",
-            "jvm_where": " (a fresh pod per suite and mode, Recreate)",
+            "jvm_where": (" (each mode's own Deployment, fresh pods per suite, up side by side for the rounds)"
+                          if args.interleave else " (a fresh pod per suite and mode, Recreate)"),
             "setup": [f"- cluster: Kubernetes {version.get('gitVersion')} at {kube.server} ({kube.target.describe()}),"
-                      f" namespace {kube.ns}; {node_info(kube)}",
-                      f"- images from {args.registry}, as the pods run them: {images_line(kube)}",
+                      f" namespace {kube.ns}; {node_info(kube, startups)}",
+                      f"- images from {args.registry}, as the pods ran them: {images_line(kube, startups)}",
                       f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
                       f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
                       " images built here and pushed (./lab k8s images --push)",

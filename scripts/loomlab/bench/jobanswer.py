@@ -1,0 +1,110 @@
+"""The answer of a k6 Job that ran a workload's modes in rounds (k6/run.sh with ROUNDS): the same
+tables and verdict as `./lab bench`, from the same code (loads, verdict, answer, report), read from
+the raw summaries run.sh wrote. Runs inside the lab's k6 image, beside k6.
+
+  python3 -m loomlab.bench.jobanswer bounds TARGET [EXPECT]   print the service's pools; exit 3
+                                                              when EXPECT (k=v,...) differs
+  python3 -m loomlab.bench.jobanswer answer                   the tables and the verdict
+      --results DIR --script sleep.js --target NAME --modes "worker virtual" --rounds N
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.request
+from pathlib import Path
+
+from . import answer, runner
+from .loads import Load, Scale, effective_bound
+from .report import load_table
+from .workloads import MODULES
+
+WORKLOAD_OF = {"recruits": "ingest", "candidates": "ingest", "ingest-grpc": "ingest"}
+
+
+def pools_of(target: str) -> dict:
+    with urllib.request.urlopen(f"{target}/api/info", timeout=10) as r:
+        return json.loads(r.read()).get("pools", {})
+
+
+def expected(spec: str) -> dict[str, str]:
+    return dict(kv.split("=", 1) for kv in spec.split(",") if "=" in kv)
+
+
+def bounds(target: str, expect: str) -> int:
+    """Prints the service's pools; 3 when one differs from what the answer was measured at."""
+    pools = pools_of(target)
+    print("service pools (/api/info): " + ", ".join(f"{k} {v}" for k, v in sorted(pools.items())), flush=True)
+    wrong = {k: (v, pools.get(k)) for k, v in expected(expect).items() if str(pools.get(k)) != v}
+    if wrong:
+        for k, (want, got) in wrong.items():
+            print(f"the answer this Job reproduces was measured at {k} = {want}; this service runs {got}",
+                  file=sys.stderr)
+        return 3
+    return 0
+
+
+def find_load(script: str, env: dict[str, str]) -> Load:
+    """The bench's load of this script whose parameters the Job runs with (its name, bound and
+    seed); a load of the Job's own parameters, without a bound, when the bench has none."""
+    workload = WORKLOAD_OF.get(script.removesuffix(".js"), script.removesuffix(".js"))
+    for module in MODULES:
+        if module.__name__.rsplit(".", 1)[1] != workload:
+            continue
+        for scale in (Scale(), Scale("smoke"), Scale("seeds")):
+            for suite in module.suites(scale):
+                for load in suite.loads:
+                    if load.script == f"k6/{script}" and all(env.get(k) == v for k, v in load.env.items()):
+                        return load
+    return Load(f"{script} with the Job's parameters", f"k6/{script}", "main", env)
+
+
+def answer_of(results_dir: Path, script: str, target: str, modes: list[str], rounds: int, env: dict[str, str],
+              pools: dict) -> tuple[dict, str]:
+    """(the section ./lab bench would report, its text) from the rounds' raw summaries."""
+    load = find_load(script, env)
+    load.modes = tuple(modes)
+    results = {}
+    for mode in modes:
+        runs = []
+        for r in range(1, rounds + 1):
+            path = results_dir / f"{script.removesuffix('.js')}-{target}-{mode}-r{r}.json"
+            if path.exists():
+                runs.append(runner.figures_of(load, json.loads(path.read_text()), [], 0, 0.0))
+        results[mode] = {"runs": runs, "warmup": {}}
+    section = {"workload": script.removesuffix(".js"), "load": load.name, "results": results, "rate": load.rate,
+               "bounds": {m: effective_bound(load, m, pools) for m in modes}}
+    table = answer.answer_table([section], local="")
+    text = (f"{section['workload']}: {load.name}, {rounds} interleaved rounds (the order of the modes rotated"
+            f" each round)\n{load_table(load, results, pools).text()}\n\nanswer:\n{table.text()}")
+    return section, text
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="python3 -m loomlab.bench.jobanswer")
+    sub = p.add_subparsers(dest="what", required=True)
+    b = sub.add_parser("bounds")
+    b.add_argument("target")
+    b.add_argument("expect", nargs="?", default="")
+    a = sub.add_parser("answer")
+    a.add_argument("--results", required=True)
+    a.add_argument("--script", required=True)
+    a.add_argument("--target", required=True, help="the target's host name, as in the files' names")
+    a.add_argument("--url", required=True, help="the target's base URL (its pools)")
+    a.add_argument("--modes", required=True)
+    a.add_argument("--rounds", type=int, required=True)
+    args = p.parse_args(argv)
+    if args.what == "bounds":
+        return bounds(args.target, args.expect)
+    env = dict(os.environ)
+    _, text = answer_of(Path(args.results), args.script, args.target, args.modes.split(), args.rounds, env,
+                        pools_of(args.url))
+    print(text, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
