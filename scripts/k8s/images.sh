@@ -7,20 +7,21 @@
 #   NAME   debian | pause | jvm | jvm-aot | postgres | k6      (default: all, in that order)
 #   --push REGISTRY[/PREFIX]
 #          push the images a cluster runs (jvm, jvm-aot, postgres, k6) to a registry, as
-#          REGISTRY/PREFIX/<name>:<tag>, and record each one's digest in
+#          REGISTRY/PREFIX/loom-lab/<name>:<tag>, and record each one's digest in
 #          $LOOMLAB_CACHE/images/pushed/<registry>.txt (local ref=pushed ref@digest), which
 #          `./lab k8s run --registry` deploys. A registry on loopback (127.0.0.1, localhost) is
 #          spoken to over plain HTTP; any other over TLS, with buildah's credentials (buildah login).
 #
-# Tags are fixed and never `latest`:
-#   loom-lab/loom-lab-jvm:0.1.0-local  loom-lab/loom-lab-jvm-aot:0.1.0-local
-#   loom-lab/postgres-pgvector:15-local  loom-lab/k6:1.8.1-local  loom-lab/pause:1.0-local
-# deploy/k8s/components/local-images names them; the run rewrites them to the pushed digests.
+# Names and tags are the manifests' (deploy/k8s), never `latest`:
+#   loom-lab/loom-lab-jvm:0.1.0  loom-lab/loom-lab-jvm-aot:0.1.0  loom-lab/postgres-pgvector:15
+#   loom-lab/k6:1.8.1            loom-lab/pause:1.0-local (the lab's node's sandbox, imported)
+# `./lab k8s run --registry` deploys the pushed digests; on the lab's cluster the node also pulls
+# the manifests' own names from the lab's registry (its docker.io mirror).
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 
 DEBIAN_SUITE="${DEBIAN_SUITE:-bookworm}"
-APP_TAG=0.1.0-local
+APP_TAG=0.1.0
 src="$LAB_ROOT/src/main/docker/local"
 out="$LAB_CACHE/images"
 store="$LAB_CACHE/buildah"
@@ -158,7 +159,7 @@ build_postgres() {
   cp -p "$("$pg_config" --pkglibdir)/vector.so" "$ctx/pgvector/lib/"
   cp -p "$("$pg_config" --sharedir)"/extension/vector* "$ctx/pgvector/extension/"
   cp "$src/pg-entrypoint.sh" "$ctx/"
-  build postgres loom-lab/postgres-pgvector:15-local "$ctx" \
+  build postgres loom-lab/postgres-pgvector:15 "$ctx" \
     "$(signature "$src/Containerfile.postgres" "$src/pg-entrypoint.sh" "$ctx/pgvector" "$out/debian.sig")" --network host
 }
 
@@ -167,13 +168,19 @@ build_k6() {
   local ctx="$out/context/k6" k6
   k6="$(bash "$LAB_ROOT/scripts/k6.sh")"
   mkdir -p "$ctx" && cp -p "$k6" "$ctx/k6"
-  build k6 loom-lab/k6:1.8.1-local "$ctx" "$(signature "$src/Containerfile.k6" "$ctx/k6" "$out/debian.sig")"
+  # The answer code, laid out as in the repository (loomlab.ROOT finds k6/lib/modes.json).
+  rm -rf "$ctx/loom-lab" && mkdir -p "$ctx/loom-lab/scripts" "$ctx/loom-lab/k6/lib"
+  (cd "$LAB_ROOT/scripts" && find loomlab \( -name '*.py' -o -path '*/templates/*' \) -type f \
+    -exec cp -p --parents {} "$ctx/loom-lab/scripts/" \;)
+  cp -p "$LAB_ROOT/k6/lib/modes.json" "$ctx/loom-lab/k6/lib/"
+  build k6 loom-lab/k6:1.8.1 "$ctx" \
+    "$(signature "$src/Containerfile.k6" "$ctx/k6" "$ctx/loom-lab" "$out/debian.sig")" --network host
 }
 
 # push NAME LOCAL_REF: the built image to the registry, its digest recorded.
 push() {
   local name="$1" ref="$2" dest tls=true digest
-  dest="$push_to/${ref#loom-lab/}"
+  dest="$push_to/$ref"
   case "${push_to%%/*}" in 127.0.0.1:* | localhost:* | 127.0.0.1 | localhost) tls=false ;; esac
   "${B[@]}" push --quiet --tls-verify="$tls" --digestfile "$out/pushed/$name.digest" "localhost/$ref" "docker://$dest" >/dev/null
   digest="$(cat "$out/pushed/$name.digest")"
@@ -208,8 +215,8 @@ if [[ -n $push_to ]]; then
     case "$n" in
     jvm) push jvm "loom-lab/loom-lab-jvm:$APP_TAG" ;;
     jvm-aot) push jvm-aot "loom-lab/loom-lab-jvm-aot:$APP_TAG" ;;
-    postgres) push postgres loom-lab/postgres-pgvector:15-local ;;
-    k6) push k6 loom-lab/k6:1.8.1-local ;;
+    postgres) push postgres loom-lab/postgres-pgvector:15 ;;
+    k6) push k6 loom-lab/k6:1.8.1 ;;
     esac
   done
   # Earlier pushes of images not named this time stay recorded.

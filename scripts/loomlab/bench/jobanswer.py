@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -25,9 +26,18 @@ from .workloads import MODULES
 WORKLOAD_OF = {"recruits": "ingest", "candidates": "ingest", "ingest-grpc": "ingest"}
 
 
-def pools_of(target: str) -> dict:
-    with urllib.request.urlopen(f"{target}/api/info", timeout=10) as r:
-        return json.loads(r.read()).get("pools", {})
+def pools_of(target: str, wait_s: float = 0) -> dict:
+    """The service's pools (/api/info), waiting up to wait_s for it to answer (k6's setup() waits
+    for readiness the same way: READY_WAIT_S)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            with urllib.request.urlopen(f"{target}/api/info", timeout=10) as r:
+                return json.loads(r.read()).get("pools", {})
+        except OSError as e:
+            if time.monotonic() >= deadline:
+                raise SystemExit(f"{target} did not answer /api/info within {wait_s:.0f} s: {e}") from None
+            time.sleep(1)
 
 
 def expected(spec: str) -> dict[str, str]:
@@ -36,7 +46,7 @@ def expected(spec: str) -> dict[str, str]:
 
 def bounds(target: str, expect: str) -> int:
     """Prints the service's pools; 3 when one differs from what the answer was measured at."""
-    pools = pools_of(target)
+    pools = pools_of(target, float(os.environ.get("READY_WAIT_S", "30")))
     print("service pools (/api/info): " + ", ".join(f"{k} {v}" for k, v in sorted(pools.items())), flush=True)
     wrong = {k: (v, pools.get(k)) for k, v in expected(expect).items() if str(pools.get(k)) != v}
     if wrong:

@@ -58,6 +58,8 @@ def job_templates(job_docs: list[dict]) -> dict:
         if d["kind"] == "Job" and not d["spec"].get("completionMode") == "Indexed":
             env = {e["name"]: e.get("value") for e in d["spec"]["template"]["spec"]["containers"][0].get("env", [])}
             if "SCRIPT" in env:
+                d = copy.deepcopy(d)
+                d["spec"].pop("suspend", None)  # deploy/k8s/jobs holds them suspended; a run's Job starts
                 templates[env["SCRIPT"]] = d
     return templates
 
@@ -85,7 +87,6 @@ def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: st
     job["metadata"]["name"] = name
     job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
     job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
-    job["spec"]["suspend"] = False  # deploy/k8s/jobs holds its Jobs suspended
     k6_env = loads.k6_mode(mode)
     env = {"SCRIPT": script, "TARGETS": target, "MODES": k6_env.pop("MODE"), **k6_env, "RESULTS": "/results",
            "SUMMARY_LOG": "1",

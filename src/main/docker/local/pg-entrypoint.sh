@@ -15,4 +15,6 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
   echo "CREATE DATABASE \"$POSTGRES_DB\";" | postgres --single -D "$PGDATA" -j postgres >/dev/null
   echo "pg-entrypoint: initialised $PGDATA with database $POSTGRES_DB"
 fi
+# A volume's fsGroup may have opened the data directory to its group: PostgreSQL wants 0700.
+chmod 700 "$PGDATA"
 exec postgres -D "$PGDATA" -c listen_addresses='*' "$@"

@@ -1,0 +1,82 @@
+"""`./lab k8s fetch WORKLOAD`: the raw summaries (and samples) of a workload's Job, off its results
+volume, on any cluster: a reader pod that mounts the volume read-only (after the Job's pod let go
+of it, so a ReadWriteOnce volume may move to another node), the files packed with tar and read
+back through the API server (pods/exec), the pod deleted. Writes them under --out."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import tarfile
+from pathlib import Path
+
+from kubernetes.stream import stream
+
+from loomlab import proc
+from loomlab.kube import Kube
+
+from . import target
+
+READER_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
+
+
+def reader_pod(name: str, claim: str, image: str) -> dict:
+    """A pod that only holds the volume, within Pod Security 'restricted'."""
+    return {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "labels": {"app.kubernetes.io/part-of": "loom-lab",
+                                              "app.kubernetes.io/component": "results-reader"}},
+        "spec": {
+            "restartPolicy": "Never", "automountServiceAccountToken": False, "activeDeadlineSeconds": 600,
+            "securityContext": {"runAsNonRoot": True, "runAsUser": 12345, "runAsGroup": 12345, "fsGroup": 12345,
+                                "seccompProfile": {"type": "RuntimeDefault"}},
+            "containers": [{
+                "name": "reader", "image": image, "command": ["sleep", "600"],
+                "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                                    "capabilities": {"drop": ["ALL"]}},
+                "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}, "limits": {"cpu": "1", "memory": "256Mi"}},
+                "volumeMounts": [{"name": "results", "mountPath": "/results", "readOnly": True}]}],
+            "volumes": [{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": True}}]}}
+
+
+def fetch(kube: Kube, workload: str, out: Path, image: str) -> list[str]:
+    """The files of k6-results-<workload>, extracted under `out`; their names."""
+    name = f"k6-results-reader-{workload}"[:63]
+    kube.delete("v1", "Pod", name)
+    proc.wait_until(lambda: not any(p["metadata"]["name"] == name
+                                    for p in kube.pods("app.kubernetes.io/component=results-reader")), 60, 0.5)
+    kube.apply([reader_pod(name, f"k6-results-{workload}", image)])
+    try:
+        if not proc.wait_until(lambda: kube.pod(name)["status"].get("phase") == "Running", 180, 0.5):
+            raise SystemExit(f"the reader pod {name} did not start (kubectl -n {kube.ns} describe pod {name})")
+        # base64: the exec stream carries text.
+        packed = stream(kube.core.connect_get_namespaced_pod_exec, name, kube.ns,
+                        command=["sh", "-c", "tar czf - -C /results . | base64 -w0"],
+                        stderr=False, stdin=False, stdout=True, tty=False, _preload_content=True)
+    finally:
+        kube.delete("v1", "Pod", name)
+    out.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(packed)), mode="r:gz") as tar:
+        members = [m for m in tar.getmembers() if m.isfile()]
+        tar.extractall(out, members=members, filter="data")
+    return sorted(m.name.removeprefix("./") for m in members)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="lab k8s fetch", description=__doc__.split("\n\n")[0])
+    p.add_argument("workload", help="the Job's workload: sleep, tasks, product, ... (deploy/k8s/jobs/<workload>)")
+    p.add_argument("--out", default=None, help="where the files go (default: target/loom-lab/k8s-results/<workload>)")
+    target.add_options(p)
+    args = p.parse_args(argv)
+    kube = target.connect(args)
+    image = target.pushed(args.registry).get(READER_IMAGE, READER_IMAGE)
+    out = Path(args.out or f"target/loom-lab/k8s-results/{args.workload}")
+    files = fetch(kube, args.workload, out, image)
+    print(f"{len(files)} files of k6-results-{args.workload} in {out}:")
+    for f in files:
+        print(f"  {f}")
+
+
+if __name__ == "__main__":
+    main()
