@@ -6,8 +6,9 @@ import sys
 
 from .api import Api
 from .down import down
+from .images import CTR
 from .processes import components_rss_mb, running
-from .settings import COMPONENTS, KUBECONFIG, NODE, REGISTRY_PREFIX, fail
+from .settings import COMPONENTS, KUBECONFIG, NODE, REGISTRY_PREFIX, fail, sh
 from .up import up
 
 
@@ -38,6 +39,10 @@ def main(argv: list[str]):
         down()
     elif cmd == "status":
         sys.exit(0 if status() else 1)
+    elif cmd == "node-images":
+        if not running("containerd"):
+            fail("the cluster is not up: ./lab k8s up")
+        print(sh(*CTR, "images", "ls", "-q").stdout, end="")
     elif cmd == "registry":
         if not running("registry"):
             fail("the cluster is not up: ./lab k8s up")
@@ -47,7 +52,7 @@ def main(argv: list[str]):
             fail("no cluster: ./lab k8s up")
         print(f"export KUBECONFIG={KUBECONFIG}")
     else:
-        fail("usage: lab k8s up|down|status|env|registry")
+        fail("usage: lab k8s up|down|status|env|registry|node-images")
 
 
 main(sys.argv[1:])
