@@ -6,7 +6,6 @@ their spread, ratios, and the tables that print them.
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from dataclasses import dataclass, field
 
@@ -211,33 +210,8 @@ def aggregate(runs: list[dict]) -> dict[str, Spread]:
 
 
 # --------------------------------------------------------------------------------------------
-# Prometheus text (the service's /q/metrics)
+# What a scrape of the service's /q/metrics keeps (loomlab.metrics parses it)
 # --------------------------------------------------------------------------------------------
-
-_SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)")
-
-
-def prom_value(text: str, metric: str, labels: dict | None = None) -> float:
-    """Sum of the samples of `metric` whose labels include `labels`; NaN when there are none."""
-    labels = labels or {}
-    total, found = 0.0, False
-    for line in text.splitlines():
-        if not line or line[0] == "#":
-            continue
-        m = _SAMPLE.match(line)
-        if not m or m.group(1) != metric:
-            continue
-        lbl = m.group(2) or ""
-        if all(f'{k}="{v}"' in lbl for k, v in labels.items()):
-            try:
-                v = float(m.group(3))
-            except ValueError:
-                continue
-            if not math.isnan(v):
-                total += v
-                found = True
-    return total if found else math.nan
-
 
 # What each scrape keeps: (key, metric, labels). Counters are reported as deltas over the run,
 # gauges as their peak.
@@ -282,23 +256,6 @@ def nanmax(*values: float) -> float:
     """The largest of the values that are numbers; NaN if none is."""
     real = [v for v in values if not math.isnan(v)]
     return max(real) if real else math.nan
-
-
-def scrape_sample(text: str) -> dict:
-    sample = {}
-    for key, name, labels in SAMPLED_GAUGES + SAMPLED_COUNTERS:
-        sample[key] = prom_value(text, name, labels)
-    return sample
-
-
-def api_requests(text: str) -> float:
-    """Requests the service answered on its /api endpoints (the load; not the scrapes of /q/)."""
-    total = 0.0
-    for line in text.splitlines():
-        m = _SAMPLE.match(line)
-        if m and m.group(1) == "http_server_requests_seconds_count" and 'uri="/api/' in (m.group(2) or ""):
-            total += float(m.group(3))
-    return total
 
 
 def combined_sample(samples: list[dict]) -> dict:

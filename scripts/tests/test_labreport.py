@@ -2,8 +2,10 @@
 
 import math
 import unittest
+from pathlib import Path
 
 from loomlab import labreport as lr
+from loomlab import metrics
 
 
 def summary(count=5000, rate=4000.0, avg=105.0, sq=None, scenario="sleep", dropped=None):
@@ -150,19 +152,33 @@ class WaitFigures(unittest.TestCase):
 
 class Prometheus(unittest.TestCase):
     def test_value_by_labels(self):
-        self.assertEqual(lr.prom_value(PROM, "executor_queued_tasks", {"name": "quarkus-worker"}), 451.0)
+        self.assertEqual(metrics.prom_value(PROM, "executor_queued_tasks", {"name": "quarkus-worker"}), 451.0)
 
     def test_samples_are_summed_across_other_labels(self):
-        self.assertEqual(lr.prom_value(PROM, "jvm_memory_used_bytes", {"area": "heap"}), 150.0)
+        self.assertEqual(metrics.prom_value(PROM, "jvm_memory_used_bytes", {"area": "heap"}), 150.0)
+
+    def test_a_label_matches_by_name_not_as_a_substring_of_another(self):
+        # thread_name="quarkus-worker" holds the text name="quarkus-worker": it is another label.
+        text = 'executor_queued_tasks{name="other",thread_name="quarkus-worker"} 5.0\n'
+        self.assertTrue(math.isnan(metrics.prom_value(text, "executor_queued_tasks", {"name": "quarkus-worker"})))
+
+    def test_a_real_scrape_gives_each_figure(self):
+        # A reactive-mode pod's /q/metrics in the lab's cluster, 2026-11-24 (testdata/q-metrics.txt).
+        text = (Path(__file__).resolve().parent / "testdata" / "q-metrics.txt").read_text()
+        sample = metrics.scrape_sample(text)
+        self.assertEqual((sample["live_threads"], sample["rss_bytes"], sample["cpu_ns"]), (20.0, 216944640.0, 9.82e9))
+        self.assertEqual((sample["gc_pauses"], sample["submit_failed"], sample["pinned"]), (9.0, 0.0, 0.0))
+        self.assertTrue(math.isnan(sample["bulkhead_waiting"]))  # the threaded bulkhead's gauge is not there
+        self.assertEqual(metrics.api_requests(text), 2005.0)
 
     def test_absent_or_nan_is_nan(self):
-        self.assertTrue(math.isnan(lr.prom_value(PROM, "nope")))
-        self.assertTrue(math.isnan(lr.prom_value(PROM, "agroal_awaiting_count")))
+        self.assertTrue(math.isnan(metrics.prom_value(PROM, "nope")))
+        self.assertTrue(math.isnan(metrics.prom_value(PROM, "agroal_awaiting_count")))
 
     def test_server_figures_are_peaks_and_deltas(self):
-        a = lr.scrape_sample(PROM)
-        b = lr.scrape_sample(PROM.replace("70.0", "90.0").replace("2.5E9", "4.0E9"))
-        c = lr.scrape_sample(PROM.replace("2.5E9", "4.5E9"))
+        a = metrics.scrape_sample(PROM)
+        b = metrics.scrape_sample(PROM.replace("70.0", "90.0").replace("2.5E9", "4.0E9"))
+        c = metrics.scrape_sample(PROM.replace("2.5E9", "4.5E9"))
         f = lr.server_figures([a, b, c])
         self.assertEqual(f["peak_live_threads"], 90.0)
         self.assertAlmostEqual(f["cpu_s"], 2.0)
@@ -179,13 +195,13 @@ class SeveralPods(unittest.TestCase):
 
     def test_a_pods_requests_are_its_api_answers_only(self):
         text = "\n".join([
-            '# TYPE http_server_requests_seconds_count counter',
+            '# TYPE http_server_requests_seconds summary',
             'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 120.0',
             'http_server_requests_seconds_count{method="GET",outcome="SERVER_ERROR",status="503",uri="/api/worker/db/slow"} 3.0',
             'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/q/metrics"} 40.0',
             'http_server_requests_seconds_sum{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 12.0'])
-        self.assertEqual(lr.api_requests(text), 123.0)
-        self.assertEqual(lr.api_requests(""), 0.0)
+        self.assertEqual(metrics.api_requests(text), 123.0)
+        self.assertEqual(metrics.api_requests(""), 0.0)
 
 
 class OpenModel(unittest.TestCase):

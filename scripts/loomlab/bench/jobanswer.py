@@ -18,7 +18,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from . import answer, runner
+from . import answer, figures
 from .loads import Load, Scale, effective_bound
 from .report import load_table
 from .workloads import MODULES
@@ -83,7 +83,7 @@ def answer_of(results_dir: Path, script: str, target: str, modes: list[str], rou
         for r in range(1, rounds + 1):
             path = results_dir / f"{script.removesuffix('.js')}-{target}-{mode}-r{r}.json"
             if path.exists():
-                runs.append(runner.figures_of(load, json.loads(path.read_text()), [], 0, 0.0))
+                runs.append(figures.figures_of(load, json.loads(path.read_text()), [], 0, 0.0))
         results[mode] = {"runs": runs, "warmup": {}}
     section = {"workload": script.removesuffix(".js"), "load": load.name, "results": results, "rate": load.rate,
                "bounds": {m: effective_bound(load, m, pools) for m in modes}}

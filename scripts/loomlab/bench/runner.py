@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import threading
@@ -12,10 +11,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from loomlab import labreport as lr
-from loomlab import proc
+from loomlab import metrics, proc
 
 from . import runners
+from .figures import figures_of, open_throughput
 from .loads import Load, Suite, k6_mode
 from .report import LOCAL
 
@@ -56,7 +55,7 @@ class Service:
 
     def sample(self) -> dict:
         """One scrape of /q/metrics: the figures a run keeps (labreport.SAMPLED_GAUGES, _COUNTERS)."""
-        return lr.scrape_sample(self.get("/q/metrics", timeout=5))
+        return metrics.scrape_sample(self.get("/q/metrics", timeout=5))
 
     def run(self, load: "Load", mode: str, out: Path, label: str, args, warmup=False) -> dict:
         """One k6 run of `load` against this service: its figures (see figures_of)."""
@@ -163,40 +162,4 @@ def split_figures(load: Load, out: Path, summary: dict, samples: list[dict], k6_
     figures = figures_of(load, summary, samples, k6_exit, took)
     figures["runner_figures"] = [open_throughput(load, f) for f in summary["runner_figures"]]
     figures["start_skew_s"] = summary["start_skew_s"]
-    return figures
-
-
-def open_throughput(load: Load, figures: dict) -> dict:
-    """An open run that kept up: its throughput is the arrival rate it took, requests per second of
-    arrivals. k6's own rate also divides by the drain after the last arrival, when nothing arrives
-    (10 % of a 4 s run). An overloaded run keeps k6's rate: the service was busy through the drain too."""
-    if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
-        figures["k6_rate"] = figures["throughput"]
-        figures["throughput"] = figures["requests"] / load.open_s
-    return figures
-
-
-def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
-    """A run's figures: k6's summary, the server's samples, and the load's own counters and trends."""
-    figures = lr.k6_figures(summary, load.scenario)
-    figures.update(lr.server_figures(samples))
-    metrics = summary.get("metrics", {})
-    for metric, _, stat in load.extra + load.extra_report:
-        figures[metric] = metrics.get(metric, {}).get("values", {}).get(stat, math.nan)
-    for counter in load.counters:
-        values = metrics.get(counter, {}).get("values", {})
-        figures[f"{counter}_count"] = values.get("count", 0)
-        figures[f"{counter}_rate"] = values.get("rate", 0.0)
-    if load.served:
-        # Every answer's rate stays beside it; req/s is what the bound limits: the work done.
-        figures["answers_per_s"] = figures["throughput"]
-        figures["throughput"] = figures[f"{load.served}_rate"]
-    if "lab_records" in load.counters:
-        figures["records_per_s"] = figures["lab_records_rate"]
-        # The service's CPU per 1,000 records written: what a transport costs the server.
-        records = figures["lab_records_count"]
-        figures["cpu_ms_per_1k_records"] = figures.get("cpu_s", math.nan) * 1e6 / records if records else math.nan
-    open_throughput(load, figures)
-    figures["k6_exit"] = k6_exit
-    figures["wall_s"] = took
     return figures

@@ -19,8 +19,9 @@ import urllib.parse
 from pathlib import Path
 
 from loomlab import labreport as lr
+from loomlab import metrics
 from loomlab.kube import ApiException, Kube
-from loomlab.bench import runner
+from loomlab.bench.figures import figures_of
 from loomlab.bench.loads import Scale
 from loomlab.bench.workloads import sleep
 
@@ -77,7 +78,7 @@ def pods_now(kube: Kube) -> list[dict]:
         row = {"pod": name, "ready": ready, "cpu": usage.get(name, math.nan)}
         if p["status"].get("phase") == "Running":
             try:
-                s = lr.scrape_sample(kube.pod_proxy(name, 8080, "/q/metrics").decode())
+                s = metrics.scrape_sample(kube.pod_proxy(name, 8080, "/q/metrics").decode())
                 row.update(busy=s["worker_active"], queued=s["worker_queued"], wait_max_s=s["thread_wait_max_s"])
             except Exception:  # noqa: BLE001 - a pod going away between the list and the scrape
                 pass
@@ -162,7 +163,7 @@ def main(argv):
             if e.status != 404:
                 raise
     summary = deploy.summary_of(log)
-    figures = runner.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
+    figures = figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
     report = {"load": load.name, "fraction": args.fraction, "seconds": args.seconds, "hpa": hpa["spec"],
               "figures": figures, "looks": looks, "verdict": verdict(looks),
               "events": [f"{e.get('lastTimestamp') or e.get('eventTime')}: {e['reason']}: {e['message']}" for e in events]}

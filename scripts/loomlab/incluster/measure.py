@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 from loomlab import labreport as lr
+from loomlab import metrics
 from loomlab import proc
-from loomlab.bench import loads, runner, runners
+from loomlab.bench import figures, loads, runner, runners
 from loomlab.kube import Kube
 
 from .deploy import (RUNNER_PORT, distribute, job_id, make_job, pod_log, results_claim, results_dir, summary_of,
@@ -133,8 +134,8 @@ class ClusterService:
                 texts[pod] = self.kube.pod_proxy(pod, 8080, "/q/metrics").decode()
             except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
                 raise OSError(f"{pod}: {e}") from e
-        sample = lr.combined_sample([lr.scrape_sample(t) for t in texts.values()])
-        sample["pod_requests"] = {pod: lr.api_requests(t) for pod, t in texts.items()}
+        sample = lr.combined_sample([metrics.scrape_sample(t) for t in texts.values()])
+        sample["pod_requests"] = {pod: metrics.api_requests(t) for pod, t in texts.items()}
         return sample
 
     def info(self) -> dict:
@@ -172,7 +173,7 @@ class ClusterService:
             raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
         out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
-        return pod_requests(runner.figures_of(load, json.loads(summary_text), samples, exit_code, took), samples)
+        return pod_requests(figures.figures_of(load, json.loads(summary_text), samples, exit_code, took), samples)
 
     def run_split(self, load: loads.Load, mode: str, out: Path, label: str, args, job: dict) -> dict:
         """One run as an Indexed Job of N runners, resumed together once all are Ready (through

@@ -1,0 +1,46 @@
+"""A run's figures from k6's summary and the server's scrapes: what every report, verdict and k6
+Job's answer reads. Standard library only: the lab's k6 image runs it beside k6."""
+
+from __future__ import annotations
+
+import math
+
+from loomlab import labreport as lr
+
+from .loads import Load
+
+
+def open_throughput(load: Load, figures: dict) -> dict:
+    """An open run that kept up: its throughput is the arrival rate it took, requests per second of
+    arrivals. k6's own rate also divides by the drain after the last arrival, when nothing arrives
+    (10 % of a 4 s run). An overloaded run keeps k6's rate: the service was busy through the drain too."""
+    if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
+        figures["k6_rate"] = figures["throughput"]
+        figures["throughput"] = figures["requests"] / load.open_s
+    return figures
+
+
+def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
+    """A run's figures: k6's summary, the server's samples, and the load's own counters and trends."""
+    figures = lr.k6_figures(summary, load.scenario)
+    figures.update(lr.server_figures(samples))
+    metrics = summary.get("metrics", {})
+    for metric, _, stat in load.extra + load.extra_report:
+        figures[metric] = metrics.get(metric, {}).get("values", {}).get(stat, math.nan)
+    for counter in load.counters:
+        values = metrics.get(counter, {}).get("values", {})
+        figures[f"{counter}_count"] = values.get("count", 0)
+        figures[f"{counter}_rate"] = values.get("rate", 0.0)
+    if load.served:
+        # Every answer's rate stays beside it; req/s is what the bound limits: the work done.
+        figures["answers_per_s"] = figures["throughput"]
+        figures["throughput"] = figures[f"{load.served}_rate"]
+    if "lab_records" in load.counters:
+        figures["records_per_s"] = figures["lab_records_rate"]
+        # The service's CPU per 1,000 records written: what a transport costs the server.
+        records = figures["lab_records_count"]
+        figures["cpu_ms_per_1k_records"] = figures.get("cpu_s", math.nan) * 1e6 / records if records else math.nan
+    open_throughput(load, figures)
+    figures["k6_exit"] = k6_exit
+    figures["wall_s"] = took
+    return figures

@@ -1,0 +1,43 @@
+"""The service's /q/metrics (Prometheus' text format) read with prometheus_client's own parser:
+one parse per scrape, then the figures a scrape keeps (labreport.SAMPLED_GAUGES and
+SAMPLED_COUNTERS) picked by metric name and by label names and values."""
+
+from __future__ import annotations
+
+import math
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from loomlab import labreport as lr
+
+Sample = tuple[str, dict[str, str], float]
+
+
+def parse(text: str) -> list[Sample]:
+    """Every sample of the text: (its name, its labels, its value)."""
+    return [(s.name, s.labels, s.value) for family in text_string_to_metric_families(text) for s in family.samples]
+
+
+def value(samples: list[Sample], metric: str, labels: dict | None = None) -> float:
+    """Sum of the samples of `metric` that carry every one of `labels` (name and value); NaN
+    where there is none, or none that is a number."""
+    wanted = (labels or {}).items()
+    found = [v for name, have, v in samples
+             if name == metric and all(have.get(k) == want for k, want in wanted) and not math.isnan(v)]
+    return sum(found) if found else math.nan
+
+
+def prom_value(text: str, metric: str, labels: dict | None = None) -> float:
+    return value(parse(text), metric, labels)
+
+
+def scrape_sample(text: str) -> dict:
+    """What one scrape keeps: each gauge and counter of labreport's lists by its key."""
+    samples = parse(text)
+    return {key: value(samples, name, labels) for key, name, labels in lr.SAMPLED_GAUGES + lr.SAMPLED_COUNTERS}
+
+
+def api_requests(text: str) -> float:
+    """Requests the service answered on its /api endpoints (the load; not the scrapes of /q/)."""
+    return sum(v for name, labels, v in parse(text)
+               if name == "http_server_requests_seconds_count" and labels.get("uri", "").startswith("/api/"))
