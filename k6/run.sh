@@ -57,6 +57,7 @@ if [ -n "${ROUNDS:-}" ] && [ "$ROUNDS" -ge 2 ]; then
   for target in $TARGETS; do
     name="$(echo "$target" | sed 's|^https\{0,1\}://||; s|[:/].*||')"
     python3 -m loomlab.bench.jobanswer bounds "$target" "${EXPECT_POOLS:-}" || exit $?
+    # shellcheck disable=SC2086 # the modes are words
     n="$(echo $MODES | wc -w)"
     w=0
     while [ "$w" -lt "${WARMUPS:-1}" ]; do

@@ -75,9 +75,9 @@ lab_python() {
   stamp="$venv/.loomlab-installed"
   sig="$(sha256sum "$LAB_ROOT/scripts/pyproject.toml" | cut -c1-16)"
   if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$sig" ]]; then
-    log "python: creating $venv (pip install -e scripts: the harness and its pinned dependencies)"
+    log "python: creating $venv (pip install -e scripts[dev]: the harness, its pinned dependencies and its checker)"
     python3 -m venv "$venv" >&2
-    "$venv/bin/pip" install -q --disable-pip-version-check -e "$LAB_ROOT/scripts" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check -e "$LAB_ROOT/scripts[dev]" >&2
     echo "$sig" >"$stamp"
   fi
   echo "$venv/bin/python"

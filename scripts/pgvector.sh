@@ -23,7 +23,7 @@ if [[ -f "$sharedir/extension/vector.control" && -f "$pkglibdir/vector.so" ]]; t
 fi
 [[ $EUID -eq 0 ]] || die "pgvector is missing and installing it into $pkglibdir needs root.
       Run 'sudo scripts/pgvector.sh' once, or point QUARKUS_DATASOURCE_JDBC_URL at a PostgreSQL with pgvector."
-command -v make >/dev/null && command -v gcc >/dev/null || die "pgvector needs make and gcc to build"
+if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then die "pgvector needs make and gcc to build"; fi
 
 work="$LAB_CACHE/pgvector-build"
 rm -rf "$work" && mkdir -p "$work"/{apt/lists/partial,apt/cache/archives/partial,apt/sources.list.d}

@@ -57,10 +57,10 @@ build() {
 # The base image must be in buildah's storage for FROM; reload it from its archive if the storage
 # was reset since it was built.
 ensure_base() {
-  "${B[@]}" inspect --type image localhost/loom-lab/debian:$DEBIAN_SUITE-local >/dev/null 2>&1 && return
+  "${B[@]}" inspect --type image "localhost/loom-lab/debian:$DEBIAN_SUITE-local" >/dev/null 2>&1 && return
   [[ -f "$out/debian.tar" ]] || build_debian
   "${B[@]}" pull --quiet "docker-archive:$out/debian.tar" >/dev/null
-  "${B[@]}" tag docker.io/loom-lab/debian:$DEBIAN_SUITE-local localhost/loom-lab/debian:$DEBIAN_SUITE-local
+  "${B[@]}" tag "docker.io/loom-lab/debian:$DEBIAN_SUITE-local" "localhost/loom-lab/debian:$DEBIAN_SUITE-local"
 }
 
 build_debian() {
@@ -220,7 +220,11 @@ if [[ -n $push_to ]]; then
     esac
   done
   # Earlier pushes of images not named this time stay recorded.
-  [[ -f $record ]] && grep -v -F -f <(cut -d= -f1 "$record.partial") "$record" >>"$record.partial" || true
+  if [[ -f $record ]]; then
+    grep -v -F -f <(cut -d= -f1 "$record.partial") "$record" >"$record.kept" || true
+    cat "$record.kept" >>"$record.partial"
+    rm -f "$record.kept"
+  fi
   mv "$record.partial" "$record"
   log "images: pushed to $push_to, recorded in $record"
 fi

@@ -58,7 +58,8 @@ if ((${#missing[@]})); then
     echo
     for c in "${missing[@]}"; do echo "import _ \"k8s.io/kubernetes/cmd/$c\""; done
   } >"$mod/tools.go"
-  (cd "$mod" && GOFLAGS=-mod=mod go mod tidy -e >/dev/null 2>&1 || true)
+  # Best effort: the build below resolves what tidy could not.
+  (cd "$mod" && { GOFLAGS=-mod=mod go mod tidy -e >/dev/null 2>&1 || true; })
   pkgs=()
   for c in "${missing[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$c"); done
   # The version the binaries report (nodes, `kubectl version`), as Kubernetes' own build stamps it.
@@ -147,8 +148,9 @@ fi
 etcd="$tools/etcd/usr/bin/etcd"
 if [[ ! -x "$etcd" ]]; then
   log "k8s: fetching etcd from Debian's etcd-server package"
-  (cd "$tools" && rm -f etcd-server_*.deb && apt-get download etcd-server >/dev/null 2>&1 ||
-    { apt-get update -qq && apt-get download etcd-server >/dev/null; })
+  # A stale package list is refreshed once when the download fails.
+  (cd "$tools" && rm -f etcd-server_*.deb &&
+    if ! apt-get download etcd-server >/dev/null 2>&1; then apt-get update -qq && apt-get download etcd-server >/dev/null; fi)
   dpkg -x "$tools"/etcd-server_*.deb "$tools/etcd"
   rm -f "$tools"/etcd-server_*.deb
 fi

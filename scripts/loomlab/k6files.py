@@ -11,8 +11,11 @@ import posixpath
 import re
 
 RELATIVE = r"""(['"])(\.{1,2}/[^'"]*)\1"""
-REFERENCES = [re.compile(r"\bfrom\s+" + RELATIVE), re.compile(r"\bimport\s+" + RELATIVE),
-              re.compile(r"\bopen\(\s*(?:import\.meta\.resolve\(\s*)?" + RELATIVE)]
+REFERENCES = [
+    re.compile(r"\bfrom\s+" + RELATIVE),
+    re.compile(r"\bimport\s+" + RELATIVE),
+    re.compile(r"\bopen\(\s*(?:import\.meta\.resolve\(\s*)?" + RELATIVE),
+]
 # client.load(['./proto'], 'ingest.proto'): the file in the first directory of the list
 GRPC_LOAD = re.compile(r"""\.load\(\s*\[[^\]]*?(['"])(\.{1,2}/[^'"]*)\1[^\]]*\]\s*,\s*(['"])([^'"]+)\3""")
 OPERATOR_MOUNT = "/test"  # where the k6 operator mounts a TestRun's script ConfigMap
@@ -76,8 +79,14 @@ def check(docs: list[dict]) -> tuple[int, list[str]]:
             runner = d["spec"].get("runner", {})
             script = d["spec"]["script"]["configMap"]
             flat = {posixpath.join(OPERATOR_MOUNT, k): v for k, v in configmaps.get(script["name"], {}).items()}
-            files = mounted({"volumes": runner.get("volumes", []),
-                             "containers": [{"volumeMounts": runner.get("volumeMounts", [])}]}, configmaps, flat)
+            files = mounted(
+                {
+                    "volumes": runner.get("volumes", []),
+                    "containers": [{"volumeMounts": runner.get("volumeMounts", [])}],
+                },
+                configmaps,
+                flat,
+            )
             entries = [posixpath.join(OPERATOR_MOUNT, script["file"])]
             if entries[0] not in files:
                 problems.append(f"{where}: its script {script['file']} is not in ConfigMap {script['name']}")

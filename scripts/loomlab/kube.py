@@ -65,12 +65,16 @@ class Kube:
     """One cluster and one namespace: the typed APIs a run needs, a dynamic client for applying
     manifests (server-side apply, as `kubectl apply --server-side` does), raw paths for proxies."""
 
-    def __init__(self, target: Target = Target()):
+    def __init__(self, target: Target | None = None):
+        target = target or Target()
         self.target = target
         file = target.kubeconfig_file()
         namespace = target.namespace
-        if file or Path(os.path.expanduser(config.KUBE_CONFIG_DEFAULT_LOCATION)).exists() or os.environ.get(
-                "KUBECONFIG"):
+        if (
+            file
+            or Path(os.path.expanduser(config.KUBE_CONFIG_DEFAULT_LOCATION)).exists()
+            or os.environ.get("KUBECONFIG")
+        ):
             self.client = config.new_client_from_config(config_file=file, context=target.context)
             if not namespace:
                 contexts, active = config.list_kube_config_contexts(config_file=file)
@@ -94,14 +98,21 @@ class Kube:
 
     # -- raw paths: the API server's proxies, logs, any group --------------------------------------
 
-    def request(self, method: str, path: str, body: Any = None, content_type: str = "application/json",
-                timeout: float = 10) -> bytes:
+    def request(
+        self, method: str, path: str, body: Any = None, content_type: str = "application/json", timeout: float = 10
+    ) -> bytes:
         """One request to a path of the API server (a query string allowed), its body as bytes."""
         parsed = urllib.parse.urlsplit(path)
         response = self.client.call_api(
-            parsed.path, method, query_params=urllib.parse.parse_qsl(parsed.query),
-            header_params={"Content-Type": content_type, "Accept": "*/*"}, body=body,
-            auth_settings=["BearerToken"], _preload_content=False, _request_timeout=timeout)
+            parsed.path,
+            method,
+            query_params=urllib.parse.parse_qsl(parsed.query),
+            header_params={"Content-Type": content_type, "Accept": "*/*"},
+            body=body,
+            auth_settings=["BearerToken"],
+            _preload_content=False,
+            _request_timeout=timeout,
+        )
         return response[0].data
 
     def get(self, path: str, timeout: float = 10) -> bytes:
@@ -125,8 +136,9 @@ class Kube:
     def pod_log(self, name: str, timeout: float = 30) -> str:
         return self.get(self.ns_path(f"pods/{name}/log"), timeout).decode(errors="replace")
 
-    def pod_proxy(self, pod: str, port: int, path: str, method: str = "GET", body: Any = None,
-                  timeout: float = 5) -> bytes:
+    def pod_proxy(
+        self, pod: str, port: int, path: str, method: str = "GET", body: Any = None, timeout: float = 5
+    ) -> bytes:
         """A request to a pod's port through the API server (pods/proxy)."""
         return self.request(method, self.ns_path(f"pods/{pod}:{port}/proxy{path}"), body, timeout=timeout)
 
@@ -159,8 +171,12 @@ class Kube:
         doc = json.loads(json.dumps(doc))
         if resource.namespaced:
             doc["metadata"]["namespace"] = self.ns
-        resource.server_side_apply(body=doc, namespace=self.ns if resource.namespaced else None,
-                                   field_manager=FIELD_MANAGER, force_conflicts=True)
+        resource.server_side_apply(
+            body=doc,
+            namespace=self.ns if resource.namespaced else None,
+            field_manager=FIELD_MANAGER,
+            force_conflicts=True,
+        )
 
     def namespace_exists(self) -> bool:
         try:
@@ -191,16 +207,26 @@ class Kube:
                 raise
 
     def patch_deployment(self, name: str, json_patch: list[dict]):
-        self.request("PATCH", self.ns_path(f"deployments/{name}", "apis/apps/v1"), json_patch,
-                     content_type="application/json-patch+json")
+        self.request(
+            "PATCH",
+            self.ns_path(f"deployments/{name}", "apis/apps/v1"),
+            json_patch,
+            content_type="application/json-patch+json",
+        )
 
     def rolled_out(self, kind: str, name: str) -> bool:
         """A Deployment's or StatefulSet's newest generation has every replica updated and ready."""
-        read = self.apps.read_namespaced_deployment_status if kind == "deployment" else \
-            self.apps.read_namespaced_stateful_set_status
+        read = (
+            self.apps.read_namespaced_deployment_status
+            if kind == "deployment"
+            else self.apps.read_namespaced_stateful_set_status
+        )
         obj = read(name, self.ns)
         want = obj.spec.replicas or 0
         status = obj.status
-        return ((status.observed_generation or 0) >= obj.metadata.generation
-                and (status.updated_replicas or 0) >= want and (status.ready_replicas or 0) >= want
-                and (status.replicas or 0) == want)
+        return (
+            (status.observed_generation or 0) >= obj.metadata.generation
+            and (status.updated_replicas or 0) >= want
+            and (status.ready_replicas or 0) >= want
+            and (status.replicas or 0) == want
+        )

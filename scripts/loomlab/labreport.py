@@ -28,8 +28,11 @@ def _values(summary: dict, name: str, scenario: str | None) -> dict:
 
 # A gRPC chunk stream's figures (k6/ingest-grpc.js), read where an HTTP script's are: one "request"
 # is a chunk, from its write to its acknowledgement (k6/lib/lab.js STREAM_METRICS).
-STREAM_METRICS = {"http_req_duration": "lab_chunk_duration", "http_reqs": "lab_chunks",
-                  "http_req_failed": "lab_chunk_failed"}
+STREAM_METRICS = {
+    "http_req_duration": "lab_chunk_duration",
+    "http_reqs": "lab_chunks",
+    "http_req_failed": "lab_chunk_failed",
+}
 
 
 def k6_figures(summary: dict, scenario: str) -> dict:
@@ -79,8 +82,9 @@ def littles_bound(concurrency: float, latency_s: float) -> float:
     return concurrency / latency_s
 
 
-def stages_bound(stages: list[tuple[float, float]], per_vu_rate: float, cap: float = math.inf,
-                 start_vus: float = 0.0) -> float:
+def stages_bound(
+    stages: list[tuple[float, float]], per_vu_rate: float, cap: float = math.inf, start_vus: float = 0.0
+) -> float:
     """Little's law over a ramping closed model: the time average of min(VUs(t) x per_vu_rate, cap).
 
     `stages` are (seconds, target VUs) with linear ramps between targets, as k6 ramping-vus runs
@@ -148,8 +152,7 @@ def above_bound(rate: float, bound: float) -> bool:
     return not math.isnan(bound) and rate > bound
 
 
-def open_verdict(rate: float, bound: float, dropped: float, error_rate: float,
-                 max_error_rate: float = 0.01) -> str:
+def open_verdict(rate: float, bound: float, dropped: float, error_rate: float, max_error_rate: float = 0.01) -> str:
     """How one mode took an open-model load. Above this mode's Little's-law bound (`bound`, before
     capping by the rate) drops and errors are the expected overload, below it a failure."""
     failed = not open_kept_up(dropped, error_rate, max_error_rate)
@@ -191,7 +194,7 @@ class Spread:
     n: int
 
     @staticmethod
-    def of(values) -> "Spread":
+    def of(values) -> Spread:
         vals = [v for v in values if v is not None and not math.isnan(v)]
         if not vals:
             return Spread(math.nan, math.nan, math.nan, 0)
@@ -205,7 +208,7 @@ class Spread:
 
 
 def aggregate(runs: list[dict]) -> dict[str, Spread]:
-    keys = sorted({k for r in runs for k, v in r.items() if isinstance(v, (int, float))})
+    keys = sorted({k for r in runs for k, v in r.items() if isinstance(v, int | float)})
     return {k: Spread.of([r.get(k, math.nan) for r in runs]) for k in keys}
 
 
@@ -317,6 +320,13 @@ class Table:
         return "\n".join(out)
 
     def text(self) -> str:
-        widths = [max(len(h), *(len(r[i]) for r in self.rows)) if self.rows else len(h) for i, h in enumerate(self.headers)]
-        line = lambda cells: "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        widths = [
+            max(len(h), *(len(r[i]) for r in self.rows)) if self.rows else len(h) for i, h in enumerate(self.headers)
+        ]
+
+        def line(cells):
+            return "  ".join(
+                c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+            )
+
         return "\n".join([line(self.headers), line(["-" * w for w in widths])] + [line(r) for r in self.rows])

@@ -22,8 +22,11 @@ def value(samples: list[Sample], metric: str, labels: dict | None = None) -> flo
     """Sum of the samples of `metric` that carry every one of `labels` (name and value); NaN
     where there is none, or none that is a number."""
     wanted = (labels or {}).items()
-    found = [v for name, have, v in samples
-             if name == metric and all(have.get(k) == want for k, want in wanted) and not math.isnan(v)]
+    found = [
+        v
+        for name, have, v in samples
+        if name == metric and all(have.get(k) == want for k, want in wanted) and not math.isnan(v)
+    ]
     return sum(found) if found else math.nan
 
 
@@ -39,5 +42,8 @@ def scrape_sample(text: str) -> dict:
 
 def api_requests(text: str) -> float:
     """Requests the service answered on its /api endpoints (the load; not the scrapes of /q/)."""
-    return sum(v for name, labels, v in parse(text)
-               if name == "http_server_requests_seconds_count" and labels.get("uri", "").startswith("/api/"))
+    return sum(
+        v
+        for name, labels, v in parse(text)
+        if name == "http_server_requests_seconds_count" and labels.get("uri", "").startswith("/api/")
+    )

@@ -7,8 +7,8 @@ import signal
 import subprocess
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def stop(proc: subprocess.Popen, timeout: float = 20) -> int | None:
@@ -55,8 +55,9 @@ def stop_pid(pid: int, timeout: float = 20) -> bool:
     return True
 
 
-def wait_until(check: Callable[[], object], timeout: float, period: float = 0.2,
-               give_up: Callable[[], bool] | None = None):
+def wait_until(
+    check: Callable[[], object], timeout: float, period: float = 0.2, give_up: Callable[[], bool] | None = None
+):
     """Calls `check` until it returns something truthy (returned) or `timeout` s pass (None); also
     None at once when `give_up` says there is no point (the process behind it died). Exceptions
     count as not yet."""

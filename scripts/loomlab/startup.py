@@ -21,6 +21,7 @@ from pathlib import Path
 
 from loomlab import ROOT, proc
 from loomlab import labreport as lr
+
 FIRST = "/api/virtual/sleep?ms=0"
 
 # quarkusio/benchmarks, January 2026, 4 CPUs, Hibernate + PostgreSQL (a published anchor, not ours).
@@ -71,8 +72,14 @@ def stop(service: subprocess.Popen):
 
 def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
     full = dict(os.environ, **env, SUMMARY_JSON=str(out))
-    subprocess.run([k6, "run", "--quiet", "--no-color", str(ROOT / script)], env=full, cwd=ROOT,
-                   capture_output=True, text=True, timeout=300)
+    subprocess.run(
+        [k6, "run", "--quiet", "--no-color", str(ROOT / script)],
+        env=full,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     data = json.loads(out.read_text())
     return lr.k6_figures(data, Path(script).stem)["throughput"]
 
@@ -86,20 +93,37 @@ def measure(name: str, cmd: list[str], args, out: Path) -> dict:
             rss_first = rss_mb(service.pid)
             time.sleep(2)
             rss_idle = rss_mb(service.pid)
-            sleep_rps = k6_rate(args.k6, "k6/sleep.js", {"MODE": "virtual", "BASE_URL": base, "VUS": "200",
-                                                         "ITERATIONS": "20", "SLEEP_MS": "20"},
-                                out / f"{name}-{i + 1}-sleep.json")
-            product_rps = k6_rate(args.k6, "k6/product.js", {"MODE": "virtual", "BASE_URL": base,
-                                                             "STAGES": "3s:100,6s:100,1s:0"},
-                                  out / f"{name}-{i + 1}-product.json")
+            sleep_rps = k6_rate(
+                args.k6,
+                "k6/sleep.js",
+                {"MODE": "virtual", "BASE_URL": base, "VUS": "200", "ITERATIONS": "20", "SLEEP_MS": "20"},
+                out / f"{name}-{i + 1}-sleep.json",
+            )
+            product_rps = k6_rate(
+                args.k6,
+                "k6/product.js",
+                {"MODE": "virtual", "BASE_URL": base, "STAGES": "3s:100,6s:100,1s:0"},
+                out / f"{name}-{i + 1}-product.json",
+            )
             rss_load = rss_mb(service.pid)
         finally:
             stop(service)
-        runs.append({"ttfr_ms": ttfr, "rss_first_mb": rss_first, "rss_idle_mb": rss_idle, "rss_load_mb": rss_load,
-                     "sleep_rps": sleep_rps, "product_rps": product_rps})
-        print(f"   {name} launch {i + 1}: first request after {ttfr:.0f} ms, RSS {rss_first:.0f} MB "
-              f"(idle {rss_idle:.0f}, after load {rss_load:.0f}), sleep {sleep_rps:.0f} req/s, "
-              f"product {product_rps:.0f} req/s", flush=True)
+        runs.append(
+            {
+                "ttfr_ms": ttfr,
+                "rss_first_mb": rss_first,
+                "rss_idle_mb": rss_idle,
+                "rss_load_mb": rss_load,
+                "sleep_rps": sleep_rps,
+                "product_rps": product_rps,
+            }
+        )
+        print(
+            f"   {name} launch {i + 1}: first request after {ttfr:.0f} ms, RSS {rss_first:.0f} MB "
+            f"(idle {rss_idle:.0f}, after load {rss_load:.0f}), sleep {sleep_rps:.0f} req/s, "
+            f"product {product_rps:.0f} req/s",
+            flush=True,
+        )
     return lr.aggregate(runs)
 
 
@@ -123,11 +147,19 @@ def main():
 
     aot = out / "app.aot"
     print("== jvm-aot: training run writes the AOT cache", flush=True)
-    service, _ = launch([args.java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], args.port, {},
-                     out / "aot-training.log")
+    service, _ = launch(
+        [args.java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], args.port, {}, out / "aot-training.log"
+    )
     base = f"http://127.0.0.1:{args.port}"
-    for path in ("/api/virtual/sleep?ms=1", "/api/worker/sleep?ms=1", "/api/virtual/products/1",
-                 "/api/worker/products/2", "/q/health/ready", "/q/metrics", "/api/info"):
+    for path in (
+        "/api/virtual/sleep?ms=1",
+        "/api/worker/sleep?ms=1",
+        "/api/virtual/products/1",
+        "/api/worker/products/2",
+        "/q/health/ready",
+        "/q/metrics",
+        "/api/info",
+    ):
         for _ in range(20):
             get(base + path, timeout=5)
     stop(service)  # the cache is written as the JVM exits
@@ -141,7 +173,8 @@ def main():
         # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
         print("== jvm-aot-quarkus: the cache Quarkus built from the integration tests", flush=True)
         results["jvm-aot-quarkus"] = measure(
-            "jvm-aot-quarkus", [args.java, *flags, f"-XX:AOTCache={quarkus_aot}", "-jar", str(jar)], args, out)
+            "jvm-aot-quarkus", [args.java, *flags, f"-XX:AOTCache={quarkus_aot}", "-jar", str(jar)], args, out
+        )
     else:
         notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
 
@@ -150,27 +183,57 @@ def main():
         print("== native", flush=True)
         results["native"] = measure("native", [str(runners[0]), *flags], args, out)
     else:
-        notes.append("native: no native executable in target/ (this machine cannot build one: no GraalVM or "
-                     "Mandrel, no container runtime); not measured, and no figure is claimed")
+        notes.append(
+            "native: no native executable in target/ (this machine cannot build one: no GraalVM or "
+            "Mandrel, no container runtime); not measured, and no figure is claimed"
+        )
 
-    t = lr.Table(["variant", "first request ms", "RSS first MB", "RSS idle MB", "RSS after load MB",
-                  "sleep req/s", "product req/s", "anchor: TTFR ms", "anchor: RSS first/load MB", "anchor: tps"])
+    t = lr.Table(
+        [
+            "variant",
+            "first request ms",
+            "RSS first MB",
+            "RSS idle MB",
+            "RSS after load MB",
+            "sleep req/s",
+            "product req/s",
+            "anchor: TTFR ms",
+            "anchor: RSS first/load MB",
+            "anchor: tps",
+        ]
+    )
     for name, agg in results.items():
         a = ANCHOR.get(name if name in ("jvm", "native") else "", {})
-        t.add(name, lr.fmt_spread(agg["ttfr_ms"], 0), lr.fmt_spread(agg["rss_first_mb"], 0),
-              lr.fmt_spread(agg["rss_idle_mb"], 0), lr.fmt_spread(agg["rss_load_mb"], 0),
-              lr.fmt_spread(agg["sleep_rps"], 0), lr.fmt_spread(agg["product_rps"], 0),
-              lr.fmt(a.get("ttfr_ms"), 0), f"{a['rss_first_mb']} / {a['rss_load_mb']}" if a else "-",
-              lr.fmt(a.get("tps"), 0))
-    text = (f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, medians (min-max). First request: "
-            f"GET {FIRST} polled every 5 ms from process launch. Load: k6 sleep.js (200 VUs x 20, 20 ms) and "
-            f"product.js (100 VUs), virtual mode. Anchor: quarkusio/benchmarks, January 2026, 4 CPUs, "
-            "Hibernate + PostgreSQL (a different app and machine, for scale only).")
+        t.add(
+            name,
+            lr.fmt_spread(agg["ttfr_ms"], 0),
+            lr.fmt_spread(agg["rss_first_mb"], 0),
+            lr.fmt_spread(agg["rss_idle_mb"], 0),
+            lr.fmt_spread(agg["rss_load_mb"], 0),
+            lr.fmt_spread(agg["sleep_rps"], 0),
+            lr.fmt_spread(agg["product_rps"], 0),
+            lr.fmt(a.get("ttfr_ms"), 0),
+            f"{a['rss_first_mb']} / {a['rss_load_mb']}" if a else "-",
+            lr.fmt(a.get("tps"), 0),
+        )
+    text = (
+        f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, medians (min-max). First request: "
+        f"GET {FIRST} polled every 5 ms from process launch. Load: k6 sleep.js (200 VUs x 20, 20 ms) and "
+        f"product.js (100 VUs), virtual mode. Anchor: quarkusio/benchmarks, January 2026, 4 CPUs, "
+        "Hibernate + PostgreSQL (a different app and machine, for scale only)."
+    )
     print("\n" + t.text())
     for n in notes:
         print(n)
-    (out / "report.md").write_text("# loom-lab startup report\n\n" + text + "\n\n" + t.markdown() + "\n\n"
-                                   + "\n".join(f"- {n}" for n in notes) + "\n")
+    (out / "report.md").write_text(
+        "# loom-lab startup report\n\n"
+        + text
+        + "\n\n"
+        + t.markdown()
+        + "\n\n"
+        + "\n".join(f"- {n}" for n in notes)
+        + "\n"
+    )
     print(f"report: {out / 'report.md'}")
 
 

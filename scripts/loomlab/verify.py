@@ -29,8 +29,21 @@ from pathlib import Path
 import yaml  # PyYAML, installed with kubernetes-validate
 
 from loomlab import ROOT, k6files, proc
+
 K8S = ROOT / "deploy" / "k8s"
-KUSTOMIZATIONS = ["namespace", "access", "base", "overlays/jvm", "overlays/jvm-aot", "overlays/native", "overlays/jvm-autoscaled", "jobs", "operator", "local", "local/jobs"]
+KUSTOMIZATIONS = [
+    "namespace",
+    "access",
+    "base",
+    "overlays/jvm",
+    "overlays/jvm-aot",
+    "overlays/native",
+    "overlays/jvm-autoscaled",
+    "jobs",
+    "operator",
+    "local",
+    "local/jobs",
+]
 # Custom resources the API server here does not know (the k6 operator's CRDs are not installed).
 NO_SCHEMA_KINDS = {"TestRun"}
 NAMESPACE = "loom-lab"
@@ -86,8 +99,18 @@ def schema_check(kubeconform: str, schemas: Path, docs: list[dict], label: str):
         yaml.safe_dump_all(checked, f)
         path = f.name
     try:
-        p = run([kubeconform, "-strict", "-summary", "-output", "text",
-                 "-schema-location", str(schemas) + "/{{.ResourceKind}}{{.KindSuffix}}.json", path])
+        p = run(
+            [
+                kubeconform,
+                "-strict",
+                "-summary",
+                "-output",
+                "text",
+                "-schema-location",
+                str(schemas) + "/{{.ResourceKind}}{{.KindSuffix}}.json",
+                path,
+            ]
+        )
     finally:
         os.unlink(path)
     if p.returncode != 0:
@@ -117,31 +140,79 @@ class ApiServer:
         token.write_text("loomlab-verify-token,verify,1,system:masters\n")
         key = self.dir / "sa.key"
         subprocess.run(["openssl", "genrsa", "-out", str(key), "2048"], check=True, capture_output=True)
-        self.procs.append(subprocess.Popen(
-            [etcd, "--data-dir", str(self.dir / "etcd"), "--listen-client-urls", f"http://127.0.0.1:{etcd_client}",
-             "--advertise-client-urls", f"http://127.0.0.1:{etcd_client}",
-             "--listen-peer-urls", f"http://127.0.0.1:{etcd_peer}",
-             "--initial-advertise-peer-urls", f"http://127.0.0.1:{etcd_peer}",
-             "--initial-cluster", f"default=http://127.0.0.1:{etcd_peer}"],
-            stdout=(self.dir / "etcd.log").open("w"), stderr=subprocess.STDOUT))
-        self.procs.append(subprocess.Popen(
-            [apiserver, "--etcd-servers", f"http://127.0.0.1:{etcd_client}", "--bind-address", "127.0.0.1",
-             "--secure-port", str(self.port), "--cert-dir", str(self.dir / "certs"),
-             "--token-auth-file", str(token), "--authorization-mode", "RBAC",
-             "--service-account-issuer", "https://kubernetes.default.svc",
-             "--service-account-key-file", str(key), "--service-account-signing-key-file", str(key),
-             "--service-cluster-ip-range", "10.96.0.0/16",
-             "--enable-admission-plugins", "NamespaceLifecycle,PodSecurity",
-             # No controller manager creates default service accounts here.
-             "--disable-admission-plugins", "ServiceAccount"],
-            stdout=(self.dir / "apiserver.log").open("w"), stderr=subprocess.STDOUT))
+        self.procs.append(
+            subprocess.Popen(
+                [
+                    etcd,
+                    "--data-dir",
+                    str(self.dir / "etcd"),
+                    "--listen-client-urls",
+                    f"http://127.0.0.1:{etcd_client}",
+                    "--advertise-client-urls",
+                    f"http://127.0.0.1:{etcd_client}",
+                    "--listen-peer-urls",
+                    f"http://127.0.0.1:{etcd_peer}",
+                    "--initial-advertise-peer-urls",
+                    f"http://127.0.0.1:{etcd_peer}",
+                    "--initial-cluster",
+                    f"default=http://127.0.0.1:{etcd_peer}",
+                ],
+                stdout=(self.dir / "etcd.log").open("w"),
+                stderr=subprocess.STDOUT,
+            )
+        )
+        self.procs.append(
+            subprocess.Popen(
+                [
+                    apiserver,
+                    "--etcd-servers",
+                    f"http://127.0.0.1:{etcd_client}",
+                    "--bind-address",
+                    "127.0.0.1",
+                    "--secure-port",
+                    str(self.port),
+                    "--cert-dir",
+                    str(self.dir / "certs"),
+                    "--token-auth-file",
+                    str(token),
+                    "--authorization-mode",
+                    "RBAC",
+                    "--service-account-issuer",
+                    "https://kubernetes.default.svc",
+                    "--service-account-key-file",
+                    str(key),
+                    "--service-account-signing-key-file",
+                    str(key),
+                    "--service-cluster-ip-range",
+                    "10.96.0.0/16",
+                    "--enable-admission-plugins",
+                    "NamespaceLifecycle,PodSecurity",
+                    # No controller manager creates default service accounts here.
+                    "--disable-admission-plugins",
+                    "ServiceAccount",
+                ],
+                stdout=(self.dir / "apiserver.log").open("w"),
+                stderr=subprocess.STDOUT,
+            )
+        )
         self.kubeconfig = self.dir / "kubeconfig"
-        self.kubeconfig.write_text(yaml.safe_dump({
-            "apiVersion": "v1", "kind": "Config", "current-context": "verify",
-            "clusters": [{"name": "verify", "cluster": {"server": f"https://127.0.0.1:{self.port}",
-                                                         "insecure-skip-tls-verify": True}}],
-            "users": [{"name": "verify", "user": {"token": "loomlab-verify-token"}}],
-            "contexts": [{"name": "verify", "context": {"cluster": "verify", "user": "verify"}}]}))
+        self.kubeconfig.write_text(
+            yaml.safe_dump(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Config",
+                    "current-context": "verify",
+                    "clusters": [
+                        {
+                            "name": "verify",
+                            "cluster": {"server": f"https://127.0.0.1:{self.port}", "insecure-skip-tls-verify": True},
+                        }
+                    ],
+                    "users": [{"name": "verify", "user": {"token": "loomlab-verify-token"}}],
+                    "contexts": [{"name": "verify", "context": {"cluster": "verify", "user": "verify"}}],
+                }
+            )
+        )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.kubectl("get", "--raw", "/readyz").returncode == 0:
@@ -169,7 +240,7 @@ class ApiServer:
         if p.returncode != 0:
             raise Failure(f"server {label}: {p.stderr.strip()}")
         # Pod Security enforces on pods; for workload templates the API server only warns.
-        violations = [l for l in p.stderr.splitlines() if "would violate PodSecurity" in l]
+        violations = [line for line in p.stderr.splitlines() if "would violate PodSecurity" in line]
         if violations:
             raise Failure(f"server {label}: " + " ".join(violations))
         return len(checked)
@@ -249,8 +320,11 @@ def refs_check(docs: list[dict], label: str) -> int:
     for d in docs:
         # What selects pods (a Service, a PodDisruptionBudget) must select some pod template here.
         spec = d.get("spec", {})
-        sel = spec.get("selector") if d.get("kind") == "Service" else (
-            spec.get("selector", {}).get("matchLabels") if d.get("kind") == "PodDisruptionBudget" else None)
+        sel = (
+            spec.get("selector")
+            if d.get("kind") == "Service"
+            else (spec.get("selector", {}).get("matchLabels") if d.get("kind") == "PodDisruptionBudget" else None)
+        )
         if sel:
             count += 1
             if not any(all(labels.get(k) == v for k, v in sel.items()) for _, labels in templates):
@@ -289,7 +363,7 @@ def stages(docs, label, kubeconform, schemas, server, which=("schema", "server",
 
 
 def main():
-    tools = dict(l.split("=", 1) for l in os.environ["LOOMLAB_K8S_TOOLS"].split())
+    tools = dict(line.split("=", 1) for line in os.environ["LOOMLAB_K8S_TOOLS"].split())
     schemas = prepare_schemas(Path(os.environ["LOOMLAB_K8S_SCHEMAS_SRC"]), Path(os.environ["LOOMLAB_K8S_SCHEMAS"]))
 
     creds = K8S / "base" / "db-credentials.env"
@@ -313,8 +387,10 @@ def main():
     server = ApiServer(tools["KUBE_APISERVER"], tools["ETCD"])
     try:
         server.namespace(namespace_doc)
-        say(f"   kube-apiserver ready on 127.0.0.1:{server.port}; namespace {NAMESPACE} "
-            f"enforces '{namespace_doc['metadata']['labels']['pod-security.kubernetes.io/enforce']}'")
+        say(
+            f"   kube-apiserver ready on 127.0.0.1:{server.port}; namespace {NAMESPACE} "
+            f"enforces '{namespace_doc['metadata']['labels']['pod-security.kubernetes.io/enforce']}'"
+        )
         for k in KUSTOMIZATIONS:
             for line in stages(rendered[k], k, tools["KUBECONFORM"], schemas, server, ("schema", "server", "k6files")):
                 say(f"   {k}: {line}")

@@ -31,9 +31,15 @@ class JobAnswer(unittest.TestCase):
     def test_a_clear_win_over_interleaved_rounds_is_named_with_its_interval(self):
         with tempfile.TemporaryDirectory() as d:
             self.write(Path(d), {"worker": [480, 470, 490, 485, 475], "virtual": [3900, 3800, 3950, 3700, 3850]})
-            section, text = jobanswer.answer_of(Path(d), "sleep.js", "loom-lab-jvm", ["worker", "virtual"], 5,
-                                                {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"},
-                                                {"worker.max-threads": 50})
+            section, text = jobanswer.answer_of(
+                Path(d),
+                "sleep.js",
+                "loom-lab-jvm",
+                ["worker", "virtual"],
+                5,
+                {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"},
+                {"worker.max-threads": 50},
+            )
         self.assertEqual(section["load"], "closed 500 VUs x 10 (A3)")
         self.assertEqual([len(section["results"][m]["runs"]) for m in ("worker", "virtual")], [5, 5])
         self.assertIn("virtual", text.split("answer:")[1])
@@ -43,11 +49,19 @@ class JobAnswer(unittest.TestCase):
     def test_one_round_names_no_winner(self):
         with tempfile.TemporaryDirectory() as d:
             self.write(Path(d), {"worker": [480], "virtual": [3900]})
-            _, text = jobanswer.answer_of(Path(d), "sleep.js", "loom-lab-jvm", ["worker", "virtual"], 1,
-                                          {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"},
-                                          {"worker.max-threads": 50})
+            _, text = jobanswer.answer_of(
+                Path(d),
+                "sleep.js",
+                "loom-lab-jvm",
+                ["worker", "virtual"],
+                1,
+                {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"},
+                {"worker.max-threads": 50},
+            )
         self.assertIn("cannot tell", text.split("answer:")[1])
 
     def test_pools_that_differ_from_the_answers_are_refused(self):
-        self.assertEqual(jobanswer.expected("worker.max-threads=50,datasource.max-size=20"),
-                         {"worker.max-threads": "50", "datasource.max-size": "20"})
+        self.assertEqual(
+            jobanswer.expected("worker.max-threads=50,datasource.max-size=20"),
+            {"worker.max-threads": "50", "datasource.max-size": "20"},
+        )

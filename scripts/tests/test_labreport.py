@@ -9,8 +9,16 @@ from loomlab import metrics
 
 
 def summary(count=5000, rate=4000.0, avg=105.0, sq=None, scenario="sleep", dropped=None):
-    d = {"avg": avg, "min": 100.0, "med": 102.0, "max": 177.0, "p(90)": 110.0, "p(95)": 120.0, "p(99)": 150.0,
-         "count": count}
+    d = {
+        "avg": avg,
+        "min": 100.0,
+        "med": 102.0,
+        "max": 177.0,
+        "p(90)": 110.0,
+        "p(95)": 120.0,
+        "p(99)": 150.0,
+        "count": count,
+    }
     metrics = {
         "http_req_duration": {"values": {**d, "min": 1.0, "count": count + 2}},  # includes setup()
         f"http_req_duration{{scenario:{scenario}}}": {"values": d},
@@ -194,12 +202,15 @@ class SeveralPods(unittest.TestCase):
         self.assertEqual(c["thread_wait_max_s"], 2.0)
 
     def test_a_pods_requests_are_its_api_answers_only(self):
-        text = "\n".join([
-            '# TYPE http_server_requests_seconds summary',
-            'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 120.0',
-            'http_server_requests_seconds_count{method="GET",outcome="SERVER_ERROR",status="503",uri="/api/worker/db/slow"} 3.0',
-            'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/q/metrics"} 40.0',
-            'http_server_requests_seconds_sum{method="GET",outcome="SUCCESS",status="200",uri="/api/worker/sleep"} 12.0'])
+        text = "\n".join(
+            [
+                "# TYPE http_server_requests_seconds summary",
+                'http_server_requests_seconds_count{method="GET",status="200",uri="/api/worker/sleep"} 120.0',
+                'http_server_requests_seconds_count{method="GET",status="503",uri="/api/worker/db/slow"} 3.0',
+                'http_server_requests_seconds_count{method="GET",outcome="SUCCESS",status="200",uri="/q/metrics"} 40.0',
+                'http_server_requests_seconds_sum{method="GET",status="200",uri="/api/worker/sleep"} 12.0',
+            ]
+        )
         self.assertEqual(metrics.api_requests(text), 123.0)
         self.assertEqual(metrics.api_requests(""), 0.0)
 

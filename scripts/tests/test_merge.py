@@ -10,8 +10,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab.bench import k6csv, loads, merge, runners
 from loomlab import labreport
+from loomlab.bench import k6csv, loads, merge, runners
 
 FIXTURE = Path(__file__).resolve().parent / "testdata" / "k6-runner"
 STATS = ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"]
@@ -29,21 +29,32 @@ def summary(duration_s, p99_under=None):
     trend = {"type": "trend", "contains": "time", "values": {s: 0 for s in STATS}}
     if p99_under is not None:
         trend["thresholds"] = {f"p(99)<{p99_under}": {"ok": True}}
-    return {"metrics": {
-        "http_req_duration": copy.deepcopy(trend) | {"thresholds": {}},
-        "http_req_duration{scenario:main}": trend,
-        "http_reqs{scenario:main}": {"type": "counter", "values": {"count": 0, "rate": 0},
-                                     "thresholds": {"count>0": {"ok": True}}},
-        "http_req_failed{scenario:main}": {"type": "rate", "values": {"rate": 0},
-                                           "thresholds": {"rate<0.05": {"ok": True}}},
-        "dropped_iterations": {"type": "counter", "values": {"count": 0, "rate": 0},
-                               "thresholds": {"count<=0": {"ok": True}}},
-        "vus": {"type": "gauge", "values": {"value": 1}},
-    }, "state": {"testRunDurationMs": duration_s * 1000}}
+    return {
+        "metrics": {
+            "http_req_duration": copy.deepcopy(trend) | {"thresholds": {}},
+            "http_req_duration{scenario:main}": trend,
+            "http_reqs{scenario:main}": {
+                "type": "counter",
+                "values": {"count": 0, "rate": 0},
+                "thresholds": {"count>0": {"ok": True}},
+            },
+            "http_req_failed{scenario:main}": {
+                "type": "rate",
+                "values": {"rate": 0},
+                "thresholds": {"rate<0.05": {"ok": True}},
+            },
+            "dropped_iterations": {
+                "type": "counter",
+                "values": {"count": 0, "rate": 0},
+                "thresholds": {"count<=0": {"ok": True}},
+            },
+            "vus": {"type": "gauge", "values": {"value": 1}},
+        },
+        "state": {"testRunDurationMs": duration_s * 1000},
+    }
 
 
 class MergeTest(unittest.TestCase):
-
     def setUp(self):
         self.dir = Path(tempfile.mkdtemp(prefix="merge-test-"))
 
@@ -61,15 +72,22 @@ class MergeTest(unittest.TestCase):
         # A real k6 v1.8.1 run: its CSV and the summary k6 printed for it (testdata/k6-runner).
         own = json.loads((FIXTURE / "summary.json").read_text())
         merged = merge.merge([FIXTURE / "samples.csv.gz"], [own], WANTED)
-        for key in ("http_req_duration", "http_req_duration{scenario:main}", "http_reqs{scenario:main}",
-                    "http_req_failed{scenario:main}", "dropped_iterations"):
+        for key in (
+            "http_req_duration",
+            "http_req_duration{scenario:main}",
+            "http_reqs{scenario:main}",
+            "http_req_failed{scenario:main}",
+            "dropped_iterations",
+        ):
             for stat, value in own["metrics"][key]["values"].items():
                 # k6's CSV writes values to the microsecond: the statistics agree to that.
                 self.assertAlmostEqual(merged["metrics"][key]["values"][stat], value, places=5, msg=f"{key} {stat}")
             self.assertEqual(merged["metrics"][key].get("thresholds"), own["metrics"][key].get("thresholds"), key)
         # The setup's request (no scenario) is in the metric, not in the scenario's sub-metric.
-        self.assertEqual(merged["metrics"]["http_req_duration"]["values"]["count"],
-                         merged["metrics"]["http_req_duration{scenario:main}"]["values"]["count"] + 1)
+        self.assertEqual(
+            merged["metrics"]["http_req_duration"]["values"]["count"],
+            merged["metrics"]["http_req_duration{scenario:main}"]["values"]["count"] + 1,
+        )
         self.assertEqual(merge.crossed(merged), ["http_req_duration{scenario:main}: p(99.9)<1"])
         figures = labreport.k6_figures(merged, "main")
         self.assertAlmostEqual(figures["throughput"], labreport.k6_figures(own, "main")["throughput"], delta=0.05)
@@ -104,10 +122,15 @@ class MergeTest(unittest.TestCase):
         exact = merge.percentile(union, 0.99)
         merged = self.merged([fast, slow], 10.0)["metrics"]["http_req_duration{scenario:main}"]["values"]
         self.assertAlmostEqual(merged["p(99)"], exact, places=5)
-        each = [self.merged([part], 10.0)["metrics"]["http_req_duration{scenario:main}"]["values"]["p(99)"]
-                for part in (fast, slow)]
-        self.assertGreater(abs(sum(each) / 2 - exact) / exact, 0.20,
-                           "the split must be skewed enough that averaging the runners' p99 is wrong")
+        each = [
+            self.merged([part], 10.0)["metrics"]["http_req_duration{scenario:main}"]["values"]["p(99)"]
+            for part in (fast, slow)
+        ]
+        self.assertGreater(
+            abs(sum(each) / 2 - exact) / exact,
+            0.20,
+            "the split must be skewed enough that averaging the runners' p99 is wrong",
+        )
         self.assertEqual(merged["count"], 10000)
 
     def test_counts_are_summed_and_the_rate_spans_the_union_of_windows(self):
@@ -138,16 +161,22 @@ class MergeTest(unittest.TestCase):
         self.assertEqual(merge.crossed(alone), [])
 
     def test_extra_tags_select_sub_metrics(self):
-        tagged = [row("lab_chunk_duration", 2_000_000, 7.0, extra="transport=grpc"),
-                  row("lab_chunk_duration", 2_000_001, 9.0, extra="transport=http")]
+        tagged = [
+            row("lab_chunk_duration", 2_000_000, 7.0, extra="transport=grpc"),
+            row("lab_chunk_duration", 2_000_001, 9.0, extra="transport=http"),
+        ]
         declared = summary(1.0)
         declared["metrics"]["lab_chunk_duration{transport:grpc}"] = {"type": "trend", "values": {"max": 0, "count": 0}}
-        merged = merge.merge(self.files([requests(5, seed=13)], extra=tagged), [declared], WANTED | {"lab_chunk_duration"})
+        merged = merge.merge(
+            self.files([requests(5, seed=13)], extra=tagged), [declared], WANTED | {"lab_chunk_duration"}
+        )
         self.assertEqual(merged["metrics"]["lab_chunk_duration{transport:grpc}"]["values"], {"max": 7.0, "count": 1})
 
     def test_other_scenarios_are_left_out(self):
-        other = [row("http_req_duration", 2_000_000, 5000.0, scenario="warmup"),
-                 row("http_reqs", 2_000_000, 1, scenario="warmup")]
+        other = [
+            row("http_req_duration", 2_000_000, 5000.0, scenario="warmup"),
+            row("http_reqs", 2_000_000, 1, scenario="warmup"),
+        ]
         plain = self.merged([requests(50, seed=6)])["metrics"]["http_req_duration{scenario:main}"]
         mixed = self.merged([requests(50, seed=6)], extra=other)["metrics"]["http_req_duration{scenario:main}"]
         self.assertEqual(plain, mixed)
@@ -170,7 +199,11 @@ class MergeTest(unittest.TestCase):
     def test_times_in_seconds_are_refused(self):
         path = self.dir / "seconds.csv.gz"
         with gzip.open(path, "wt") as f:
-            f.write(k6csv.HEADER + "\n" + row("http_req_duration", 1795470137, 3.0).replace(",1795470137,", ",2026-11-23T21:00:00Z,"))
+            f.write(
+                k6csv.HEADER
+                + "\n"
+                + row("http_req_duration", 1795470137, 3.0).replace(",1795470137,", ",2026-11-23T21:00:00Z,")
+            )
         with self.assertRaisesRegex(merge.MergeError, "K6_CSV_TIME_FORMAT=unix_micro"):
             merge.merge([path], [summary(1.0)], WANTED)
 
@@ -186,8 +219,9 @@ class RunnersTest(unittest.TestCase):
         self.assertEqual(runners.segments(1), (["0:1"], "0,1"))
         self.assertEqual(runners.segments(4), (["0:1/4", "1/4:1/2", "1/2:3/4", "3/4:1"], "0,1/4,1/2,3/4,1"))
         self.assertEqual(runners.segment_flags(0, 1), [])
-        self.assertEqual(runners.segment_flags(2, 3), ["--execution-segment", "2/3:1",
-                                                       "--execution-segment-sequence", "0,1/3,2/3,1"])
+        self.assertEqual(
+            runners.segment_flags(2, 3), ["--execution-segment", "2/3:1", "--execution-segment-sequence", "0,1/3,2/3,1"]
+        )
 
     def run_dir(self, parts):
         out = Path(tempfile.mkdtemp(prefix="runners-test-")) / "sleep-virtual-1.json"

@@ -8,7 +8,6 @@ seed's figures. Everything it measured lands under target/loom-lab/<timestamp>/.
 Called by ./lab with the JDK, the database and k6 ready; see `./lab bench --help`.
 """
 
-
 from __future__ import annotations
 
 import argparse
@@ -17,14 +16,13 @@ import subprocess
 import time
 from pathlib import Path
 
+from loomlab import ROOT
 from loomlab import labreport as lr
 
+from . import verdict
 from .profiles import PROFILES, suites
 from .report import compare, finish, machine
-from . import verdict
 from .rounds import measure, planned_seconds, suite_modes
-
-from loomlab import ROOT
 
 
 def parser() -> argparse.ArgumentParser:
@@ -35,37 +33,76 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
     p.add_argument("--out", required=True, help="report folder (./lab: target/loom-lab/<timestamp>)")
     p.add_argument("--port", type=int, default=8090)
-    p.add_argument("--profile", choices=list(PROFILES), default="quick",
-                   help="; ".join(f"{name}: {about}" for name, (_, _, _, about) in PROFILES.items()))
+    p.add_argument(
+        "--profile",
+        choices=list(PROFILES),
+        default="quick",
+        help="; ".join(f"{name}: {about}" for name, (_, _, _, about) in PROFILES.items()),
+    )
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
-    p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "
-                   "clients), comma-separated (default: every mode a workload has)")
+    p.add_argument(
+        "--mode",
+        default="",
+        help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "
+        "clients), comma-separated (default: every mode a workload has)",
+    )
     p.add_argument("--warmups", type=int, default=15, help="most warm-up runs per mode (at least 2 unless fewer)")
-    p.add_argument("--warmup-seconds", type=float, default=15,
-                   help="least time of warm-up load per mode before the runs may count as warm")
-    p.add_argument("--warmup-tolerance", type=float, default=0.03,
-                   help="warm-up stops once two runs in a row differ by less than this fraction")
-    p.add_argument("--repeats", type=int, default=verdict.min_rounds(),
-                   help="least measured rounds per load (default: the fewest whose interval reaches the verdict's"
-                        f" {verdict.CONFIDENCE:.0%}% confidence)")
-    p.add_argument("--max-rounds", type=int, default=6,
-                   help="most rounds per load: rounds go on past --repeats while the verdict cannot tell")
-    p.add_argument("--blocks", action="store_true",
-                   help="run each mode's loads in a block, one JVM at a time, instead of interleaved rounds")
-    p.add_argument("--runners", type=int, default=1,
-                   help="k6 runners per run: the load split with k6's execution segments, the runners started paused"
-                        " and resumed together, their raw samples merged exactly (default 1)")
+    p.add_argument(
+        "--warmup-seconds",
+        type=float,
+        default=15,
+        help="least time of warm-up load per mode before the runs may count as warm",
+    )
+    p.add_argument(
+        "--warmup-tolerance",
+        type=float,
+        default=0.03,
+        help="warm-up stops once two runs in a row differ by less than this fraction",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=verdict.min_rounds(),
+        help="least measured rounds per load (default: the fewest whose interval reaches the verdict's"
+        f" {verdict.CONFIDENCE:.0%}% confidence)",
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=6,
+        help="most rounds per load: rounds go on past --repeats while the verdict cannot tell",
+    )
+    p.add_argument(
+        "--blocks",
+        action="store_true",
+        help="run each mode's loads in a block, one JVM at a time, instead of interleaved rounds",
+    )
+    p.add_argument(
+        "--runners",
+        type=int,
+        default=1,
+        help="k6 runners per run: the load split with k6's execution segments, the runners started paused"
+        " and resumed together, their raw samples merged exactly (default 1)",
+    )
     p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
-    p.add_argument("--dashboards", choices=["auto", "all", "none"], default="auto",
-                   help="export k6's web dashboard (HTML) of the measured runs: auto (default) every run but"
-                        " those where k6 is the bottleneck (A3: the export costs k6 3-7 %% of the virtual"
-                        " throughput), all, or none")
+    p.add_argument(
+        "--dashboards",
+        choices=["auto", "all", "none"],
+        default="auto",
+        help="export k6's web dashboard (HTML) of the measured runs: auto (default) every run but"
+        " those where k6 is the bottleneck (A3: the export costs k6 3-7 %% of the virtual"
+        " throughput), all, or none",
+    )
     p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
     p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
     p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
-    p.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"),
-                   help="print the differences of two reports' results.json (B against A) and exit")
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("DIR_A", "DIR_B"),
+        help="print the differences of two reports' results.json (B against A) and exit",
+    )
     return p
 
 
@@ -84,7 +121,9 @@ def main(argv=None):
     modes = {m for m in args.mode.split(",") if m}
     chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
     if wanted - {s.workload for s in suites(args.profile)}:
-        raise SystemExit(f"unknown workload(s): {', '.join(sorted(wanted - {s.workload for s in suites(args.profile)}))}")
+        raise SystemExit(
+            f"unknown workload(s): {', '.join(sorted(wanted - {s.workload for s in suites(args.profile)}))}"
+        )
     if args.profile == "smoke":
         args.warmups, args.repeats, args.max_rounds, args.warmup_seconds = min(args.warmups, 1), 1, 1, 0
     sections, info = [], {}
@@ -96,25 +135,47 @@ def main(argv=None):
         scale = max(rounds, args.repeats) / max(args.repeats, 1)
         return sum(plan["start"] + sum(plan["runs"].values()) * scale for _, _, plan in plans)
 
-    progress = {"done": 0, "total": total_loads, "started": time.monotonic(), "planned_total": planned,
-                "planned_done": 0.0}
-    print(f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
-          f" at {args.repeats} rounds per load, up to {lr.fmt_duration(planned_at(args.max_rounds))} where"
-          f" the runs cannot tell at {args.repeats} and need up to {args.max_rounds} (a verdict needs an interval"
-          f" of {verdict.CONFIDENCE:.0%} confidence: {verdict.min_rounds()} rounds at least); the progress lines"
-          " correct it by the pace measured so far", flush=True)
+    progress = {
+        "done": 0,
+        "total": total_loads,
+        "started": time.monotonic(),
+        "planned_total": planned,
+        "planned_done": 0.0,
+    }
+    print(
+        f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
+        f" at {args.repeats} rounds per load, up to {lr.fmt_duration(planned_at(args.max_rounds))} where"
+        f" the runs cannot tell at {args.repeats} and need up to {args.max_rounds} (a verdict needs an interval"
+        f" of {verdict.CONFIDENCE:.0%} confidence: {verdict.min_rounds()} rounds at least); the progress lines"
+        " correct it by the pace measured so far",
+        flush=True,
+    )
     if args.plan:
         for s_, m, plan in plans:
-            print(f"  {s_.workload}{' / ' + s_.variant if s_.variant else ''} {m}: start-up and warm-up "
-                  f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}")
+            print(
+                f"  {s_.workload}{' / ' + s_.variant if s_.variant else ''} {m}: start-up and warm-up "
+                f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}"
+            )
         return
     k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
     sections, info = measure(chosen, args, out, modes, progress)
-    meta = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": os.environ.get("LAB_COMMAND", "lab bench"),
-            "machine": machine(), "info": info, "k6": k6_version, "warmups": args.warmups, "repeats": args.repeats,
-            "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
-            "warmup_seconds": args.warmup_seconds, "max_rounds": args.max_rounds, "interleave": args.interleave,
-            "sample_period": args.sample_period, "dashboards": args.dashboards, "runners": args.runners}
+    meta = {
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "command": os.environ.get("LAB_COMMAND", "lab bench"),
+        "machine": machine(),
+        "info": info,
+        "k6": k6_version,
+        "warmups": args.warmups,
+        "repeats": args.repeats,
+        "warmup_tolerance": args.warmup_tolerance,
+        "profile": args.profile,
+        "warmup_seconds": args.warmup_seconds,
+        "max_rounds": args.max_rounds,
+        "interleave": args.interleave,
+        "sample_period": args.sample_period,
+        "dashboards": args.dashboards,
+        "runners": args.runners,
+    }
     finish(out, args, meta, sections)
 
 

@@ -33,11 +33,16 @@ def cause(section: dict, agg: dict, losers: list[str]) -> str:
     workload, bounds, rate = section["workload"], section.get("bounds", {}), section.get("rate")
     uses = WORKLOADS.get(workload, ({}, "CPU"))[1]
     eff = {m: lr.efficiency(agg[m]["throughput"].median, bounds.get(m, math.nan)) for m in agg}
-    cpu = {m: lr.ratio(agg[m].get("cpu_s", lr.Spread.of([])).median * 1000,
-                       agg[m].get("requests", lr.Spread.of([])).median) for m in agg}
+    cpu = {
+        m: lr.ratio(
+            agg[m].get("cpu_s", lr.Spread.of([])).median * 1000, agg[m].get("requests", lr.Spread.of([])).median
+        )
+        for m in agg
+    }
     if not losers:
-        if rate is not None and all(lr.open_kept_up(agg[m]["dropped"].median, agg[m]["error_rate"].median)
-                                    for m in agg):
+        if rate is not None and all(
+            lr.open_kept_up(agg[m]["dropped"].median, agg[m]["error_rate"].median) for m in agg
+        ):
             return f"none binds: every mode takes the {rate:,.0f} req/s offered"
         names = {bound_name(workload, m, rate) for m in agg}
         if all(e >= AT_BOUND for e in eff.values() if not math.isnan(e)) and len(names) == 1 and None not in names:
@@ -53,8 +58,11 @@ def cause(section: dict, agg: dict, losers: list[str]) -> str:
             parts.append(f"{m}: {name} ({bound:,.0f} req/s) below the {rate:,.0f} req/s offered")
         else:
             winner_cpu = min((cpu[w] for w in agg if w not in losers and not math.isnan(cpu[w])), default=math.nan)
-            more_cpu = (f", {lr.fmt(cpu[m], 2)} CPU ms/req against {lr.fmt(winner_cpu, 2)}"
-                        if not math.isnan(cpu[m]) and not math.isnan(winner_cpu) and cpu[m] > winner_cpu * 1.2 else "")
+            more_cpu = (
+                f", {lr.fmt(cpu[m], 2)} CPU ms/req against {lr.fmt(winner_cpu, 2)}"
+                if not math.isnan(cpu[m]) and not math.isnan(winner_cpu) and cpu[m] > winner_cpu * 1.2
+                else ""
+            )
             reached = f" ({lr.fmt(eff[m] * 100, 0, ' %')} of it)" if not math.isnan(eff[m]) else ""
             parts.append(f"{m}: no pool bound reached{reached}: {uses}{more_cpu}")
     return "; ".join(parts)
@@ -86,16 +94,14 @@ def verdict_of(section: dict) -> tuple[str, str, str, str] | None:
 
 
 def answer_table(sections: list[dict], local: str) -> lr.Table:
-    t = lr.Table(["workload", "load", "modes", "winner", "by how much (interval)", "rounds",
-                  "the bound that binds"])
+    t = lr.Table(["workload", "load", "modes", "winner", "by how much (interval)", "rounds", "the bound that binds"])
     for s in sections:
         v = verdict_of(s)
         if v is None:
             continue
         name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
         modes = ", ".join(m for m in MODES if m in s["results"])
-        t.add(name + (f" ({s['environment']})" if s.get("environment", local) != local else ""), s["load"],
-              modes, *v)
+        t.add(name + (f" ({s['environment']})" if s.get("environment", local) != local else ""), s["load"], modes, *v)
     return t
 
 

@@ -51,8 +51,9 @@ def bounds(target: str, expect: str) -> int:
     wrong = {k: (v, pools.get(k)) for k, v in expected(expect).items() if str(pools.get(k)) != v}
     if wrong:
         for k, (want, got) in wrong.items():
-            print(f"the answer this Job reproduces was measured at {k} = {want}; this service runs {got}",
-                  file=sys.stderr)
+            print(
+                f"the answer this Job reproduces was measured at {k} = {want}; this service runs {got}", file=sys.stderr
+            )
         return 3
     return 0
 
@@ -72,8 +73,9 @@ def find_load(script: str, env: dict[str, str]) -> Load:
     return Load(f"{script} with the Job's parameters", f"k6/{script}", "main", env)
 
 
-def answer_of(results_dir: Path, script: str, target: str, modes: list[str], rounds: int, env: dict[str, str],
-              pools: dict) -> tuple[dict, str]:
+def answer_of(
+    results_dir: Path, script: str, target: str, modes: list[str], rounds: int, env: dict[str, str], pools: dict
+) -> tuple[dict, str]:
     """(the section ./lab bench would report, its text) from the rounds' raw summaries."""
     load = find_load(script, env)
     load.modes = tuple(modes)
@@ -85,11 +87,18 @@ def answer_of(results_dir: Path, script: str, target: str, modes: list[str], rou
             if path.exists():
                 runs.append(figures.figures_of(load, json.loads(path.read_text()), [], 0, 0.0))
         results[mode] = {"runs": runs, "warmup": {}}
-    section = {"workload": script.removesuffix(".js"), "load": load.name, "results": results, "rate": load.rate,
-               "bounds": {m: effective_bound(load, m, pools) for m in modes}}
+    section = {
+        "workload": script.removesuffix(".js"),
+        "load": load.name,
+        "results": results,
+        "rate": load.rate,
+        "bounds": {m: effective_bound(load, m, pools) for m in modes},
+    }
     table = answer.answer_table([section], local="")
-    text = (f"{section['workload']}: {load.name}, {rounds} interleaved rounds (the order of the modes rotated"
-            f" each round)\n{load_table(load, results, pools).text()}\n\nanswer:\n{table.text()}")
+    text = (
+        f"{section['workload']}: {load.name}, {rounds} interleaved rounds (the order of the modes rotated"
+        f" each round)\n{load_table(load, results, pools).text()}\n\nanswer:\n{table.text()}"
+    )
     return section, text
 
 
@@ -110,8 +119,9 @@ def main(argv: list[str]) -> int:
     if args.what == "bounds":
         return bounds(args.target, args.expect)
     env = dict(os.environ)
-    _, text = answer_of(Path(args.results), args.script, args.target, args.modes.split(), args.rounds, env,
-                        pools_of(args.url))
+    _, text = answer_of(
+        Path(args.results), args.script, args.target, args.modes.split(), args.rounds, env, pools_of(args.url)
+    )
     print(text, flush=True)
     return 0
 

@@ -8,12 +8,20 @@ import gzip
 import random
 from pathlib import Path
 
-HEADER = ("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,"
-          "proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata")
+HEADER = (
+    "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,"
+    "proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata"
+)
 URL = "http://loom-lab-jvm:8080/api/virtual/sleep?ms=100"
 # What k6 writes for one HTTP request besides its duration and count.
-TIMINGS = ("http_req_blocked", "http_req_connecting", "http_req_tls_handshaking", "http_req_sending",
-           "http_req_waiting", "http_req_receiving")
+TIMINGS = (
+    "http_req_blocked",
+    "http_req_connecting",
+    "http_req_tls_handshaking",
+    "http_req_sending",
+    "http_req_waiting",
+    "http_req_receiving",
+)
 
 
 def row(metric: str, micros: int, value: float, scenario: str = "main", extra: str = "") -> str:
@@ -24,9 +32,13 @@ def request_rows(micros: int, ms: float, failed: bool = False, scenario: str = "
     """The 13 rows of one request and its iteration."""
     out = [row("http_reqs", micros, 1, scenario), row("http_req_duration", micros, ms, scenario)]
     out += [row(m, micros, 0.01, scenario) for m in TIMINGS]
-    out += [row("http_req_failed", micros, 1 if failed else 0, scenario), row("data_sent", micros, 120, scenario),
-            row("data_received", micros, 512, scenario), row("iteration_duration", micros, ms + 0.2, scenario),
-            row("iterations", micros, 1, scenario)]
+    out += [
+        row("http_req_failed", micros, 1 if failed else 0, scenario),
+        row("data_sent", micros, 120, scenario),
+        row("data_received", micros, 512, scenario),
+        row("iteration_duration", micros, ms + 0.2, scenario),
+        row("iterations", micros, 1, scenario),
+    ]
     return out
 
 

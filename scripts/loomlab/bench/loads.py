@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
-
 
 from loomlab import ROOT
+
 MATRIX = {k: v for k, v in json.loads((ROOT / "k6/lib/modes.json").read_text()).items() if k != "about"}
 
 # VIRTUAL_RX: a variant of the virtual mode measured as a column of its own where the matrix lists
@@ -110,14 +110,21 @@ class Scale:
 
 
 # What each pod has its own of: a Deployment of R pods has R of each (its bounds scale with R).
-POD_CAPACITIES = ("worker.max-threads", "fan-out.worker-threads", "datasource.max-size", "reactive.pool-max-size",
-                  "reactive.event-loops", "tasks.worker-pool-size", "virtual.carriers")
+POD_CAPACITIES = (
+    "worker.max-threads",
+    "fan-out.worker-threads",
+    "datasource.max-size",
+    "reactive.pool-max-size",
+    "reactive.event-loops",
+    "tasks.worker-pool-size",
+    "virtual.carriers",
+)
 
 
 def service_pools(pools: dict) -> dict:
     """The pools of the whole service: one pod's (/api/info) times its `replicas` (1 unless set)."""
     r = pools.get("replicas", 1)
-    return {k: v * r if k in POD_CAPACITIES and isinstance(v, (int, float)) else v for k, v in pools.items()}
+    return {k: v * r if k in POD_CAPACITIES and isinstance(v, int | float) else v for k, v in pools.items()}
 
 
 def effective_bound(load: Load, mode: str, pools: dict) -> float:
@@ -128,9 +135,19 @@ def effective_bound(load: Load, mode: str, pools: dict) -> float:
     return min(b, load.rate) if load.rate is not None else b
 
 
-def open_load(workload: str, script: str, fraction: float, reference: float, of_what: str, seconds: int,
-              bound: Callable[[str, dict], float], env: dict, max_vus: int, duration_var: str = "DURATION",
-              **kw) -> Load:
+def open_load(
+    workload: str,
+    script: str,
+    fraction: float,
+    reference: float,
+    of_what: str,
+    seconds: int,
+    bound: Callable[[str, dict], float],
+    env: dict,
+    max_vus: int,
+    duration_var: str = "DURATION",
+    **kw,
+) -> Load:
     """Open model: `fraction` x `reference` (a Little's-law bound) arrivals per second for `seconds`.
     `bound` is each mode's own bound; dropped arrivals or errors above it are the expected
     overload, below it a failure."""

@@ -31,8 +31,9 @@ from pathlib import Path
 TIME_FORMAT = "unix_micro"  # what the runners' K6_CSV_TIME_FORMAT must be
 BLOCK = 1 << 20  # bytes of decompressed CSV scanned at a time
 REQUEST_TRENDS = ("http_req_duration", "lab_chunk_duration")  # their samples end a request
-THRESHOLD = re.compile(r"^\s*(avg|min|max|med|count|rate|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|===|==|!=|<|>)\s*"
-                       r"(-?\d+(?:\.\d+)?)\s*$")
+THRESHOLD = re.compile(
+    r"^\s*(avg|min|max|med|count|rate|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|===|==|!=|<|>)\s*" r"(-?\d+(?:\.\d+)?)\s*$"
+)
 
 
 class MergeError(Exception):
@@ -101,9 +102,17 @@ class RunnerFile:
         at = {name: i for i, name in enumerate(header)}
         extra = at.get("extra_tags")
         # Per metric, each series' tag checks: (column, value) pairs, then tags of extra_tags.
-        checks = {metric: [(s, [(at[k], v) for k, v in s.tags.items() if k in at],
-                            {k: v for k, v in s.tags.items() if k not in at}) for s in targets]
-                  for metric, targets in series.items()}
+        checks = {
+            metric: [
+                (
+                    s,
+                    [(at[k], v) for k, v in s.tags.items() if k in at],
+                    {k: v for k, v in s.tags.items() if k not in at},
+                )
+                for s in targets
+            ]
+            for metric, targets in series.items()
+        }
         # The rows of the wanted metrics, found by the regex engine: k6 writes about 13 rows a
         # request, and most belong to metrics no figure reads. Each block starts with the newline
         # that ends the row before it (a literal prefix the engine searches fast).
@@ -147,8 +156,10 @@ class RunnerFile:
         try:
             return int(text)
         except ValueError:
-            raise MergeError(f"runner {self.name}: {self.path} has time '{text}'; the runners must write "
-                             f"K6_CSV_TIME_FORMAT={TIME_FORMAT}") from None
+            raise MergeError(
+                f"runner {self.name}: {self.path} has time '{text}'; the runners must write "
+                f"K6_CSV_TIME_FORMAT={TIME_FORMAT}"
+            ) from None
 
 
 def trend_values(ordered, stats) -> dict:
@@ -177,8 +188,15 @@ def holds(expression: str, values: dict, ordered) -> bool:
         raise MergeError(f"threshold '{expression}' is not one the merge can evaluate again")
     stat, p, op, bound = m.group(1), m.group(2), m.group(3), float(m.group(4))
     value = percentile(ordered, float(p) / 100) if p else values[stat]
-    return {"<": value < bound, "<=": value <= bound, ">": value > bound, ">=": value >= bound,
-            "==": value == bound, "===": value == bound, "!=": value != bound}[op]
+    return {
+        "<": value < bound,
+        "<=": value <= bound,
+        ">": value > bound,
+        ">=": value >= bound,
+        "==": value == bound,
+        "===": value == bound,
+        "!=": value != bound,
+    }[op]
 
 
 def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
@@ -206,8 +224,10 @@ def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
         runner.read(series)
         if runner.first_start_us is None:
             raise MergeError(f"runner {runner.name}: {runner.path} holds no request")
-    windows = [(r.first_start_us / 1e6, r.first_start_us / 1e6 + s["state"]["testRunDurationMs"] / 1000)
-               for r, s in zip(runners, summaries)]
+    windows = [
+        (r.first_start_us / 1e6, r.first_start_us / 1e6 + s["state"]["testRunDurationMs"] / 1000)
+        for r, s in zip(runners, summaries, strict=False)
+    ]
     window_s = max(end for _, end in windows) - min(start for start, _ in windows)
 
     metrics = {}
@@ -219,8 +239,11 @@ def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
         elif s.kind == "counter":
             values = {"count": s.total, "rate": s.total / window_s if window_s > 0 else 0.0}
         else:
-            values = {"rate": s.total / s.samples if s.samples else 0.0, "passes": s.total,
-                      "fails": s.samples - s.total}
+            values = {
+                "rate": s.total / s.samples if s.samples else 0.0,
+                "passes": s.total,
+                "fails": s.samples - s.total,
+            }
         entry = {"type": s.kind, "contains": metric.get("contains", "default"), "values": values}
         if metric.get("thresholds"):
             entry["thresholds"] = {e: {"ok": holds(e, values, ordered)} for e in metric["thresholds"]}
@@ -236,5 +259,9 @@ def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
 
 def crossed(summary: dict) -> list[str]:
     """The thresholds a (merged) summary crossed, as 'metric: expression'."""
-    return [f"{key}: {expr}" for key, m in summary.get("metrics", {}).items()
-            for expr, result in m.get("thresholds", {}).items() if not result.get("ok", True)]
+    return [
+        f"{key}: {expr}"
+        for key, m in summary.get("metrics", {}).items()
+        for expr, result in m.get("thresholds", {}).items()
+        if not result.get("ok", True)
+    ]

@@ -27,12 +27,19 @@ print(json.dumps(result["metrics"]["http_req_duration{scenario:main}"]["values"]
 
 
 def summary(duration_s: float) -> dict:
-    trend = {"type": "trend", "values": {s: 0 for s in ("avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count")}}
-    return {"metrics": {"http_req_duration{scenario:main}": trend,
-                        "http_reqs{scenario:main}": {"type": "counter", "values": {"count": 0, "rate": 0}},
-                        "http_req_failed{scenario:main}": {"type": "rate", "values": {"rate": 0}},
-                        "dropped_iterations": {"type": "counter", "values": {"count": 0, "rate": 0}}},
-            "state": {"testRunDurationMs": duration_s * 1000}}
+    trend = {
+        "type": "trend",
+        "values": {s: 0 for s in ("avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count")},
+    }
+    return {
+        "metrics": {
+            "http_req_duration{scenario:main}": trend,
+            "http_reqs{scenario:main}": {"type": "counter", "values": {"count": 0, "rate": 0}},
+            "http_req_failed{scenario:main}": {"type": "rate", "values": {"rate": 0}},
+            "dropped_iterations": {"type": "counter", "values": {"count": 0, "rate": 0}},
+        },
+        "state": {"testRunDurationMs": duration_s * 1000},
+    }
 
 
 def main(argv):
@@ -45,19 +52,28 @@ def main(argv):
         for i, path in enumerate(files):
             k6csv.write(path, k6csv.requests(total // n, seed=i, rate=rate / n, start=1_000_000 + i * 100))
         size = sum(p.stat().st_size for p in files)
-        print(f"wrote {total:,} requests ({total * 13:,} rows, {size / 1e6:.0f} MB gzipped) over {n} runners"
-              f" in {time.monotonic() - started:.0f} s", flush=True)
+        print(
+            f"wrote {total:,} requests ({total * 13:,} rows, {size / 1e6:.0f} MB gzipped) over {n} runners"
+            f" in {time.monotonic() - started:.0f} s",
+            flush=True,
+        )
         summaries = [summary(total / rate)] * n
         started = time.monotonic()
-        child = subprocess.run([sys.executable, "-c", CHILD, ",".join(map(str, files)), json.dumps(summaries),
-                                ",".join(WANTED)], capture_output=True, text=True, cwd=Path(__file__).parents[2])
+        child = subprocess.run(
+            [sys.executable, "-c", CHILD, ",".join(map(str, files)), json.dumps(summaries), ",".join(WANTED)],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parents[2],
+        )
         took = time.monotonic() - started
         if child.returncode:
             raise SystemExit(child.stderr)
         rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         values = json.loads(child.stdout)
-        print(f"merged in {took:.1f} s, peak RSS {rss_mb:.0f} MB: {values['count']:,} durations,"
-              f" p50 {values['med']:.1f} ms, p99 {values['p(99)']:.1f} ms")
+        print(
+            f"merged in {took:.1f} s, peak RSS {rss_mb:.0f} MB: {values['count']:,} durations,"
+            f" p50 {values['med']:.1f} ms, p99 {values['p(99)']:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

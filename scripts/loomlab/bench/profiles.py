@@ -13,13 +13,21 @@ QUICK = ("sleep", "product", "db")
 # name -> (scale, core suites of these workload modules, variants of these, what it is for)
 PROFILES = {
     "quick": ("quick", QUICK, (), "the three-way answer on sleep, product and db, about 15 min"),
-    "rest": ("quick", tuple(w for w in EVERY if w not in QUICK), EVERY,
-             "the rest at the same scale: the chunk writers over HTTP in three modes and over gRPC, tasks,"
-             " pinning, the seeds' pool variants"),
+    "rest": (
+        "quick",
+        tuple(w for w in EVERY if w not in QUICK),
+        EVERY,
+        "the rest at the same scale: the chunk writers over HTTP in three modes and over gRPC, tasks,"
+        " pinning, the seeds' pool variants",
+    ),
     "seeds": ("seeds", EVERY, EVERY, "each seed's own setup, every workload"),
     "smoke": ("smoke", EVERY, (), "seconds, for CI"),
-    "sweep": ("quick", (), (), "the chunk sizes of both ingest domains, both transports, with and without a"
-                               " simulated round trip"),
+    "sweep": (
+        "quick",
+        (),
+        (),
+        "the chunk sizes of both ingest domains, both transports, with and without a" " simulated round trip",
+    ),
 }
 
 
@@ -28,7 +36,12 @@ def suites(profile: str) -> list[Suite]:
         return ingest.sweep_suites()
     scale, core, variants, _ = PROFILES[profile]
     scale = Scale(scale)
-    chosen = [s for m in MODULES for s in m.suites(scale)
-              if (s.core and m.__name__.rsplit(".", 1)[1] in core) or (not s.core and m.__name__.rsplit(".", 1)[1] in variants)]
+    chosen = [
+        s
+        for m in MODULES
+        for s in m.suites(scale)
+        if (s.core and m.__name__.rsplit(".", 1)[1] in core)
+        or (not s.core and m.__name__.rsplit(".", 1)[1] in variants)
+    ]
     # Core suites first, in report order, then the variants (as the reports have always listed them).
     return [s for s in chosen if s.core] + [s for s in chosen if not s.core]

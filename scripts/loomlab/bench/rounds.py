@@ -16,15 +16,14 @@ from loomlab import labreport as lr
 
 from . import verdict
 from .loads import MODES, Load, Suite, effective_bound, service_pools
-from .report import (SUMMARIES, load_table, ratio_line, replicas_table, run_failed, runners_table,
-                     server_table)
+from .report import SUMMARIES, load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 from .runner import Service, local_service
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
 
 def suite_modes(suite: Suite, modes: set) -> list[str]:
-    return [m for m in MODES if any(m in l.modes for l in suite.loads) and (not modes or m in modes)]
+    return [m for m in MODES if any(m in ld.modes for ld in suite.loads) and (not modes or m in modes)]
 
 
 def warmup_seconds(suite: Suite, args) -> float:
@@ -38,11 +37,14 @@ def repeats_of(load: Load, args) -> int:
 
 def planned_seconds(suite: Suite, mode: str, args) -> dict:
     """What one mode of a suite should take: start-up and warm-up, then each load's least rounds."""
-    first = next(l for l in suite.loads if mode in l.modes)
+    first = next(ld for ld in suite.loads if mode in ld.modes)
     least_runs = min(2, args.warmups, first.warmups or 2)
-    per_mode = lambda v: v.get(mode, 0.0) if isinstance(v, dict) else v
+
+    def per_mode(v):
+        return v.get(mode, 0.0) if isinstance(v, dict) else v
+
     warm = max(warmup_seconds(suite, args), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(l): repeats_of(l, args) * per_mode(l.est_s) for l in suite.loads if mode in l.modes}
+    runs = {id(ld): repeats_of(ld, args) * per_mode(ld.est_s) for ld in suite.loads if mode in ld.modes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
 
@@ -78,15 +80,30 @@ def warm_up(service, suite: Suite, load: Load, mode: str, slug: str, args, out: 
         print(f"   {label} ...", end="", flush=True)
         warm = service.run(load, mode, out / "warmup" / f"{slug}-{mode}-{w + 1}.json", label, args, warmup=True)
         print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
-        if w + 1 >= 2 and lr.settled(previous, warm["throughput"], args.warmup_tolerance) \
-                and time.monotonic() - started >= least:
+        if (
+            w + 1 >= 2
+            and lr.settled(previous, warm["throughput"], args.warmup_tolerance)
+            and time.monotonic() - started >= least
+        ):
             break
         previous = warm["throughput"]
     return warm
 
 
-def measured(service, load: Load, mode: str, r: int, label: str, slug: str, args, out: Path, progress: dict,
-             plan_s: float, results: dict, i: int) -> None:
+def measured(
+    service,
+    load: Load,
+    mode: str,
+    r: int,
+    label: str,
+    slug: str,
+    args,
+    out: Path,
+    progress: dict,
+    plan_s: float,
+    results: dict,
+    i: int,
+) -> None:
     """One measured run, booked in results[mode]["runs"] and the progress."""
     print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
     run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
@@ -94,8 +111,11 @@ def measured(service, load: Load, mode: str, r: int, label: str, slug: str, args
     eta = tick(progress, plan_s)
     results[mode]["runs"].append(fig)
     results[mode].setdefault("first_run", str(run_json.relative_to(out)))
-    print(f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
-          f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} ({eta})", flush=True)
+    print(
+        f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
+        f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} ({eta})",
+        flush=True,
+    )
 
 
 def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag: str):
@@ -108,7 +128,7 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start
             plans[mode] = planned_seconds(suite, mode, args)
             services[mode] = start(suite, mode, tag, args, out, slot)
             info = ready(services[mode], mode)
-            first = next(l for l in suite.loads if mode in l.modes)
+            first = next(ld for ld in suite.loads if mode in ld.modes)
             warm[mode] = warm_up(services[mode], suite, first, mode, slug_of(tag, first), args, out)
             print(f"   warm: {tick(progress, plans[mode]['start'])}", flush=True)
         for i, load in enumerate(suite.loads):
@@ -117,11 +137,22 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start
             results[i] = {m: {"runs": [], "warmup": warm.get(m, {})} for m in in_load}
             r = 0
             while True:
-                rotated = in_load[r % len(in_load):] + in_load[:r % len(in_load)]
+                rotated = in_load[r % len(in_load) :] + in_load[: r % len(in_load)]
                 for mode in rotated:
-                    measured(services[mode], load, mode, r, f"round {r + 1} {suite.workload} {mode} {load.name}",
-                             slug_of(tag, load), args, out, progress, plans[mode]["runs"][id(load)] / least,
-                             results[i], i)
+                    measured(
+                        services[mode],
+                        load,
+                        mode,
+                        r,
+                        f"round {r + 1} {suite.workload} {mode} {load.name}",
+                        slug_of(tag, load),
+                        args,
+                        out,
+                        progress,
+                        plans[mode]["runs"][id(load)] / least,
+                        results[i],
+                        i,
+                    )
                 r += 1
                 found = verdict.decide(results[i], in_load)
                 if r >= cap or (r >= least and (found is None or found.kind not in ("cannot tell", "ahead"))):
@@ -142,7 +173,7 @@ def blocks(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag
         service = start(suite, mode, tag, args, out)
         try:
             info = ready(service, mode)
-            first = next(l for l in suite.loads if mode in l.modes)
+            first = next(ld for ld in suite.loads if mode in ld.modes)
             warm = warm_up(service, suite, first, mode, slug_of(tag, first), args, out)
             print(f"   warm: {tick(progress, plan['start'])}", flush=True)
             for i, load in enumerate(suite.loads):
@@ -151,15 +182,35 @@ def blocks(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag
                 least = repeats_of(load, args)
                 results[i][mode] = {"runs": [], "warmup": warm}
                 for r in range(least):
-                    measured(service, load, mode, r, f"run {r + 1}/{least} {suite.workload} {mode} {load.name}",
-                             slug_of(tag, load), args, out, progress, plan["runs"][id(load)] / least, results[i], i)
+                    measured(
+                        service,
+                        load,
+                        mode,
+                        r,
+                        f"run {r + 1}/{least} {suite.workload} {mode} {load.name}",
+                        slug_of(tag, load),
+                        args,
+                        out,
+                        progress,
+                        plan["runs"][id(load)] / least,
+                        results[i],
+                        i,
+                    )
         finally:
             service.stop()
     return results, info
 
 
-def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, start=local_service,
-            environment: str = Service.environment, prefix: str = "") -> tuple[list[dict], dict]:
+def measure(
+    chosen: list[Suite],
+    args,
+    out: Path,
+    modes: set,
+    progress: dict,
+    start=local_service,
+    environment: str = Service.environment,
+    prefix: str = "",
+) -> tuple[list[dict], dict]:
     """Runs the suites, interleaved where args.interleave says so, and turns each load's results
     into a report section. `prefix` names the environment in the run files (in-cluster variants)."""
     sections, info = [], {}
@@ -168,9 +219,15 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
         if not suite.description.endswith(scaled):
             suite.description += scaled
         where = f" [{environment}]" if environment != Service.environment else ""
-        print(f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}{where}: {suite.description}",
-              flush=True)
-        tag = (prefix + suite.workload + (f"-{suite.variant}" if suite.variant else "")).replace(" ", "_").replace(",", "")
+        print(
+            f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}{where}: {suite.description}",
+            flush=True,
+        )
+        tag = (
+            (prefix + suite.workload + (f"-{suite.variant}" if suite.variant else ""))
+            .replace(" ", "_")
+            .replace(",", "")
+        )
         run = interleaved if args.interleave else blocks
         results, info = run(suite, args, out, modes, progress, start, tag)
         progress["done"] += len(suite.loads)
@@ -178,19 +235,28 @@ def measure(chosen: list[Suite], args, out: Path, modes: set, progress: dict, st
         pools = service_pools(info.get("pools", {}))
         for i, load in enumerate(suite.loads):
             load.modes = tuple(m for m in load.modes if m in results[i])
-            section = {"workload": suite.workload, "variant": suite.variant, "load": load.name,
-                       "environment": environment,
-                       "description": suite.description, "script": load.script, "env": load.env,
-                       "server_env": suite.server_env, "pools": info.get("pools", {}), "interleaved": args.interleave,
-                       "table": load_table(load, results[i], pools),
-                       "server": server_table(load, results[i], info.get("imageKind") == "native"),
-                       "runners": runners_table(load, results[i]),
-                       "replicas": replicas_table(load, results[i]),
-                       "ratio": ratio_line(load, results[i]), "results": results[i],
-                       "expected": load.expect(pools) if load.expect else {},
-                       "bounds": {m: effective_bound(load, m, pools) for m in load.modes}, "rate": load.rate,
-                       "failed": [m for m in load.modes for run_ in results[i][m]["runs"]
-                                  if run_failed(load, m, pools, run_)]}
+            section = {
+                "workload": suite.workload,
+                "variant": suite.variant,
+                "load": load.name,
+                "environment": environment,
+                "description": suite.description,
+                "script": load.script,
+                "env": load.env,
+                "server_env": suite.server_env,
+                "pools": info.get("pools", {}),
+                "interleaved": args.interleave,
+                "table": load_table(load, results[i], pools),
+                "server": server_table(load, results[i], info.get("imageKind") == "native"),
+                "runners": runners_table(load, results[i]),
+                "replicas": replicas_table(load, results[i]),
+                "ratio": ratio_line(load, results[i]),
+                "results": results[i],
+                "expected": load.expect(pools) if load.expect else {},
+                "bounds": {m: effective_bound(load, m, pools) for m in load.modes},
+                "rate": load.rate,
+                "failed": [m for m in load.modes for run_ in results[i][m]["runs"] if run_failed(load, m, pools, run_)],
+            }
             sections.append(section)
             print(f"\n{suite.workload}: {load.name}{where}\n{section['table'].text()}")
             if section["ratio"]:

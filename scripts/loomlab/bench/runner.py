@@ -11,15 +11,12 @@ import time
 import urllib.request
 from pathlib import Path
 
-from loomlab import metrics, proc
+from loomlab import ROOT, metrics, proc
 
 from . import runners
 from .figures import figures_of, open_throughput
 from .loads import Load, Suite, k6_mode
 from .report import LOCAL
-
-from loomlab import ROOT
-
 
 
 class Service:
@@ -57,7 +54,7 @@ class Service:
         """One scrape of /q/metrics: the figures a run keeps (labreport.SAMPLED_GAUGES, _COUNTERS)."""
         return metrics.scrape_sample(self.get("/q/metrics", timeout=5))
 
-    def run(self, load: "Load", mode: str, out: Path, label: str, args, warmup=False) -> dict:
+    def run(self, load: Load, mode: str, out: Path, label: str, args, warmup=False) -> dict:
         """One k6 run of `load` against this service: its figures (see figures_of)."""
         return run_k6(args.k6, load, mode, self.url, out, label, self, args, warmup)
 
@@ -65,11 +62,17 @@ class Service:
         proc.stop(self.proc)
 
 
-def local_service(suite: "Suite", mode: str, tag: str, args, out: Path, slot: int = 0) -> Service:
+def local_service(suite: Suite, mode: str, tag: str, args, out: Path, slot: int = 0) -> Service:
     """A JVM of its own for each suite and mode, with the suite's configuration; `slot` numbers the
     JVMs that run side by side (port + slot)."""
-    return Service(args.java, Path(args.jar), args.port + slot, suite.server_env, args.jvm_flags.split(),
-                   out / f"service-{tag}-{mode}.log")
+    return Service(
+        args.java,
+        Path(args.jar),
+        args.port + slot,
+        suite.server_env,
+        args.jvm_flags.split(),
+        out / f"service-{tag}-{mode}.log",
+    )
 
 
 class Sampler(threading.Thread):
@@ -82,7 +85,7 @@ class Sampler(threading.Thread):
         self._done = threading.Event()
 
     @classmethod
-    def begin(cls, service: Service, period: float) -> "Sampler":
+    def begin(cls, service: Service, period: float) -> Sampler:
         """A sampler that has scraped once (before the load) and goes on every `period` s."""
         sampler = cls(service, period)
         sampler.scrape()
@@ -108,8 +111,9 @@ class Sampler(threading.Thread):
         return self.samples
 
 
-def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str, service: Service, args,
-           warmup=False) -> dict:
+def run_k6(
+    k6: str, load: Load, mode: str, base_url: str, out: Path, label: str, service: Service, args, warmup=False
+) -> dict:
     out.parent.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env.update(load.env)
@@ -117,21 +121,32 @@ def run_k6(k6: str, load: Load, mode: str, base_url: str, out: Path, label: str,
         env.update(load.warmup_env)
     env.update({**k6_mode(mode), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
     if not warmup and (args.dashboards == "all" or (args.dashboards == "auto" and load.dashboard)):
-        env.update({"K6_WEB_DASHBOARD": "true", "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
-                    "K6_WEB_DASHBOARD_PORT": "-1",
-                    # k6 skips the export of a run shorter than a few periods (default 10 s).
-                    "K6_WEB_DASHBOARD_PERIOD": "1s"})
+        env.update(
+            {
+                "K6_WEB_DASHBOARD": "true",
+                "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
+                "K6_WEB_DASHBOARD_PORT": "-1",
+                # k6 skips the export of a run shorter than a few periods (default 10 s).
+                "K6_WEB_DASHBOARD_PERIOD": "1s",
+            }
+        )
     n = getattr(args, "runners", 1)
     if n > 1:
         return run_split(k6, load, env, n, out, label, service, args)
     sampler = Sampler.begin(service, args.sample_period)
     started = time.monotonic()
     try:
-        k6_run = subprocess.run([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], env=env, cwd=ROOT,
-                                capture_output=True, text=True, timeout=load.timeout_s)
-    except subprocess.TimeoutExpired:
+        k6_run = subprocess.run(
+            [k6, "run", "--quiet", "--no-color", str(ROOT / load.script)],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=load.timeout_s,
+        )
+    except subprocess.TimeoutExpired as e:
         sampler.finish()
-        raise SystemExit(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped")
+        raise SystemExit(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped") from e
     samples = sampler.finish()
     took = time.monotonic() - started
     (out.with_suffix(".log")).write_text(k6_run.stdout + k6_run.stderr)

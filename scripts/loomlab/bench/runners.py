@@ -53,8 +53,12 @@ RESUME = {"data": {"type": "status", "id": "default", "attributes": {"paused": F
 
 def resume(address: str, timeout: float = 10):
     """Resumes the local runner at `address`."""
-    request = urllib.request.Request(f"http://{address}/v1/status", data=json.dumps(RESUME).encode(),
-                                     method="PATCH", headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://{address}/v1/status",
+        data=json.dumps(RESUME).encode(),
+        method="PATCH",
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=timeout) as r:
         r.read()
 
@@ -95,8 +99,10 @@ def merged_run(load: Load, out: Path, label: str, exits: list[int], logs: list[s
     n = len(exits)
     for i, code in enumerate(exits):
         if code not in (0, THRESHOLDS_CROSSED):
-            raise SystemExit(f"k6 runner {i} of {n} for '{label}' failed (exit {code}); no partial merge is "
-                             f"reported. Its log:\n{logs[i][-2000:]}")
+            raise SystemExit(
+                f"k6 runner {i} of {n} for '{label}' failed (exit {code}); no partial merge is "
+                f"reported. Its log:\n{logs[i][-2000:]}"
+            )
     summaries = []
     for i in range(n):
         path = runner_file(out, i, "json")
@@ -115,23 +121,38 @@ def runner_file(out: Path, i: int, suffix: str) -> Path:
     return out.with_name(f"{out.stem}.runner-{i}.{suffix}")
 
 
-def run_local(k6: str, load: Load, script: Path, env: dict, n: int, out: Path, label: str,
-              cwd: Path) -> tuple[dict, int]:
+def run_local(
+    k6: str, load: Load, script: Path, env: dict, n: int, out: Path, label: str, cwd: Path
+) -> tuple[dict, int]:
     """N local k6 processes, started paused and resumed together; the merged summary and exit code."""
     procs, logs = [], []
     for i in range(n):
         runner_env = dict(env, SUMMARY_JSON=str(runner_file(out, i, "json")), K6_CSV_TIME_FORMAT=merge.TIME_FORMAT)
         runner_env.pop("K6_WEB_DASHBOARD", None)  # a dashboard is one process's view
         logs.append(runner_file(out, i, "log").open("w"))
-        cmd = [k6, "run", "--quiet", "--no-color", "--paused", "--address", f"127.0.0.1:{FIRST_PORT + i}",
-               *segment_flags(i, n), "--out", f"csv={runner_file(out, i, 'csv.gz')}", str(script)]
+        cmd = [
+            k6,
+            "run",
+            "--quiet",
+            "--no-color",
+            "--paused",
+            "--address",
+            f"127.0.0.1:{FIRST_PORT + i}",
+            *segment_flags(i, n),
+            "--out",
+            f"csv={runner_file(out, i, 'csv.gz')}",
+            str(script),
+        ]
         procs.append(subprocess.Popen(cmd, env=runner_env, cwd=cwd, stdout=logs[-1], stderr=subprocess.STDOUT))
     try:
         for i, p in enumerate(procs):
-            if not proc.wait_until(lambda: paused(f"127.0.0.1:{FIRST_PORT + i}"), 60, 0.1,
-                                   give_up=lambda: p.poll() is not None):
-                raise SystemExit(f"k6 runner {i} of {n} for '{label}' never became ready (paused, REST API up): "
-                                 f"{runner_file(out, i, 'log')}")
+            if not proc.wait_until(
+                lambda i=i: paused(f"127.0.0.1:{FIRST_PORT + i}"), 60, 0.1, give_up=lambda p=p: p.poll() is not None
+            ):
+                raise SystemExit(
+                    f"k6 runner {i} of {n} for '{label}' never became ready (paused, REST API up): "
+                    f"{runner_file(out, i, 'log')}"
+                )
         resume_all(resume, [f"127.0.0.1:{FIRST_PORT + i}" for i in range(n)])
         deadline = time.monotonic() + load.timeout_s
         for p in procs:
@@ -139,7 +160,7 @@ def run_local(k6: str, load: Load, script: Path, env: dict, n: int, out: Path, l
     except subprocess.TimeoutExpired:
         raise SystemExit(f"k6 runners of '{label}' exceeded {load.timeout_s} s and were stopped") from None
     finally:
-        for p, log in zip(procs, logs):
+        for p, log in zip(procs, logs, strict=False):
             proc.stop(p)
             log.close()
     logs = [runner_file(out, i, "log").read_text() for i in range(n)]

@@ -23,7 +23,7 @@ CONFIDENCE = 0.80
 
 def coverage(n: int, k: int) -> float:
     """P(the median lies in [x(k), x(n-k+1)]) for n paired ratios, k >= 1."""
-    below = sum(math.comb(n, i) for i in range(k)) / 2 ** n
+    below = sum(math.comb(n, i) for i in range(k)) / 2**n
     return 1 - 2 * below
 
 
@@ -60,12 +60,20 @@ class Pair:
     state: str  # "ahead", "behind", "tie" or "unclear"
 
 
-def compare(a: str, b: str, runs_a: list[dict], runs_b: list[dict], key: str, higher: bool, tie: float,
-            confidence: float = CONFIDENCE) -> Pair | None:
+def compare(
+    a: str,
+    b: str,
+    runs_a: list[dict],
+    runs_b: list[dict],
+    key: str,
+    higher: bool,
+    tie: float,
+    confidence: float = CONFIDENCE,
+) -> Pair | None:
     """Round by round (the i-th run of each), a's figure over b's, or b's over a's where lower is
     better; None when too few rounds for an interval."""
     ratios = []
-    for x, y in zip(runs_a, runs_b):
+    for x, y in zip(runs_a, runs_b, strict=False):
         va, vb = x.get(key, math.nan), y.get(key, math.nan)
         if math.isnan(va) or math.isnan(vb) or va <= 0 or vb <= 0:
             continue
@@ -130,8 +138,18 @@ def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> V
     return Verdict("tie", modes, "p99", rounds)
 
 
-def _ahead(runs: dict, modes: list[str], top: str, pairs: list[Pair], key: str, higher: bool, tie: float,
-           metric: str, rounds: int, confidence: float) -> Verdict:
+def _ahead(
+    runs: dict,
+    modes: list[str],
+    top: str,
+    pairs: list[Pair],
+    key: str,
+    higher: bool,
+    tie: float,
+    metric: str,
+    rounds: int,
+    confidence: float,
+) -> Verdict:
     """Where the rounds cannot order the leaders but can tell them from the rest: the leaders (the
     top mode and every mode it neither beats nor loses to) win together when each of them is ahead
     of each other mode; which leader is first stays unsaid. Else the rounds cannot tell."""

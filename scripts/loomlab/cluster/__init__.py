@@ -28,5 +28,4 @@ from .api import Api, dns_query, kubectl
 from .host import compare_host, without_our_chains
 from .settings import IMAGES, KUBECONFIG, NODE, ROOT
 
-__all__ = ["Api", "dns_query", "kubectl", "compare_host", "without_our_chains", "IMAGES", "KUBECONFIG", "NODE",
-           "ROOT"]
+__all__ = ["Api", "dns_query", "kubectl", "compare_host", "without_our_chains", "IMAGES", "KUBECONFIG", "NODE", "ROOT"]

@@ -32,11 +32,16 @@ class Api:
     def json(self, path: str, timeout: float = 10) -> dict:
         return json.loads(self.get(path, timeout))
 
-    def send(self, method: str, path: str, body: dict, content_type: str = "application/json",
-             timeout: float = 10) -> bytes:
+    def send(
+        self, method: str, path: str, body: dict, content_type: str = "application/json", timeout: float = 10
+    ) -> bytes:
         """A request with a JSON body (PATCH through a pod's proxy, for one)."""
-        req = urllib.request.Request(self.server + path, data=json.dumps(body).encode(), method=method,
-                                     headers={"Authorization": f"Bearer {self.token}", "Content-Type": content_type})
+        req = urllib.request.Request(
+            self.server + path,
+            data=json.dumps(body).encode(),
+            method=method,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": content_type},
+        )
         with urllib.request.urlopen(req, timeout=timeout, context=self.ctx) as r:
             return r.read()
 
@@ -62,9 +67,9 @@ def dns_query(name: str, server: str, timeout: float = 2) -> list[str]:
     found = []
     for _ in range(answers):
         i += 2 if data[i] & 0xC0 == 0xC0 else data.index(b"\0", i) - i + 1
-        rtype, _, _, length = struct.unpack(">HHIH", data[i:i + 10])
+        rtype, _, _, length = struct.unpack(">HHIH", data[i : i + 10])
         i += 10
         if rtype == 1:
-            found.append(socket.inet_ntoa(data[i:i + length]))
+            found.append(socket.inet_ntoa(data[i : i + length]))
         i += length
     return found

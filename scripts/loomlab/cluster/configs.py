@@ -27,10 +27,19 @@ FILES = {
 
 
 def values() -> dict:
-    return {"RUN": s.RUN, "CONTAINERD_ROOT": s.CONTAINERD_ROOT, "SOCK": s.SOCK, "PAUSE_IMAGE": s.PAUSE_IMAGE,
-            "BRIDGE": s.BRIDGE, "POD_CIDR": s.POD_CIDR, "NODE_IP": s.NODE_IP, "NODE": s.NODE,
-            "POD_RANGE_START": s.POD_CIDR.network_address + 10, "REGISTRY": s.REGISTRY,
-            "REGISTRY_ROOT": s.REGISTRY_ROOT}
+    return {
+        "RUN": s.RUN,
+        "CONTAINERD_ROOT": s.CONTAINERD_ROOT,
+        "SOCK": s.SOCK,
+        "PAUSE_IMAGE": s.PAUSE_IMAGE,
+        "BRIDGE": s.BRIDGE,
+        "POD_CIDR": s.POD_CIDR,
+        "NODE_IP": s.NODE_IP,
+        "NODE": s.NODE,
+        "POD_RANGE_START": s.POD_CIDR.network_address + 10,
+        "REGISTRY": s.REGISTRY,
+        "REGISTRY_ROOT": s.REGISTRY_ROOT,
+    }
 
 
 def render(name: str) -> str:
@@ -50,30 +59,68 @@ def metrics_server_objects() -> list[dict]:
     Service without a selector, with its read access and the delegated authentication an
     aggregated API server needs (the roles of metrics-server's own manifests)."""
     user = {"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:metrics-server"}
-    role = lambda kind, name: {"apiGroup": "rbac.authorization.k8s.io", "kind": kind, "name": name}
+
+    def role(kind, name):
+        return {"apiGroup": "rbac.authorization.k8s.io", "kind": kind, "name": name}
+
     system = {"name": "metrics-server", "namespace": "kube-system"}
     return [
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
-         "metadata": {"name": "loom-lab:metrics-server"},
-         "rules": [{"apiGroups": [""], "resources": ["nodes/metrics"], "verbs": ["get"]},
-                   {"apiGroups": [""], "resources": ["pods", "nodes"], "verbs": ["get", "list", "watch"]}]},
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-         "metadata": {"name": "loom-lab:metrics-server"}, "roleRef": role("ClusterRole", "loom-lab:metrics-server"),
-         "subjects": [user]},
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-         "metadata": {"name": "loom-lab:metrics-server:auth-delegator"},
-         "roleRef": role("ClusterRole", "system:auth-delegator"), "subjects": [user]},
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
-         "metadata": {"name": "loom-lab:metrics-server:auth-reader", "namespace": "kube-system"},
-         "roleRef": role("Role", "extension-apiserver-authentication-reader"), "subjects": [user]},
-        {"apiVersion": "v1", "kind": "Service", "metadata": system,
-         "spec": {"ports": [{"name": "https", "port": 443, "targetPort": s.METRICS_PORT}]}},
-        {"apiVersion": "v1", "kind": "Endpoints", "metadata": system,
-         "subsets": [{"addresses": [{"ip": s.NODE_IP}], "ports": [{"name": "https", "port": s.METRICS_PORT}]}]},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": "loom-lab:metrics-server"},
+            "rules": [
+                {"apiGroups": [""], "resources": ["nodes/metrics"], "verbs": ["get"]},
+                {"apiGroups": [""], "resources": ["pods", "nodes"], "verbs": ["get", "list", "watch"]},
+            ],
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": "loom-lab:metrics-server"},
+            "roleRef": role("ClusterRole", "loom-lab:metrics-server"),
+            "subjects": [user],
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": "loom-lab:metrics-server:auth-delegator"},
+            "roleRef": role("ClusterRole", "system:auth-delegator"),
+            "subjects": [user],
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": "loom-lab:metrics-server:auth-reader", "namespace": "kube-system"},
+            "roleRef": role("Role", "extension-apiserver-authentication-reader"),
+            "subjects": [user],
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": system,
+            "spec": {"ports": [{"name": "https", "port": 443, "targetPort": s.METRICS_PORT}]},
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "Endpoints",
+            "metadata": system,
+            "subsets": [{"addresses": [{"ip": s.NODE_IP}], "ports": [{"name": "https", "port": s.METRICS_PORT}]}],
+        },
         # Its serving certificate is self-signed (as in metrics-server's own manifests).
-        {"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService", "metadata": {"name": "v1beta1.metrics.k8s.io"},
-         "spec": {"service": {**system, "port": 443}, "group": "metrics.k8s.io", "version": "v1beta1",
-                  "insecureSkipTLSVerify": True, "groupPriorityMinimum": 100, "versionPriority": 100}},
+        {
+            "apiVersion": "apiregistration.k8s.io/v1",
+            "kind": "APIService",
+            "metadata": {"name": "v1beta1.metrics.k8s.io"},
+            "spec": {
+                "service": {**system, "port": 443},
+                "group": "metrics.k8s.io",
+                "version": "v1beta1",
+                "insecureSkipTLSVerify": True,
+                "groupPriorityMinimum": 100,
+                "versionPriority": 100,
+            },
+        },
     ]
 
 
@@ -82,29 +129,65 @@ def cluster_objects() -> dict:
     provisioner here: static local PersistentVolumes on this node, owned per pod by fsGroup)."""
     volumes = s.RUN / "volumes"
     items = [
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "loom-lab:coredns"},
-         "rules": [{"apiGroups": [""], "resources": ["endpoints", "services", "pods", "namespaces"],
-                    "verbs": ["list", "watch"]},
-                   {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["list", "watch"]}]},
-        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-         "metadata": {"name": "loom-lab:coredns"},
-         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "loom-lab:coredns"},
-         "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:coredns"}]},
-        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
-         "metadata": {"name": "loom-lab-local",
-                      "annotations": {"storageclass.kubernetes.io/is-default-class": "true"}},
-         "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer",
-         "reclaimPolicy": "Delete"},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": "loom-lab:coredns"},
+            "rules": [
+                {
+                    "apiGroups": [""],
+                    "resources": ["endpoints", "services", "pods", "namespaces"],
+                    "verbs": ["list", "watch"],
+                },
+                {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["list", "watch"]},
+            ],
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": "loom-lab:coredns"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "loom-lab:coredns"},
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:coredns"}],
+        },
+        {
+            "apiVersion": "storage.k8s.io/v1",
+            "kind": "StorageClass",
+            "metadata": {
+                "name": "loom-lab-local",
+                "annotations": {"storageclass.kubernetes.io/is-default-class": "true"},
+            },
+            "provisioner": "kubernetes.io/no-provisioner",
+            "volumeBindingMode": "WaitForFirstConsumer",
+            "reclaimPolicy": "Delete",
+        },
     ] + metrics_server_objects()
     for i in range(1, 13):  # a results volume per workload's Job, the database's, spares
         path = volumes / f"pv{i}"
         path.mkdir(parents=True, exist_ok=True)
-        items.append({
-            "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": f"loom-lab-local-{i}"},
-            # ReadWriteMany too: every pod of this one node may write it (the indexed Job's runners do).
-            "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce", "ReadWriteMany"],
-                     "persistentVolumeReclaimPolicy": "Retain", "storageClassName": "loom-lab-local",
-                     "local": {"path": str(path)},
-                     "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
-                         {"key": "kubernetes.io/hostname", "operator": "In", "values": [s.NODE]}]}]}}}})
+        items.append(
+            {
+                "apiVersion": "v1",
+                "kind": "PersistentVolume",
+                "metadata": {"name": f"loom-lab-local-{i}"},
+                # ReadWriteMany too: every pod of this one node may write it (the indexed Job's runners do).
+                "spec": {
+                    "capacity": {"storage": "10Gi"},
+                    "accessModes": ["ReadWriteOnce", "ReadWriteMany"],
+                    "persistentVolumeReclaimPolicy": "Retain",
+                    "storageClassName": "loom-lab-local",
+                    "local": {"path": str(path)},
+                    "nodeAffinity": {
+                        "required": {
+                            "nodeSelectorTerms": [
+                                {
+                                    "matchExpressions": [
+                                        {"key": "kubernetes.io/hostname", "operator": "In", "values": [s.NODE]}
+                                    ]
+                                }
+                            ]
+                        }
+                    },
+                },
+            }
+        )
     return {"apiVersion": "v1", "kind": "List", "items": items}

@@ -40,8 +40,10 @@ def down(compare: bool = True):
         if diffs:
             print("\n".join(f"  {d}" for d in diffs))
             fail("the host differs from before `up` (above)")
-        say("host restored: iptables, interfaces, addresses, routes, mounts, listening sockets, sysctls and "
-            "cgroups are as before `up`")
+        say(
+            "host restored: iptables, interfaces, addresses, routes, mounts, listening sockets, sysctls and "
+            "cgroups are as before `up`"
+        )
 
 
 def stop_pods():
@@ -49,10 +51,23 @@ def stop_pods():
     stop("kube-scheduler")
     if running("kube-apiserver") and running("kubelet"):
         # The kubelet tears pods down properly (CNI DEL: veth and IP released) while it runs.
-        kubectl("delete", "pods", "--all", "--all-namespaces", "--grace-period=0", "--force", "--wait=false",
-                check=False, timeout=30)
-        proc.wait_until(lambda: running("containerd") is None or
-                        not sh(*CTR, "tasks", "ls", "-q", check=False, timeout=5).stdout.strip(), 30, 0.5)
+        kubectl(
+            "delete",
+            "pods",
+            "--all",
+            "--all-namespaces",
+            "--grace-period=0",
+            "--force",
+            "--wait=false",
+            check=False,
+            timeout=30,
+        )
+        proc.wait_until(
+            lambda: running("containerd") is None
+            or not sh(*CTR, "tasks", "ls", "-q", check=False, timeout=5).stdout.strip(),
+            30,
+            0.5,
+        )
     for name in ("metrics-server", "kubelet", "kube-proxy", "coredns"):
         stop(name)
     kill_pods()
@@ -127,7 +142,7 @@ def kill_pods():
 def unmount_under(*roots: Path):
     prefixes = tuple(str(r) for r in roots)
     for _ in range(5):
-        mounts = [l.split()[4] for l in Path("/proc/self/mountinfo").read_text().splitlines()]
+        mounts = [line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()]
         ours = [m for m in mounts if m.startswith(prefixes)]
         if not ours:
             return

@@ -13,37 +13,71 @@ from .settings import BRIDGE, NODE_IP, POD_CIDR, PORTS, fail, sh
 CHAIN_PREFIXES = ("KUBE-", "CNI-", "LOOMLAB-")
 # Kernel settings the cluster changes (the kubelet sets the vm/kernel ones unless
 # protectKernelDefaults): recorded by `up`, restored by `down`.
-SYSCTLS = ["net.ipv4.ip_forward", "net.bridge.bridge-nf-call-iptables", "net.bridge.bridge-nf-call-ip6tables",
-           "vm.overcommit_memory", "vm.panic_on_oom", "kernel.panic", "kernel.panic_on_oops",
-           "kernel.keys.root_maxkeys", "kernel.keys.root_maxbytes", "net.ipv4.conf.all.route_localnet",
-           "net.netfilter.nf_conntrack_max", "net.netfilter.nf_conntrack_tcp_timeout_established",
-           "net.netfilter.nf_conntrack_tcp_timeout_close_wait"]
+SYSCTLS = [
+    "net.ipv4.ip_forward",
+    "net.bridge.bridge-nf-call-iptables",
+    "net.bridge.bridge-nf-call-ip6tables",
+    "vm.overcommit_memory",
+    "vm.panic_on_oom",
+    "kernel.panic",
+    "kernel.panic_on_oops",
+    "kernel.keys.root_maxkeys",
+    "kernel.keys.root_maxbytes",
+    "net.ipv4.conf.all.route_localnet",
+    "net.netfilter.nf_conntrack_max",
+    "net.netfilter.nf_conntrack_tcp_timeout_established",
+    "net.netfilter.nf_conntrack_tcp_timeout_close_wait",
+]
 # Host paths a component writes to by default whatever we configure; removed by `down` when `up`
 # found them absent.
-HOST_PATHS = ["/var/lib/cni", "/var/log/containers", "/var/log/pods", "/run/netns", "/etc/cni",
-              "/var/lib/kubelet", "/run/containerd", "/etc/kubernetes"]
+HOST_PATHS = [
+    "/var/lib/cni",
+    "/var/log/containers",
+    "/var/log/pods",
+    "/run/netns",
+    "/etc/cni",
+    "/var/lib/kubelet",
+    "/run/containerd",
+    "/etc/kubernetes",
+]
 
 
 def _rules(save: str) -> list[str]:
     p = sh(save, check=False)
     # Counters and comments change by themselves; the rules are what matters.
-    return sorted(line.split(" [")[0] if line.startswith(":") else line
-                  for line in p.stdout.splitlines() if line and not line.startswith("#"))
+    return sorted(
+        line.split(" [")[0] if line.startswith(":") else line
+        for line in p.stdout.splitlines()
+        if line and not line.startswith("#")
+    )
 
 
 def host_state() -> dict:
-    links = sorted(l.split(": ")[1].split("@")[0] for l in sh("ip", "-o", "link").stdout.splitlines())
-    addrs = sorted(" ".join(l.split()[1:4]) for l in sh("ip", "-o", "addr").stdout.splitlines())
+    links = sorted(line.split(": ")[1].split("@")[0] for line in sh("ip", "-o", "link").stdout.splitlines())
+    addrs = sorted(" ".join(line.split()[1:4]) for line in sh("ip", "-o", "addr").stdout.splitlines())
     routes = sorted(sh("ip", "route", "show", "table", "all").stdout.splitlines())
-    mounts = sorted(l.split()[4] for l in Path("/proc/self/mountinfo").read_text().splitlines())
-    listening = sorted({" ".join(l.split()[:1] + l.split()[4:5])
-                        for l in sh("ss", "-H", "-l", "-n", "-t", "-u").stdout.splitlines() if l.strip()})
-    cgroups = sorted(str(d) for c in Path("/sys/fs/cgroup").iterdir() if c.is_dir()
-                     for d in c.iterdir() if d.is_dir())
-    return {"iptables": _rules("iptables-save"), "ip6tables": _rules("ip6tables-save"), "nft": nft_tables(),
-            "links": links, "addresses": addrs, "routes": routes, "mounts": mounts, "listening": listening,
-            "sysctls": read_sysctls(), "cgroups": cgroups,
-            "paths": {p: os.path.lexists(p) for p in HOST_PATHS}}
+    mounts = sorted(line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines())
+    listening = sorted(
+        {
+            " ".join(line.split()[:1] + line.split()[4:5])
+            for line in sh("ss", "-H", "-l", "-n", "-t", "-u").stdout.splitlines()
+            if line.strip()
+        }
+    )
+    cgroups = sorted(str(d) for c in Path("/sys/fs/cgroup").iterdir() if c.is_dir() for d in c.iterdir() if d.is_dir())
+    return {
+        "iptables": _rules("iptables-save"),
+        "ip6tables": _rules("ip6tables-save"),
+        "nft": nft_tables(),
+        "links": links,
+        "addresses": addrs,
+        "routes": routes,
+        "mounts": mounts,
+        "listening": listening,
+        "sysctls": read_sysctls(),
+        "cgroups": cgroups,
+        "paths": {p: os.path.lexists(p) for p in HOST_PATHS},
+    }
 
 
 def nft_tables() -> list[str]:
@@ -88,13 +122,30 @@ def preflight():
     missing = []
     if os.geteuid() != 0:
         missing.append("root (containerd, the kubelet, iptables and the bridge need it): run as root")
-    cap_eff = int(next(l for l in Path("/proc/self/status").read_text().splitlines()
-                       if l.startswith("CapEff:")).split()[1], 16)
+    cap_eff = int(
+        next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("CapEff:")).split()[
+            1
+        ],
+        16,
+    )
     for bit, name in ((12, "CAP_NET_ADMIN (bridge, iptables)"), (21, "CAP_SYS_ADMIN (mounts, namespaces)")):
         if not cap_eff & (1 << bit):
             missing.append(name)
-    for cmd in ("containerd", "ctr", "runc", "ip", "iptables", "iptables-save", "iptables-restore",
-                "ip6tables-save", "ip6tables-restore", "openssl", "conntrack", "ss", "kubectl"):
+    for cmd in (
+        "containerd",
+        "ctr",
+        "runc",
+        "ip",
+        "iptables",
+        "iptables-save",
+        "iptables-restore",
+        "ip6tables-save",
+        "ip6tables-restore",
+        "openssl",
+        "conntrack",
+        "ss",
+        "kubectl",
+    ):
         if not shutil.which(cmd):
             missing.append(f"command {cmd} (Debian: containerd runc iptables conntrack iproute2 openssl)")
     for plugin in ("bridge", "host-local", "loopback"):
@@ -103,7 +154,8 @@ def preflight():
     if not Path("/proc/sys/net/bridge/bridge-nf-call-iptables").exists():
         missing.append("the br_netfilter kernel module (Services between pods on one bridge need it)")
     if not os.access("/sys/fs/cgroup", os.W_OK) and not any(
-            os.access(c, os.W_OK) for c in Path("/sys/fs/cgroup").glob("*")):
+        os.access(c, os.W_OK) for c in Path("/sys/fs/cgroup").glob("*")
+    ):
         missing.append("writable cgroups (/sys/fs/cgroup)")
     busy = [p for p in PORTS if port_in_use(p)]
     if busy:
@@ -113,8 +165,11 @@ def preflight():
 
 
 def port_in_use(port: int) -> bool:
-    return any(l.split()[3].rsplit(":", 1)[-1] == str(port)
-               for l in sh("ss", "-H", "-l", "-n", "-t").stdout.splitlines() if l.strip())
+    return any(
+        line.split()[3].rsplit(":", 1)[-1] == str(port)
+        for line in sh("ss", "-H", "-l", "-n", "-t").stdout.splitlines()
+        if line.strip()
+    )
 
 
 def network_up():

@@ -29,22 +29,70 @@ def openssl(*args):
 
 def make_pki(pki: Path):
     pki.mkdir(parents=True, exist_ok=True)
+
     def authority(name: str, subject: str):
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject,
-                "-keyout", pki / f"{name}.key", "-out", pki / f"{name}.crt")
+        openssl(
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "30",
+            "-subj",
+            subject,
+            "-keyout",
+            pki / f"{name}.key",
+            "-out",
+            pki / f"{name}.crt",
+        )
 
     def cert(name: str, subject: str, sans: str | None = None, usage: str = "serverAuth", ca: str = "ca"):
         ext = pki / f"{name}.ext"
         ext.write_text(f"extendedKeyUsage={usage}\n" + (f"subjectAltName={sans}\n" if sans else ""))
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", pki / f"{name}.key",
-                "-out", pki / f"{name}.csr")
-        openssl("x509", "-req", "-in", pki / f"{name}.csr", "-CA", pki / f"{ca}.crt", "-CAkey", pki / f"{ca}.key",
-                "-CAcreateserial", "-days", "30", "-extfile", ext, "-out", pki / f"{name}.crt")
+        openssl(
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-subj",
+            subject,
+            "-keyout",
+            pki / f"{name}.key",
+            "-out",
+            pki / f"{name}.csr",
+        )
+        openssl(
+            "x509",
+            "-req",
+            "-in",
+            pki / f"{name}.csr",
+            "-CA",
+            pki / f"{ca}.crt",
+            "-CAkey",
+            pki / f"{ca}.key",
+            "-CAcreateserial",
+            "-days",
+            "30",
+            "-extfile",
+            ext,
+            "-out",
+            pki / f"{name}.crt",
+        )
 
     authority("ca", "/CN=loom-lab-ca")
-    sans = ",".join([f"IP:{NODE_IP}", f"IP:{API_SERVICE_IP}", "IP:127.0.0.1", "DNS:localhost", "DNS:kubernetes",
-                     "DNS:kubernetes.default", "DNS:kubernetes.default.svc",
-                     "DNS:kubernetes.default.svc.cluster.local"])
+    sans = ",".join(
+        [
+            f"IP:{NODE_IP}",
+            f"IP:{API_SERVICE_IP}",
+            "IP:127.0.0.1",
+            "DNS:localhost",
+            "DNS:kubernetes",
+            "DNS:kubernetes.default",
+            "DNS:kubernetes.default.svc",
+            "DNS:kubernetes.default.svc.cluster.local",
+        ]
+    )
     cert("apiserver", "/CN=kube-apiserver", sans)
     # The API server's client certificate towards the kubelet (logs, exec, port-forward).
     cert("apiserver-kubelet-client", "/O=system:masters/CN=kube-apiserver-kubelet-client", usage="clientAuth")
@@ -61,11 +109,22 @@ def make_kubeconfigs():
     for name, (user, groups) in IDENTITIES.items():
         token = secrets.token_hex(24)
         lines.append(f'{token},{user},{user},"{groups}"' if groups else f"{token},{user},{user}")
-        cfg = {"apiVersion": "v1", "kind": "Config", "current-context": "loom-lab",
-               "clusters": [{"name": "loom-lab", "cluster": {"server": f"https://{NODE_IP}:{API_PORT}",
-                                                            "certificate-authority": str(RUN / "pki" / "ca.crt")}}],
-               "users": [{"name": user, "user": {"token": token}}],
-               "contexts": [{"name": "loom-lab", "context": {"cluster": "loom-lab", "user": user}}]}
+        cfg = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "current-context": "loom-lab",
+            "clusters": [
+                {
+                    "name": "loom-lab",
+                    "cluster": {
+                        "server": f"https://{NODE_IP}:{API_PORT}",
+                        "certificate-authority": str(RUN / "pki" / "ca.crt"),
+                    },
+                }
+            ],
+            "users": [{"name": user, "user": {"token": token}}],
+            "contexts": [{"name": "loom-lab", "context": {"cluster": "loom-lab", "user": user}}],
+        }
         path = KUBECONFIG if name == "admin" else RUN / f"{name}.kubeconfig"
         path.write_text(json.dumps(cfg, indent=1))
         path.chmod(0o600)

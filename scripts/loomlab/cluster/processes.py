@@ -18,8 +18,14 @@ def start(name: str, cmd: list, env: dict | None = None):
     log = (RUN / "logs" / f"{name}.log").open("ab")
     full_env = dict(os.environ)
     full_env.update(env or {})
-    p = subprocess.Popen([str(c) for c in cmd], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                         env=full_env, start_new_session=True)
+    p = subprocess.Popen(
+        [str(c) for c in cmd],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=full_env,
+        start_new_session=True,
+    )
     (RUN / "pids" / f"{name}.pid").write_text(f"{p.pid}\n{cmd[0]}\n")
     return p
 
@@ -51,7 +57,7 @@ def tools() -> dict:
     p = subprocess.run(["bash", str(ROOT / "scripts" / "k8s" / "tools.sh")], stdout=subprocess.PIPE, text=True)
     if p.returncode != 0:
         fail("building the Kubernetes components failed (see above)")
-    return dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
+    return dict(line.split("=", 1) for line in p.stdout.splitlines() if "=" in line)
 
 
 def components_rss_mb() -> float:
@@ -60,5 +66,5 @@ def components_rss_mb() -> float:
         pid = running(name)
         if pid:
             status = Path(f"/proc/{pid}/status").read_text()
-            total += int(next(l for l in status.splitlines() if l.startswith("VmRSS:")).split()[1])
+            total += int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
     return total / 1024

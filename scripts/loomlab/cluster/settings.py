@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from loomlab import ROOT  # noqa: F401 - re-exported: every path of the cluster starts from it
+
 CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
 HOME = Path(os.environ.get("LOOMLAB_K8S_HOME", CACHE / "k8s"))
 RUN = HOME / "run"  # everything of one cluster's life: wiped by `down`
@@ -35,8 +36,18 @@ REGISTRY = f"127.0.0.1:{REGISTRY_PORT}"
 REGISTRY_PREFIX = REGISTRY  # what `./lab k8s images --push` pushes to for the lab's cluster
 REGISTRY_ROOT = HOME / "registry"
 PORTS = [2379, 2380, API_PORT, METRICS_PORT, REGISTRY_PORT, 10248, 10249, 10250, 10256, 10257, 10259]
-COMPONENTS = ["etcd", "kube-apiserver", "registry", "containerd", "kube-controller-manager", "kube-scheduler",
-              "kubelet", "kube-proxy", "coredns", "metrics-server"]
+COMPONENTS = [
+    "etcd",
+    "kube-apiserver",
+    "registry",
+    "containerd",
+    "kube-controller-manager",
+    "kube-scheduler",
+    "kubelet",
+    "kube-proxy",
+    "coredns",
+    "metrics-server",
+]
 
 
 def say(msg: str):

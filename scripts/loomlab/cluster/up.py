@@ -15,8 +15,28 @@ from . import configs, down, host, pki
 from .api import Api, dns_query, kubectl
 from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
-from .settings import (API_PORT, API_SERVICE_IP, BRIDGE, HOME, IMAGES, KUBECONFIG, METRICS_PORT, NODE, NODE_IP,
-                       POD_CIDR, REGISTRY, REGISTRY_ROOT, ROOT, RUN, SERVICE_CIDR, SOCK, Step, fail, say, sh)
+from .settings import (
+    API_PORT,
+    API_SERVICE_IP,
+    BRIDGE,
+    HOME,
+    IMAGES,
+    KUBECONFIG,
+    METRICS_PORT,
+    NODE,
+    NODE_IP,
+    POD_CIDR,
+    REGISTRY,
+    REGISTRY_ROOT,
+    ROOT,
+    RUN,
+    SERVICE_CIDR,
+    SOCK,
+    Step,
+    fail,
+    say,
+    sh,
+)
 
 
 def up():
@@ -47,10 +67,13 @@ def up():
             shutil.copytree(RUN / "logs", logs)
         down.down(compare=False)
         fail(f"up failed and was undone; the components' logs are in {logs}")
-    say(f"Ready in {time.monotonic() - started:.1f} s: node {NODE} ({NODE_IP}), Services {SERVICE_CIDR}, pods {POD_CIDR}")
+    say(
+        f"Ready in {time.monotonic() - started:.1f} s: node {NODE} ({NODE_IP}),"
+        f" Services {SERVICE_CIDR}, pods {POD_CIDR}"
+    )
     say("steps: " + ", ".join(f"{w.split(' (')[0]} {s:.1f} s" for w, s in Step.timings))
     say(f"components' memory (RSS) with the node idle: {components_rss_mb():.0f} MiB")
-    say(f"export KUBECONFIG={KUBECONFIG}    (or: eval \"$(./lab k8s env)\")")
+    say(f'export KUBECONFIG={KUBECONFIG}    (or: eval "$(./lab k8s env)")')
 
 
 def bring_up(t: dict):
@@ -68,31 +91,39 @@ def bring_up(t: dict):
         start_registry(t)
     with Step("containerd (own root, state and socket) and the pod sandbox image"):
         start("containerd", ["containerd", "--config", RUN / "containerd" / "config.toml"])
-        if not proc.wait_until(lambda: SOCK.exists() and sh("ctr", "--address", SOCK, "version", check=False,
-                                                            timeout=5).returncode == 0, 30):
+        if not proc.wait_until(
+            lambda: SOCK.exists() and sh("ctr", "--address", SOCK, "version", check=False, timeout=5).returncode == 0,
+            30,
+        ):
             raise RuntimeError("containerd did not start")
         import_sandbox()
     with Step("controller-manager, scheduler, kubelet, kube-proxy, CoreDNS, metrics-server"):
         start_node(t)
     with Step(f"node {NODE} Ready"):
+
         def node_ready():
             # Ready, and the node controller has lifted the not-ready taint: pods can be scheduled.
             node = api.json(f"/api/v1/nodes/{NODE}", 2)
-            return (any(c["type"] == "Ready" and c["status"] == "True" for c in node["status"]["conditions"])
-                    and not node["spec"].get("taints"))
+            return any(
+                c["type"] == "Ready" and c["status"] == "True" for c in node["status"]["conditions"]
+            ) and not node["spec"].get("taints")
 
         if not proc.wait_until(node_ready, 90, 0.25):
             raise RuntimeError(f"the node did not become Ready (see {RUN / 'logs' / 'kubelet.log'})")
     with Step("metrics API (metrics-server behind the aggregation layer) available"):
+
         def available():
             service = api.json("/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io", 2)
-            return any(c["type"] == "Available" and c["status"] == "True" for c in service["status"].get("conditions", []))
+            return any(
+                c["type"] == "Available" and c["status"] == "True" for c in service["status"].get("conditions", [])
+            )
 
         if not proc.wait_until(available, 90, 0.5):
             raise RuntimeError(f"metrics.k8s.io not available (see {RUN / 'logs' / 'metrics-server.log'})")
     with Step("cluster DNS answers kubernetes.default.svc.cluster.local"):
-        if not proc.wait_until(lambda: API_SERVICE_IP in dns_query("kubernetes.default.svc.cluster.local", NODE_IP),
-                               60, 0.25):
+        if not proc.wait_until(
+            lambda: API_SERVICE_IP in dns_query("kubernetes.default.svc.cluster.local", NODE_IP), 60, 0.25
+        ):
             raise RuntimeError(f"CoreDNS did not answer (see {RUN / 'logs' / 'coredns.log'})")
         # kube-proxy inserts its jumps at the top of FORWARD: ours goes first again.
         proc.wait_until(lambda: sh("iptables", "-n", "-L", "KUBE-FORWARD", check=False).returncode == 0, 20)
@@ -100,10 +131,26 @@ def bring_up(t: dict):
 
 
 def start_etcd(t: dict):
-    etcd = start("etcd", [t["ETCD"], "--data-dir", RUN / "etcd", "--listen-client-urls", "http://127.0.0.1:2379",
-                          "--advertise-client-urls", "http://127.0.0.1:2379", "--listen-peer-urls",
-                          "http://127.0.0.1:2380", "--initial-advertise-peer-urls", "http://127.0.0.1:2380",
-                          "--initial-cluster", "default=http://127.0.0.1:2380", "--log-level", "warn"])
+    etcd = start(
+        "etcd",
+        [
+            t["ETCD"],
+            "--data-dir",
+            RUN / "etcd",
+            "--listen-client-urls",
+            "http://127.0.0.1:2379",
+            "--advertise-client-urls",
+            "http://127.0.0.1:2379",
+            "--listen-peer-urls",
+            "http://127.0.0.1:2380",
+            "--initial-advertise-peer-urls",
+            "http://127.0.0.1:2380",
+            "--initial-cluster",
+            "default=http://127.0.0.1:2380",
+            "--log-level",
+            "warn",
+        ],
+    )
     if not proc.wait_http("http://127.0.0.1:2379/health", 30, alive=lambda: etcd.poll() is None):
         raise RuntimeError("etcd did not become healthy")
 
@@ -117,26 +164,66 @@ def start_registry(t: dict):
 
 def start_apiserver(t: dict) -> Api:
     pki_dir = RUN / "pki"
-    start("kube-apiserver", [
-        t["KUBE_APISERVER"], "--etcd-servers", "http://127.0.0.1:2379",
-        "--bind-address", NODE_IP, "--advertise-address", NODE_IP, "--secure-port", API_PORT,
-        "--service-cluster-ip-range", SERVICE_CIDR, "--tls-cert-file", pki_dir / "apiserver.crt",
-        "--tls-private-key-file", pki_dir / "apiserver.key", "--client-ca-file", pki_dir / "ca.crt",
-        "--token-auth-file", pki_dir / "tokens.csv", "--authorization-mode", "Node,RBAC",
-        "--enable-admission-plugins", "NodeRestriction", "--allow-privileged=false",
-        "--service-account-issuer", "https://kubernetes.default.svc.cluster.local",
-        "--service-account-key-file", pki_dir / "sa.pub", "--service-account-signing-key-file", pki_dir / "sa.key",
-        "--kubelet-client-certificate", pki_dir / "apiserver-kubelet-client.crt",
-        "--kubelet-client-key", pki_dir / "apiserver-kubelet-client.key",
-        "--kubelet-preferred-address-types", "InternalIP",
-        # The aggregation layer (metrics.k8s.io served by metrics-server); the API server dials the
-        # endpoint's address itself, as it cannot reach Service IPs (kube-proxy's rules are for pods).
-        "--requestheader-client-ca-file", pki_dir / "front-proxy-ca.crt",
-        "--requestheader-allowed-names", "front-proxy-client", "--requestheader-username-headers", "X-Remote-User",
-        "--requestheader-group-headers", "X-Remote-Group", "--requestheader-extra-headers-prefix", "X-Remote-Extra-",
-        "--proxy-client-cert-file", pki_dir / "front-proxy-client.crt",
-        "--proxy-client-key-file", pki_dir / "front-proxy-client.key", "--enable-aggregator-routing=true",
-        "--profiling=false", "--v=1"])
+    start(
+        "kube-apiserver",
+        [
+            t["KUBE_APISERVER"],
+            "--etcd-servers",
+            "http://127.0.0.1:2379",
+            "--bind-address",
+            NODE_IP,
+            "--advertise-address",
+            NODE_IP,
+            "--secure-port",
+            API_PORT,
+            "--service-cluster-ip-range",
+            SERVICE_CIDR,
+            "--tls-cert-file",
+            pki_dir / "apiserver.crt",
+            "--tls-private-key-file",
+            pki_dir / "apiserver.key",
+            "--client-ca-file",
+            pki_dir / "ca.crt",
+            "--token-auth-file",
+            pki_dir / "tokens.csv",
+            "--authorization-mode",
+            "Node,RBAC",
+            "--enable-admission-plugins",
+            "NodeRestriction",
+            "--allow-privileged=false",
+            "--service-account-issuer",
+            "https://kubernetes.default.svc.cluster.local",
+            "--service-account-key-file",
+            pki_dir / "sa.pub",
+            "--service-account-signing-key-file",
+            pki_dir / "sa.key",
+            "--kubelet-client-certificate",
+            pki_dir / "apiserver-kubelet-client.crt",
+            "--kubelet-client-key",
+            pki_dir / "apiserver-kubelet-client.key",
+            "--kubelet-preferred-address-types",
+            "InternalIP",
+            # The aggregation layer (metrics.k8s.io served by metrics-server); the API server dials the
+            # endpoint's address itself, as it cannot reach Service IPs (kube-proxy's rules are for pods).
+            "--requestheader-client-ca-file",
+            pki_dir / "front-proxy-ca.crt",
+            "--requestheader-allowed-names",
+            "front-proxy-client",
+            "--requestheader-username-headers",
+            "X-Remote-User",
+            "--requestheader-group-headers",
+            "X-Remote-Group",
+            "--requestheader-extra-headers-prefix",
+            "X-Remote-Extra-",
+            "--proxy-client-cert-file",
+            pki_dir / "front-proxy-client.crt",
+            "--proxy-client-key-file",
+            pki_dir / "front-proxy-client.key",
+            "--enable-aggregator-routing=true",
+            "--profiling=false",
+            "--v=1",
+        ],
+    )
     api = Api()
     if not proc.wait_until(lambda: api.get("/readyz", 2) == b"ok", 90, 0.2):
         raise RuntimeError(f"kube-apiserver not ready (see {RUN / 'logs' / 'kube-apiserver.log'})")
@@ -146,30 +233,92 @@ def start_apiserver(t: dict) -> Api:
 def start_node(t: dict):
     """The controllers, the node's agents and the cluster's DNS, and the objects every run needs."""
     pki_dir = RUN / "pki"
-    start("kube-controller-manager", [
-        t["KUBE_CONTROLLER_MANAGER"], "--kubeconfig", RUN / "controller-manager.kubeconfig",
-        "--authentication-kubeconfig", RUN / "controller-manager.kubeconfig",
-        "--authorization-kubeconfig", RUN / "controller-manager.kubeconfig",
-        "--bind-address", "127.0.0.1", "--leader-elect=false", "--cluster-name", "loom-lab",
-        "--service-account-private-key-file", pki_dir / "sa.key", "--root-ca-file", pki_dir / "ca.crt",
-        "--use-service-account-credentials=true", "--profiling=false", "--v=1"])
-    start("kube-scheduler", [
-        t["KUBE_SCHEDULER"], "--kubeconfig", RUN / "scheduler.kubeconfig",
-        "--authentication-kubeconfig", RUN / "scheduler.kubeconfig",
-        "--authorization-kubeconfig", RUN / "scheduler.kubeconfig",
-        "--bind-address", "127.0.0.1", "--leader-elect=false", "--profiling=false", "--v=1"])
-    start("kubelet", [
-        t["KUBELET"], "--config", RUN / "kubelet.yaml", "--kubeconfig", RUN / "kubelet.kubeconfig",
-        "--root-dir", RUN / "kubelet", "--cert-dir", RUN / "kubelet" / "pki",
-        "--hostname-override", NODE, "--node-ip", NODE_IP, "--v=1"])
+    start(
+        "kube-controller-manager",
+        [
+            t["KUBE_CONTROLLER_MANAGER"],
+            "--kubeconfig",
+            RUN / "controller-manager.kubeconfig",
+            "--authentication-kubeconfig",
+            RUN / "controller-manager.kubeconfig",
+            "--authorization-kubeconfig",
+            RUN / "controller-manager.kubeconfig",
+            "--bind-address",
+            "127.0.0.1",
+            "--leader-elect=false",
+            "--cluster-name",
+            "loom-lab",
+            "--service-account-private-key-file",
+            pki_dir / "sa.key",
+            "--root-ca-file",
+            pki_dir / "ca.crt",
+            "--use-service-account-credentials=true",
+            "--profiling=false",
+            "--v=1",
+        ],
+    )
+    start(
+        "kube-scheduler",
+        [
+            t["KUBE_SCHEDULER"],
+            "--kubeconfig",
+            RUN / "scheduler.kubeconfig",
+            "--authentication-kubeconfig",
+            RUN / "scheduler.kubeconfig",
+            "--authorization-kubeconfig",
+            RUN / "scheduler.kubeconfig",
+            "--bind-address",
+            "127.0.0.1",
+            "--leader-elect=false",
+            "--profiling=false",
+            "--v=1",
+        ],
+    )
+    start(
+        "kubelet",
+        [
+            t["KUBELET"],
+            "--config",
+            RUN / "kubelet.yaml",
+            "--kubeconfig",
+            RUN / "kubelet.kubeconfig",
+            "--root-dir",
+            RUN / "kubelet",
+            "--cert-dir",
+            RUN / "kubelet" / "pki",
+            "--hostname-override",
+            NODE,
+            "--node-ip",
+            NODE_IP,
+            "--v=1",
+        ],
+    )
     start("kube-proxy", [t["KUBE_PROXY"], "--config", RUN / "kube-proxy.yaml", "--v=1"])
     kubectl("apply", "-f", "-", input=json.dumps(configs.cluster_objects()))
     start("coredns", [t["COREDNS"], "-conf", RUN / "Corefile"])
     kubeconfig = RUN / "metrics-server.kubeconfig"
-    start("metrics-server", [
-        t["METRICS_SERVER"], "--kubeconfig", kubeconfig, "--authentication-kubeconfig", kubeconfig,
-        "--authorization-kubeconfig", kubeconfig, "--bind-address", NODE_IP, "--secure-port", METRICS_PORT,
-        "--cert-dir", RUN / "metrics-server",
-        # The kubelet serves its metrics with a self-signed certificate (no serving CSR is approved here).
-        "--kubelet-insecure-tls", "--kubelet-preferred-address-types", "InternalIP",
-        "--metric-resolution", "15s", "--v=1"])
+    start(
+        "metrics-server",
+        [
+            t["METRICS_SERVER"],
+            "--kubeconfig",
+            kubeconfig,
+            "--authentication-kubeconfig",
+            kubeconfig,
+            "--authorization-kubeconfig",
+            kubeconfig,
+            "--bind-address",
+            NODE_IP,
+            "--secure-port",
+            METRICS_PORT,
+            "--cert-dir",
+            RUN / "metrics-server",
+            # The kubelet serves its metrics with a self-signed certificate (no serving CSR is approved here).
+            "--kubelet-insecure-tls",
+            "--kubelet-preferred-address-types",
+            "InternalIP",
+            "--metric-resolution",
+            "15s",
+            "--v=1",
+        ],
+    )

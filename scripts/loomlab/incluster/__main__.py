@@ -22,35 +22,62 @@ from .measure import ClusterService
 def parse(argv):
     p = argparse.ArgumentParser(prog="lab k8s run", description=DOC.split("\n\n")[0])
     p.add_argument("--out", required=True)
-    p.add_argument("--profile", choices=["quick", "smoke", "scale"], default="quick",
-                   help="quick: warm-up, then interleaved rounds per load; smoke: seconds, one round unless --repeats"
-                        " says more (CI); scale: how many"
-                        " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
-                        " reactive on one; the JVM variant)")
+    p.add_argument(
+        "--profile",
+        choices=["quick", "smoke", "scale"],
+        default="quick",
+        help="quick: warm-up, then interleaved rounds per load; smoke: seconds, one round unless --repeats"
+        " says more (CI); scale: how many"
+        " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
+        " reactive on one; the JVM variant)",
+    )
     p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
-    p.add_argument("--variants", default="jvm,jvm-aot,native",
-                   help="service variants (default: every one whose image exists here)")
-    p.add_argument("--mode", default="", help="worker, virtual, reactive or virtual+rx, comma-separated "
-                   "(default: every mode a workload has)")
+    p.add_argument(
+        "--variants", default="jvm,jvm-aot,native", help="service variants (default: every one whose image exists here)"
+    )
+    p.add_argument(
+        "--mode",
+        default="",
+        help="worker, virtual, reactive or virtual+rx, comma-separated " "(default: every mode a workload has)",
+    )
     p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
-    p.add_argument("--runners", type=int, default=1,
-                   help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
-                        " together once all are Ready, their raw samples merged exactly (default 1)")
-    p.add_argument("--replicas", type=int, default=1,
-                   help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
-                        " pod's share read from its own /q/metrics; default 1)")
-    p.add_argument("--repeats", type=int, default=None,
-                   help="the least interleaved rounds per load (every mode once a round, each mode's pods up and"
-                        " warm, the order rotated); 4 (smoke: 1), the fewest whose interval reaches 80 %%")
-    p.add_argument("--max-rounds", type=int, default=None,
-                   help="more rounds while the verdict cannot tell, up to this many (default 6; smoke: --repeats)")
+    p.add_argument(
+        "--runners",
+        type=int,
+        default=1,
+        help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
+        " together once all are Ready, their raw samples merged exactly (default 1)",
+    )
+    p.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
+        " pod's share read from its own /q/metrics; default 1)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="the least interleaved rounds per load (every mode once a round, each mode's pods up and"
+        " warm, the order rotated); 4 (smoke: 1), the fewest whose interval reaches 80 %%",
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=None,
+        help="more rounds while the verdict cannot tell, up to this many (default 6; smoke: --repeats)",
+    )
     p.add_argument("--warmups", type=int, default=None, help="warm-up runs per mode at most (15; smoke: 1)")
     p.add_argument("--warmup-seconds", type=float, default=None, help="least warm-up load per mode (15; smoke: 0)")
     p.add_argument("--warmup-tolerance", type=float, default=0.03)
     p.add_argument("--sample-period", type=float, default=0.5)
     p.add_argument("--chartjs", default="")
-    p.add_argument("--local", default=str(ROOT / "target/loom-lab/latest"),
-                   help="a ./lab bench report to print beside the in-cluster figures")
+    p.add_argument(
+        "--local",
+        default=str(ROOT / "target/loom-lab/latest"),
+        help="a ./lab bench report to print beside the in-cluster figures",
+    )
     p.add_argument("--plan", action="store_true", help="print what would run and exit")
     target.add_options(p)
     args = p.parse_args(argv)
@@ -78,15 +105,21 @@ def main(argv=None):
     modes = {m for m in args.mode.split(",") if m}
     # (variant, suite, modes, pods, the environment the report names)
     if args.profile == "scale":
-        blocks = [("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
-                  for suite, mode, pods in scale.runs()]
+        blocks = [
+            ("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
+            for suite, mode, pods in scale.runs()
+        ]
         planned = scale.planned_seconds(args)
     else:
         runs = plan.suites_on_variants(args, variants)
         blocks = [(v, suite, modes, args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
         planned = plan.planned_seconds(runs, modes, args)
-    print(f"plan: {len(blocks)} blocks ({', '.join(f'{s.workload} on {e}' + (f' ({min(m)})' if len(m) == 1 else '') for _, s, m, _, e in blocks)});"
-          f" about {lr.fmt_duration(planned)} with pod start-ups and Jobs", flush=True)
+    block_names = [f"{s.workload} on {e}" + (f" ({min(m)})" if len(m) == 1 else "") for _, s, m, _, e in blocks]
+    print(
+        f"plan: {len(blocks)} blocks ({', '.join(block_names)});"
+        f" about {lr.fmt_duration(planned)} with pod start-ups and Jobs",
+        flush=True,
+    )
     for s in skipped:
         print(f"skipped: {s}", flush=True)
     if args.plan:
@@ -100,8 +133,15 @@ def main(argv=None):
     print("== applying deploy/k8s/local (database, JVM and JVM+AOT variants) and the k6 scripts", flush=True)
     service_docs = deploy.render("deploy/k8s/local", images)
     ours = {plan.VARIANTS[v][0] for v in variants}
-    kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
-                or d["metadata"]["name"] in ours or d["metadata"]["name"] == "postgres"])
+    kube.apply(
+        [
+            d
+            for d in service_docs
+            if d["kind"] not in ("Deployment", "Service")
+            or d["metadata"]["name"] in ours
+            or d["metadata"]["name"] == "postgres"
+        ]
+    )
     job_docs = deploy.render("deploy/k8s/local/jobs", images)
     kube.apply([d for d in job_docs if d["kind"] != "Job"])  # the scripts' ConfigMap, the results volume
     templates = deploy.job_templates(job_docs)
@@ -115,8 +155,13 @@ def main(argv=None):
             kube.patch_deployment(plan.VARIANTS[v][0], [{"op": "replace", "path": "/spec/replicas", "value": 0}])
 
     startups: list[dict] = []
-    progress = {"done": 0, "total": sum(len(b[1].loads) for b in blocks), "started": time.monotonic(),
-                "planned_total": planned, "planned_done": 0.0}
+    progress = {
+        "done": 0,
+        "total": sum(len(b[1].loads) for b in blocks),
+        "started": time.monotonic(),
+        "planned_total": planned,
+        "planned_done": 0.0,
+    }
     sections, info = [], {}
     for variant, suite, block_modes, pods, environment in blocks:
         name = plan.VARIANTS[variant][0]

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 from loomlab import metrics
-from loomlab.kube import ApiException, Kube
 from loomlab.bench.figures import figures_of
 from loomlab.bench.loads import Scale
 from loomlab.bench.workloads import sleep
+from loomlab.kube import ApiException, Kube
 
 from . import deploy, target
 from .measure import ClusterService
@@ -46,10 +46,17 @@ def hpa_status(kube: Kube, name: str) -> dict:
     hpa = kube.json(kube.ns_path(f"horizontalpodautoscalers/{name}", "apis/autoscaling/v2"), 5)
     status, target = hpa.get("status", {}), hpa["spec"]["metrics"][0]["resource"]["target"]
     current = next((m["resource"]["current"] for m in status.get("currentMetrics") or [] if m.get("resource")), {})
-    return {"replicas": status.get("currentReplicas"), "desired": status.get("desiredReplicas"),
-            "cpu": cpu_cores(current.get("averageValue")), "utilisation_pct": current.get("averageUtilization"),
-            "target": target, "conditions": {c["type"]: f"{c['status']} {c.get('reason', '')}: {c.get('message', '')}"
-                                             for c in status.get("conditions", [])}}
+    return {
+        "replicas": status.get("currentReplicas"),
+        "desired": status.get("desiredReplicas"),
+        "cpu": cpu_cores(current.get("averageValue")),
+        "utilisation_pct": current.get("averageUtilization"),
+        "target": target,
+        "conditions": {
+            c["type"]: f"{c['status']} {c.get('reason', '')}: {c.get('message', '')}"
+            for c in status.get("conditions", [])
+        },
+    }
 
 
 def cpu_cores(quantity: str | None) -> float:
@@ -66,8 +73,9 @@ def pods_now(kube: Kube) -> list[dict]:
     pods = kube.pods(selector)
     usage = {}
     try:
-        for m in kube.json(kube.ns_path(f"pods?labelSelector={urllib.parse.quote(selector)}",
-                                        "apis/metrics.k8s.io/v1beta1"), 5)["items"]:
+        for m in kube.json(
+            kube.ns_path(f"pods?labelSelector={urllib.parse.quote(selector)}", "apis/metrics.k8s.io/v1beta1"), 5
+        )["items"]:
             usage[m["metadata"]["name"]] = sum(cpu_cores(c["usage"]["cpu"]) for c in m["containers"])
     except Exception:  # noqa: BLE001 - no figure yet for a new pod: shown as '-'
         pass
@@ -92,15 +100,35 @@ def look(kube: Kube, hpa: str, t0: float) -> dict:
 
 
 def timeline_table(looks: list[dict]) -> lr.Table:
-    t = lr.Table(["t s", "pods (ready)", "HPA: CPU per pod", "HPA: replicas -> desired", "pods' CPU (metrics API)",
-                  "worker threads busy", "queued for a thread", "longest thread wait ms"])
+    t = lr.Table(
+        [
+            "t s",
+            "pods (ready)",
+            "HPA: CPU per pod",
+            "HPA: replicas -> desired",
+            "pods' CPU (metrics API)",
+            "worker threads busy",
+            "queued for a thread",
+            "longest thread wait ms",
+        ]
+    )
     for lk in looks:
         h, pods = lk["hpa"], lk["pods"]
-        each = lambda key, digits=0, scale=1: " / ".join(lr.fmt(p.get(key, math.nan) * scale, digits) for p in pods)
+
+        def each(key, digits=0, scale=1, pods=pods):
+            return " / ".join(lr.fmt(p.get(key, math.nan) * scale, digits) for p in pods)
+
         # '-': no status yet, or no figure to decide on.
-        t.add(f"{lk['t']:.0f}", f"{len(pods)} ({sum(p['ready'] for p in pods)})", lr.fmt(h["cpu"], 2),
-              f"{h['replicas'] or '-'} -> {h['desired'] or '-'}", each("cpu", 2), each("busy"), each("queued"),
-              each("wait_max_s", 0, 1000))
+        t.add(
+            f"{lk['t']:.0f}",
+            f"{len(pods)} ({sum(p['ready'] for p in pods)})",
+            lr.fmt(h["cpu"], 2),
+            f"{h['replicas'] or '-'} -> {h['desired'] or '-'}",
+            each("cpu", 2),
+            each("busy"),
+            each("queued"),
+            each("wait_max_s", 0, 1000),
+        )
     return t
 
 
@@ -108,15 +136,20 @@ def verdict(looks: list[dict]) -> str:
     scaled = next((lk for lk in looks if (lk["hpa"]["desired"] or 1) > 1), None)
     target = looks[-1]["hpa"]["target"] if looks else {}
     peak_cpu = max((lk["hpa"]["cpu"] for lk in looks if not math.isnan(lk["hpa"]["cpu"])), default=math.nan)
-    peak_queue = max((p.get("queued", 0) for lk in looks for p in lk["pods"] if not math.isnan(p.get("queued", 0))),
-                     default=0)
+    peak_queue = max(
+        (p.get("queued", 0) for lk in looks for p in lk["pods"] if not math.isnan(p.get("queued", 0))), default=0
+    )
     goal = target.get("averageValue") or f"{target.get('averageUtilization')} % of the request"
     if scaled:
-        return (f"the autoscaler asked for {scaled['hpa']['desired']} pods at t = {scaled['t']:.0f} s (CPU per pod"
-                f" {lr.fmt(scaled['hpa']['cpu'], 2)} against its target {goal}) and ran"
-                f" {max(lk['hpa']['replicas'] or 0 for lk in looks)} at most")
-    return (f"the autoscaler never scaled: CPU per pod peaked at {lr.fmt(peak_cpu, 2)} cores against its target"
-            f" {goal}, while up to {lr.fmt(peak_queue, 0)} requests queued for a worker thread")
+        return (
+            f"the autoscaler asked for {scaled['hpa']['desired']} pods at t = {scaled['t']:.0f} s (CPU per pod"
+            f" {lr.fmt(scaled['hpa']['cpu'], 2)} against its target {goal}) and ran"
+            f" {max(lk['hpa']['replicas'] or 0 for lk in looks)} at most"
+        )
+    return (
+        f"the autoscaler never scaled: CPU per pod peaked at {lr.fmt(peak_cpu, 2)} cores against its target"
+        f" {goal}, while up to {lr.fmt(peak_queue, 0)} requests queued for a worker thread"
+    )
 
 
 def main(argv):
@@ -127,19 +160,25 @@ def main(argv):
     images = target.pushed(args.registry)
     name = VARIANTS[VARIANT][0]
     _, job_docs, container = deploy.one_variant(kube, images, name)
-    hpa = next(d for d in deploy.render("deploy/k8s/overlays/jvm-autoscaled", images) if d["kind"] == "HorizontalPodAutoscaler")
+    hpa = next(
+        d for d in deploy.render("deploy/k8s/overlays/jvm-autoscaled", images) if d["kind"] == "HorizontalPodAutoscaler"
+    )
     base_env = container.get("env", [])
 
     suite = sleep.suites(Scale())[0]  # its server configuration: the worker pool of the A3 seed
     load = sleep.open_sleep_load(args.fraction, lr.littles_bound(sleep.WORKER_THREADS, 0.1), args.seconds)
-    service = ClusterService(kube, VARIANT, suite, "worker", "autoscale", base_env, deploy.job_templates(job_docs),
-                             out, [])
+    service = ClusterService(
+        kube, VARIANT, suite, "worker", "autoscale", base_env, deploy.job_templates(job_docs), out, []
+    )
     service.wait_ready()
     kube.apply([hpa])
     job_name = deploy.job_id("autoscale")
     looks, t0 = [], time.monotonic()
-    print(f"== {load.name}, worker mode, on {name} with {hpa['metadata']['name']} (1-4 pods, CPU); a look every"
-          f" {args.period:.0f} s", flush=True)
+    print(
+        f"== {load.name}, worker mode, on {name} with {hpa['metadata']['name']} (1-4 pods, CPU); a look every"
+        f" {args.period:.0f} s",
+        flush=True,
+    )
     try:
         kube.apply([deploy.make_job(service.jobs, load, job_name, service.url, "worker", "autoscale", False)])
         deadline = t0 + load.timeout_s + 60
@@ -152,38 +191,63 @@ def main(argv):
             time.sleep(args.period)
         pod = deploy.wait_job(kube, job_name, 60)
         log = deploy.pod_log(kube, pod)
-        events = kube.json(kube.ns_path("events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler"),
-                           5)["items"]
+        events = kube.json(kube.ns_path("events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler"), 5)[
+            "items"
+        ]
     finally:
         kube.delete_job(job_name)
         try:
             kube.dynamic.resources.get(api_version="autoscaling/v2", kind="HorizontalPodAutoscaler").delete(
-                name=hpa["metadata"]["name"], namespace=kube.ns)
+                name=hpa["metadata"]["name"], namespace=kube.ns
+            )
         except ApiException as e:
             if e.status != 404:
                 raise
     summary = deploy.summary_of(log)
     figures = figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
-    report = {"load": load.name, "fraction": args.fraction, "seconds": args.seconds, "hpa": hpa["spec"],
-              "figures": figures, "looks": looks, "verdict": verdict(looks),
-              "events": [f"{e.get('lastTimestamp') or e.get('eventTime')}: {e['reason']}: {e['message']}" for e in events]}
+    report = {
+        "load": load.name,
+        "fraction": args.fraction,
+        "seconds": args.seconds,
+        "hpa": hpa["spec"],
+        "figures": figures,
+        "looks": looks,
+        "verdict": verdict(looks),
+        "events": [f"{e.get('lastTimestamp') or e.get('eventTime')}: {e['reason']}: {e['message']}" for e in events],
+    }
     (out / "autoscale.json").write_text(json.dumps(report, indent=1, default=str))
-    md = ["# Can a CPU autoscaler see a pool bound by its threads?", "",
-          f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s autoscale "
-          f"--fraction {args.fraction} --seconds {args.seconds}`",
-          f"- load: sleep, {load.name}, worker mode (worker pool {sleep.WORKER_THREADS}: bound 500 req/s at 100 ms),"
-          " one k6 Job on the same node",
-          f"- autoscaler: deploy/k8s/overlays/jvm-autoscaled, {hpa['spec']['minReplicas']}-{hpa['spec']['maxReplicas']}"
-          f" pods, target {json.dumps(hpa['spec']['metrics'][0]['resource']['target'])}; metrics-server every 15 s;"
-          f" pod resources {json.dumps(container['resources'])} (deploy/k8s/local)",
-          "", f"**Answer:** {report['verdict']}.", ""]
+    md = [
+        "# Can a CPU autoscaler see a pool bound by its threads?",
+        "",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s autoscale "
+        f"--fraction {args.fraction} --seconds {args.seconds}`",
+        f"- load: sleep, {load.name}, worker mode (worker pool {sleep.WORKER_THREADS}: bound 500 req/s at 100 ms),"
+        " one k6 Job on the same node",
+        f"- autoscaler: deploy/k8s/overlays/jvm-autoscaled, {hpa['spec']['minReplicas']}-{hpa['spec']['maxReplicas']}"
+        f" pods, target {json.dumps(hpa['spec']['metrics'][0]['resource']['target'])}; metrics-server every 15 s;"
+        f" pod resources {json.dumps(container['resources'])} (deploy/k8s/local)",
+        "",
+        f"**Answer:** {report['verdict']}.",
+        "",
+    ]
     if figures:
-        md += [f"k6: of {lr.fmt(load.rate, 0)} arrivals per second offered, {lr.fmt(figures['throughput'])} per second got"
-               f" an answer, {lr.fmt(figures['error_rate'] * 100, 2)} % of them an error (503 overloaded past the wait"
-               f" budget) and {lr.fmt(figures['dropped'], 0)} arrivals were dropped (k6 had no free user); latency p50"
-               f" {lr.fmt(figures['p50'])} ms, p99 {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms", ""]
-    md += ["Every look (the HPA's own figures, then each pod's):", "", timeline_table(looks).markdown(), "",
-           "The autoscaler's events:", "", *(f"- {e}" for e in report["events"] or ["(none)"]), ""]
+        md += [
+            f"k6: of {lr.fmt(load.rate, 0)} arrivals per second offered, {lr.fmt(figures['throughput'])} per second got"
+            f" an answer, {lr.fmt(figures['error_rate'] * 100, 2)} % of them an error (503 overloaded past the wait"
+            f" budget) and {lr.fmt(figures['dropped'], 0)} arrivals were dropped (k6 had no free user); latency p50"
+            f" {lr.fmt(figures['p50'])} ms, p99 {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms",
+            "",
+        ]
+    md += [
+        "Every look (the HPA's own figures, then each pod's):",
+        "",
+        timeline_table(looks).markdown(),
+        "",
+        "The autoscaler's events:",
+        "",
+        *(f"- {e}" for e in report["events"] or ["(none)"]),
+        "",
+    ]
     (out / "autoscale.md").write_text("\n".join(md))
     print("\n" + report["verdict"], flush=True)
     print(f"report: {out / 'autoscale.md'}", flush=True)

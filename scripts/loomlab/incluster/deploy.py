@@ -23,8 +23,7 @@ SUMMARY_END = "----- end of loom-lab k6 summary -----"
 
 def render(directory: str, images: dict[str, str]) -> list[dict]:
     """A kustomization rendered as `kubectl kustomize` does, its images replaced by the pushed ones."""
-    p = subprocess.run(["kubectl", "kustomize", str(ROOT / directory)], capture_output=True, text=True,
-                       check=True)
+    p = subprocess.run(["kubectl", "kustomize", str(ROOT / directory)], capture_output=True, text=True, check=True)
     return target.with_images([d for d in yaml.safe_load_all(p.stdout) if d], images)
 
 
@@ -33,8 +32,13 @@ def one_variant(kube: Kube, images: dict[str, str], name: str) -> tuple[list[dic
     scripts and the results volume, and rolled out: (the local documents, the Jobs' documents,
     the variant's container)."""
     service_docs = render("deploy/k8s/local", images)
-    kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service")
-                or d["metadata"]["name"] in (name, "postgres")])
+    kube.apply(
+        [
+            d
+            for d in service_docs
+            if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in (name, "postgres")
+        ]
+    )
     job_docs = render("deploy/k8s/local/jobs", images)
     kube.apply([d for d in job_docs if d["kind"] != "Job"])
     wait_rollouts(kube, ["statefulset/postgres", f"deployment/{name}"])
@@ -46,8 +50,10 @@ def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
     """Each kind/name rolled out (as `kubectl rollout status` waits), or the run fails."""
     for kind_name in names:
         kind, name = kind_name.split("/")
-        if not proc.wait_until(lambda: kube.rolled_out(kind, name), timeout_s, 1):
-            raise SystemExit(f"{kind_name} not rolled out within {timeout_s} s (kubectl -n {kube.ns} describe {kind_name})")
+        if not proc.wait_until(lambda kind=kind, name=name: kube.rolled_out(kind, name), timeout_s, 1):
+            raise SystemExit(
+                f"{kind_name} not rolled out within {timeout_s} s (kubectl -n {kube.ns} describe {kind_name})"
+            )
 
 
 def job_templates(job_docs: list[dict]) -> dict:
@@ -76,7 +82,7 @@ def summary_of(log: str) -> str:
 def job_id(stem: str) -> str:
     """A Job name from a run file's name: DNS-1123, at most 63 characters, unique per run."""
     name = re.sub(r"[^a-z0-9-]+", "-", ("k6-" + stem).lower()).strip("-")
-    return name[:50].rstrip("-") + "-" + format(time.time_ns() % 36 ** 6, "x")[-6:]
+    return name[:50].rstrip("-") + "-" + format(time.time_ns() % 36**6, "x")[-6:]
 
 
 def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
@@ -88,9 +94,17 @@ def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: st
     job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
     job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
     k6_env = loads.k6_mode(mode)
-    env = {"SCRIPT": script, "TARGETS": target, "MODES": k6_env.pop("MODE"), **k6_env, "RESULTS": "/results",
-           "SUMMARY_LOG": "1",
-           "RUN_LABEL": label, **load.env, **(load.warmup_env if warmup else {})}
+    env = {
+        "SCRIPT": script,
+        "TARGETS": target,
+        "MODES": k6_env.pop("MODE"),
+        **k6_env,
+        "RESULTS": "/results",
+        "SUMMARY_LOG": "1",
+        "RUN_LABEL": label,
+        **load.env,
+        **(load.warmup_env if warmup else {}),
+    }
     job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
     return job
 
@@ -106,8 +120,12 @@ def distribute(job: dict, runners: int) -> dict:
     spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
     container = spec["template"]["spec"]["containers"][0]
     env = {e["name"]: e for e in container["env"]}
-    for name, value in (("SEGMENTS", str(runners)), ("PAUSED", "1"), ("SAMPLES", "1"),
-                        ("RESULTS", f"/results/{job['metadata']['name']}")):
+    for name, value in (
+        ("SEGMENTS", str(runners)),
+        ("PAUSED", "1"),
+        ("SAMPLES", "1"),
+        ("RESULTS", f"/results/{job['metadata']['name']}"),
+    ):
         env[name] = {"name": name, "value": value}
     container["env"] = list(env.values())
     container["ports"] = [{"name": "k6-api", "containerPort": RUNNER_PORT}]
@@ -131,29 +149,38 @@ def terminated(pod: dict) -> dict | None:
 def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
     """The Job's runner pods, by index, once every one is Ready (k6 up and paused); a runner that
     ended first, or one that is not Ready in time, fails the run."""
+
     def ready():
         pods = {pod_index(p): p for p in job_pods(kube, name)}
         for i, p in pods.items():
             if terminated(p):
-                raise SystemExit(f"Job {name}: runner {i} ended before every runner was ready: "
-                                 f"{pod_log(kube, p, 10)[-2000:]}")
-        if len(pods) == runners and all(any(c["type"] == "Ready" and c["status"] == "True"
-                                            for c in p["status"].get("conditions", [])) for p in pods.values()):
+                raise SystemExit(
+                    f"Job {name}: runner {i} ended before every runner was ready: " f"{pod_log(kube, p, 10)[-2000:]}"
+                )
+        if len(pods) == runners and all(
+            any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
+            for p in pods.values()
+        ):
             return [pods[i] for i in range(runners)]
         return None
 
     pods = proc.wait_until(ready, timeout_s, 0.2)
     if not pods:
-        raise SystemExit(f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "
-                         f"(kubectl -n {kube.ns} get pods -l batch.kubernetes.io/job-name={name})")
+        raise SystemExit(
+            f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "
+            f"(kubectl -n {kube.ns} get pods -l batch.kubernetes.io/job-name={name})"
+        )
     return pods
 
 
 def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
     """The Job's runner pods, by index, once every k6 container has terminated."""
+
     def done():
         pods = {pod_index(p): p for p in job_pods(kube, name)}
-        return [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
+        return (
+            [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
+        )
 
     pods = proc.wait_until(done, timeout_s, 0.5)
     if not pods:
@@ -177,14 +204,19 @@ def results_dir(kube: Kube, claim_name: str) -> Path:
 
 def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
     """The Job's pod once its k6 container has terminated (succeeded or not)."""
+
     def done():
         for p in job_pods(kube, name):
             statuses = p["status"].get("containerStatuses") or []
             if statuses and statuses[0]["state"].get("terminated"):
                 return p
             waiting = statuses[0]["state"].get("waiting", {}) if statuses else {}
-            if waiting.get("reason") in ("ErrImagePull", "ImagePullBackOff", "CreateContainerConfigError",
-                                         "InvalidImageName"):
+            if waiting.get("reason") in (
+                "ErrImagePull",
+                "ImagePullBackOff",
+                "CreateContainerConfigError",
+                "InvalidImageName",
+            ):
                 raise SystemExit(f"Job {name}: {waiting['reason']}: {waiting.get('message', '')}")
         return None
 
@@ -206,16 +238,21 @@ def policy_probe(kube: Kube, templates: dict) -> str:
     job["metadata"]["name"] = name
     job["spec"]["activeDeadlineSeconds"] = 60
     container = job["spec"]["template"]["spec"]["containers"][0]
-    container["command"] = ["bash", "-c", "if timeout 5 bash -c 'exec 3<>/dev/tcp/postgres/5432'; then echo reached;"
-                                          " else echo refused; fi"]
+    container["command"] = [
+        "bash",
+        "-c",
+        "if timeout 5 bash -c 'exec 3<>/dev/tcp/postgres/5432'; then echo reached;" " else echo refused; fi",
+    ]
     container["env"] = []
     kube.apply([job])
     pod = wait_job(kube, name, 90)
     log = pod_log(kube, pod, 10).strip()
     kube.delete_job(name)
     if log == "reached":
-        return ("NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a k6 pod opened a TCP"
-                " connection to postgres:5432, which postgres-from-service-only forbids. The CNI bridge plugin has"
-                " no policy engine, and none could be built here (kube-network-policies and kube-router are not"
-                " served by the Go module proxy)")
+        return (
+            "NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a k6 pod opened a TCP"
+            " connection to postgres:5432, which postgres-from-service-only forbids. The CNI bridge plugin has"
+            " no policy engine, and none could be built here (kube-network-policies and kube-router are not"
+            " served by the Go module proxy)"
+        )
     return f"NetworkPolicies enforced, measured: a k6 pod's connection to postgres:5432 was {log or 'not made'}"

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 from loomlab import proc
-from loomlab.kube import Kube
 from loomlab.bench import loads
 from loomlab.bench.workloads import sleep
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
+from loomlab.kube import Kube
 
 from . import deploy, target
 from .measure import ClusterService
@@ -52,7 +52,9 @@ def failures(samples_gz: bytes) -> tuple[int, list[tuple[float, str]]]:
                 total += 1
                 if float(row["metric_value"]) > 0:
                     status = row["status"]
-                    failed.append((int(row["timestamp"]) / 1e6, "no answer" if status in ("", "0") else f"HTTP {status}"))
+                    failed.append(
+                        (int(row["timestamp"]) / 1e6, "no answer" if status in ("", "0") else f"HTTP {status}")
+                    )
     return total, sorted(failed)
 
 
@@ -62,8 +64,10 @@ def summary_line(total: int, failed: list[tuple[float, str]], killed_at: float) 
     statuses = {}
     for _, status in failed:
         statuses[status] = statuses.get(status, 0) + 1
-    return (f"{len(failed):,} of {total:,} requests failed ({', '.join(f'{n} {s}' for s, n in sorted(statuses.items()))}),"
-            f" from {failed[0][0] - killed_at:+.1f} s to {failed[-1][0] - killed_at:+.1f} s after the kill")
+    return (
+        f"{len(failed):,} of {total:,} requests failed ({', '.join(f'{n} {s}' for s, n in sorted(statuses.items()))}),"
+        f" from {failed[0][0] - killed_at:+.1f} s to {failed[-1][0] - killed_at:+.1f} s after the kill"
+    )
 
 
 def kill(kube: Kube, pod: str) -> float:
@@ -85,11 +89,18 @@ def main(argv):
     _, job_docs, container = deploy.one_variant(kube, images, name)
     base_env = container.get("env", [])
     suite = sleep.suites(loads.Scale())[0]
-    load = loads.Load(f"open {args.rate} req/s for {args.seconds} s", "k6/sleep.js", "sleep",
-                      {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(args.rate), "DURATION": f"{args.seconds}s",
-                       "MAX_VUS": "500"}, rate=args.rate, open_s=args.seconds, timeout_s=args.seconds + 120)
-    service = ClusterService(kube, VARIANT, suite, MODE, "failover", base_env, deploy.job_templates(job_docs), out,
-                             [], replicas=2)
+    load = loads.Load(
+        f"open {args.rate} req/s for {args.seconds} s",
+        "k6/sleep.js",
+        "sleep",
+        {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(args.rate), "DURATION": f"{args.seconds}s", "MAX_VUS": "500"},
+        rate=args.rate,
+        open_s=args.seconds,
+        timeout_s=args.seconds + 120,
+    )
+    service = ClusterService(
+        kube, VARIANT, suite, MODE, "failover", base_env, deploy.job_templates(job_docs), out, [], replicas=2
+    )
     service.wait_ready()
     job_name = deploy.job_id("failover")
     job = deploy.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False)
@@ -99,8 +110,17 @@ def main(argv):
     print(f"== {load.name} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
         kube.apply([job])
-        running = lambda: next((p for p in deploy.job_pods(kube, job_name)
-                                if (p["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running")), None)
+
+        def running():
+            return next(
+                (
+                    p
+                    for p in deploy.job_pods(kube, job_name)
+                    if (p["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running")
+                ),
+                None,
+            )
+
         if not proc.wait_until(running, 120, 0.2):
             raise SystemExit(f"Job {job_name} did not start")
         time.sleep(args.kill_at + 3)  # k6's setup() waits for readiness first: a few seconds
@@ -114,30 +134,47 @@ def main(argv):
         back_at = proc.wait_until(serving_again, 120, 0.2)
         pod = deploy.wait_job(kube, job_name, load.timeout_s)
         log = deploy.pod_log(kube, pod)
-        samples = (deploy.results_dir(kube, deploy.results_claim(job)) / job_name / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
+        samples = (
+            deploy.results_dir(kube, deploy.results_claim(job)) / job_name / f"sleep-{name}-{MODE}.csv.gz"
+        ).read_bytes()
     finally:
         kube.delete_job(job_name)
     summary = json.loads(deploy.summary_of(log) or "{}")
     figures = lr.k6_figures(summary, load.scenario) if summary else {}
     total, failed = failures(samples)
-    result = {"load": load.name, "mode": MODE, "victim": victim, "killed_at": killed_at,
-              "serving_again_s": back_at - killed_at if back_at else None, "requests": total,
-              "failed": [[t - killed_at, s] for t, s in failed], "dropped": figures.get("dropped"),
-              "summary": summary_line(total, failed, killed_at)}
+    result = {
+        "load": load.name,
+        "mode": MODE,
+        "victim": victim,
+        "killed_at": killed_at,
+        "serving_again_s": back_at - killed_at if back_at else None,
+        "requests": total,
+        "failed": [[t - killed_at, s] for t, s in failed],
+        "dropped": figures.get("dropped"),
+        "summary": summary_line(total, failed, killed_at),
+    }
     (out / "failover.json").write_text(json.dumps(result, indent=1))
     back = f"{result['serving_again_s']:.1f} s" if back_at else "not within 120 s"
-    md = ["# One of two pods killed under load", "",
-          f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s failover --rate {args.rate} --seconds"
-          f" {args.seconds} --kill-at {args.kill_at:.0f}`",
-          f"- load: sleep (100 ms), {load.name}, {MODE} mode, one k6 Job against the Service of {name} (2 pods,"
-          " deploy/k8s/local, PodDisruptionBudget maxUnavailable 1)",
-          f"- killed: {victim}, its JVM sent SIGKILL through containerd {args.kill_at:.0f} s into the load", "",
-          f"**Answer:** {result['summary']}; {lr.fmt(figures.get('dropped'), 0)} arrivals dropped; the killed pod"
-          f" served again (restarted, Ready) {back} after the kill.", ""]
+    md = [
+        "# One of two pods killed under load",
+        "",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s failover --rate {args.rate} --seconds"
+        f" {args.seconds} --kill-at {args.kill_at:.0f}`",
+        f"- load: sleep (100 ms), {load.name}, {MODE} mode, one k6 Job against the Service of {name} (2 pods,"
+        " deploy/k8s/local, PodDisruptionBudget maxUnavailable 1)",
+        f"- killed: {victim}, its JVM sent SIGKILL through containerd {args.kill_at:.0f} s into the load",
+        "",
+        f"**Answer:** {result['summary']}; {lr.fmt(figures.get('dropped'), 0)} arrivals dropped; the killed pod"
+        f" served again (restarted, Ready) {back} after the kill.",
+        "",
+    ]
     if figures:
-        md += [f"k6: {lr.fmt(figures['throughput'])} req/s, p50 {lr.fmt(figures['p50'])} ms, p99"
-               f" {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms, errors"
-               f" {lr.fmt(figures['error_rate'] * 100, 2)} %", ""]
+        md += [
+            f"k6: {lr.fmt(figures['throughput'])} req/s, p50 {lr.fmt(figures['p50'])} ms, p99"
+            f" {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms, errors"
+            f" {lr.fmt(figures['error_rate'] * 100, 2)} %",
+            "",
+        ]
     (out / "failover.md").write_text("\n".join(md))
     print(result["summary"] + f"; serving again after {back}", flush=True)
     print(f"report: {out / 'failover.md'}", flush=True)

@@ -24,36 +24,70 @@ READER_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and 
 def reader_pod(name: str, claim: str, image: str) -> dict:
     """A pod that only holds the volume, within Pod Security 'restricted'."""
     return {
-        "apiVersion": "v1", "kind": "Pod",
-        "metadata": {"name": name, "labels": {"app.kubernetes.io/part-of": "loom-lab",
-                                              "app.kubernetes.io/component": "results-reader"}},
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "labels": {"app.kubernetes.io/part-of": "loom-lab", "app.kubernetes.io/component": "results-reader"},
+        },
         "spec": {
-            "restartPolicy": "Never", "automountServiceAccountToken": False, "activeDeadlineSeconds": 600,
-            "securityContext": {"runAsNonRoot": True, "runAsUser": 12345, "runAsGroup": 12345, "fsGroup": 12345,
-                                "seccompProfile": {"type": "RuntimeDefault"}},
-            "containers": [{
-                "name": "reader", "image": image, "command": ["sleep", "600"],
-                "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                                    "capabilities": {"drop": ["ALL"]}},
-                "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}, "limits": {"cpu": "1", "memory": "256Mi"}},
-                "volumeMounts": [{"name": "results", "mountPath": "/results", "readOnly": True}]}],
-            "volumes": [{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": True}}]}}
+            "restartPolicy": "Never",
+            "automountServiceAccountToken": False,
+            "activeDeadlineSeconds": 600,
+            "securityContext": {
+                "runAsNonRoot": True,
+                "runAsUser": 12345,
+                "runAsGroup": 12345,
+                "fsGroup": 12345,
+                "seccompProfile": {"type": "RuntimeDefault"},
+            },
+            "containers": [
+                {
+                    "name": "reader",
+                    "image": image,
+                    "command": ["sleep", "600"],
+                    "securityContext": {
+                        "allowPrivilegeEscalation": False,
+                        "readOnlyRootFilesystem": True,
+                        "capabilities": {"drop": ["ALL"]},
+                    },
+                    "resources": {
+                        "requests": {"cpu": "50m", "memory": "64Mi"},
+                        "limits": {"cpu": "1", "memory": "256Mi"},
+                    },
+                    "volumeMounts": [{"name": "results", "mountPath": "/results", "readOnly": True}],
+                }
+            ],
+            "volumes": [{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": True}}],
+        },
+    }
 
 
 def fetch(kube: Kube, workload: str, out: Path, image: str) -> list[str]:
     """The files of k6-results-<workload>, extracted under `out`; their names."""
     name = f"k6-results-reader-{workload}"[:63]
     kube.delete("v1", "Pod", name)
-    proc.wait_until(lambda: not any(p["metadata"]["name"] == name
-                                    for p in kube.pods("app.kubernetes.io/component=results-reader")), 60, 0.5)
+    proc.wait_until(
+        lambda: not any(p["metadata"]["name"] == name for p in kube.pods("app.kubernetes.io/component=results-reader")),
+        60,
+        0.5,
+    )
     kube.apply([reader_pod(name, f"k6-results-{workload}", image)])
     try:
         if not proc.wait_until(lambda: kube.pod(name)["status"].get("phase") == "Running", 180, 0.5):
             raise SystemExit(f"the reader pod {name} did not start (kubectl -n {kube.ns} describe pod {name})")
         # base64: the exec stream carries text.
-        packed = stream(kube.core.connect_get_namespaced_pod_exec, name, kube.ns,
-                        command=["sh", "-c", "tar czf - -C /results . | base64 -w0"],
-                        stderr=False, stdin=False, stdout=True, tty=False, _preload_content=True)
+        packed = stream(
+            kube.core.connect_get_namespaced_pod_exec,
+            name,
+            kube.ns,
+            command=["sh", "-c", "tar czf - -C /results . | base64 -w0"],
+            stderr=False,
+            stdin=False,
+            stdout=True,
+            tty=False,
+            _preload_content=True,
+        )
     finally:
         kube.delete("v1", "Pod", name)
     out.mkdir(parents=True, exist_ok=True)

@@ -12,13 +12,24 @@ import time
 from pathlib import Path
 
 from loomlab import labreport as lr
-from loomlab import metrics
-from loomlab import proc
+from loomlab import metrics, proc
 from loomlab.bench import figures, loads, runner, runners
 from loomlab.kube import Kube
 
-from .deploy import (RUNNER_PORT, distribute, job_id, make_job, pod_log, results_claim, results_dir, summary_of,
-                     terminated, wait_job, wait_runners_done, wait_runners_ready)
+from .deploy import (
+    RUNNER_PORT,
+    distribute,
+    job_id,
+    make_job,
+    pod_log,
+    results_claim,
+    results_dir,
+    summary_of,
+    terminated,
+    wait_job,
+    wait_runners_done,
+    wait_runners_ready,
+)
 from .plan import VARIANTS
 
 STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
@@ -59,9 +70,20 @@ class ClusterService:
     pods (Recreate), whose start-up is measured; runs are k6 Jobs through the Service; each scrape
     reads every pod's /q/metrics and adds them up (and keeps each pod's requests: its share)."""
 
-    def __init__(self, kube: Kube, variant: str, suite: loads.Suite, mode: str, tag: str,
-                 base_env: list[dict], jobs: dict, out: Path, startups: list, replicas: int = 1,
-                 own: tuple[dict, dict] | None = None):
+    def __init__(
+        self,
+        kube: Kube,
+        variant: str,
+        suite: loads.Suite,
+        mode: str,
+        tag: str,
+        base_env: list[dict],
+        jobs: dict,
+        out: Path,
+        startups: list,
+        replicas: int = 1,
+        own: tuple[dict, dict] | None = None,
+    ):
         self.kube, self.variant, self.mode, self.out, self.jobs = kube, variant, mode, out, jobs
         self.replicas, self.pods = replicas, []
         self.name, self.environment, _ = VARIANTS[variant]
@@ -79,18 +101,23 @@ class ClusterService:
             dep["spec"]["replicas"] = replicas
             kube.apply([dep, svc])
         else:
-            patch = [{"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
-                     {"op": "replace", "path": "/spec/replicas", "value": replicas},
-                     {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run",
-                      "value": self.token}]
+            patch = [
+                {"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
+                {"op": "replace", "path": "/spec/replicas", "value": replicas},
+                {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run", "value": self.token},
+            ]
             kube.patch_deployment(self.name, patch)
         self.url = f"http://{self.name}:8080"  # as the Jobs' pods reach it (cluster DNS)
 
     def _pods(self) -> list[dict]:
         """This start's pods (the run token on their template), not yet terminating."""
         pods = self.kube.pods(f"app.kubernetes.io/component=service,app.kubernetes.io/variant={self.variant}")
-        return [p for p in pods if p["metadata"].get("annotations", {}).get("loom-lab.dev/run") == self.token
-                and not p["metadata"].get("deletionTimestamp")]
+        return [
+            p
+            for p in pods
+            if p["metadata"].get("annotations", {}).get("loom-lab.dev/run") == self.token
+            and not p["metadata"].get("deletionTimestamp")
+        ]
 
     def wait_ready(self, timeout_s: float = 180):
         """Until every new pod is Ready; first pod created -> the last Ready is the start-up,
@@ -101,14 +128,22 @@ class ClusterService:
 
         def ready():
             pods = self._pods()
-            return pods if len(pods) == self.replicas and all(
-                any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
-                for p in pods) else None
+            return (
+                pods
+                if len(pods) == self.replicas
+                and all(
+                    any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
+                    for p in pods
+                )
+                else None
+            )
 
         pods = proc.wait_until(ready, timeout_s, 0.1)
         if not pods:
-            raise SystemExit(f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
-                             f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant})")
+            raise SystemExit(
+                f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
+                f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant})"
+            )
         self.pods = sorted(p["metadata"]["name"] for p in pods)
         pod = pods[0]
         # Where it ran and what it runs, as the node resolved the image (its digest).
@@ -167,7 +202,9 @@ class ClusterService:
         log = pod_log(self.kube, pod)
         self.kube.delete_job(job_name)
         summary_text = summary_of(log)
-        out.with_suffix(".log").write_text(log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log)
+        out.with_suffix(".log").write_text(
+            log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log
+        )
         out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
         if not summary_text:
             raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
@@ -184,8 +221,12 @@ class ClusterService:
         try:
             self.kube.apply([job])
             pods = wait_runners_ready(self.kube, name, n, 180)
-            skew = runners.resume_all(lambda pod: self.kube.pod_proxy(
-                pod["metadata"]["name"], RUNNER_PORT, "/v1/status", "PATCH", runners.RESUME), pods)
+            skew = runners.resume_all(
+                lambda pod: self.kube.pod_proxy(
+                    pod["metadata"]["name"], RUNNER_PORT, "/v1/status", "PATCH", runners.RESUME
+                ),
+                pods,
+            )
             pods = wait_runners_done(self.kube, name, n, load.timeout_s + 120)
         finally:
             samples = sampler.finish()

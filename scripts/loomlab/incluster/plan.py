@@ -29,9 +29,14 @@ def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
         if v not in VARIANTS:
             raise SystemExit(f"unknown variant {v} ({', '.join(VARIANTS)})")
         if registry and not target.has_image(registry, VARIANTS[v][2]):
-            skipped.append(f"{v}: no image in {registry}" + (
-                " (a native executable needs GraalVM or Mandrel: ./lab native; neither exists on this machine)"
-                if v == "native" else f" (./lab k8s images --push {registry} {v})"))
+            skipped.append(
+                f"{v}: no image in {registry}"
+                + (
+                    " (a native executable needs GraalVM or Mandrel: ./lab native; neither exists on this machine)"
+                    if v == "native"
+                    else f" (./lab k8s images --push {registry} {v})"
+                )
+            )
             continue
         chosen.append(v)
     return chosen, skipped
@@ -45,12 +50,17 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, loads.Suite]]
     unknown = [w for w in wanted if w not in suites]
     if unknown:
         raise SystemExit(f"unknown workload(s): {', '.join(unknown)}")
-    return [(v, suites[w]) for w in wanted for v in chosen
-            if args.workload or args.profile != "smoke" or w == "sleep" or v == chosen[0]]
+    return [
+        (v, suites[w])
+        for w in wanted
+        for v in chosen
+        if args.workload or args.profile != "smoke" or w == "sleep" or v == chosen[0]
+    ]
 
 
 def planned_seconds(plan: list[tuple[str, loads.Suite]], modes: set, args) -> float:
     """The bench's plan plus a few seconds per Job: pod start, k6 start, log read."""
+
     def one(suite: loads.Suite, mode: str) -> float:
         p = rounds.planned_seconds(suite, mode, args)
         return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (args.repeats + 2)

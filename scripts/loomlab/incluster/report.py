@@ -18,17 +18,38 @@ from .plan import VARIANTS
 
 
 def startup_table(startups: list[dict]) -> lr.Table:
-    t = lr.Table(["environment", "starts x pods", "pod created -> Ready s", "Quarkus started in s", "RSS at Ready MB",
-                  "RSS after load MB", "health"])
+    t = lr.Table(
+        [
+            "environment",
+            "starts x pods",
+            "pod created -> Ready s",
+            "Quarkus started in s",
+            "RSS at Ready MB",
+            "RSS after load MB",
+            "health",
+        ]
+    )
     for variant, (_, environment, _) in VARIANTS.items():
         for pods in sorted({s.get("replicas", 1) for s in startups if s["variant"] == variant}):
             rows = [s for s in startups if s["variant"] == variant and s.get("replicas", 1) == pods and "ready_s" in s]
             if not rows:
                 continue
-            spread = lambda k, rows=rows: lr.fmt_spread(
-                lr.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]), 2 if k.endswith("_s") else 0)
-            t.add(environment, f"{len(rows)} x {pods}", spread("ready_s"), spread("quarkus_started_s"),
-                  spread("rss_ready_mb"), spread("rss_after_mb"), ", ".join(sorted({r.get("health") or "?" for r in rows})))
+
+            def spread(k, rows=rows):
+                return lr.fmt_spread(
+                    lr.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]),
+                    2 if k.endswith("_s") else 0,
+                )
+
+            t.add(
+                environment,
+                f"{len(rows)} x {pods}",
+                spread("ready_s"),
+                spread("quarkus_started_s"),
+                spread("rss_ready_mb"),
+                spread("rss_after_mb"),
+                ", ".join(sorted({r.get("health") or "?" for r in rows})),
+            )
     return t
 
 
@@ -38,7 +59,10 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     if not f.exists():
         return None
     data = json.loads(f.read_text())
-    key = lambda s: (s["workload"], s["load"])
+
+    def key(s):
+        return (s["workload"], s["load"])
+
     envs = ["local JVM"] + [v[1] for v in VARIANTS.values() if any(s["environment"] == v[1] for s in sections)]
     by = {}
     for s in data["sections"] + sections:
@@ -50,16 +74,27 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
             continue
         modes = [m for m in loads.MODES if any(m in s["results"] for s in per_env.values())]
         for mode in modes:
-            agg = {e: lr.aggregate(per_env[e]["results"][mode]["runs"]) for e in envs
-                   if e in per_env and mode in per_env[e]["results"]}
-            t.add(k[0], k[1], mode, *(lr.fmt(agg[e]["throughput"].median) if e in agg else "-" for e in envs),
-                  *(lr.fmt(agg[e]["mean"].median) if e in agg else "-" for e in envs))
+            agg = {
+                e: lr.aggregate(per_env[e]["results"][mode]["runs"])
+                for e in envs
+                if e in per_env and mode in per_env[e]["results"]
+            }
+            t.add(
+                k[0],
+                k[1],
+                mode,
+                *(lr.fmt(agg[e]["throughput"].median) if e in agg else "-" for e in envs),
+                *(lr.fmt(agg[e]["mean"].median) if e in agg else "-" for e in envs),
+            )
     return t if t.rows else None
 
 
 def pods_per_variant(args) -> str:
-    return ("the worker mode on 1, 2 and 4 pods, virtual and reactive on one" if args.profile == "scale"
-            else f"{args.replicas} per variant")
+    return (
+        "the worker mode on 1, 2 and 4 pods, virtual and reactive on one"
+        if args.profile == "scale"
+        else f"{args.replicas} per variant"
+    )
 
 
 def node_info(kube: Kube, startups: list[dict]) -> str:
@@ -71,8 +106,11 @@ def node_info(kube: Kube, startups: list[dict]) -> str:
         if e.status != 403:
             raise
         node = None
-    return f"node {name}: {node['kernelVersion']}, {node['containerRuntimeVersion']}" if node else \
-        f"node {name or '?'} (its details not readable with this run's permissions)"
+    return (
+        f"node {name}: {node['kernelVersion']}, {node['containerRuntimeVersion']}"
+        if node
+        else f"node {name or '?'} (its details not readable with this run's permissions)"
+    )
 
 
 def images_line(kube: Kube, startups: list[dict]) -> str:
@@ -85,43 +123,80 @@ def images_line(kube: Kube, startups: list[dict]) -> str:
     return "; ".join(f"{image} (imageID {image_id})" for image, image_id in sorted(seen.items()))
 
 
-def meta(kube: Kube, args, command: str, info: dict, service_docs: list[dict], policies: str,
-         skipped: list[str], startups: list[dict]) -> dict:
+def meta(
+    kube: Kube,
+    args,
+    command: str,
+    info: dict,
+    service_docs: list[dict],
+    policies: str,
+    skipped: list[str],
+    startups: list[dict],
+) -> dict:
     version = kube.json("/version")
-    limits = next(d for d in service_docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]["containers"][0]["resources"]
+    limits = next(d for d in service_docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]["containers"][0][
+        "resources"
+    ]
     k6 = subprocess.run(["bash", str(ROOT / "scripts/k6.sh")], capture_output=True, text=True).stdout.strip()
     k6_version = subprocess.run([k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
-    return {"title": "loom-lab in-cluster report", "date": time.strftime("%Y-%m-%d %H:%M %Z"), "command": command,
-            "machine": report.machine(), "info": info, "k6": k6_version, "warmups": args.warmups,
-            "repeats": args.repeats, "warmup_tolerance": args.warmup_tolerance, "profile": args.profile,
-            "runners": args.runners,
-            "warmup_seconds": args.warmup_seconds, "sample_period": args.sample_period, "dashboards": "none",
-            "k6_where": "one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), on the same node as the"
-                        " service: they share its 2 CPUs",
-            "jvm_where": (" (each mode's own Deployment, fresh pods per suite, up side by side for the rounds)"
-                          if args.interleave else " (a fresh pod per suite and mode, Recreate)"),
-            "setup": [f"- cluster: Kubernetes {version.get('gitVersion')} at {kube.server} ({kube.target.describe()}),"
-                      f" namespace {kube.ns}; {node_info(kube, startups)}",
-                      f"- images from {args.registry}, as the pods ran them: {images_line(kube, startups)}",
-                      f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
-                      f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
-                      " images built here and pushed (./lab k8s images --push)",
-                      f"- {policies}",
-                      *(f"- skipped: {s}" for s in skipped)]}
+    return {
+        "title": "loom-lab in-cluster report",
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "command": command,
+        "machine": report.machine(),
+        "info": info,
+        "k6": k6_version,
+        "warmups": args.warmups,
+        "repeats": args.repeats,
+        "warmup_tolerance": args.warmup_tolerance,
+        "profile": args.profile,
+        "runners": args.runners,
+        "warmup_seconds": args.warmup_seconds,
+        "sample_period": args.sample_period,
+        "dashboards": "none",
+        "k6_where": "one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), on the same node as the"
+        " service: they share its 2 CPUs",
+        "jvm_where": (
+            " (each mode's own Deployment, fresh pods per suite, up side by side for the rounds)"
+            if args.interleave
+            else " (a fresh pod per suite and mode, Recreate)"
+        ),
+        "setup": [
+            f"- cluster: Kubernetes {version.get('gitVersion')} at {kube.server} ({kube.target.describe()}),"
+            f" namespace {kube.ns}; {node_info(kube, startups)}",
+            f"- images from {args.registry}, as the pods ran them: {images_line(kube, startups)}",
+            f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
+            f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
+            " images built here and pushed (./lab k8s images --push)",
+            f"- {policies}",
+            *(f"- skipped: {s}" for s in skipped),
+        ],
+    }
 
 
 def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> list[str]:
-    extra = ["## Start-up in the cluster", "",
-             "Each suite and mode gets fresh pods (the first pod created -> the last Ready, polled every 0.1 s"
-             " through the API; readiness probed every second); 'Quarkus started in' is the first pod's own log"
-             " line; RSS from every pod's /q/metrics (their sum) at Ready and after the suite's runs."
-             " Median (min-max).", "",
-             startup_table(startups).markdown(), ""]
+    extra = [
+        "## Start-up in the cluster",
+        "",
+        "Each suite and mode gets fresh pods (the first pod created -> the last Ready, polled every 0.1 s"
+        " through the API; readiness probed every second); 'Quarkus started in' is the first pod's own log"
+        " line; RSS from every pod's /q/metrics (their sum) at Ready and after the suite's runs."
+        " Median (min-max).",
+        "",
+        startup_table(startups).markdown(),
+        "",
+    ]
     beside = local_table(sections, local)
     if beside:
-        extra += [f"## Beside the local bench ({local.resolve().name})", "",
-                  "Same k6 scripts and loads; local = `./lab bench` on this machine (k6 and the JVM on the same"
-                  " cores), medians.", "", beside.markdown(), ""]
+        extra += [
+            f"## Beside the local bench ({local.resolve().name})",
+            "",
+            "Same k6 scripts and loads; local = `./lab bench` on this machine (k6 and the JVM on the same"
+            " cores), medians.",
+            "",
+            beside.markdown(),
+            "",
+        ]
     print("\n" + "\n".join(extra[:1] + [startup_table(startups).text()]))
     if beside:
         print(f"\nbeside the local bench:\n{beside.text()}")

@@ -26,18 +26,22 @@ def suites() -> list[Suite]:
     scale = Scale("quick")
     bound = lr.littles_bound(sleep.WORKER_THREADS, 0.1)
     sleep_suite = sleep.suites(scale)[0]
-    sleep_suite = dataclasses.replace(sleep_suite, loads=[sleep.open_sleep_load(f, bound, scale.short_s)
-                                                          for f in (1.5, 3.0)])
+    sleep_suite = dataclasses.replace(
+        sleep_suite, loads=[sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
+    )
     main = next(s for s in product.suites(scale) if s.core)
-    product_suite = dataclasses.replace(main, loads=[dataclasses.replace(l, modes=product.MODES)
-                                                     for l in main.loads if l.name.startswith("ramp to 350")])
+    product_suite = dataclasses.replace(
+        main,
+        loads=[dataclasses.replace(ld, modes=product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")],
+    )
     return [sleep_suite, product_suite]
 
 
 def runs() -> list[tuple[Suite, str, int]]:
     """(suite, mode, pods): worker on 1, 2 and 4 pods, then virtual and reactive on one."""
-    return ([(s, "worker", r) for s in suites() for r in WORKER_REPLICAS]
-            + [(s, m, 1) for s in suites() for m in ONE_POD_MODES])
+    return [(s, "worker", r) for s in suites() for r in WORKER_REPLICAS] + [
+        (s, m, 1) for s in suites() for m in ONE_POD_MODES
+    ]
 
 
 def environment(base: str, pods: int) -> str:
@@ -45,18 +49,31 @@ def environment(base: str, pods: int) -> str:
 
 
 def planned_seconds(args) -> float:
-    return sum(p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (args.repeats + 2)
-               for s, m, _ in runs() for p in [rounds.planned_seconds(s, m, args)])
+    return sum(
+        p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (args.repeats + 2)
+        for s, m, _ in runs()
+        for p in [rounds.planned_seconds(s, m, args)]
+    )
 
 
 def configuration(section: dict, mode: str) -> dict:
     """One configuration's medians: req/s, p99, errors, drops, and the price of all its pods."""
     runs_ = section["results"][mode]["runs"]
     agg = lr.aggregate(runs_)
-    med = lambda k: agg[k].median if k in agg else math.nan
+
+    def med(k):
+        return agg[k].median if k in agg else math.nan
+
     cpu_ms = lr.Spread.of([r.get("cpu_s", math.nan) * 1000 / r["requests"] for r in runs_ if r.get("requests")])
-    return {"throughput": med("throughput"), "p99": med("p99"), "errors": med("error_rate"), "dropped": med("dropped"),
-            "rss_mb": med("peak_rss_bytes") / 1e6, "cpu_ms": cpu_ms.median, "threads": med("peak_live_threads")}
+    return {
+        "throughput": med("throughput"),
+        "p99": med("p99"),
+        "errors": med("error_rate"),
+        "dropped": med("dropped"),
+        "rss_mb": med("peak_rss_bytes") / 1e6,
+        "cpu_ms": cpu_ms.median,
+        "threads": med("peak_live_threads"),
+    }
 
 
 def reach(configs: dict[str, dict]) -> str:
@@ -67,18 +84,22 @@ def reach(configs: dict[str, dict]) -> str:
     for r in WORKER_REPLICAS:
         w = configs.get(f"worker x {r}")
         if w and w["throughput"] >= REACH_THROUGHPUT * virtual["throughput"] and w["p99"] <= REACH_P99 * virtual["p99"]:
-            return (f"{r} worker pod{'s' if r > 1 else ''} matched one virtual pod (req/s {lr.fmt(w['throughput'])} against"
-                    f" {lr.fmt(virtual['throughput'])}, p99 {lr.fmt(w['p99'])} against {lr.fmt(virtual['p99'])} ms),"
-                    f" at {lr.fmt(w['rss_mb'] / virtual['rss_mb'], 1)}x its RSS and"
-                    f" {lr.fmt(w['threads'] / virtual['threads'], 1)}x its threads")
+            return (
+                f"{r} worker pod{'s' if r > 1 else ''} matched one virtual pod (req/s {lr.fmt(w['throughput'])} against"
+                f" {lr.fmt(virtual['throughput'])}, p99 {lr.fmt(w['p99'])} against {lr.fmt(virtual['p99'])} ms),"
+                f" at {lr.fmt(w['rss_mb'] / virtual['rss_mb'], 1)}x its RSS and"
+                f" {lr.fmt(w['threads'] / virtual['threads'], 1)}x its threads"
+            )
     tried = [(r, configs[f"worker x {r}"]) for r in WORKER_REPLICAS if f"worker x {r}" in configs]
     if not tried:
         return ""
     # The closest: the most req/s, then the lowest p99.
     r, best = max(tried, key=lambda rc: (round(rc[1]["throughput"] / virtual["throughput"], 2), -rc[1]["p99"]))
-    return (f"none of {', '.join(str(r_) for r_, _ in tried)} worker pods matched one virtual pod; the closest, {r}"
-            f" pod{'s' if r > 1 else ''}: req/s {lr.fmt(best['throughput'])} against {lr.fmt(virtual['throughput'])},"
-            f" p99 {lr.fmt(best['p99'])} against {lr.fmt(virtual['p99'])} ms")
+    return (
+        f"none of {', '.join(str(r_) for r_, _ in tried)} worker pods matched one virtual pod; the closest, {r}"
+        f" pod{'s' if r > 1 else ''}: req/s {lr.fmt(best['throughput'])} against {lr.fmt(virtual['throughput'])},"
+        f" p99 {lr.fmt(best['p99'])} against {lr.fmt(virtual['p99'])} ms"
+    )
 
 
 def tables(sections: list[dict]) -> list[str]:
@@ -88,17 +109,39 @@ def tables(sections: list[dict]) -> list[str]:
         pods = int(s["environment"].rsplit(", ", 1)[1].split()[0])
         for mode in s["results"]:
             by_load.setdefault((s["workload"], s["load"]), {})[f"{mode} x {pods}"] = configuration(s, mode)
-    md = ["## Scale-out: how many worker pods make one virtual pod?", "",
-          "The worker mode on 1, 2 and 4 pods, virtual and reactive on one, behind the same Service (medians of"
-          " the rounds; RSS, CPU and threads are all the configuration's pods together). A worker configuration"
-          f" matches the virtual pod when its req/s is within {100 - REACH_THROUGHPUT * 100:.0f} % and its p99"
-          f" within {REACH_P99 * 100 - 100:.0f} % of it.", ""]
+    md = [
+        "## Scale-out: how many worker pods make one virtual pod?",
+        "",
+        "The worker mode on 1, 2 and 4 pods, virtual and reactive on one, behind the same Service (medians of"
+        " the rounds; RSS, CPU and threads are all the configuration's pods together). A worker configuration"
+        f" matches the virtual pod when its req/s is within {100 - REACH_THROUGHPUT * 100:.0f} % and its p99"
+        f" within {REACH_P99 * 100 - 100:.0f} % of it.",
+        "",
+    ]
     for (workload, load), configs in by_load.items():
-        t = lr.Table(["configuration", "req/s", "p99 ms", "errors %", "dropped", "RSS MB (all pods)", "CPU ms/req",
-                      "live threads (all pods)"])
+        t = lr.Table(
+            [
+                "configuration",
+                "req/s",
+                "p99 ms",
+                "errors %",
+                "dropped",
+                "RSS MB (all pods)",
+                "CPU ms/req",
+                "live threads (all pods)",
+            ]
+        )
         for name, c in configs.items():
-            t.add(name, lr.fmt(c["throughput"]), lr.fmt(c["p99"]), lr.fmt(c["errors"] * 100, 2), lr.fmt(c["dropped"], 0),
-                  lr.fmt(c["rss_mb"], 0), lr.fmt(c["cpu_ms"], 3), lr.fmt(c["threads"], 0))
+            t.add(
+                name,
+                lr.fmt(c["throughput"]),
+                lr.fmt(c["p99"]),
+                lr.fmt(c["errors"] * 100, 2),
+                lr.fmt(c["dropped"], 0),
+                lr.fmt(c["rss_mb"], 0),
+                lr.fmt(c["cpu_ms"], 3),
+                lr.fmt(c["threads"], 0),
+            )
         md += [f"### {workload}: {load}", "", t.markdown(), "", f"**{reach(configs)}**" if reach(configs) else "", ""]
         print(f"\nscale-out, {workload}: {load}\n{t.text()}\n{reach(configs)}", flush=True)
     return md

@@ -26,9 +26,17 @@ def pool_bound(per_request_s: float):
 
 def db_load(seconds: int, modes: tuple) -> Load:
     """Seed B: 100 users on a pool of 20, each request holding a connection 200 ms."""
-    return Load(f"100 VUs for {seconds} s, 200 ms query", "k6/db.js", "db",
-                {"VUS": "100", "DURATION": f"{seconds}s", "DB_MS": "200"}, bound=pool_bound(0.2), timeout_s=120,
-                counters=("lab_refused_503",), est_s=seconds + 1, modes=modes)
+    return Load(
+        f"100 VUs for {seconds} s, 200 ms query",
+        "k6/db.js",
+        "db",
+        {"VUS": "100", "DURATION": f"{seconds}s", "DB_MS": "200"},
+        bound=pool_bound(0.2),
+        timeout_s=120,
+        counters=("lab_refused_503",),
+        est_s=seconds + 1,
+        modes=modes,
+    )
 
 
 def db_flood_load(vus: int, seconds: int) -> Load:
@@ -38,19 +46,36 @@ def db_flood_load(vus: int, seconds: int) -> Load:
     budget plus the query; MAX_WAIT_MS fails the run if one takes far longer (before the thread
     wait was bounded, the worker mode queued them: max 10.2 s on 1,000 users; with a bound per
     queue, a worker request could wait twice: max 5.28 s)."""
-    return Load(f"flood: {vus:,} VUs for {seconds} s, 200 ms query (req/s: answered 200)", "k6/db.js", "db",
-                {"VUS": str(vus), "DURATION": f"{seconds}s", "DB_MS": "200", "MAX_ERRORS": "0.99",
-                 "MAX_WAIT_MS": "7000"},
-                bound=pool_bound(0.2), timeout_s=120, counters=("lab_refused_503", "lab_served_200"),
-                served="lab_served_200", est_s=seconds + 3, modes=MODES)
+    return Load(
+        f"flood: {vus:,} VUs for {seconds} s, 200 ms query (req/s: answered 200)",
+        "k6/db.js",
+        "db",
+        {"VUS": str(vus), "DURATION": f"{seconds}s", "DB_MS": "200", "MAX_ERRORS": "0.99", "MAX_WAIT_MS": "7000"},
+        bound=pool_bound(0.2),
+        timeout_s=120,
+        counters=("lab_refused_503", "lab_served_200"),
+        served="lab_served_200",
+        est_s=seconds + 3,
+        modes=MODES,
+    )
 
 
 def db_open_load(fraction: float, seconds: int) -> Load:
     """Arrivals at a fraction of the pool's bound (20 / 0.2 s = 100 req/s), in every mode. Above it
     the bulkhead answers 503 once the wait budget is spent: errors are the expected overload there."""
-    return open_load("db", "k6/db.js", fraction, 100, "the pool bound", seconds, pool_bound(0.2),
-                     {"DB_MS": "200", "MAX_ERRORS": "0.01" if fraction < 1 else "0.5"}, 400,
-                     counters=("lab_refused_503",), modes=MODES)
+    return open_load(
+        "db",
+        "k6/db.js",
+        fraction,
+        100,
+        "the pool bound",
+        seconds,
+        pool_bound(0.2),
+        {"DB_MS": "200", "MAX_ERRORS": "0.01" if fraction < 1 else "0.5"},
+        400,
+        counters=("lab_refused_503",),
+        modes=MODES,
+    )
 
 
 def suites(scale: Scale) -> list[Suite]:
@@ -63,9 +88,12 @@ def suites(scale: Scale) -> list[Suite]:
         "then a flood of users that every mode must shed with 503 within its one wait budget",
         server_env={},
         warmup_seconds=6,
-        loads=[db_load(scale.steady_s, modes_of("db", with_rx=True)), db_open_load(0.8, scale.short_s),
-               db_open_load(1.2, scale.short_s),
-               db_flood_load(300 if scale.smoke else 1000, scale.steady_s if scale.smoke else 6)],
+        loads=[
+            db_load(scale.steady_s, modes_of("db", with_rx=True)),
+            db_open_load(0.8, scale.short_s),
+            db_open_load(1.2, scale.short_s),
+            db_flood_load(300 if scale.smoke else 1000, scale.steady_s if scale.smoke else 6),
+        ],
     )
     no_bulkhead = Suite(
         workload="db",

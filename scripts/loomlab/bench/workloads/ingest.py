@@ -36,9 +36,16 @@ def modes_for(domain: str, writes: str, grpc: bool) -> tuple:
     return modes_of("ingest-grpc") if grpc else modes_of(domain)
 
 
-def ingest_suite(domain: str, records: int, variant: str, server_env: dict, id_base: int,
-                 chunks: tuple = (100,), strategies: tuple = ("sequential", "parallel", "copy"),
-                 transport: str = "http") -> Suite:
+def ingest_suite(
+    domain: str,
+    records: int,
+    variant: str,
+    server_env: dict,
+    id_base: int,
+    chunks: tuple = (100,),
+    strategies: tuple = ("sequential", "parallel", "copy"),
+    transport: str = "http",
+) -> Suite:
     """Seed D's chunk stream of one domain, over HTTP/JSON (k6/<domain>.js, a POST per chunk) or over
     the seed's own transport, a gRPC stream of protobuf chunks (k6/ingest-grpc.js): the same records,
     one chunk in flight, the same rows in the summary."""
@@ -49,27 +56,41 @@ def ingest_suite(domain: str, records: int, variant: str, server_env: dict, id_b
         env = {"RECORDS": str(records), "CHUNK": str(chunk), "WRITES": writes, "ID_BASE": str(id_base)}
         if grpc:
             env["DOMAIN"] = domain
-        loads.append(Load(
-            f"{records:,} records in chunks of {chunk}, {writes}" + (" (D)" if seed_size else "")
-            + (", gRPC stream" if grpc else ""),
-            "k6/ingest-grpc.js" if grpc else f"k6/{domain}.js", f"{domain}_grpc" if grpc else domain,
-            env,
-            seed=SEED_D.get(writes, {}) if seed_size and not variant and not grpc else {},
-            modes=modes_for(domain, writes, grpc),
-            timeout_s=1800, counters=("lab_records",), extra_report=INGEST_TRENDS,
-            est_s=records / (700 if variant and not grpc else 3000 if grpc else 3500) + 1,
-            warmup_est_s=min(records, 1000) / (700 if variant and not grpc else 3500) + 1,
-            warmup_env={"RECORDS": str(min(records, 1000))}))
+        loads.append(
+            Load(
+                f"{records:,} records in chunks of {chunk}, {writes}"
+                + (" (D)" if seed_size else "")
+                + (", gRPC stream" if grpc else ""),
+                "k6/ingest-grpc.js" if grpc else f"k6/{domain}.js",
+                f"{domain}_grpc" if grpc else domain,
+                env,
+                seed=SEED_D.get(writes, {}) if seed_size and not variant and not grpc else {},
+                modes=modes_for(domain, writes, grpc),
+                timeout_s=1800,
+                counters=("lab_records",),
+                extra_report=INGEST_TRENDS,
+                est_s=records / (700 if variant and not grpc else 3000 if grpc else 3500) + 1,
+                warmup_est_s=min(records, 1000) / (700 if variant and not grpc else 3500) + 1,
+                warmup_env={"RECORDS": str(min(records, 1000))},
+            )
+        )
     tables, what = INGEST_DOMAINS[domain]
     setup = "gRPC stream" if grpc else ""
     return Suite(
         workload=domain,
         variant=", ".join(v for v in (setup, variant) if v),
-        description=f"Seed D: {domain} ({what}) streamed in chunks of {'/'.join(map(str, chunks))} and upserted into {tables} "
+        description=f"Seed D: {domain} ({what}) streamed in chunks of {'/'.join(map(str, chunks))}"
+        f" and upserted into {tables} "
         "(pgvector 384): sequential (one transaction) vs parallel (parent, then the three children at once on the "
-        "request's model" + (")" if grpc else "; reactive: concurrent Unis on the reactive pool)") + (", with COPY as the anchor" if "copy" in strategies else "")
-        + ("; over the seed's transport, one gRPC stream of protobuf chunks each acknowledged after its commit "
-           "(k6/ingest-grpc.js, the same records as the HTTP/JSON rows)" if grpc else "")
+        "request's model"
+        + (")" if grpc else "; reactive: concurrent Unis on the reactive pool)")
+        + (", with COPY as the anchor" if "copy" in strategies else "")
+        + (
+            "; over the seed's transport, one gRPC stream of protobuf chunks each acknowledged after its commit "
+            "(k6/ingest-grpc.js, the same records as the HTTP/JSON rows)"
+            if grpc
+            else ""
+        )
         + (f"; {variant}" if variant else ""),
         server_env=server_env,
         loads=loads,
@@ -96,7 +117,9 @@ def suites(scale: Scale) -> list[Suite]:
 def sweep_suites() -> list[Suite]:
     """Seed D's next step, chunks of 200-300 and beyond: every size for both domains, every mode,
     sequential and parallel, here and behind a simulated 20 ms round trip per statement."""
-    return [ingest_suite(domain, 3_000, variant, env, 1, SWEEP_CHUNKS, ("sequential", "parallel"), transport)
-            for variant, env in (("", {}), ROUND_TRIP)
-            for transport in ("http", "grpc")
-            for domain in INGEST_DOMAINS]
+    return [
+        ingest_suite(domain, 3_000, variant, env, 1, SWEEP_CHUNKS, ("sequential", "parallel"), transport)
+        for variant, env in (("", {}), ROUND_TRIP)
+        for transport in ("http", "grpc")
+        for domain in INGEST_DOMAINS
+    ]

@@ -28,24 +28,43 @@ def pinning_bound(vus: int, ms: int, lock: str):
 def pinning_open_load(fraction: float, seconds: int) -> Load:
     """Native-frame pins at a fraction of the pinned virtual bound (2 carriers / 50 ms = 40 req/s
     on 2 cores): the worker mode's 200 threads take it whatever the fraction."""
-    return open_load("pinning", "k6/pinning.js", fraction, 40, "the pinned virtual bound", seconds,
-                     pinning_bound(10**6, 50, "native"), {"LOCK": "native", "PIN_MS": "50"}, 200)
+    return open_load(
+        "pinning",
+        "k6/pinning.js",
+        fraction,
+        40,
+        "the pinned virtual bound",
+        seconds,
+        pinning_bound(10**6, 50, "native"),
+        {"LOCK": "native", "PIN_MS": "50"},
+        200,
+    )
 
 
 def suites(scale: Scale) -> list[Suite]:
     steady = scale.steady_s
-    return [Suite(
-        workload="pinning",
-        description="Seed E: 50 users blocking 50 ms while holding a lock: synchronized (does not pin "
-        "since JDK 24), ReentrantLock (never pins), an FFM upcall from native code (always pins); then "
-        "native pins in an open model below and above the pinned virtual bound; the wait for a thread "
-        "unbounded, as in the seed (with native pins, virtual threads wait over 2 s for a free carrier, "
-        "and loomlab.execution.max-wait would shed them with 503 instead of showing what a pin costs)",
-        server_env={"LOOMLAB_EXECUTION_THREAD_WAIT_BOUNDED": "false"},
-        warmup_seconds=6,
-        loads=[Load(f"50 VUs for {steady} s, {lock}", "k6/pinning.js", "pinning",
+    return [
+        Suite(
+            workload="pinning",
+            description="Seed E: 50 users blocking 50 ms while holding a lock: synchronized (does not pin "
+            "since JDK 24), ReentrantLock (never pins), an FFM upcall from native code (always pins); then "
+            "native pins in an open model below and above the pinned virtual bound; the wait for a thread "
+            "unbounded, as in the seed (with native pins, virtual threads wait over 2 s for a free carrier, "
+            "and loomlab.execution.max-wait would shed them with 503 instead of showing what a pin costs)",
+            server_env={"LOOMLAB_EXECUTION_THREAD_WAIT_BOUNDED": "false"},
+            warmup_seconds=6,
+            loads=[
+                Load(
+                    f"50 VUs for {steady} s, {lock}",
+                    "k6/pinning.js",
+                    "pinning",
                     {"LOCK": lock, "VUS": "50", "DURATION": f"{steady}s", "PIN_MS": "50"},
-                    bound=pinning_bound(50, 50, lock), timeout_s=120, est_s=steady + 1)
-               for lock in ("synchronized", "reentrant", "native")]
-        + [pinning_open_load(f, scale.short_s) for f in (0.8, 1.2)],
-    )]
+                    bound=pinning_bound(50, 50, lock),
+                    timeout_s=120,
+                    est_s=steady + 1,
+                )
+                for lock in ("synchronized", "reentrant", "native")
+            ]
+            + [pinning_open_load(f, scale.short_s) for f in (0.8, 1.2)],
+        )
+    ]

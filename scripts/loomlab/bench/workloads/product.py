@@ -21,8 +21,12 @@ PRODUCT_WORKER_CAP = 200 / 0.775
 MODES = modes_of("product")
 WITH_RX = modes_of("product", with_rx=True)
 # What binds each mode in a closed load (answer.py), and what else every mode shares.
-BOUND_NAMES = {"worker": "the fan-out pool and worker threads", "virtual": "users / E[max]",
-               "reactive": "users / E[max]", "virtual+rx": "users / E[max]"}
+BOUND_NAMES = {
+    "worker": "the fan-out pool and worker threads",
+    "virtual": "users / E[max]",
+    "reactive": "users / E[max]",
+    "virtual+rx": "users / E[max]",
+}
 USES = "CPU and the database, shared with k6"
 
 
@@ -46,8 +50,9 @@ def product_cap(mode: str, pools: dict) -> float:
         return math.inf
     e_max = lr.expected_max(ranges) / 1000.0
     occupancy = sum((a + b) / 2 for a, b in ranges) / 1000.0
-    return min(pools.get("worker.max-threads", math.inf) / e_max,
-               pools.get("fan-out.worker-threads", math.inf) / occupancy)
+    return min(
+        pools.get("worker.max-threads", math.inf) / e_max, pools.get("fan-out.worker-threads", math.inf) / occupancy
+    )
 
 
 def product_bound(stages: list[tuple[float, float]]):
@@ -69,7 +74,10 @@ def seed_c_stages(total_s: int, peak: int) -> list[tuple[int, int]]:
 def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
     stages = seed_c_stages(total_s, peak)
     warm = seed_c_stages(min(30, max(7, total_s * 2 // 3)), peak)  # JIT warm-up, not a second seed run
-    stages_env = lambda st: ",".join(f"{d}s:{t}" for d, t in st)
+
+    def stages_env(st):
+        return ",".join(f"{d}s:{t}" for d, t in st)
+
     return Load(
         f"ramp to {peak} VUs in {total_s} s" + (" (C)" if seed else ""),
         "k6/product.js",
@@ -99,9 +107,22 @@ def suites(scale: Scale) -> list[Suite]:
     # ms a lookup in a 2-CPU pod sharing the node with k6 and PostgreSQL, and 0.8x (206 req/s) then
     # asks for more CPU than the pod has (a clean-clone in-cluster smoke dropped arrivals there).
     below = 0.4 if scale.smoke else 0.8
-    opens = [open_load("product", "k6/product.js", f, PRODUCT_WORKER_CAP, "the worker's fan-out bound",
-                       scale.short_s, product_cap, {}, 1000, duration_var="OPEN_DURATION", modes=MODES)
-             for f in (below, 1.2)]
+    opens = [
+        open_load(
+            "product",
+            "k6/product.js",
+            f,
+            PRODUCT_WORKER_CAP,
+            "the worker's fan-out bound",
+            scale.short_s,
+            product_cap,
+            {},
+            1000,
+            duration_var="OPEN_DURATION",
+            modes=MODES,
+        )
+        for f in (below, 1.2)
+    ]
     main = Suite(
         workload="product",
         description="Seed C: a product lookup waiting for four slow dependencies called in parallel "

@@ -30,31 +30,57 @@ def sleep_bound(vus: int, sleep_ms: int):
 
 
 def open_sleep_load(fraction: float, worker_bound: float, seconds: int) -> Load:
-    return open_load("sleep", "k6/sleep.js", fraction, worker_bound, "the worker bound", seconds,
-                     sleep_bound(10**6, 100), {"SLEEP_MS": "100"}, 1500, modes=MODES)
+    return open_load(
+        "sleep",
+        "k6/sleep.js",
+        fraction,
+        worker_bound,
+        "the worker bound",
+        seconds,
+        sleep_bound(10**6, 100),
+        {"SLEEP_MS": "100"},
+        1500,
+        modes=MODES,
+    )
 
 
 def suites(scale: Scale) -> list[Suite]:
-    a3 = ({"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"} if scale.smoke
-          else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"})
+    a3 = (
+        {"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"}
+        if scale.smoke
+        else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
+    )
     requests = int(a3["VUS"]) * int(a3["ITERATIONS"])
     worker_bound = lr.littles_bound(WORKER_THREADS, 0.1)
-    return [Suite(
-        workload="sleep",
-        description="Seed A3: 500 users started at once, 10 requests each, no think time, "
-        "100 ms sleep; worker pool of 50 platform threads (the seed's Tomcat) vs virtual threads vs an "
-        "event-loop timer (reactive); then an open model (constant arrival rate) below and above the "
-        "worker pool's bound",
-        server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS)},
-        loads=[
-            Load(f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if scale.smoke else " (A3)"), "k6/sleep.js",
-                 "sleep", a3, bound=sleep_bound(int(a3["VUS"]), 100), seed={} if scale.smoke else SEED_A3,
-                 timeout_s=180, dashboard=False, modes=MODES,
-                 # 50 threads x 10 req/s each; virtual and reactive ~4,000 req/s with k6 on the
-                 # same cores.
-                 est_s={"worker": requests / 500 + 1, "virtual": requests / 4000 + 1,
-                        "reactive": requests / 4000 + 1}),
-            open_sleep_load(0.8, worker_bound, scale.short_s),
-            open_sleep_load(1.2, worker_bound, scale.short_s),
-        ],
-    )]
+    return [
+        Suite(
+            workload="sleep",
+            description="Seed A3: 500 users started at once, 10 requests each, no think time, "
+            "100 ms sleep; worker pool of 50 platform threads (the seed's Tomcat) vs virtual threads vs an "
+            "event-loop timer (reactive); then an open model (constant arrival rate) below and above the "
+            "worker pool's bound",
+            server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS)},
+            loads=[
+                Load(
+                    f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if scale.smoke else " (A3)"),
+                    "k6/sleep.js",
+                    "sleep",
+                    a3,
+                    bound=sleep_bound(int(a3["VUS"]), 100),
+                    seed={} if scale.smoke else SEED_A3,
+                    timeout_s=180,
+                    dashboard=False,
+                    modes=MODES,
+                    # 50 threads x 10 req/s each; virtual and reactive ~4,000 req/s with k6 on the
+                    # same cores.
+                    est_s={
+                        "worker": requests / 500 + 1,
+                        "virtual": requests / 4000 + 1,
+                        "reactive": requests / 4000 + 1,
+                    },
+                ),
+                open_sleep_load(0.8, worker_bound, scale.short_s),
+                open_sleep_load(1.2, worker_bound, scale.short_s),
+            ],
+        )
+    ]

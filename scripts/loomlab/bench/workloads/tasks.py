@@ -25,29 +25,42 @@ TASK_TRENDS = (
 def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Load:
     """Seed A1: one k6 run of 3 requests is the repeat (a worker request of 100 x 1 s takes 10 s)."""
     iterations = 1 if smoke else 3
-    return Load(f"{int(count):,} tasks x {ms} ms" + ("" if smoke else " (A1)"), "k6/tasks.js", "tasks",
-                {"COUNT": count, "TASK_MS": ms, "ITERATIONS": str(iterations)}, seed=seed, modes=modes,
-                timeout_s=120, extra=TASK_TRENDS, warmups=1, repeats=1,
-                # The warm-up runs the same code path with a tenth of the sleep.
-                warmup_env={"ITERATIONS": "1", "TASK_MS": str(max(1, int(ms) // 10))},
-                # 100 tasks on 10 platform threads take 10 sleeps; one virtual thread each, one sleep
-                # (100,000 of them: ~1.5).
-                est_s={"worker": iterations * int(ms) / 100 + 1,
-                       "virtual": iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1},
-                warmup_est_s=int(ms) / 1000 + 1)
+    return Load(
+        f"{int(count):,} tasks x {ms} ms" + ("" if smoke else " (A1)"),
+        "k6/tasks.js",
+        "tasks",
+        {"COUNT": count, "TASK_MS": ms, "ITERATIONS": str(iterations)},
+        seed=seed,
+        modes=modes,
+        timeout_s=120,
+        extra=TASK_TRENDS,
+        warmups=1,
+        repeats=1,
+        # The warm-up runs the same code path with a tenth of the sleep.
+        warmup_env={"ITERATIONS": "1", "TASK_MS": str(max(1, int(ms) // 10))},
+        # 100 tasks on 10 platform threads take 10 sleeps; one virtual thread each, one sleep
+        # (100,000 of them: ~1.5).
+        est_s={
+            "worker": iterations * int(ms) / 100 + 1,
+            "virtual": iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1,
+        },
+        warmup_est_s=int(ms) / 1000 + 1,
+    )
 
 
 def suites(scale: Scale) -> list[Suite]:
     count, big = ("100", "2000") if scale.smoke else ("100", "100000")
     ms = "200" if scale.smoke else "1000"
-    return [Suite(
-        workload="tasks",
-        description="Seed A1: 100 tasks sleeping 1 s on 10 platform threads vs one virtual thread each; "
-        "then 100,000 virtual threads",
-        server_env={},
-        warmup_seconds=0,
-        loads=[
-            tasks_load(count, ms, scale.smoke, {} if scale.smoke else SEED_A1, modes_of("tasks")),
-            tasks_load(big, ms, scale.smoke, {} if scale.smoke else SEED_A1_100K, ("virtual",)),
-        ],
-    )]
+    return [
+        Suite(
+            workload="tasks",
+            description="Seed A1: 100 tasks sleeping 1 s on 10 platform threads vs one virtual thread each; "
+            "then 100,000 virtual threads",
+            server_env={},
+            warmup_seconds=0,
+            loads=[
+                tasks_load(count, ms, scale.smoke, {} if scale.smoke else SEED_A1, modes_of("tasks")),
+                tasks_load(big, ms, scale.smoke, {} if scale.smoke else SEED_A1_100K, ("virtual",)),
+            ],
+        )
+    ]
