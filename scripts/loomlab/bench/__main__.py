@@ -20,7 +20,7 @@ from loomlab import ROOT
 from loomlab import labreport as lr
 
 from . import verdict
-from .profiles import PROFILES, suites
+from .profiles import PROFILES, profile_defaults, suites
 from .report import compare, finish, machine
 from .rounds import measure, planned_seconds, suite_modes
 
@@ -47,12 +47,14 @@ def parser() -> argparse.ArgumentParser:
         help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "
         "clients), comma-separated (default: every mode a workload has)",
     )
-    p.add_argument("--warmups", type=int, default=15, help="most warm-up runs per mode (at least 2 unless fewer)")
+    p.add_argument(
+        "--warmups", type=int, default=None, help="most warm-up runs per mode (at least 2 unless fewer; 15, smoke: 1)"
+    )
     p.add_argument(
         "--warmup-seconds",
         type=float,
-        default=15,
-        help="least time of warm-up load per mode before the runs may count as warm",
+        default=None,
+        help="least time of warm-up load per mode before the runs may count as warm (15; smoke: 0)",
     )
     p.add_argument(
         "--warmup-tolerance",
@@ -63,15 +65,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--repeats",
         type=int,
-        default=verdict.min_rounds(),
+        default=None,
         help="least measured rounds per load (default: the fewest whose interval reaches the verdict's"
-        f" {verdict.CONFIDENCE:.0%}% confidence)",
+        f" {verdict.CONFIDENCE:.0%}% confidence; smoke: 1)",
     )
     p.add_argument(
         "--max-rounds",
         type=int,
-        default=6,
-        help="most rounds per load: rounds go on past --repeats while the verdict cannot tell",
+        default=None,
+        help="most rounds per load: rounds go on past --repeats while the verdict cannot tell (6; smoke: --repeats)",
     )
     p.add_argument(
         "--blocks",
@@ -120,12 +122,17 @@ def main(argv=None):
     wanted = {w for w in args.workload.split(",") if w}
     modes = {m for m in args.mode.split(",") if m}
     chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
-    if wanted - {s.workload for s in suites(args.profile)}:
+    missing = wanted - {s.workload for s in suites(args.profile)}
+    if missing:
         raise SystemExit(
-            f"unknown workload(s): {', '.join(sorted(wanted - {s.workload for s in suites(args.profile)}))}"
+            f"workload(s) not in the {args.profile} profile: "
+            + "; ".join(
+                f"{w}: " + (", ".join(p for p in PROFILES if w in {s.workload for s in suites(p)}) or "no profile")
+                for w in sorted(missing)
+            )
+            + " (--profile NAME)"
         )
-    if args.profile == "smoke":
-        args.warmups, args.repeats, args.max_rounds, args.warmup_seconds = min(args.warmups, 1), 1, 1, 0
+    profile_defaults(args)
     sections, info = [], {}
     total_loads = sum(len(s.loads) for s in chosen)
     plans = [(s_, m, planned_seconds(s_, m, args)) for s_ in chosen for m in suite_modes(s_, modes)]

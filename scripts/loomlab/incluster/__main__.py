@@ -11,8 +11,8 @@ from pathlib import Path
 
 from loomlab import ROOT
 from loomlab import labreport as lr
+from loomlab.bench import profiles, rounds
 from loomlab.bench import report as bench_report
-from loomlab.bench import rounds, verdict
 
 from . import __doc__ as DOC
 from . import deploy, plan, report, scale, target
@@ -86,13 +86,7 @@ def parse(argv):
     # of the mode's own), each round every mode once, alone, the order rotated. The scale profile
     # compares pod counts of one mode: blocks.
     args.interleave = args.profile != "scale"
-    # The profile's defaults; what the command line says wins.
-    smoke = args.profile == "smoke"
-    args.repeats = args.repeats if args.repeats is not None else (1 if smoke else verdict.min_rounds())
-    args.max_rounds = args.max_rounds if args.max_rounds is not None else (args.repeats if smoke else 6)
-    args.max_rounds = max(args.max_rounds, args.repeats)
-    args.warmups = args.warmups if args.warmups is not None else (1 if smoke else 15)
-    args.warmup_seconds = args.warmup_seconds if args.warmup_seconds is not None else (0 if smoke else 15)
+    profiles.profile_defaults(args)
     return args
 
 
