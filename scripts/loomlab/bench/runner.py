@@ -21,7 +21,7 @@ from .report import LOCAL
 
 class Service:
     """The service under test as a local JVM. `./lab k8s run` has a twin for a Deployment in the
-    cluster (scripts/loomlab/incluster): the same methods, so run_suite drives either."""
+    cluster (scripts/loomlab/incluster): the same methods, so rounds.measure drives either."""
 
     environment = LOCAL
 

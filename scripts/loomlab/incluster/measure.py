@@ -1,5 +1,5 @@
 """A variant's Deployment as the bench's service under test: runner.Service's methods, in the
-cluster, so the bench's run_suite drives it unchanged."""
+cluster, so the bench's rounds (rounds.measure) drive it unchanged."""
 
 from __future__ import annotations
 
