@@ -251,8 +251,7 @@ def policy_probe(kube: Kube, templates: dict) -> str:
     if log == "reached":
         return (
             "NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a k6 pod opened a TCP"
-            " connection to postgres:5432, which postgres-from-service-only forbids. The CNI bridge plugin has"
-            " no policy engine, and none could be built here (kube-network-policies and kube-router are not"
-            " served by the Go module proxy)"
+            " connection to postgres:5432, which postgres-from-service-only forbids. The cluster runs no policy"
+            " engine (on the lab's cluster: the CNI bridge plugin has none)"
         )
     return f"NetworkPolicies enforced, measured: a k6 pod's connection to postgres:5432 was {log or 'not made'}"
