@@ -22,7 +22,7 @@ from loomlab.cluster.settings import KUBECONFIG as LAB_KUBECONFIG
 DEFAULT_NAMESPACE = "loom-lab"
 FIELD_MANAGER = "loom-lab"
 
-__all__ = ["ApiException", "Kube", "Target"]
+__all__ = ["ApiException", "Kube", "Target", "ready"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,11 @@ def lab_cluster_up() -> bool:
         return True
     except OSError:
         return False
+
+
+def ready(obj: dict) -> bool:
+    """A pod's (or a node's) Ready condition is True."""
+    return any(c["type"] == "Ready" and c["status"] == "True" for c in obj["status"].get("conditions") or [])
 
 
 class Kube:

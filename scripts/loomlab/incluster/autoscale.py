@@ -24,6 +24,7 @@ from loomlab.bench.figures import figures_of
 from loomlab.bench.loads import Scale
 from loomlab.bench.workloads import sleep
 from loomlab.kube import ApiException, Kube
+from loomlab.kube import ready as kube_ready
 
 from . import deploy, target
 from .measure import ClusterService
@@ -82,8 +83,7 @@ def pods_now(kube: Kube) -> list[dict]:
     out = []
     for p in pods:
         name = p["metadata"]["name"]
-        ready = any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
-        row = {"pod": name, "ready": ready, "cpu": usage.get(name, math.nan)}
+        row = {"pod": name, "ready": kube_ready(p), "cpu": usage.get(name, math.nan)}
         if p["status"].get("phase") == "Running":
             try:
                 s = metrics.scrape_sample(kube.pod_proxy(name, 8080, "/q/metrics").decode())

@@ -13,7 +13,7 @@ import yaml
 
 from loomlab import ROOT, proc
 from loomlab.bench import loads
-from loomlab.kube import Kube
+from loomlab.kube import Kube, ready
 
 from . import target
 
@@ -150,21 +150,18 @@ def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) ->
     """The Job's runner pods, by index, once every one is Ready (k6 up and paused); a runner that
     ended first, or one that is not Ready in time, fails the run."""
 
-    def ready():
+    def all_ready():
         pods = {pod_index(p): p for p in job_pods(kube, name)}
         for i, p in pods.items():
             if terminated(p):
                 raise SystemExit(
                     f"Job {name}: runner {i} ended before every runner was ready: " f"{pod_log(kube, p, 10)[-2000:]}"
                 )
-        if len(pods) == runners and all(
-            any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
-            for p in pods.values()
-        ):
+        if len(pods) == runners and all(map(ready, pods.values())):
             return [pods[i] for i in range(runners)]
         return None
 
-    pods = proc.wait_until(ready, timeout_s, 0.2)
+    pods = proc.wait_until(all_ready, timeout_s, 0.2)
     if not pods:
         raise SystemExit(
             f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "

@@ -14,7 +14,7 @@ from pathlib import Path
 from loomlab import labreport as lr
 from loomlab import metrics, proc
 from loomlab.bench import figures, loads, runner, runners
-from loomlab.kube import Kube
+from loomlab.kube import Kube, ready
 
 from .deploy import (
     RUNNER_PORT,
@@ -126,19 +126,11 @@ class ClusterService:
             raise SystemExit(f"{self.name}: no new pod within {timeout_s} s")
         created = time.monotonic()
 
-        def ready():
+        def all_ready():
             pods = self._pods()
-            return (
-                pods
-                if len(pods) == self.replicas
-                and all(
-                    any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
-                    for p in pods
-                )
-                else None
-            )
+            return pods if len(pods) == self.replicas and all(map(ready, pods)) else None
 
-        pods = proc.wait_until(ready, timeout_s, 0.1)
+        pods = proc.wait_until(all_ready, timeout_s, 0.1)
         if not pods:
             raise SystemExit(
                 f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
