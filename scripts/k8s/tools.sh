@@ -155,28 +155,27 @@ if [[ ! -x "$etcd" ]]; then
   rm -f "$tools"/etcd-server_*.deb
 fi
 
+# go_tool PATH PACKAGE VERSION WHAT: `go install PACKAGE@VERSION` (static) once, kept at PATH. Each
+# build has a GOBIN of its own, so two builds at once never move each other's binary.
+go_tool() {
+  local target="$1" package="$2" version="$3" what="$4" gobin
+  [[ -x "$target" ]] && return
+  log "k8s: building $what from the Go module proxy (once)"
+  gobin="$(mktemp -d "$tools/bin.XXXXXX")"
+  GOBIN="$gobin" CGO_ENABLED=0 GOFLAGS=-trimpath go install "$package@$version" >&2
+  mv "$gobin/${package##*/}" "$target"
+  rmdir "$gobin"
+}
+
 kubeconform="$tools/kubeconform-$KUBECONFORM_VERSION"
-if [[ ! -x "$kubeconform" ]]; then
-  log "k8s: building kubeconform $KUBECONFORM_VERSION"
-  GOBIN="$tools/bin" GOFLAGS=-trimpath go install "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION" >&2
-  mv "$tools/bin/kubeconform" "$kubeconform"
-fi
-
+go_tool "$kubeconform" github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION" \
+  "kubeconform $KUBECONFORM_VERSION"
 metrics_server="$tools/metrics-server-$METRICS_SERVER_VERSION"
-if [[ ! -x "$metrics_server" ]]; then
-  log "k8s: building metrics-server $METRICS_SERVER_VERSION from the Go module proxy (~3 min cold, once)"
-  GOBIN="$tools/bin" CGO_ENABLED=0 GOFLAGS=-trimpath \
-    go install "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION" >&2
-  mv "$tools/bin/metrics-server" "$metrics_server"
-fi
-
+go_tool "$metrics_server" sigs.k8s.io/metrics-server/cmd/metrics-server "$METRICS_SERVER_VERSION" \
+  "metrics-server $METRICS_SERVER_VERSION (~3 min cold)"
 registry="$tools/registry-$REGISTRY_VERSION"
-if [[ ! -x "$registry" ]]; then
-  log "k8s: building the registry (distribution) $REGISTRY_VERSION from the Go module proxy (~1 min, once)"
-  GOBIN="$tools/bin" CGO_ENABLED=0 GOFLAGS=-trimpath \
-    go install "github.com/distribution/distribution/v3/cmd/registry@$REGISTRY_VERSION" >&2
-  mv "$tools/bin/registry" "$registry"
-fi
+go_tool "$registry" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
+  "the registry (distribution) $REGISTRY_VERSION (~1 min)"
 
 echo "K8S_VERSION=$K8S_VERSION"
 for c in "${components[@]}"; do
