@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,8 +52,6 @@ def lab_cluster_up() -> bool:
     """The lab's cluster on this machine is up: its kubeconfig exists and its API server listens."""
     if not LAB_KUBECONFIG.exists():
         return False
-    import socket  # noqa: PLC0415 - only for this probe
-
     server = urllib.parse.urlparse(json.loads(LAB_KUBECONFIG.read_text())["clusters"][0]["cluster"]["server"])
     try:
         socket.create_connection((server.hostname, server.port or 443), timeout=1).close()
