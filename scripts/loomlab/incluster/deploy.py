@@ -191,14 +191,6 @@ def results_claim(job: dict) -> str:
     return next(v["persistentVolumeClaim"]["claimName"] for v in volumes if v["name"] == "results")
 
 
-def results_dir(kube: Kube, claim_name: str) -> Path:
-    """Where a results volume lives on the lab's node: the local PersistentVolume bound to it (the
-    lab's own cluster only: it reads the node's disk, and PersistentVolumes are cluster-wide)."""
-    claim = kube.json(kube.ns_path(f"persistentvolumeclaims/{claim_name}"), 5)
-    volume = kube.json(f"/api/v1/persistentvolumes/{claim['spec']['volumeName']}", 5)
-    return Path(volume["spec"]["local"]["path"])
-
-
 def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
     """The Job's pod once its k6 container has terminated (succeeded or not)."""
 

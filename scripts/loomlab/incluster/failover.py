@@ -26,7 +26,7 @@ from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
 from loomlab.kube import Kube
 
-from . import deploy, target
+from . import deploy, fetch, target
 from .measure import ClusterService
 from .plan import VARIANTS
 
@@ -134,9 +134,9 @@ def main(argv):
         back_at = proc.wait_until(serving_again, 120, 0.2)
         pod = deploy.wait_job(kube, job_name, load.timeout_s)
         log = deploy.pod_log(kube, pod)
-        samples = (
-            deploy.results_dir(kube, deploy.results_claim(job)) / job_name / f"sleep-{name}-{MODE}.csv.gz"
-        ).read_bytes()
+        image = job["spec"]["template"]["spec"]["containers"][0]["image"]
+        fetch.fetch(kube, deploy.results_claim(job), out / "samples", image, folder=job_name, remove=True)
+        samples = (out / "samples" / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
     finally:
         kube.delete_job(job_name)
     summary = json.loads(deploy.summary_of(log) or "{}")

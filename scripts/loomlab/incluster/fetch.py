@@ -21,8 +21,9 @@ from . import target
 READER_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
 
 
-def reader_pod(name: str, claim: str, image: str) -> dict:
-    """A pod that only holds the volume, within Pod Security 'restricted'."""
+def reader_pod(name: str, claim: str, image: str, writable: bool) -> dict:
+    """A pod that only holds the volume (read-only unless its files are to be removed), within Pod
+    Security 'restricted'."""
     return {
         "apiVersion": "v1",
         "kind": "Pod",
@@ -45,7 +46,8 @@ def reader_pod(name: str, claim: str, image: str) -> dict:
                 {
                     "name": "reader",
                     "image": image,
-                    "command": ["sleep", "600"],
+                    # PID 1 ignores a TERM it has no handler for: this one leaves at once when deleted.
+                    "command": ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"],
                     "securityContext": {
                         "allowPrivilegeEscalation": False,
                         "readOnlyRootFilesystem": True,
@@ -55,24 +57,25 @@ def reader_pod(name: str, claim: str, image: str) -> dict:
                         "requests": {"cpu": "50m", "memory": "64Mi"},
                         "limits": {"cpu": "1", "memory": "256Mi"},
                     },
-                    "volumeMounts": [{"name": "results", "mountPath": "/results", "readOnly": True}],
+                    "volumeMounts": [{"name": "results", "mountPath": "/results", "readOnly": not writable}],
                 }
             ],
-            "volumes": [{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": True}}],
+            "volumes": [{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": not writable}}],
         },
     }
 
 
-def fetch(kube: Kube, workload: str, out: Path, image: str) -> list[str]:
-    """The files of k6-results-<workload>, extracted under `out`; their names."""
-    name = f"k6-results-reader-{workload}"[:63]
+def fetch(kube: Kube, claim: str, out: Path, image: str, folder: str = ".", remove: bool = False) -> list[str]:
+    """The files of a results volume's folder, extracted under `out` (and removed from the volume
+    with `remove`); their names."""
+    name = f"{claim}-reader"[:63].rstrip("-")
     kube.delete("v1", "Pod", name)
     proc.wait_until(
         lambda: not any(p["metadata"]["name"] == name for p in kube.pods("app.kubernetes.io/component=results-reader")),
         60,
         0.5,
     )
-    kube.apply([reader_pod(name, f"k6-results-{workload}", image)])
+    kube.apply([reader_pod(name, claim, image, remove)])
     try:
         if not proc.wait_until(lambda: kube.pod(name)["status"].get("phase") == "Running", 180, 0.5):
             raise SystemExit(f"the reader pod {name} did not start (kubectl -n {kube.ns} describe pod {name})")
@@ -81,7 +84,12 @@ def fetch(kube: Kube, workload: str, out: Path, image: str) -> list[str]:
             kube.core.connect_get_namespaced_pod_exec,
             name,
             kube.ns,
-            command=["sh", "-c", "tar czf - -C /results . | base64 -w0"],
+            command=[
+                "sh",
+                "-c",
+                f"tar czf - -C '/results/{folder}' . | base64 -w0"
+                + (f" && rm -rf '/results/{folder}'" if remove else ""),
+            ],
             stderr=False,
             stdin=False,
             stdout=True,
@@ -106,7 +114,7 @@ def main(argv=None):
     kube = target.connect(args)
     image = target.pushed(args.registry).get(READER_IMAGE, READER_IMAGE)
     out = Path(args.out or f"target/loom-lab/k8s-results/{args.workload}")
-    files = fetch(kube, args.workload, out, image)
+    files = fetch(kube, f"k6-results-{args.workload}", out, image)
     print(f"{len(files)} files of k6-results-{args.workload} in {out}:")
     for f in files:
         print(f"  {f}")

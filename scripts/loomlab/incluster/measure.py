@@ -16,6 +16,7 @@ from loomlab import metrics, proc
 from loomlab.bench import figures, loads, runner, runners
 from loomlab.kube import Kube, ready
 
+from . import fetch
 from .deploy import (
     RUNNER_PORT,
     distribute,
@@ -23,7 +24,6 @@ from .deploy import (
     make_job,
     pod_log,
     results_claim,
-    results_dir,
     summary_of,
     terminated,
     wait_job,
@@ -224,8 +224,11 @@ class ClusterService:
             samples = sampler.finish()
         took = time.monotonic() - started
         logs = [pod_log(self.kube, pod) for pod in pods]
-        # run.sh's files of this Job: <script>-<target host>-<MODES>-part<i>.{json,csv.gz}
-        files = results_dir(self.kube, results_claim(job)) / name
+        # run.sh's files of this Job, <script>-<target host>-<MODES>-part<i>.{json,csv.gz}, in a folder
+        # of its own on the results volume: read back (and removed) through a reader pod, on any cluster.
+        files = out.parent / f"{out.stem}-files"
+        image = job["spec"]["template"]["spec"]["containers"][0]["image"]
+        fetch.fetch(self.kube, results_claim(job), files, image, folder=name, remove=True)
         stem = f"{Path(load.script).stem}-{self.name}-{loads.k6_mode(mode)['MODE']}"
         for i, log in enumerate(logs):
             runners.runner_file(out, i, "log").write_text(log)
