@@ -15,7 +15,9 @@ from loomlab import ROOT  # noqa: F401 - re-exported: every path of the cluster 
 CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
 HOME = Path(os.environ.get("LOOMLAB_K8S_HOME", CACHE / "k8s"))
 RUN = HOME / "run"  # everything of one cluster's life: wiped by `down`
-CONTAINERD_ROOT = HOME / "containerd"  # the image store: kept, so images survive a down/up
+# The node's image store lives and dies with the cluster: every `up` starts with the sandbox image
+# alone, and each pod's image is pulled from the registry (which keeps what was pushed).
+CONTAINERD_ROOT = RUN / "containerd" / "root"
 IMAGES = CACHE / "images"  # image archives built by scripts/k8s/images.sh
 POD_CIDR = ipaddress.ip_network(os.environ.get("LOOMLAB_K8S_POD_CIDR", "10.244.0.0/24"))
 SERVICE_CIDR = ipaddress.ip_network(os.environ.get("LOOMLAB_K8S_SERVICE_CIDR", "10.96.0.0/24"))
