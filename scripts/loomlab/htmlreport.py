@@ -27,7 +27,8 @@ def _samples(out: Path, run_json: str) -> list[dict]:
 
 def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None, answer=None):
     """`answer`: the table that opens the report (bench/answer.py), if any."""
-    charts, blocks = [], []
+    charts: list[dict[str, object]] = []
+    blocks: list[str] = []
     for n, s in enumerate(sections):
         modes = list(s["results"].keys())
         aggs = {m: lr.aggregate(s["results"][m]["runs"]) for m in modes}
@@ -79,7 +80,7 @@ def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None, ans
             }
         )
         # Server side over time, first measured run of each mode: live threads and worker queue.
-        series = []
+        series: list[dict[str, object]] = []
         for m in modes:
             samples = _samples(out, s["results"][m].get("first_run", "")) if s["results"][m].get("first_run") else []
             if samples:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # --------------------------------------------------------------------------------------------
@@ -83,7 +84,7 @@ def littles_bound(concurrency: float, latency_s: float) -> float:
 
 
 def stages_bound(
-    stages: list[tuple[float, float]], per_vu_rate: float, cap: float = math.inf, start_vus: float = 0.0
+    stages: Sequence[tuple[float, float]], per_vu_rate: float, cap: float = math.inf, start_vus: float = 0.0
 ) -> float:
     """Little's law over a ramping closed model: the time average of min(VUs(t) x per_vu_rate, cap).
 
@@ -240,7 +241,7 @@ SAMPLED_GAUGES = [
     # Reading and parsing a request's body: its own work, kept out of the budget.
     ("body_read_max_s", "loomlab_execution_body_read_seconds_max", {}),
 ]
-SAMPLED_COUNTERS = [
+SAMPLED_COUNTERS: list[tuple[str, str, dict[str, str]]] = [
     ("cpu_ns", "process_cpu_time_ns_total", {}),
     ("gc_pause_s", "jvm_gc_pause_seconds_sum", {}),
     ("gc_pauses", "jvm_gc_pause_seconds_count", {}),

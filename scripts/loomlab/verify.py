@@ -272,7 +272,7 @@ def pod_specs(doc: dict):
 
 
 def refs_check(docs: list[dict], label: str) -> int:
-    names = {}
+    names: dict[str | None, set[str | None]] = {}
     for d in docs:
         names.setdefault(d.get("kind"), set()).add(d.get("metadata", {}).get("name"))
     problems, count = [], 0

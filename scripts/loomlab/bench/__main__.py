@@ -133,7 +133,8 @@ def main(argv=None):
             + " (--profile NAME)"
         )
     profile_defaults(args)
-    sections, info = [], {}
+    sections: list[dict] = []
+    info: dict = {}
     total_loads = sum(len(s.loads) for s in chosen)
     plans = [(s_, m, planned_seconds(s_, m, args)) for s_ in chosen for m in suite_modes(s_, modes)]
     planned = sum(plan["start"] + sum(plan["runs"].values()) for _, _, plan in plans)

@@ -127,12 +127,15 @@ def service_pools(pools: dict) -> dict:
     return {k: v * r if k in POD_CAPACITIES and isinstance(v, int | float) else v for k, v in pools.items()}
 
 
+def mode_bound(load: Load, mode: str, pools: dict) -> float:
+    """The Little's-law bound of a mode's pools on a load (NaN where the load has none)."""
+    return load.bound(mode, pools) if load.bound else math.nan
+
+
 def effective_bound(load: Load, mode: str, pools: dict) -> float:
     """The Little's-law bound of a load in a mode; an open load cannot exceed its arrival rate."""
-    if not load.bound:
-        return math.nan
-    b = load.bound(mode, pools)
-    return min(b, load.rate) if load.rate is not None else b
+    b = mode_bound(load, mode, pools)
+    return min(b, load.rate) if load.rate is not None and not math.isnan(b) else b
 
 
 def open_load(

@@ -205,7 +205,7 @@ def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
     figures are in its summary) and `start_skew_s` beside it. MergeError when a runner is missing."""
     if not files or len(files) != len(summaries):
         raise MergeError(f"{len(files)} sample files for {len(summaries)} runner summaries")
-    declared = {}
+    declared: dict[str, dict] = {}
     for summary in summaries:
         for key, metric in summary.get("metrics", {}).items():
             if parse_key(key)[0] in wanted:
@@ -224,9 +224,10 @@ def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
         runner.read(series)
         if runner.first_start_us is None:
             raise MergeError(f"runner {runner.name}: {runner.path} holds no request")
+    starts = [r.first_start_us or 0 for r in runners]
     windows = [
-        (r.first_start_us / 1e6, r.first_start_us / 1e6 + s["state"]["testRunDurationMs"] / 1000)
-        for r, s in zip(runners, summaries, strict=False)
+        (start / 1e6, start / 1e6 + s["state"]["testRunDurationMs"] / 1000)
+        for start, s in zip(starts, summaries, strict=False)
     ]
     window_s = max(end for _, end in windows) - min(start for start, _ in windows)
 
@@ -248,7 +249,6 @@ def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
         if metric.get("thresholds"):
             entry["thresholds"] = {e: {"ok": holds(e, values, ordered)} for e in metric["thresholds"]}
         metrics[key] = entry
-    starts = [r.first_start_us for r in runners]
     return {
         "metrics": metrics,
         "state": {"testRunDurationMs": window_s * 1000},

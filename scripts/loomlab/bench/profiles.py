@@ -35,8 +35,8 @@ PROFILES = {
 def suites(profile: str) -> list[Suite]:
     if profile == "sweep":
         return ingest.sweep_suites()
-    scale, core, variants, _ = PROFILES[profile]
-    scale = Scale(scale)
+    scale_name, core, variants, _ = PROFILES[profile]
+    scale = Scale(scale_name)
     chosen = [
         s
         for m in MODULES

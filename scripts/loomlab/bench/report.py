@@ -8,6 +8,7 @@ import math
 import os
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from loomlab import htmlreport
@@ -15,7 +16,7 @@ from loomlab import labreport as lr
 
 from . import verdict
 from .answer import AT_BOUND, answer_table, winners
-from .loads import MODES, Load, effective_bound
+from .loads import MODES, Load, effective_bound, mode_bound
 from .workloads.ingest import INGEST_DOMAINS, INGEST_TRENDS, SEED_D
 
 # The environment of a run on this machine, as reports name it (the cluster's are named by variant).
@@ -110,7 +111,8 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
 
 def open_verdict(load: Load, mode: str, pools: dict, agg: dict) -> str:
     """The verdict of an open load's median run in a mode (see lr.open_verdict)."""
-    return lr.open_verdict(load.rate, load.bound(mode, pools), agg["dropped"].median, agg["error_rate"].median)
+    assert load.rate is not None, "an open load"
+    return lr.open_verdict(load.rate, mode_bound(load, mode, pools), agg["dropped"].median, agg["error_rate"].median)
 
 
 def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
@@ -118,7 +120,7 @@ def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
     above this mode's bound, whose drops and errors are the overload the load was made to show."""
     if load.rate is not None:
         return not lr.open_kept_up(run["dropped"], run["error_rate"]) and not lr.above_bound(
-            load.rate, load.bound(mode, pools)
+            load.rate, mode_bound(load, mode, pools)
         )
     return bool(run.get("k6_exit"))
 
@@ -284,7 +286,7 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
         copy_rate = next((rate(r) for r in ours if r[2] == "copy"), math.nan)
         seq = {(r[3], r[5]): rate(r) for r in ours if r[2] == "sequential"}
         # The fastest chunk size of each (writes, mode), where more than one was run.
-        best = {}
+        best: dict[tuple, tuple] = {}
         for r in ours:
             if r[2:4] not in best or rate(r) > rate(best[r[2:4]]):
                 best[r[2:4]] = r
@@ -336,16 +338,16 @@ def ratio_line(load: Load, results: dict) -> str:
         ]
         dropped = ", ".join(f"{m} {lr.fmt(agg[m]['dropped'].median, 0)}" for m in agg)
         return f"same arrivals in every mode: {'; '.join(parts)}; dropped {dropped}"
-    w = agg["worker"]["throughput"].median
+    worker_rate = agg["worker"]["throughput"].median
     parts = []
     for m in others:
         sw, sm = load.seed.get("worker", {}).get("throughput"), load.seed.get(m, {}).get("throughput")
         seed = f" (seed {lr.fmt(lr.ratio(sm, sw), 1)}x)" if sw and sm else ""
-        parts.append(f"{m}/worker throughput: {lr.fmt(lr.ratio(agg[m]['throughput'].median, w), 2)}x{seed}")
+        parts.append(f"{m}/worker throughput: {lr.fmt(lr.ratio(agg[m]['throughput'].median, worker_rate), 2)}x{seed}")
     return "; ".join(parts)
 
 
-def write_report(out: Path, meta: dict, sections: list[dict], appendix: list[str] = (), lead: list[str] = ()):
+def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
     md = [f"# {meta.get('title', 'loom-lab bench report')}", "", f"Profile: {meta['profile']}", ""]
     md += [
         f"- date: {meta['date']}",
@@ -560,7 +562,7 @@ def machine() -> str:
     )
 
 
-def finish(out: Path, args, meta: dict, sections: list[dict], appendix: list[str] = (), lead: list[str] = ()):
+def finish(out: Path, args, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
     """report.md (`lead`, then the sections, then `appendix`: markdown lines), report.html and
     results.json; with --strict, exit 1 on a failed run."""
     write_report(out, meta, sections, appendix, lead)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from loomlab import labreport as lr
@@ -18,6 +19,7 @@ from . import verdict
 from .loads import MODES, Load, Suite, effective_bound, service_pools
 from .report import SUMMARIES, load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 from .runner import Service, local_service
+from .target import ServiceUnderTest
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
@@ -60,14 +62,14 @@ def slug_of(tag: str, load: Load) -> str:
     return f"{tag}-{re.sub(r'[^A-Za-z0-9.]+', '_', load.name.split(' (')[0]).strip('_')}"
 
 
-def ready(service, mode: str) -> dict:
+def ready(service: ServiceUnderTest, mode: str) -> dict:
     service.wait_ready()
     info = service.info()
     print(f"   {mode}: service ready ({info.get('jdk')}, {info.get('imageKind')})", flush=True)
     return info
 
 
-def warm_up(service, suite: Suite, load: Load, mode: str, slug: str, args, out: Path) -> dict:
+def warm_up(service: ServiceUnderTest, suite: Suite, load: Load, mode: str, slug: str, args, out: Path) -> dict:
     """Warm-up, not counted: the JIT compiles this mode's request path on the suite's first load;
     later loads run on the warm JVM. Warm once two runs in a row agree and the JIT had
     --warmup-seconds of load (short runs agree with each other long before the JIT is done)."""
@@ -91,7 +93,7 @@ def warm_up(service, suite: Suite, load: Load, mode: str, slug: str, args, out: 
 
 
 def measured(
-    service,
+    service: ServiceUnderTest,
     load: Load,
     mode: str,
     r: int,
@@ -121,7 +123,7 @@ def measured(
 def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag: str):
     """Every mode's service started and warmed, kept up; each load in rounds, the order rotated."""
     order = suite_modes(suite, modes)
-    results = [dict() for _ in suite.loads]
+    results: list[dict] = [dict() for _ in suite.loads]
     services, plans, warm, info = {}, {}, {}, {}
     try:
         for slot, mode in enumerate(order):
@@ -157,7 +159,8 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start
                 found = verdict.decide(results[i], in_load)
                 if r >= cap or (r >= least and (found is None or found.kind not in ("cannot tell", "ahead"))):
                     break
-                print(f"   {load.name}: {found.text()}, one more round (at most {cap})", flush=True)
+                told = found.text() if found else "no verdict"
+                print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
     finally:
         for service in services.values():
             service.stop()
@@ -166,7 +169,7 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start
 
 def blocks(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag: str):
     """One mode after another, each its least rounds: start, warm up, run every load, stop."""
-    results = [dict() for _ in suite.loads]
+    results: list[dict] = [dict() for _ in suite.loads]
     info = {}
     for mode in suite_modes(suite, modes):
         plan = planned_seconds(suite, mode, args)
@@ -207,7 +210,7 @@ def measure(
     out: Path,
     modes: set,
     progress: dict,
-    start=local_service,
+    start: Callable[..., ServiceUnderTest] = local_service,
     environment: str = Service.environment,
     prefix: str = "",
 ) -> tuple[list[dict], dict]:

@@ -17,6 +17,7 @@ from . import runners
 from .figures import figures_of, open_throughput
 from .loads import Load, Suite, k6_mode
 from .report import LOCAL
+from .target import ServiceUnderTest
 
 
 class Service:
@@ -35,7 +36,7 @@ class Service:
         self.cmd = cmd
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
-    def wait_ready(self, timeout_s=60):
+    def wait_ready(self, timeout_s: float = 60) -> None:
         if proc.wait_http(self.url + "/q/health/ready", timeout_s, alive=lambda: self.proc.poll() is None):
             return
         if self.proc.poll() is not None:
@@ -78,14 +79,14 @@ def local_service(suite: Suite, mode: str, tag: str, args, out: Path, slot: int 
 class Sampler(threading.Thread):
     """Scrapes /q/metrics every `period` s while a run goes on (one scrape before, one after)."""
 
-    def __init__(self, service: Service, period: float):
+    def __init__(self, service: ServiceUnderTest, period: float):
         super().__init__(daemon=True)
         self.service, self.period = service, period
         self.samples: list[dict] = []
         self._done = threading.Event()
 
     @classmethod
-    def begin(cls, service: Service, period: float) -> Sampler:
+    def begin(cls, service: ServiceUnderTest, period: float) -> Sampler:
         """A sampler that has scraped once (before the load) and goes on every `period` s."""
         sampler = cls(service, period)
         sampler.scrape()

@@ -7,11 +7,13 @@ summary of the whole run from the samples. Locally the runners are processes bes
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -61,6 +63,11 @@ def resume(address: str, timeout: float = 10):
     )
     with urllib.request.urlopen(request, timeout=timeout) as r:
         r.read()
+
+
+def exited(p: subprocess.Popen) -> Callable[[], bool]:
+    """A check that the process has exited (a runner that died before it was ready)."""
+    return lambda: p.poll() is not None
 
 
 def paused(address: str) -> bool:
@@ -147,7 +154,7 @@ def run_local(
     try:
         for i, p in enumerate(procs):
             if not proc.wait_until(
-                lambda i=i: paused(f"127.0.0.1:{FIRST_PORT + i}"), 60, 0.1, give_up=lambda p=p: p.poll() is not None
+                functools.partial(paused, f"127.0.0.1:{FIRST_PORT + i}"), 60, 0.1, give_up=exited(p)
             ):
                 raise SystemExit(
                     f"k6 runner {i} of {n} for '{label}' never became ready (paused, REST API up): "
@@ -163,5 +170,5 @@ def run_local(
         for p, log in zip(procs, logs, strict=False):
             proc.stop(p)
             log.close()
-    logs = [runner_file(out, i, "log").read_text() for i in range(n)]
-    return merged_run(load, out, label, [p.returncode for p in procs], logs)
+    texts = [runner_file(out, i, "log").read_text() for i in range(n)]
+    return merged_run(load, out, label, [p.returncode for p in procs], texts)

@@ -123,8 +123,9 @@ def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> V
     for key, higher, tie, metric in (("throughput", True, TIE, "req/s"), ("p99", False, TIE_P99, "p99")):
         med = {m: _median([r.get(key, math.nan) for r in runs[m]]) for m in modes}
         top = (max if higher else min)(modes, key=lambda m: med[m])
-        pairs = [compare(top, m, runs[top], runs[m], key, higher, tie, confidence) for m in modes if m != top]
-        if any(p is None for p in pairs):
+        compared = [compare(top, m, runs[top], runs[m], key, higher, tie, confidence) for m in modes if m != top]
+        pairs = [p for p in compared if p is not None]
+        if len(pairs) < len(compared):
             return Verdict("cannot tell", [], metric, rounds)
         if any(p.state == "behind" for p in pairs):
             return Verdict("cannot tell", [], metric, rounds)
@@ -156,9 +157,10 @@ def _ahead(
     leaders = [top] + [p.b for p in pairs if p.state in ("tie", "unclear")]
     rest = [m for m in modes if m not in leaders]
     cross = [compare(a, b, runs[a], runs[b], key, higher, tie, confidence) for a in leaders for b in rest]
-    if not rest or any(c is None or c.state != "ahead" for c in cross):
+    ahead = [c for c in cross if c is not None and c.state == "ahead"]
+    if not rest or len(ahead) < len(cross):
         return Verdict("cannot tell", [], metric, rounds)
-    return Verdict("ahead", [m for m in modes if m in leaders], metric, rounds, min(cross, key=lambda p: p.median))
+    return Verdict("ahead", [m for m in modes if m in leaders], metric, rounds, min(ahead, key=lambda p: p.median))
 
 
 def _median(values: list[float]) -> float:

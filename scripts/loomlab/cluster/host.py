@@ -106,6 +106,9 @@ def compare_host(before: dict, after: dict) -> list[str]:
     diffs = []
     for key in before:
         b, a = before[key], after.get(key)
+        if a is None:
+            diffs.append(f"{key}: gone")
+            continue
         if b == a:
             continue
         if isinstance(b, list):

@@ -34,8 +34,8 @@ def running(name: str) -> int | None:
     f = RUN / "pids" / f"{name}.pid"
     if not f.exists():
         return None
-    pid, exe = f.read_text().split("\n")[:2]
-    pid = int(pid)
+    text, exe = f.read_text().split("\n")[:2]
+    pid = int(text)
     try:
         # Never signal a recycled PID: it must still run the binary we started.
         if proc.pid_alive(pid) and Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode() == exe:

@@ -156,7 +156,8 @@ def main(argv=None):
         "planned_total": planned,
         "planned_done": 0.0,
     }
-    sections, info = [], {}
+    sections: list[dict] = []
+    info: dict = {}
     for variant, suite, block_modes, pods, environment in blocks:
         name = plan.VARIANTS[variant][0]
 
@@ -167,8 +168,8 @@ def main(argv=None):
             return ClusterService(kube, variant, suite_, mode, tag, env, templates, out_, startups, pods, own)
 
         prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
-        s, i = rounds.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
-        sections += s
+        done, i = rounds.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
+        sections += done
         info = i or info
 
     command = "./lab k8s run " + " ".join(a for a in argv if a not in (str(out), args.chartjs, "--out", "--chartjs"))

@@ -46,7 +46,9 @@ def parse(argv):
 def hpa_status(kube: Kube, name: str) -> dict:
     hpa = kube.json(kube.ns_path(f"horizontalpodautoscalers/{name}", "apis/autoscaling/v2"), 5)
     status, target = hpa.get("status", {}), hpa["spec"]["metrics"][0]["resource"]["target"]
-    current = next((m["resource"]["current"] for m in status.get("currentMetrics") or [] if m.get("resource")), {})
+    current: dict = next(
+        (m["resource"]["current"] for m in status.get("currentMetrics") or [] if m.get("resource")), {}
+    )
     return {
         "replicas": status.get("currentReplicas"),
         "desired": status.get("desiredReplicas"),

@@ -4,6 +4,7 @@ workload's k6 Job of deploy/k8s/jobs made for one run, started, awaited and read
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import subprocess
 import time
@@ -50,7 +51,7 @@ def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
     """Each kind/name rolled out (as `kubectl rollout status` waits), or the run fails."""
     for kind_name in names:
         kind, name = kind_name.split("/")
-        if not proc.wait_until(lambda kind=kind, name=name: kube.rolled_out(kind, name), timeout_s, 1):
+        if not proc.wait_until(functools.partial(kube.rolled_out, kind, name), timeout_s, 1):
             raise SystemExit(
                 f"{kind_name} not rolled out within {timeout_s} s (kubectl -n {kube.ns} describe {kind_name})"
             )

@@ -46,7 +46,7 @@ def parse(argv):
 def failures(samples_gz: bytes) -> tuple[int, list[tuple[float, str]]]:
     """(requests, [(unix seconds, status)] of the failed ones) from k6's CSV (unix_micro times)."""
     total, failed = 0, []
-    with gzip.open(io.BytesIO(samples_gz), "rt") as f:
+    with io.TextIOWrapper(gzip.GzipFile(fileobj=io.BytesIO(samples_gz))) as f:
         for row in csv.DictReader(f):
             if row["metric_name"] == "http_req_failed":
                 total += 1
@@ -61,7 +61,7 @@ def failures(samples_gz: bytes) -> tuple[int, list[tuple[float, str]]]:
 def summary_line(total: int, failed: list[tuple[float, str]], killed_at: float) -> str:
     if not failed:
         return f"none of {total:,} requests failed"
-    statuses = {}
+    statuses: dict[str, int] = {}
     for _, status in failed:
         statuses[status] = statuses.get(status, 0) + 1
     return (
@@ -176,7 +176,7 @@ def main(argv):
             "",
         ]
     (out / "failover.md").write_text("\n".join(md))
-    print(result["summary"] + f"; serving again after {back}", flush=True)
+    print(f"{result['summary']}; serving again after {back}", flush=True)
     print(f"report: {out / 'failover.md'}", flush=True)
 
 

@@ -85,7 +85,8 @@ class ClusterService:
         own: tuple[dict, dict] | None = None,
     ):
         self.kube, self.variant, self.mode, self.out, self.jobs = kube, variant, mode, out, jobs
-        self.replicas, self.pods = replicas, []
+        self.replicas = replicas
+        self.pods: list[str] = []
         self.name, self.environment, _ = VARIANTS[variant]
         self.token = f"{tag}-{mode}-{time.time_ns()}"
         self.startup = {"variant": variant, "suite": tag, "mode": mode, "replicas": replicas}
@@ -101,7 +102,7 @@ class ClusterService:
             dep["spec"]["replicas"] = replicas
             kube.apply([dep, svc])
         else:
-            patch = [
+            patch: list[dict] = [
                 {"op": "replace", "path": "/spec/template/spec/containers/0/env", "value": env},
                 {"op": "replace", "path": "/spec/replicas", "value": replicas},
                 {"op": "add", "path": "/spec/template/metadata/annotations/loom-lab.dev~1run", "value": self.token},
@@ -238,7 +239,7 @@ class ClusterService:
                     shutil.copyfile(source, runners.runner_file(out, i, suffix))
         shutil.rmtree(files, ignore_errors=True)
         self.kube.delete_job(name)
-        exits = [terminated(pod)["exitCode"] for pod in pods]
+        exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in pods]
         summary, k6_exit = runners.merged_run(load, out, label, exits, logs)
         summary["resume_spread_s"] = skew
         return pod_requests(runner.split_figures(load, out, summary, samples, k6_exit, took), samples)

@@ -64,7 +64,7 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
         return (s["workload"], s["load"])
 
     envs = ["local JVM"] + [v[1] for v in VARIANTS.values() if any(s["environment"] == v[1] for s in sections)]
-    by = {}
+    by: dict[tuple, dict] = {}
     for s in data["sections"] + sections:
         if not s.get("variant"):
             by.setdefault(key(s), {})[s.get("environment", "local JVM")] = s

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 
 from loomlab import labreport as lr
 
@@ -55,7 +56,7 @@ def product_cap(mode: str, pools: dict) -> float:
     )
 
 
-def product_bound(stages: list[tuple[float, float]]):
+def product_bound(stages: Sequence[tuple[float, float]]):
     """Each user completes one lookup per E[max], up to the mode's pool cap."""
 
     def bound(mode: str, pools: dict):

@@ -1,0 +1,33 @@
+"""The service a run measures, as the bench sees it: a local JVM (runner.Service) or a Deployment
+in a cluster (incluster.measure.ClusterService) implement it, and rounds.measure drives either."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+from .loads import Load
+
+
+class ServiceUnderTest(Protocol):
+    """One mode's service, started with a suite's configuration."""
+
+    # Where it runs ("local JVM", or the cluster variant's name), as the report prints it.
+    environment: str
+    # The base URL k6 sends its requests to.
+    url: str
+
+    def wait_ready(self, timeout_s: float = ...) -> None:
+        """Returns once /q/health/ready answers; exits the run when it never does."""
+
+    def info(self) -> dict:
+        """/api/info: JDK, image kind, pools and bounds (printed in every report)."""
+
+    def sample(self) -> dict:
+        """One scrape of /q/metrics, as labreport's sampled figures (raises OSError when it fails)."""
+
+    def run(self, load: Load, mode: str, out: Path, label: str, args: Any, warmup: bool = False) -> dict:
+        """One k6 run of `load` in `mode`, its raw summary at `out`: the run's figures."""
+
+    def stop(self) -> None:
+        """Stops the service (the local JVM, or the cluster's pods scaled down)."""
