@@ -4,7 +4,7 @@
 import unittest
 
 from loomlab import labreport
-from loomlab.bench import loads, profiles, report
+from loomlab.bench import compare, loads, profiles, summaries, tables
 from loomlab.bench.rounds import suite_modes
 from loomlab.bench.workloads import db, ingest, sleep
 
@@ -21,7 +21,7 @@ def section(domain, writes, chunk, rates, variant=""):
 
 class IngestSummaryTest(unittest.TestCase):
     def rows(self, sections):
-        t = report.ingest_summary(sections)
+        t = summaries.ingest_summary(sections)
         h = t.headers
         return [dict(zip(h, row, strict=False)) for row in t.rows]
 
@@ -91,10 +91,10 @@ class GrpcTransportTest(unittest.TestCase):
 
 class IngestSetupTest(unittest.TestCase):
     def test_the_setup_column_says_where_a_chunk_stream_ran(self):
-        self.assertEqual(report.ingest_setup({"variant": "", "environment": "local JVM"}), "local")
-        self.assertEqual(report.ingest_setup({"variant": ""}), "local")
-        self.assertEqual(report.ingest_setup({"variant": "", "environment": "in-cluster JVM"}), "in-cluster JVM")
-        self.assertEqual(report.ingest_setup({"variant": "gRPC stream", "environment": "local JVM"}), "gRPC stream")
+        self.assertEqual(summaries.ingest_setup({"variant": "", "environment": "local JVM"}), "local")
+        self.assertEqual(summaries.ingest_setup({"variant": ""}), "local")
+        self.assertEqual(summaries.ingest_setup({"variant": "", "environment": "in-cluster JVM"}), "in-cluster JVM")
+        self.assertEqual(summaries.ingest_setup({"variant": "gRPC stream", "environment": "local JVM"}), "gRPC stream")
 
 
 class ReactiveModeTest(unittest.TestCase):
@@ -153,7 +153,7 @@ class ReactiveModeTest(unittest.TestCase):
             return {"runs": [{"throughput": throughput, "mean": 100.0, "p99": 200.0, "dropped": 0, "error_rate": 0.0}]}
 
         load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=loads.modes_of("sleep"))
-        line = report.ratio_line(load, {"worker": runs(400.0), "virtual": runs(1200.0), "reactive": runs(1000.0)})
+        line = tables.ratio_line(load, {"worker": runs(400.0), "virtual": runs(1200.0), "reactive": runs(1000.0)})
         self.assertEqual(line, "virtual/worker throughput: 3.00x; reactive/worker throughput: 2.50x")
 
 
@@ -376,24 +376,24 @@ class CompareTest(unittest.TestCase):
             "virtual": [(3400, 220), (3200, 240), (3600, 210), (3300, 230)],
             "reactive": [(4100, 150), (2900, 260), (3900, 160), (3000, 250)],
         }
-        t = report.compare_verdicts(
+        t = compare.compare_verdicts(
             [sec("a", win_v), sec("b", win_v), sec("c", win_v)], [sec("a", win_v), sec("b", win_r), sec("c", unclear)]
         )
         self.assertEqual([r[-1] for r in t.rows], ["yes", "FLIP", "unsettled"])
 
     def test_the_same_leaders_agree_however_many_rounds_each_took(self):
         self.assertEqual(
-            report.agreement(
+            compare.agreement(
                 "virtual, reactive (between them: cannot tell at 6 rounds)",
                 "virtual, reactive (between them: cannot tell at 5 rounds)",
             ),
             "yes",
         )
         self.assertEqual(
-            report.agreement("reactive", "virtual, reactive (between them: cannot tell at 6 rounds)"), "unsettled"
+            compare.agreement("reactive", "virtual, reactive (between them: cannot tell at 6 rounds)"), "unsettled"
         )
-        self.assertEqual(report.agreement("cannot tell at 6 rounds", "cannot tell at 6 rounds"), "unsettled")
-        self.assertEqual(report.agreement("tie: worker, virtual", "virtual"), "FLIP")
+        self.assertEqual(compare.agreement("cannot tell at 6 rounds", "cannot tell at 6 rounds"), "unsettled")
+        self.assertEqual(compare.agreement("tie: worker, virtual", "virtual"), "FLIP")
 
 
 if __name__ == "__main__":

@@ -218,7 +218,7 @@ class Replicas(unittest.TestCase):
 
     def test_the_report_gives_each_pods_share(self):
         from loomlab.bench import loads
-        from loomlab.bench.report import replicas_table
+        from loomlab.bench.tables import replicas_table
 
         load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=("worker",))
         one = replicas_table(load, {"worker": {"runs": [{"pod_requests": [100.0]}]}})

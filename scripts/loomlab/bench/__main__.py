@@ -20,8 +20,9 @@ from loomlab import ROOT
 from loomlab import labreport as lr
 
 from . import verdict
+from .compare import compare
 from .profiles import PROFILES, profile_defaults, suites
-from .report import compare, finish, machine
+from .report import finish, machine
 from .rounds import measure, planned_seconds, suite_modes
 
 

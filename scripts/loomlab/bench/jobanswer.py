@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import answer, figures
 from .loads import Load, Scale, effective_bound
-from .report import load_table
+from .tables import load_table
 from .workloads import MODULES
 
 WORKLOAD_OF = {"recruits": "ingest", "candidates": "ingest", "ingest-grpc": "ingest"}

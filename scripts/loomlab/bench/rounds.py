@@ -17,8 +17,9 @@ from loomlab import labreport as lr
 
 from . import verdict
 from .loads import MODES, Load, Suite, effective_bound, service_pools
-from .report import SUMMARIES, load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 from .runner import Service, local_service
+from .summaries import SUMMARIES
+from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 from .target import ServiceUnderTest
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop

@@ -16,7 +16,7 @@ from loomlab import ROOT, metrics, proc
 from . import runners
 from .figures import figures_of, open_throughput
 from .loads import Load, Suite, k6_mode
-from .report import LOCAL
+from .tables import LOCAL
 from .target import ServiceUnderTest
 
 

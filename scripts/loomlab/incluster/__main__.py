@@ -11,8 +11,7 @@ from pathlib import Path
 
 from loomlab import ROOT
 from loomlab import labreport as lr
-from loomlab.bench import profiles, rounds
-from loomlab.bench import report as bench_report
+from loomlab.bench import api as bench
 
 from . import __doc__ as DOC
 from . import deploy, plan, report, scale, target
@@ -86,7 +85,7 @@ def parse(argv):
     # of the mode's own), each round every mode once, alone, the order rotated. The scale profile
     # compares pod counts of one mode: blocks.
     args.interleave = args.profile != "scale"
-    profiles.profile_defaults(args)
+    bench.profile_defaults(args)
     return args
 
 
@@ -168,7 +167,7 @@ def main(argv=None):
             return ClusterService(kube, variant, suite_, mode, tag, env, templates, out_, startups, pods, own)
 
         prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
-        done, i = rounds.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
+        done, i = bench.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
         sections += done
         info = i or info
 
@@ -176,7 +175,7 @@ def main(argv=None):
     meta = report.meta(kube, args, command, info, service_docs, policies, skipped, startups)
     extra = report.extra_sections(startups, sections, Path(args.local))
     (out / "startup.json").write_text(json.dumps(startups, indent=1))
-    bench_report.finish(out, args, meta, sections, extra, scale.tables(sections) if args.profile == "scale" else [])
+    bench.finish(out, args, meta, sections, extra, scale.tables(sections) if args.profile == "scale" else [])
 
 
 main()

@@ -20,9 +20,7 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 from loomlab import metrics
-from loomlab.bench.figures import figures_of
-from loomlab.bench.loads import Scale
-from loomlab.bench.workloads import sleep
+from loomlab.bench import api as bench
 from loomlab.kube import ApiException, Kube
 from loomlab.kube import ready as kube_ready
 
@@ -167,8 +165,8 @@ def main(argv):
     )
     base_env = container.get("env", [])
 
-    suite = sleep.suites(Scale())[0]  # its server configuration: the worker pool of the A3 seed
-    load = sleep.open_sleep_load(args.fraction, lr.littles_bound(sleep.WORKER_THREADS, 0.1), args.seconds)
+    suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
+    load = bench.sleep.open_sleep_load(args.fraction, lr.littles_bound(bench.sleep.WORKER_THREADS, 0.1), args.seconds)
     service = ClusterService(
         kube, VARIANT, suite, "worker", "autoscale", base_env, deploy.job_templates(job_docs), out, []
     )
@@ -206,7 +204,7 @@ def main(argv):
             if e.status != 404:
                 raise
     summary = deploy.summary_of(log)
-    figures = figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
+    figures = bench.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
     report = {
         "load": load.name,
         "fraction": args.fraction,
@@ -223,7 +221,8 @@ def main(argv):
         "",
         f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s autoscale "
         f"--fraction {args.fraction} --seconds {args.seconds}`",
-        f"- load: sleep, {load.name}, worker mode (worker pool {sleep.WORKER_THREADS}: bound 500 req/s at 100 ms),"
+        f"- load: sleep, {load.name}, worker mode (worker pool {bench.sleep.WORKER_THREADS}:"
+        f" bound {lr.fmt(lr.littles_bound(bench.sleep.WORKER_THREADS, 0.1), 0)} req/s at 100 ms),"
         " one k6 Job on the same node",
         f"- autoscaler: deploy/k8s/overlays/jvm-autoscaled, {hpa['spec']['minReplicas']}-{hpa['spec']['maxReplicas']}"
         f" pods, target {json.dumps(hpa['spec']['metrics'][0]['resource']['target'])}; metrics-server every 15 s;"

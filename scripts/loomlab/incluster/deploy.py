@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from loomlab import ROOT, proc
-from loomlab.bench import loads
+from loomlab.bench import api as bench
 from loomlab.kube import Kube, ready
 
 from . import target
@@ -86,7 +86,7 @@ def job_id(stem: str) -> str:
     return name[:50].rstrip("-") + "-" + format(time.time_ns() % 36**6, "x")[-6:]
 
 
-def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
+def make_job(templates: dict, load: bench.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
     """The workload's Job of deploy/k8s/jobs for one run: one target, one mode, the load's
     parameters, its summary printed to the log."""
     script = Path(load.script).name
@@ -94,7 +94,7 @@ def make_job(templates: dict, load: loads.Load, name: str, target: str, mode: st
     job["metadata"]["name"] = name
     job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
     job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
-    k6_env = loads.k6_mode(mode)
+    k6_env = bench.k6_mode(mode)
     env = {
         "SCRIPT": script,
         "TARGETS": target,

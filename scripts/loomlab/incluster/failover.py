@@ -20,8 +20,7 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 from loomlab import proc
-from loomlab.bench import loads
-from loomlab.bench.workloads import sleep
+from loomlab.bench import api as bench
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
 from loomlab.kube import Kube
@@ -88,8 +87,8 @@ def main(argv):
     name = VARIANTS[VARIANT][0]
     _, job_docs, container = deploy.one_variant(kube, images, name)
     base_env = container.get("env", [])
-    suite = sleep.suites(loads.Scale())[0]
-    load = loads.Load(
+    suite = bench.sleep.suites(bench.Scale())[0]
+    load = bench.Load(
         f"open {args.rate} req/s for {args.seconds} s",
         "k6/sleep.js",
         "sleep",

@@ -1,5 +1,5 @@
-"""A variant's Deployment as the bench's service under test: runner.Service's methods, in the
-cluster, so the bench's rounds (rounds.measure) drive it unchanged."""
+"""A variant's Deployment as the bench's service under test: the bench's ServiceUnderTest, in the
+cluster, so the bench's rounds (bench.measure) drive it unchanged."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 from loomlab import metrics, proc
-from loomlab.bench import figures, loads, runner, runners
+from loomlab.bench import api as bench
 from loomlab.kube import Kube, ready
 
 from . import fetch
@@ -74,7 +74,7 @@ class ClusterService:
         self,
         kube: Kube,
         variant: str,
-        suite: loads.Suite,
+        suite: bench.Suite,
         mode: str,
         tag: str,
         base_env: list[dict],
@@ -167,7 +167,7 @@ class ClusterService:
         return sample
 
     def info(self) -> dict:
-        """/api/info of one pod, its pools marked with the pods there are (bench.loads.service_pools)."""
+        """/api/info of one pod, its pools marked with the pods there are (the bench reads them per pod)."""
         info = json.loads(self.get("/api/info"))
         info.setdefault("pools", {})["replicas"] = self.replicas
         return info
@@ -178,13 +178,13 @@ class ClusterService:
         except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
             raise OSError(str(e)) from e
 
-    def run(self, load: loads.Load, mode: str, out: Path, label: str, args, warmup: bool = False) -> dict:
+    def run(self, load: bench.Load, mode: str, out: Path, label: str, args, warmup: bool = False) -> dict:
         out.parent.mkdir(parents=True, exist_ok=True)
         job_name = job_id(out.stem)
         job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
         if args.runners > 1:
             return self.run_split(load, mode, out, label, args, distribute(job, args.runners))
-        sampler = runner.Sampler.begin(self, args.sample_period)
+        sampler = bench.Sampler.begin(self, args.sample_period)
         started = time.monotonic()
         try:
             self.kube.apply([job])
@@ -203,20 +203,20 @@ class ClusterService:
             raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
         out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
-        return pod_requests(figures.figures_of(load, json.loads(summary_text), samples, exit_code, took), samples)
+        return pod_requests(bench.figures_of(load, json.loads(summary_text), samples, exit_code, took), samples)
 
-    def run_split(self, load: loads.Load, mode: str, out: Path, label: str, args, job: dict) -> dict:
+    def run_split(self, load: bench.Load, mode: str, out: Path, label: str, args, job: dict) -> dict:
         """One run as an Indexed Job of N runners, resumed together once all are Ready (through
         the API server's pod proxy, as `k6 resume` would), merged from their raw samples."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
-        sampler = runner.Sampler.begin(self, args.sample_period)
+        sampler = bench.Sampler.begin(self, args.sample_period)
         started = time.monotonic()
         try:
             self.kube.apply([job])
             pods = wait_runners_ready(self.kube, name, n, 180)
-            skew = runners.resume_all(
+            skew = bench.resume_all(
                 lambda pod: self.kube.pod_proxy(
-                    pod["metadata"]["name"], RUNNER_PORT, "/v1/status", "PATCH", runners.RESUME
+                    pod["metadata"]["name"], RUNNER_PORT, "/v1/status", "PATCH", bench.RESUME
                 ),
                 pods,
             )
@@ -230,19 +230,19 @@ class ClusterService:
         files = out.parent / f"{out.stem}-files"
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
         fetch.fetch(self.kube, results_claim(job), files, image, folder=name, remove=True)
-        stem = f"{Path(load.script).stem}-{self.name}-{loads.k6_mode(mode)['MODE']}"
+        stem = f"{Path(load.script).stem}-{self.name}-{bench.k6_mode(mode)['MODE']}"
         for i, log in enumerate(logs):
-            runners.runner_file(out, i, "log").write_text(log)
+            bench.runner_file(out, i, "log").write_text(log)
             for suffix in ("json", "csv.gz"):
                 source = files / f"{stem}-part{i}.{suffix}"
                 if source.exists():
-                    shutil.copyfile(source, runners.runner_file(out, i, suffix))
+                    shutil.copyfile(source, bench.runner_file(out, i, suffix))
         shutil.rmtree(files, ignore_errors=True)
         self.kube.delete_job(name)
         exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in pods]
-        summary, k6_exit = runners.merged_run(load, out, label, exits, logs)
+        summary, k6_exit = bench.merged_run(load, out, label, exits, logs)
         summary["resume_spread_s"] = skew
-        return pod_requests(runner.split_figures(load, out, summary, samples, k6_exit, took), samples)
+        return pod_requests(bench.split_figures(load, out, summary, samples, k6_exit, took), samples)
 
     def stop(self):
         self.startup["rss_after_mb"] = self._rss()

@@ -3,7 +3,7 @@ suite at the profile's scale, and the time it should take."""
 
 from __future__ import annotations
 
-from loomlab.bench import loads, profiles, rounds
+from loomlab.bench import api as bench
 
 from . import target
 
@@ -19,7 +19,7 @@ def workload_suites(profile: str) -> dict:
     """Every workload's main suite at the profile's scale: smoke's, or the bench's quick and rest
     profiles together (quick holds only the request-response workloads)."""
     chosen = ("smoke",) if profile == "smoke" else ("quick", "rest")
-    return {s.workload: s for p in chosen for s in profiles.suites(p) if not s.variant}
+    return {s.workload: s for p in chosen for s in bench.suites(p) if not s.variant}
 
 
 def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
@@ -42,7 +42,7 @@ def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
     return chosen, skipped
 
 
-def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, loads.Suite]]:
+def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, bench.Suite]]:
     """(variant, suite) pairs; the smoke profile (CI) runs sleep on every variant and the other
     workloads on the first one only."""
     wanted = [w for w in args.workload.split(",") if w] or ["sleep", "product"]
@@ -58,11 +58,11 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, loads.Suite]]
     ]
 
 
-def planned_seconds(plan: list[tuple[str, loads.Suite]], modes: set, args) -> float:
+def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set, args) -> float:
     """The bench's plan plus a few seconds per Job: pod start, k6 start, log read."""
 
-    def one(suite: loads.Suite, mode: str) -> float:
-        p = rounds.planned_seconds(suite, mode, args)
+    def one(suite: bench.Suite, mode: str) -> float:
+        p = bench.planned_seconds(suite, mode, args)
         return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (args.repeats + 2)
 
-    return sum(one(s, m) for _, s in plan for m in rounds.suite_modes(s, modes))
+    return sum(one(s, m) for _, s in plan for m in bench.suite_modes(s, modes))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from loomlab import ROOT
 from loomlab import labreport as lr
-from loomlab.bench import loads, report
+from loomlab.bench import api as bench
 from loomlab.kube import ApiException, Kube
 
 from .plan import VARIANTS
@@ -72,7 +72,7 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     for k, per_env in by.items():
         if len(per_env) < 2 or "local JVM" not in per_env:
             continue
-        modes = [m for m in loads.MODES if any(m in s["results"] for s in per_env.values())]
+        modes = [m for m in bench.MODES if any(m in s["results"] for s in per_env.values())]
         for mode in modes:
             agg = {
                 e: lr.aggregate(per_env[e]["results"][mode]["runs"])
@@ -143,7 +143,7 @@ def meta(
         "title": "loom-lab in-cluster report",
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "command": command,
-        "machine": report.machine(),
+        "machine": bench.machine(),
         "info": info,
         "k6": k6_version,
         "warmups": args.warmups,

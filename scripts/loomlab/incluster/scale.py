@@ -13,31 +13,31 @@ import dataclasses
 import math
 
 from loomlab import labreport as lr
-from loomlab.bench import rounds
-from loomlab.bench.loads import Scale, Suite
-from loomlab.bench.workloads import product, sleep
+from loomlab.bench import api as bench
 
 WORKER_REPLICAS = (1, 2, 4)
 ONE_POD_MODES = ("virtual", "reactive")
 REACH_THROUGHPUT, REACH_P99 = 0.95, 1.2  # the verdict's margins: 5 % on req/s, 20 % on p99
 
 
-def suites() -> list[Suite]:
-    scale = Scale("quick")
-    bound = lr.littles_bound(sleep.WORKER_THREADS, 0.1)
-    sleep_suite = sleep.suites(scale)[0]
+def suites() -> list[bench.Suite]:
+    scale = bench.Scale("quick")
+    bound = lr.littles_bound(bench.sleep.WORKER_THREADS, 0.1)
+    sleep_suite = bench.sleep.suites(scale)[0]
     sleep_suite = dataclasses.replace(
-        sleep_suite, loads=[sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
+        sleep_suite, loads=[bench.sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
     )
-    main = next(s for s in product.suites(scale) if s.core)
+    main = next(s for s in bench.product.suites(scale) if s.core)
     product_suite = dataclasses.replace(
         main,
-        loads=[dataclasses.replace(ld, modes=product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")],
+        loads=[
+            dataclasses.replace(ld, modes=bench.product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")
+        ],
     )
     return [sleep_suite, product_suite]
 
 
-def runs() -> list[tuple[Suite, str, int]]:
+def runs() -> list[tuple[bench.Suite, str, int]]:
     """(suite, mode, pods): worker on 1, 2 and 4 pods, then virtual and reactive on one."""
     return [(s, "worker", r) for s in suites() for r in WORKER_REPLICAS] + [
         (s, m, 1) for s in suites() for m in ONE_POD_MODES
@@ -52,7 +52,7 @@ def planned_seconds(args) -> float:
     return sum(
         p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (args.repeats + 2)
         for s, m, _ in runs()
-        for p in [rounds.planned_seconds(s, m, args)]
+        for p in [bench.planned_seconds(s, m, args)]
     )
 
 
@@ -110,7 +110,7 @@ def tables(sections: list[dict]) -> list[str]:
         for mode in s["results"]:
             by_load.setdefault((s["workload"], s["load"]), {})[f"{mode} x {pods}"] = configuration(s, mode)
     md = [
-        "## Scale-out: how many worker pods make one virtual pod?",
+        "## bench.Scale-out: how many worker pods make one virtual pod?",
         "",
         "The worker mode on 1, 2 and 4 pods, virtual and reactive on one, behind the same Service (medians of"
         " the rounds; RSS, CPU and threads are all the configuration's pods together). A worker configuration"

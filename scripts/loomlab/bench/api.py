@@ -1,0 +1,40 @@
+"""The bench's public interface: what another driver of the same comparison (the in-cluster
+runner, loomlab.incluster) builds on. Everything else in loomlab.bench is the bench's own and may
+change; tests/test_layering.py holds every other package to these names."""
+
+from __future__ import annotations
+
+from .figures import figures_of
+from .loads import MODES, Load, Scale, Suite, k6_mode
+from .profiles import profile_defaults, suites
+from .report import finish, machine
+from .rounds import measure, planned_seconds, suite_modes
+from .runner import Sampler, split_figures
+from .runners import RESUME, merged_run, resume_all, runner_file
+from .target import ServiceUnderTest
+from .workloads import product, sleep
+
+__all__ = [
+    "MODES",
+    "RESUME",
+    "Load",
+    "Sampler",
+    "Scale",
+    "ServiceUnderTest",
+    "Suite",
+    "figures_of",
+    "finish",
+    "k6_mode",
+    "machine",
+    "measure",
+    "merged_run",
+    "planned_seconds",
+    "product",
+    "profile_defaults",
+    "resume_all",
+    "runner_file",
+    "sleep",
+    "split_figures",
+    "suite_modes",
+    "suites",
+]

@@ -1,0 +1,102 @@
+"""report.md and report.html from their templates: the figures the caller gives, in the places a
+reader looks, and nothing in the HTML unescaped."""
+
+import json
+import re
+import tempfile
+import unittest
+from pathlib import Path
+
+from loomlab import htmlreport
+from loomlab import labreport as lr
+from loomlab.bench import report
+from loomlab.bench.answer import answer_table
+from tests.test_bench import AnswerTest
+
+
+def section(**extra):
+    s = AnswerTest.section(
+        "sleep",
+        {"worker": [(480, 1000), (490, 1100), (485, 1050)], "virtual": [(3900, 180), (3800, 190), (3950, 170)]},
+        {"worker": 500, "virtual": 5000},
+    )
+    table = lr.Table(["mode", "req/s"])
+    table.add("worker <pool>", "480")
+    s.update(
+        description="sleep & wait",
+        script="k6/sleep.js",
+        env={"VUS": "350"},
+        server_env={},
+        pools={"worker.max-threads": 50},
+        table=table,
+        server=table,
+        ratio="virtual/worker throughput: 8.00x",
+    )
+    s.update(extra)
+    return s
+
+
+META = {
+    "title": "a <title>",
+    "profile": "quick",
+    "date": "2026-11-24",
+    "command": "./lab bench",
+    "machine": "2 CPUs",
+    "info": {"jdk": "25", "quarkus": "3.33.2.1"},
+    "k6": "v1.8.1",
+    "warmup_seconds": 10,
+    "warmup_tolerance": 0.05,
+    "warmups": 3,
+    "repeats": 3,
+    "sample_period": 1.0,
+    "max_rounds": 6,
+}
+
+
+class ReportMarkdownTest(unittest.TestCase):
+    def render(self, meta=META, **extra) -> str:
+        out = Path(tempfile.mkdtemp()) / "run"
+        out.mkdir()
+        report.write_report(out, meta, [section(**extra)], ["appendix line"], ["lead line"])
+        return (out / "report.md").read_text()
+
+    def test_the_answer_then_the_lead_then_each_section_then_the_appendix(self):
+        md = self.render()
+        order = [md.index(x) for x in ("## The answer", "lead line", "## sleep: closed (local JVM)", "appendix line")]
+        self.assertEqual(order, sorted(order))
+        self.assertIn("| worker <pool> | 480 |", md)
+        self.assertIn("- k6: v1.8.1, on the same machine as the service\n- k6 web-dashboard exports", md)
+
+    def test_runners_blocks_and_expectations_appear_only_when_given(self):
+        plain = self.render()
+        self.assertNotIn("k6 runners (execution segments", plain)
+        self.assertNotIn("E[max]", plain)
+        self.assertNotIn("drift between blocks", plain)
+        full = self.render(
+            dict(META, runners=3, interleave=False, setup=["- setup: given"]),
+            runners=section()["table"],
+            expected={"mean": 10.04, "p95": 12.0},
+        )
+        self.assertIn("; 3 runners per run (k6 execution segments", full)
+        self.assertIn("- setup: given\n", full)
+        self.assertIn("E[max] = 10.0 ms, p95 = 12.0 ms", full)
+        self.assertIn("drift between blocks is not cancelled", full)
+
+
+class ReportHtmlTest(unittest.TestCase):
+    def test_every_value_is_escaped_and_the_charts_are_json(self):
+        out = Path(tempfile.mkdtemp())
+        s = section()
+        htmlreport.write(out, META, [s], None, answer_table([s], "local JVM"))
+        page = (out / "report.html").read_text()
+        self.assertIn("<title>a &lt;title&gt;</title>", page)
+        self.assertIn("<td>worker &lt;pool&gt;</td>", page)
+        self.assertIn("sleep &amp; wait", page)
+        self.assertNotIn("<pool>", page)
+        charts = json.loads(re.search(r"const charts = (.*);\n", page).group(1))
+        self.assertEqual([c["id"] for c in charts], ["t0", "l0", "s0"])
+        self.assertIn("<h2>The answer</h2>", page)
+
+
+if __name__ == "__main__":
+    unittest.main()
