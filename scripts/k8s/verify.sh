@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `./lab k8s verify`: tools (cached), then loomlab.verify (scripts/loomlab/verify.py). See that file for the stages.
+# `./lab k8s verify`: tools (cached), then loomlab.verify (scripts/loomlab/verify/). See its __init__ for the stages.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 

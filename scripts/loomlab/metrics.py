@@ -1,5 +1,5 @@
 """The service's /q/metrics (Prometheus' text format) read with prometheus_client's own parser:
-one parse per scrape, then the figures a scrape keeps (labreport.SAMPLED_GAUGES and
+one parse per scrape, then the figures a scrape keeps (samples.SAMPLED_GAUGES and
 SAMPLED_COUNTERS) picked by metric name and by label names and values."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from loomlab import labreport as lr
+from loomlab.samples import SAMPLED_COUNTERS, SAMPLED_GAUGES
 
 Sample = tuple[str, dict[str, str], float]
 
@@ -37,7 +37,7 @@ def prom_value(text: str, metric: str, labels: dict | None = None) -> float:
 def scrape_sample(text: str) -> dict:
     """What one scrape keeps: each gauge and counter of labreport's lists by its key."""
     samples = parse(text)
-    return {key: value(samples, name, labels) for key, name, labels in lr.SAMPLED_GAUGES + lr.SAMPLED_COUNTERS}
+    return {key: value(samples, name, labels) for key, name, labels in SAMPLED_GAUGES + SAMPLED_COUNTERS}
 
 
 def api_requests(text: str) -> float:

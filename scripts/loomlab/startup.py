@@ -127,7 +127,19 @@ def measure(name: str, cmd: list[str], args, out: Path) -> dict:
     return lr.aggregate(runs)
 
 
-def main():
+# What the AOT training run calls (20 times each): the paths a measured start-up takes first.
+TRAINING = (
+    "/api/virtual/sleep?ms=1",
+    "/api/worker/sleep?ms=1",
+    "/api/virtual/products/1",
+    "/api/worker/products/2",
+    "/q/health/ready",
+    "/q/metrics",
+    "/api/info",
+)
+
+
+def parse() -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab startup", description=__doc__.split("\n\n")[0])
     p.add_argument("--java", required=True)
     p.add_argument("--k6", required=True)
@@ -135,39 +147,36 @@ def main():
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--port", type=int, default=8095)
     p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
-    args = p.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    jar = ROOT / "target/quarkus-app/quarkus-run.jar"
-    flags = args.jvm_flags.split()
-    results, notes = {}, []
+    return p.parse_args()
 
-    print("== jvm", flush=True)
-    results["jvm"] = measure("jvm", [args.java, *flags, "-jar", str(jar)], args, out)
 
+def train_aot_cache(args, flags: list[str], jar: Path, out: Path) -> Path:
+    """A training run of the JVM that writes an AOT cache as it exits (JDK 25, JEP 514/515)."""
     aot = out / "app.aot"
     print("== jvm-aot: training run writes the AOT cache", flush=True)
     service, _ = launch(
         [args.java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], args.port, {}, out / "aot-training.log"
     )
     base = f"http://127.0.0.1:{args.port}"
-    for path in (
-        "/api/virtual/sleep?ms=1",
-        "/api/worker/sleep?ms=1",
-        "/api/virtual/products/1",
-        "/api/worker/products/2",
-        "/q/health/ready",
-        "/q/metrics",
-        "/api/info",
-    ):
+    for path in TRAINING:
         for _ in range(20):
             get(base + path, timeout=5)
     stop(service)  # the cache is written as the JVM exits
+    return aot
+
+
+def measure_all(args, out: Path) -> tuple[dict, list[str]]:
+    """Every variant this machine has, measured; notes for those it has not."""
+    jar = ROOT / "target/quarkus-app/quarkus-run.jar"
+    flags = args.jvm_flags.split()
+    results, notes = {}, []
+    print("== jvm", flush=True)
+    results["jvm"] = measure("jvm", [args.java, *flags, "-jar", str(jar)], args, out)
+    aot = train_aot_cache(args, flags, jar, out)
     if aot.exists():
         results["jvm-aot"] = measure("jvm-aot", [args.java, *flags, f"-XX:AOTCache={aot}", "-jar", str(jar)], args, out)
     else:
         notes.append("jvm-aot: the training run wrote no cache (see aot-training.log); not measured")
-
     quarkus_aot = ROOT / "target/quarkus-app/app.aot"
     if quarkus_aot.exists():
         # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
@@ -177,7 +186,6 @@ def main():
         )
     else:
         notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
-
     runners = sorted((ROOT / "target").glob("*-runner"))
     if runners:
         print("== native", flush=True)
@@ -187,7 +195,10 @@ def main():
             "native: no native executable in target/ (this machine cannot build one: no GraalVM or "
             "Mandrel, no container runtime); not measured, and no figure is claimed"
         )
+    return results, notes
 
+
+def table(results: dict) -> lr.Table:
     t = lr.Table(
         [
             "variant",
@@ -216,6 +227,15 @@ def main():
             f"{a['rss_first_mb']} / {a['rss_load_mb']}" if a else "-",
             lr.fmt(a.get("tps"), 0),
         )
+    return t
+
+
+def main():
+    args = parse()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results, notes = measure_all(args, out)
+    t = table(results)
     text = (
         f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, medians (min-max). First request: "
         f"GET {FIRST} polled every 5 ms from process launch. Load: k6 sleep.js (200 VUs x 20, 20 ms) and "
@@ -226,13 +246,7 @@ def main():
     for n in notes:
         print(n)
     (out / "report.md").write_text(
-        "# loom-lab startup report\n\n"
-        + text
-        + "\n\n"
-        + t.markdown()
-        + "\n\n"
-        + "\n".join(f"- {n}" for n in notes)
-        + "\n"
+        "# loom-lab startup report\n\n" + text + "\n\n" + t.markdown() + "\n\n" + "".join(f"- {n}\n" for n in notes)
     )
     print(f"report: {out / 'report.md'}")
 

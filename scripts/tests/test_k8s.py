@@ -400,7 +400,7 @@ class K6Files(unittest.TestCase):
         }
 
     def test_a_script_reaching_a_file_that_is_not_mounted_is_named(self):
-        from loomlab import k6files
+        from loomlab.verify import k6files
 
         job = self.job([{"key": "sleep.js", "path": "sleep.js"}, {"key": "lab.js", "path": "lib/lab.js"}])
         _, problems = k6files.check([self.CM, job])
@@ -410,7 +410,7 @@ class K6Files(unittest.TestCase):
         )
 
     def test_every_reached_file_mounted_passes(self):
-        from loomlab import k6files
+        from loomlab.verify import k6files
 
         job = self.job(
             [
@@ -422,7 +422,7 @@ class K6Files(unittest.TestCase):
         self.assertEqual(k6files.check([self.CM, job]), (2, []))
 
     def test_references_cover_imports_opens_and_grpc_loads(self):
-        from loomlab import k6files
+        from loomlab.verify import k6files
 
         src = (
             "import http from 'k6/http';\nimport {\n a } from \"./lib/lab.js\";\nopen('./data.csv');\n"

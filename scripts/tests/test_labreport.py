@@ -1,11 +1,12 @@
 """The report's arithmetic on fixed inputs: `python3 -m unittest discover -s scripts`."""
 
 import math
+import time
 import unittest
 from pathlib import Path
 
 from loomlab import labreport as lr
-from loomlab import metrics
+from loomlab import metrics, samples
 
 
 def summary(count=5000, rate=4000.0, avg=105.0, sq=None, scenario="sleep", dropped=None):
@@ -187,17 +188,17 @@ class Prometheus(unittest.TestCase):
         a = metrics.scrape_sample(PROM)
         b = metrics.scrape_sample(PROM.replace("70.0", "90.0").replace("2.5E9", "4.0E9"))
         c = metrics.scrape_sample(PROM.replace("2.5E9", "4.5E9"))
-        f = lr.server_figures([a, b, c])
+        f = samples.server_figures([a, b, c])
         self.assertEqual(f["peak_live_threads"], 90.0)
         self.assertAlmostEqual(f["cpu_s"], 2.0)
-        self.assertEqual(lr.server_figures([a]), {})
+        self.assertEqual(samples.server_figures([a]), {})
 
 
 class SeveralPods(unittest.TestCase):
     def test_a_deployment_scrape_adds_pods_up_but_keeps_the_longest_wait(self):
         a = {"live_threads": 40.0, "rss_bytes": 300e6, "thread_wait_max_s": 0.5, "cpu_ns": math.nan}
         b = {"live_threads": 60.0, "rss_bytes": 200e6, "thread_wait_max_s": 2.0, "cpu_ns": 3e9}
-        c = lr.combined_sample([a, b])
+        c = samples.combined_sample([a, b])
         self.assertEqual((c["live_threads"], c["rss_bytes"], c["cpu_ns"]), (100.0, 500e6, 3e9))
         self.assertEqual(c["thread_wait_max_s"], 2.0)
 
@@ -242,13 +243,14 @@ class OpenModel(unittest.TestCase):
 
 
 class Progress(unittest.TestCase):
-    def test_eta_scales_the_plan_by_the_pace_so_far(self):
-        # 100 of 400 planned seconds done in 150 s: 300 planned left at 1.5x = 450 s.
-        self.assertAlmostEqual(lr.eta_seconds(400, 100, 150), 450)
+    def test_the_time_left_scales_the_plan_by_the_pace_so_far(self):
+        from loomlab.bench.progress import Progress
 
-    def test_eta_before_anything_ran_is_the_plan(self):
-        self.assertEqual(lr.eta_seconds(400, 0, 0), 400)
-        self.assertEqual(lr.eta_seconds(400, 400, 900), 0)
+        p = Progress(loads_total=4, planned_total=400, started=time.monotonic() - 150)
+        # 100 planned seconds took 150: the 300 left will take about 450 (07:30).
+        self.assertIn("about 07:30 left", p.tick(100))
+        self.assertIn(" 25% of the plan", Progress(4, 400).tick(100))
+        self.assertEqual(p.label(0), "[1/4]")
 
     def test_durations(self):
         self.assertEqual(lr.fmt_duration(42.4), "42 s")

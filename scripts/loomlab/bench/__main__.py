@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import time
 from pathlib import Path
 
 from loomlab import ROOT
@@ -22,7 +20,8 @@ from loomlab import labreport as lr
 from . import verdict
 from .compare import compare
 from .profiles import PROFILES, profile_defaults, suites
-from .report import finish, machine
+from .progress import Progress
+from .report import finish, run_meta
 from .rounds import measure, planned_seconds, suite_modes
 
 
@@ -144,13 +143,7 @@ def main(argv=None):
         scale = max(rounds, args.repeats) / max(args.repeats, 1)
         return sum(plan["start"] + sum(plan["runs"].values()) * scale for _, _, plan in plans)
 
-    progress = {
-        "done": 0,
-        "total": total_loads,
-        "started": time.monotonic(),
-        "planned_total": planned,
-        "planned_done": 0.0,
-    }
+    progress = Progress(total_loads, planned)
     print(
         f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
         f" at {args.repeats} rounds per load, up to {lr.fmt_duration(planned_at(args.max_rounds))} where"
@@ -166,25 +159,8 @@ def main(argv=None):
                 f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}"
             )
         return
-    k6_version = subprocess.run([args.k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
     sections, info = measure(chosen, args, out, modes, progress)
-    meta = {
-        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
-        "command": os.environ.get("LAB_COMMAND", "lab bench"),
-        "machine": machine(),
-        "info": info,
-        "k6": k6_version,
-        "warmups": args.warmups,
-        "repeats": args.repeats,
-        "warmup_tolerance": args.warmup_tolerance,
-        "profile": args.profile,
-        "warmup_seconds": args.warmup_seconds,
-        "max_rounds": args.max_rounds,
-        "interleave": args.interleave,
-        "sample_period": args.sample_period,
-        "dashboards": args.dashboards,
-        "runners": args.runners,
-    }
+    meta = run_meta(args, info, os.environ.get("LAB_COMMAND", "lab bench"), args.k6)
     finish(out, args, meta, sections)
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from .figures import figures_of
 from .loads import MODES, Load, Scale, Suite, k6_mode
 from .profiles import profile_defaults, suites
-from .report import finish, machine
+from .progress import Progress
+from .report import finish, machine, run_meta
 from .rounds import measure, planned_seconds, suite_modes
 from .runner import Sampler, split_figures
 from .runners import RESUME, merged_run, resume_all, runner_file
@@ -16,6 +17,7 @@ from .workloads import product, sleep
 
 __all__ = [
     "MODES",
+    "Progress",
     "RESUME",
     "Load",
     "Sampler",
@@ -32,6 +34,7 @@ __all__ = [
     "product",
     "profile_defaults",
     "resume_all",
+    "run_meta",
     "runner_file",
     "sleep",
     "split_figures",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from loomlab import labreport as lr
+from loomlab.samples import server_figures
 
 from .loads import Load
 
@@ -23,7 +24,7 @@ def open_throughput(load: Load, figures: dict) -> dict:
 def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
     """A run's figures: k6's summary, the server's samples, and the load's own counters and trends."""
     figures = lr.k6_figures(summary, load.scenario)
-    figures.update(lr.server_figures(samples))
+    figures.update(server_figures(samples))
     metrics = summary.get("metrics", {})
     for metric, _, stat in load.extra + load.extra_report:
         figures[metric] = metrics.get(metric, {}).get("values", {}).get(stat, math.nan)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from loomlab import htmlreport
 from loomlab.render import render
@@ -38,6 +41,35 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence
         pct=lambda f: f"{f * 100:.0f}",
     )
     (out / "report.md").write_text(text)
+
+
+def k6_version(k6: str) -> str:
+    """`k6 version`'s first part, e.g. "k6 v1.8.1"."""
+    return subprocess.run([k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
+
+
+def run_meta(args: Any, info: dict, command: str, k6: str, **extra: object) -> dict:
+    """What every report says of its run, the same for the bench and the in-cluster runner: when,
+    on what, with which k6, and the rounds' settings as the command line left them; `extra` adds or
+    overrides (title, where k6 and the JVMs ran, the setup lines)."""
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "command": command,
+        "machine": machine(),
+        "info": info,
+        "k6": k6_version(k6),
+        "profile": args.profile,
+        "warmups": args.warmups,
+        "warmup_seconds": args.warmup_seconds,
+        "warmup_tolerance": args.warmup_tolerance,
+        "repeats": args.repeats,
+        "max_rounds": args.max_rounds,
+        "interleave": args.interleave,
+        "sample_period": args.sample_period,
+        "dashboards": args.dashboards,
+        "runners": args.runners,
+        **extra,
+    }
 
 
 def machine() -> str:

@@ -17,6 +17,7 @@ from loomlab import labreport as lr
 
 from . import verdict
 from .loads import MODES, Load, Suite, effective_bound, service_pools
+from .progress import Progress
 from .runner import Service, local_service
 from .summaries import SUMMARIES
 from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
@@ -49,14 +50,6 @@ def planned_seconds(suite: Suite, mode: str, args) -> dict:
     warm = max(warmup_seconds(suite, args), per_mode(first.warmup_est_s or first.est_s) * least_runs)
     runs = {id(ld): repeats_of(ld, args) * per_mode(ld.est_s) for ld in suite.loads if mode in ld.modes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
-
-
-def tick(progress: dict, seconds: float) -> str:
-    """Books `seconds` of the plan as done; returns the elapsed time and the estimate of what is left."""
-    progress["planned_done"] += seconds
-    elapsed = time.monotonic() - progress["started"]
-    left = lr.eta_seconds(progress["planned_total"], progress["planned_done"], elapsed)
-    return f"{lr.fmt_duration(elapsed)} elapsed, about {lr.fmt_duration(left)} left"
 
 
 def slug_of(tag: str, load: Load) -> str:
@@ -102,16 +95,16 @@ def measured(
     slug: str,
     args,
     out: Path,
-    progress: dict,
+    progress: Progress,
     plan_s: float,
     results: dict,
     i: int,
 ) -> None:
     """One measured run, booked in results[mode]["runs"] and the progress."""
-    print(f"   [{progress['done'] + i + 1}/{progress['total']}] {label} ...", end="", flush=True)
+    print(f"   {progress.label(i)} {label} ...", end="", flush=True)
     run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
     fig = service.run(load, mode, run_json, label, args)
-    eta = tick(progress, plan_s)
+    eta = progress.tick(plan_s)
     results[mode]["runs"].append(fig)
     results[mode].setdefault("first_run", str(run_json.relative_to(out)))
     print(
@@ -121,7 +114,7 @@ def measured(
     )
 
 
-def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag: str):
+def interleaved(suite: Suite, args, out: Path, modes: set, progress: Progress, start, tag: str):
     """Every mode's service started and warmed, kept up; each load in rounds, the order rotated."""
     order = suite_modes(suite, modes)
     results: list[dict] = [dict() for _ in suite.loads]
@@ -133,7 +126,7 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start
             info = ready(services[mode], mode)
             first = next(ld for ld in suite.loads if mode in ld.modes)
             warm[mode] = warm_up(services[mode], suite, first, mode, slug_of(tag, first), args, out)
-            print(f"   warm: {tick(progress, plans[mode]['start'])}", flush=True)
+            print(f"   warm: {progress.tick(plans[mode]['start'])}", flush=True)
         for i, load in enumerate(suite.loads):
             in_load = [m for m in order if m in load.modes]
             least, cap = repeats_of(load, args), max(repeats_of(load, args), args.max_rounds)
@@ -168,7 +161,7 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: dict, start
     return results, info
 
 
-def blocks(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag: str):
+def blocks(suite: Suite, args, out: Path, modes: set, progress: Progress, start, tag: str):
     """One mode after another, each its least rounds: start, warm up, run every load, stop."""
     results: list[dict] = [dict() for _ in suite.loads]
     info = {}
@@ -179,7 +172,7 @@ def blocks(suite: Suite, args, out: Path, modes: set, progress: dict, start, tag
             info = ready(service, mode)
             first = next(ld for ld in suite.loads if mode in ld.modes)
             warm = warm_up(service, suite, first, mode, slug_of(tag, first), args, out)
-            print(f"   warm: {tick(progress, plan['start'])}", flush=True)
+            print(f"   warm: {progress.tick(plan['start'])}", flush=True)
             for i, load in enumerate(suite.loads):
                 if mode not in load.modes:
                     continue
@@ -210,7 +203,7 @@ def measure(
     args,
     out: Path,
     modes: set,
-    progress: dict,
+    progress: Progress,
     start: Callable[..., ServiceUnderTest] = local_service,
     environment: str = Service.environment,
     prefix: str = "",
@@ -234,7 +227,7 @@ def measure(
         )
         run = interleaved if args.interleave else blocks
         results, info = run(suite, args, out, modes, progress, start, tag)
-        progress["done"] += len(suite.loads)
+        progress.loads_done += len(suite.loads)
         # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
         pools = service_pools(info.get("pools", {}))
         for i, load in enumerate(suite.loads):

@@ -52,7 +52,7 @@ class Service:
         return json.loads(self.get("/api/info"))
 
     def sample(self) -> dict:
-        """One scrape of /q/metrics: the figures a run keeps (labreport.SAMPLED_GAUGES, _COUNTERS)."""
+        """One scrape of /q/metrics: the figures a run keeps (samples.SAMPLED_GAUGES, _COUNTERS)."""
         return metrics.scrape_sample(self.get("/q/metrics", timeout=5))
 
     def run(self, load: Load, mode: str, out: Path, label: str, args, warmup=False) -> dict:

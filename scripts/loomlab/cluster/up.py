@@ -11,7 +11,7 @@ import time
 
 from loomlab import proc
 
-from . import configs, down, host, pki
+from . import configs, down, flags, host, pki
 from .api import Api, dns_query, kubectl
 from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
@@ -22,7 +22,6 @@ from .settings import (
     HOME,
     IMAGES,
     KUBECONFIG,
-    METRICS_PORT,
     NODE,
     NODE_IP,
     POD_CIDR,
@@ -131,26 +130,7 @@ def bring_up(t: dict):
 
 
 def start_etcd(t: dict):
-    etcd = start(
-        "etcd",
-        [
-            t["ETCD"],
-            "--data-dir",
-            RUN / "etcd",
-            "--listen-client-urls",
-            "http://127.0.0.1:2379",
-            "--advertise-client-urls",
-            "http://127.0.0.1:2379",
-            "--listen-peer-urls",
-            "http://127.0.0.1:2380",
-            "--initial-advertise-peer-urls",
-            "http://127.0.0.1:2380",
-            "--initial-cluster",
-            "default=http://127.0.0.1:2380",
-            "--log-level",
-            "warn",
-        ],
-    )
+    etcd = start("etcd", flags.etcd(t))
     if not proc.wait_http("http://127.0.0.1:2379/health", 30, alive=lambda: etcd.poll() is None):
         raise RuntimeError("etcd did not become healthy")
 
@@ -163,67 +143,7 @@ def start_registry(t: dict):
 
 
 def start_apiserver(t: dict) -> Api:
-    pki_dir = RUN / "pki"
-    start(
-        "kube-apiserver",
-        [
-            t["KUBE_APISERVER"],
-            "--etcd-servers",
-            "http://127.0.0.1:2379",
-            "--bind-address",
-            NODE_IP,
-            "--advertise-address",
-            NODE_IP,
-            "--secure-port",
-            API_PORT,
-            "--service-cluster-ip-range",
-            SERVICE_CIDR,
-            "--tls-cert-file",
-            pki_dir / "apiserver.crt",
-            "--tls-private-key-file",
-            pki_dir / "apiserver.key",
-            "--client-ca-file",
-            pki_dir / "ca.crt",
-            "--token-auth-file",
-            pki_dir / "tokens.csv",
-            "--authorization-mode",
-            "Node,RBAC",
-            "--enable-admission-plugins",
-            "NodeRestriction",
-            "--allow-privileged=false",
-            "--service-account-issuer",
-            "https://kubernetes.default.svc.cluster.local",
-            "--service-account-key-file",
-            pki_dir / "sa.pub",
-            "--service-account-signing-key-file",
-            pki_dir / "sa.key",
-            "--kubelet-client-certificate",
-            pki_dir / "apiserver-kubelet-client.crt",
-            "--kubelet-client-key",
-            pki_dir / "apiserver-kubelet-client.key",
-            "--kubelet-preferred-address-types",
-            "InternalIP",
-            # The aggregation layer (metrics.k8s.io served by metrics-server); the API server dials the
-            # endpoint's address itself, as it cannot reach Service IPs (kube-proxy's rules are for pods).
-            "--requestheader-client-ca-file",
-            pki_dir / "front-proxy-ca.crt",
-            "--requestheader-allowed-names",
-            "front-proxy-client",
-            "--requestheader-username-headers",
-            "X-Remote-User",
-            "--requestheader-group-headers",
-            "X-Remote-Group",
-            "--requestheader-extra-headers-prefix",
-            "X-Remote-Extra-",
-            "--proxy-client-cert-file",
-            pki_dir / "front-proxy-client.crt",
-            "--proxy-client-key-file",
-            pki_dir / "front-proxy-client.key",
-            "--enable-aggregator-routing=true",
-            "--profiling=false",
-            "--v=1",
-        ],
-    )
+    start("kube-apiserver", flags.apiserver(t))
     api = Api()
     if not proc.wait_until(lambda: api.get("/readyz", 2) == b"ok", 90, 0.2):
         raise RuntimeError(f"kube-apiserver not ready (see {RUN / 'logs' / 'kube-apiserver.log'})")
@@ -232,93 +152,10 @@ def start_apiserver(t: dict) -> Api:
 
 def start_node(t: dict):
     """The controllers, the node's agents and the cluster's DNS, and the objects every run needs."""
-    pki_dir = RUN / "pki"
-    start(
-        "kube-controller-manager",
-        [
-            t["KUBE_CONTROLLER_MANAGER"],
-            "--kubeconfig",
-            RUN / "controller-manager.kubeconfig",
-            "--authentication-kubeconfig",
-            RUN / "controller-manager.kubeconfig",
-            "--authorization-kubeconfig",
-            RUN / "controller-manager.kubeconfig",
-            "--bind-address",
-            "127.0.0.1",
-            "--leader-elect=false",
-            "--cluster-name",
-            "loom-lab",
-            "--service-account-private-key-file",
-            pki_dir / "sa.key",
-            "--root-ca-file",
-            pki_dir / "ca.crt",
-            "--use-service-account-credentials=true",
-            "--profiling=false",
-            "--v=1",
-        ],
-    )
-    start(
-        "kube-scheduler",
-        [
-            t["KUBE_SCHEDULER"],
-            "--kubeconfig",
-            RUN / "scheduler.kubeconfig",
-            "--authentication-kubeconfig",
-            RUN / "scheduler.kubeconfig",
-            "--authorization-kubeconfig",
-            RUN / "scheduler.kubeconfig",
-            "--bind-address",
-            "127.0.0.1",
-            "--leader-elect=false",
-            "--profiling=false",
-            "--v=1",
-        ],
-    )
-    start(
-        "kubelet",
-        [
-            t["KUBELET"],
-            "--config",
-            RUN / "kubelet.yaml",
-            "--kubeconfig",
-            RUN / "kubelet.kubeconfig",
-            "--root-dir",
-            RUN / "kubelet",
-            "--cert-dir",
-            RUN / "kubelet" / "pki",
-            "--hostname-override",
-            NODE,
-            "--node-ip",
-            NODE_IP,
-            "--v=1",
-        ],
-    )
-    start("kube-proxy", [t["KUBE_PROXY"], "--config", RUN / "kube-proxy.yaml", "--v=1"])
+    start("kube-controller-manager", flags.controller_manager(t))
+    start("kube-scheduler", flags.scheduler(t))
+    start("kubelet", flags.kubelet(t))
+    start("kube-proxy", flags.kube_proxy(t))
     kubectl("apply", "-f", "-", input=json.dumps(configs.cluster_objects()))
-    start("coredns", [t["COREDNS"], "-conf", RUN / "Corefile"])
-    kubeconfig = RUN / "metrics-server.kubeconfig"
-    start(
-        "metrics-server",
-        [
-            t["METRICS_SERVER"],
-            "--kubeconfig",
-            kubeconfig,
-            "--authentication-kubeconfig",
-            kubeconfig,
-            "--authorization-kubeconfig",
-            kubeconfig,
-            "--bind-address",
-            NODE_IP,
-            "--secure-port",
-            METRICS_PORT,
-            "--cert-dir",
-            RUN / "metrics-server",
-            # The kubelet serves its metrics with a self-signed certificate (no serving CSR is approved here).
-            "--kubelet-insecure-tls",
-            "--kubelet-preferred-address-types",
-            "InternalIP",
-            "--metric-resolution",
-            "15s",
-            "--v=1",
-        ],
-    )
+    start("coredns", flags.coredns(t))
+    start("metrics-server", flags.metrics_server(t))

@@ -6,7 +6,6 @@ import argparse
 import copy
 import json
 import sys
-import time
 from pathlib import Path
 
 from loomlab import ROOT
@@ -148,13 +147,7 @@ def main(argv=None):
             kube.patch_deployment(plan.VARIANTS[v][0], [{"op": "replace", "path": "/spec/replicas", "value": 0}])
 
     startups: list[dict] = []
-    progress = {
-        "done": 0,
-        "total": sum(len(b[1].loads) for b in blocks),
-        "started": time.monotonic(),
-        "planned_total": planned,
-        "planned_done": 0.0,
-    }
+    progress = bench.Progress(sum(len(b[1].loads) for b in blocks), planned)
     sections: list[dict] = []
     info: dict = {}
     for variant, suite, block_modes, pods, environment in blocks:

@@ -23,6 +23,7 @@ from loomlab import metrics
 from loomlab.bench import api as bench
 from loomlab.kube import ApiException, Kube
 from loomlab.kube import ready as kube_ready
+from loomlab.render import render
 
 from . import deploy, target
 from .measure import ClusterService
@@ -216,42 +217,27 @@ def main(argv):
         "events": [f"{e.get('lastTimestamp') or e.get('eventTime')}: {e['reason']}: {e['message']}" for e in events],
     }
     (out / "autoscale.json").write_text(json.dumps(report, indent=1, default=str))
-    md = [
-        "# Can a CPU autoscaler see a pool bound by its threads?",
-        "",
-        f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s autoscale "
-        f"--fraction {args.fraction} --seconds {args.seconds}`",
-        f"- load: sleep, {load.name}, worker mode (worker pool {bench.sleep.WORKER_THREADS}:"
-        f" bound {lr.fmt(lr.littles_bound(bench.sleep.WORKER_THREADS, 0.1), 0)} req/s at 100 ms),"
-        " one k6 Job on the same node",
-        f"- autoscaler: deploy/k8s/overlays/jvm-autoscaled, {hpa['spec']['minReplicas']}-{hpa['spec']['maxReplicas']}"
-        f" pods, target {json.dumps(hpa['spec']['metrics'][0]['resource']['target'])}; metrics-server every 15 s;"
-        f" pod resources {json.dumps(container['resources'])} (deploy/k8s/local)",
-        "",
-        f"**Answer:** {report['verdict']}.",
-        "",
-    ]
-    if figures:
-        md += [
-            f"k6: of {lr.fmt(load.rate, 0)} arrivals per second offered, {lr.fmt(figures['throughput'])} per second got"
-            f" an answer, {lr.fmt(figures['error_rate'] * 100, 2)} % of them an error (503 overloaded past the wait"
-            f" budget) and {lr.fmt(figures['dropped'], 0)} arrivals were dropped (k6 had no free user); latency p50"
-            f" {lr.fmt(figures['p50'])} ms, p99 {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms",
-            "",
-        ]
-    md += [
-        "Every look (the HPA's own figures, then each pod's):",
-        "",
-        timeline_table(looks).markdown(),
-        "",
-        "The autoscaler's events:",
-        "",
-        *(f"- {e}" for e in report["events"] or ["(none)"]),
-        "",
-    ]
-    (out / "autoscale.md").write_text("\n".join(md))
+    write_report(out, report, load, container["resources"])
     print("\n" + report["verdict"], flush=True)
     print(f"report: {out / 'autoscale.md'}", flush=True)
+
+
+def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
+    """autoscale.md: the setup, the answer, k6's figures, every look and the autoscaler's events."""
+    threads = bench.sleep.WORKER_THREADS
+    text = render(
+        "autoscale.md.j2",
+        r=report,
+        f=report["figures"],
+        date=time.strftime("%Y-%m-%d %H:%M %Z"),
+        threads=threads,
+        bound=lr.littles_bound(threads, 0.1),
+        rate=load.rate,
+        resources=resources,
+        timeline=timeline_table(report["looks"]),
+        fmt=lr.fmt,
+    )
+    (out / "autoscale.md").write_text(text)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from loomlab.bench import api as bench
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
 from loomlab.kube import Kube
+from loomlab.render import render
 
 from . import deploy, fetch, target
 from .measure import ClusterService
@@ -78,6 +79,20 @@ def kill(kube: Kube, pod: str) -> float:
     return sent
 
 
+def running_pod(kube: Kube, job: str) -> dict | None:
+    """The Job's pod once its k6 container runs."""
+    for pod in deploy.job_pods(kube, job):
+        if (pod["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running"):
+            return pod
+    return None
+
+
+def serving_again(kube: Kube, victim: str) -> float | None:
+    """When (unix seconds) the killed pod is restarted and Ready again; None until it is."""
+    status = kube.pod(victim)["status"]["containerStatuses"][0]
+    return time.time() if status["restartCount"] > 0 and status.get("ready") else None
+
+
 def main(argv):
     args = parse(argv)
     out = Path(args.out)
@@ -109,28 +124,11 @@ def main(argv):
     print(f"== {load.name} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
         kube.apply([job])
-
-        def running():
-            return next(
-                (
-                    p
-                    for p in deploy.job_pods(kube, job_name)
-                    if (p["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running")
-                ),
-                None,
-            )
-
-        if not proc.wait_until(running, 120, 0.2):
+        if not proc.wait_until(lambda: running_pod(kube, job_name), 120, 0.2):
             raise SystemExit(f"Job {job_name} did not start")
         time.sleep(args.kill_at + 3)  # k6's setup() waits for readiness first: a few seconds
         killed_at = kill(kube, victim)
-
-        def serving_again():
-            p = kube.pod(victim)
-            s = p["status"]["containerStatuses"][0]
-            return s["restartCount"] > 0 and s.get("ready") and time.time()
-
-        back_at = proc.wait_until(serving_again, 120, 0.2)
+        back_at = proc.wait_until(lambda: serving_again(kube, victim), 120, 0.2)
         pod = deploy.wait_job(kube, job_name, load.timeout_s)
         log = deploy.pod_log(kube, pod)
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
@@ -154,27 +152,17 @@ def main(argv):
     }
     (out / "failover.json").write_text(json.dumps(result, indent=1))
     back = f"{result['serving_again_s']:.1f} s" if back_at else "not within 120 s"
-    md = [
-        "# One of two pods killed under load",
-        "",
-        f"- date: {time.strftime('%Y-%m-%d %H:%M %Z')}; command: `./lab k8s failover --rate {args.rate} --seconds"
-        f" {args.seconds} --kill-at {args.kill_at:.0f}`",
-        f"- load: sleep (100 ms), {load.name}, {MODE} mode, one k6 Job against the Service of {name} (2 pods,"
-        " deploy/k8s/local, PodDisruptionBudget maxUnavailable 1)",
-        f"- killed: {victim}, its JVM sent SIGKILL through containerd {args.kill_at:.0f} s into the load",
-        "",
-        f"**Answer:** {result['summary']}; {lr.fmt(figures.get('dropped'), 0)} arrivals dropped; the killed pod"
-        f" served again (restarted, Ready) {back} after the kill.",
-        "",
-    ]
-    if figures:
-        md += [
-            f"k6: {lr.fmt(figures['throughput'])} req/s, p50 {lr.fmt(figures['p50'])} ms, p99"
-            f" {lr.fmt(figures['p99'])} ms, max {lr.fmt(figures['max'])} ms, errors"
-            f" {lr.fmt(figures['error_rate'] * 100, 2)} %",
-            "",
-        ]
-    (out / "failover.md").write_text("\n".join(md))
+    text = render(
+        "failover.md.j2",
+        r=result,
+        f=figures,
+        args=args,
+        name=name,
+        back=back,
+        date=time.strftime("%Y-%m-%d %H:%M %Z"),
+        fmt=lr.fmt,
+    )
+    (out / "failover.md").write_text(text)
     print(f"{result['summary']}; serving again after {back}", flush=True)
     print(f"report: {out / 'failover.md'}", flush=True)
 

@@ -11,8 +11,7 @@ import shutil
 import time
 from pathlib import Path
 
-from loomlab import labreport as lr
-from loomlab import metrics, proc
+from loomlab import metrics, proc, samples
 from loomlab.bench import api as bench
 from loomlab.kube import Kube, ready
 
@@ -155,14 +154,14 @@ class ClusterService:
 
     def sample(self) -> dict:
         """One scrape of every pod (through the API server's pod proxy): their figures added up
-        (labreport.combined_sample), and each pod's answered requests under "pod_requests"."""
+        (samples.combined_sample), and each pod's answered requests under "pod_requests"."""
         texts = {}
         for pod in self.pods:
             try:
                 texts[pod] = self.kube.pod_proxy(pod, 8080, "/q/metrics").decode()
             except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
                 raise OSError(f"{pod}: {e}") from e
-        sample = lr.combined_sample([metrics.scrape_sample(t) for t in texts.values()])
+        sample = samples.combined_sample([metrics.scrape_sample(t) for t in texts.values()])
         sample["pod_requests"] = {pod: metrics.api_requests(t) for pod, t in texts.items()}
         return sample
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import time
 from pathlib import Path
 
 from loomlab import ROOT
@@ -137,31 +136,22 @@ def meta(
     limits = next(d for d in service_docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]["containers"][0][
         "resources"
     ]
+    # The k6 the Jobs' image carries is the one the lab builds (scripts/k6.sh): its version.
     k6 = subprocess.run(["bash", str(ROOT / "scripts/k6.sh")], capture_output=True, text=True).stdout.strip()
-    k6_version = subprocess.run([k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
-    return {
-        "title": "loom-lab in-cluster report",
-        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
-        "command": command,
-        "machine": bench.machine(),
-        "info": info,
-        "k6": k6_version,
-        "warmups": args.warmups,
-        "repeats": args.repeats,
-        "warmup_tolerance": args.warmup_tolerance,
-        "profile": args.profile,
-        "runners": args.runners,
-        "warmup_seconds": args.warmup_seconds,
-        "sample_period": args.sample_period,
-        "dashboards": "none",
-        "k6_where": "one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), on the same node as the"
-        " service: they share its 2 CPUs",
-        "jvm_where": (
+    return bench.run_meta(
+        args,
+        info,
+        command,
+        k6,
+        title="loom-lab in-cluster report",
+        k6_where="one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), scheduled by the cluster"
+        " (the node line below says where the service ran)",
+        jvm_where=(
             " (each mode's own Deployment, fresh pods per suite, up side by side for the rounds)"
             if args.interleave
             else " (a fresh pod per suite and mode, Recreate)"
         ),
-        "setup": [
+        setup=[
             f"- cluster: Kubernetes {version.get('gitVersion')} at {kube.server} ({kube.target.describe()}),"
             f" namespace {kube.ns}; {node_info(kube, startups)}",
             f"- images from {args.registry}, as the pods ran them: {images_line(kube, startups)}",
@@ -171,7 +161,7 @@ def meta(
             f"- {policies}",
             *(f"- skipped: {s}" for s in skipped),
         ],
-    }
+    )
 
 
 def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> list[str]:

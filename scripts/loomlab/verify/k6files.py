@@ -10,6 +10,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from . import Failure
+
 RELATIVE = r"""(['"])(\.{1,2}/[^'"]*)\1"""
 REFERENCES = [
     re.compile(r"\bfrom\s+" + RELATIVE),
@@ -96,3 +98,10 @@ def check(docs: list[dict]) -> tuple[int, list[str]]:
         count += len(entries)  # a Job without a script (the resume Job) has none to check
         problems += [f"{where}: {p}" for p in missing(files, entries)]
     return count, problems
+
+
+def k6_check(docs: list[dict], label: str) -> int:
+    count, problems = check(docs)
+    if problems:
+        raise Failure(f"k6files {label}: " + "; ".join(problems))
+    return count

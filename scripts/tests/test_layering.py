@@ -1,0 +1,77 @@
+"""The package's shape, held by a test: the in-cluster runner (and every other package) builds on
+the bench's public interface only, files stay small, and a long function says why it is long."""
+
+import ast
+import unittest
+from pathlib import Path
+
+from loomlab.bench import api
+
+PACKAGE = Path(__file__).resolve().parents[1] / "loomlab"
+MAX_FILE_LINES = 300
+MAX_FUNCTION_LINES = 50
+# A function longer than MAX_FUNCTION_LINES states its reason in its docstring with this phrase.
+REASON = "Long because"
+
+
+def modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path, ast.parse(path.read_text(), str(path))
+
+
+def bench_imports(path: Path, tree: ast.Module):
+    """(line, what) of every import of loomlab.bench in a module outside the bench."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            absolute = node.module if node.level == 0 else None
+            if absolute and absolute.startswith("loomlab.bench"):
+                yield node.lineno, absolute, [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("loomlab.bench"):
+                    yield node.lineno, alias.name, []
+
+
+class LayeringTest(unittest.TestCase):
+    def test_other_packages_import_the_bench_through_its_api_only(self):
+        found = []
+        for path, tree in modules():
+            if PACKAGE / "bench" in path.parents:
+                continue
+            for line, module, names in bench_imports(path, tree):
+                if (module, names) != ("loomlab.bench", ["api"]):
+                    found.append(f"{path.relative_to(PACKAGE)}:{line} imports {module} {names}")
+        self.assertEqual(found, [])
+
+    def test_what_they_use_of_the_api_is_in_its_all(self):
+        used = set()
+        for path, tree in modules():
+            if PACKAGE / "bench" in path.parents:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "bench":
+                    used.add(node.attr)
+        self.assertTrue(used, "the in-cluster runner uses the bench")
+        self.assertEqual(sorted(used - set(api.__all__)), [])
+
+    def test_no_file_is_longer_than_its_limit(self):
+        long = [
+            f"{p.relative_to(PACKAGE)}: {n} lines"
+            for p, _ in modules()
+            if (n := len(p.read_text().splitlines())) > MAX_FILE_LINES
+        ]
+        self.assertEqual(long, [])
+
+    def test_a_long_function_says_why(self):
+        unexplained = []
+        for path, tree in modules():
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > MAX_FUNCTION_LINES and REASON not in (ast.get_docstring(node) or ""):
+                        unexplained.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({lines} lines)")
+        self.assertEqual(unexplained, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
