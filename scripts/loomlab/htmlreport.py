@@ -27,7 +27,8 @@ def _samples(out: Path, run_json: str) -> list[dict]:
 
 def section_charts(n: int, s: dict, out: Path) -> list[dict[str, object]]:
     """The three charts of section `n`: throughput against the bound, latency percentiles, and the
-    server over time (live threads, requests in flight) in each mode's first measured run."""
+    server over time (live threads, requests in flight) in each mode's first measured run. Long
+    because it declares three Chart.js charts as data."""
     charts: list[dict[str, object]] = []
     modes = list(s["results"].keys())
     aggs = {m: lr.aggregate(s["results"][m]["runs"]) for m in modes}

@@ -100,3 +100,47 @@ class ReportHtmlTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ClusterReportsTest(unittest.TestCase):
+    """autoscale.md and failover.md: every name their templates use is given (StrictUndefined)."""
+
+    FIGURES = {"throughput": 600.0, "error_rate": 0.3, "dropped": 12, "p50": 101.0, "p99": 900.0, "max": 1500.0}
+
+    def test_autoscale_md(self):
+        from loomlab.bench import api as bench
+        from loomlab.incluster import autoscale
+
+        out = Path(tempfile.mkdtemp())
+        report_ = {
+            "load": "open 750 req/s",
+            "fraction": 1.5,
+            "seconds": 240,
+            "hpa": {"minReplicas": 1, "maxReplicas": 4, "metrics": [{"resource": {"target": {"type": "Utilization"}}}]},
+            "figures": self.FIGURES,
+            "looks": [],
+            "verdict": "the CPU autoscaler never scaled",
+            "events": [],
+        }
+        load = bench.sleep.open_sleep_load(1.5, 500.0, 240)
+        autoscale.write_report(out, report_, load, {"requests": {"cpu": "100m"}})
+        md = (out / "autoscale.md").read_text()
+        self.assertIn("**Answer:** the CPU autoscaler never scaled.", md)
+        self.assertIn("worker pool 50: bound 500 req/s at 100 ms", md)
+        self.assertIn("30.00 % of them an error", md)
+        self.assertIn("- (none)", md)
+
+    def test_failover_md(self):
+        import argparse
+
+        from loomlab.incluster import failover
+
+        out = Path(tempfile.mkdtemp())
+        args = argparse.Namespace(rate=300, seconds=60, kill_at=20.0)
+        result = {"load": "open 300 req/s for 60 s", "mode": "virtual", "victim": "pod-a", "serving_again_s": None}
+        result["summary"] = "2 of 18,000 requests failed"
+        failover.write_report(out, args, "loom-lab-jvm", result, self.FIGURES)
+        md = (out / "failover.md").read_text()
+        self.assertIn("`./lab k8s failover --rate 300 --seconds 60 --kill-at 20`", md)
+        self.assertIn("served again (restarted, Ready) not within 120 s after the kill", md)
+        self.assertIn("k6: 600.0 req/s", md)

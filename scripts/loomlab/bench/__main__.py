@@ -19,6 +19,7 @@ from loomlab import labreport as lr
 
 from . import verdict
 from .compare import compare
+from .loads import Suite
 from .profiles import PROFILES, profile_defaults, suites
 from .progress import Progress
 from .report import finish, run_meta
@@ -26,7 +27,8 @@ from .rounds import measure, planned_seconds, suite_modes
 
 
 def parser() -> argparse.ArgumentParser:
-    """`./lab bench`'s options (a help text is a %-format: a literal percent sign is written %%)."""
+    """`./lab bench`'s options (a help text is a %-format: a literal percent sign is written %%).
+    Long because it declares every option of `./lab bench`, one call each, with its help."""
     p = argparse.ArgumentParser(prog="lab bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--k6", required=True, help="k6 binary (./lab passes it)")
     p.add_argument("--java", required=True, help="java of the service (./lab passes it)")
@@ -108,20 +110,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv=None):
-    args = parser().parse_args(argv)
-    args.interleave = not args.blocks
-    if args.runners < 1:
-        raise SystemExit("--runners must be 1 or more")
-    if args.compare:
-        compare(Path(args.compare[0]), Path(args.compare[1]))
-        return
-
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+def chosen_suites(args) -> list[Suite]:
+    """The profile's suites of the workloads asked for; a workload the profile lacks is refused with
+    the profiles that have it."""
     wanted = {w for w in args.workload.split(",") if w}
-    modes = {m for m in args.mode.split(",") if m}
-    chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
     missing = wanted - {s.workload for s in suites(args.profile)}
     if missing:
         raise SystemExit(
@@ -132,18 +124,19 @@ def main(argv=None):
             )
             + " (--profile NAME)"
         )
-    profile_defaults(args)
-    sections: list[dict] = []
-    info: dict = {}
+    return [s for s in suites(args.profile) if not wanted or s.workload in wanted]
+
+
+def announce(args, chosen: list[Suite], modes: set[str]) -> Progress:
+    """Prints the plan (with --plan, each suite and mode too) and returns its progress."""
     total_loads = sum(len(s.loads) for s in chosen)
-    plans = [(s_, m, planned_seconds(s_, m, args)) for s_ in chosen for m in suite_modes(s_, modes)]
-    planned = sum(plan["start"] + sum(plan["runs"].values()) for _, _, plan in plans)
+    plans = [(s, m, planned_seconds(s, m, args)) for s in chosen for m in suite_modes(s, modes)]
 
     def planned_at(rounds: int) -> float:
         scale = max(rounds, args.repeats) / max(args.repeats, 1)
         return sum(plan["start"] + sum(plan["runs"].values()) * scale for _, _, plan in plans)
 
-    progress = Progress(total_loads, planned)
+    planned = planned_at(args.repeats)
     print(
         f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
         f" at {args.repeats} rounds per load, up to {lr.fmt_duration(planned_at(args.max_rounds))} where"
@@ -153,12 +146,30 @@ def main(argv=None):
         flush=True,
     )
     if args.plan:
-        for s_, m, plan in plans:
+        for s, m, plan in plans:
             print(
-                f"  {s_.workload}{' / ' + s_.variant if s_.variant else ''} {m}: start-up and warm-up "
+                f"  {s.workload}{' / ' + s.variant if s.variant else ''} {m}: start-up and warm-up "
                 f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}"
             )
+    return Progress(total_loads, planned)
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    args.interleave = not args.blocks
+    if args.runners < 1:
+        raise SystemExit("--runners must be 1 or more")
+    if args.compare:
+        compare(Path(args.compare[0]), Path(args.compare[1]))
         return
+    chosen = chosen_suites(args)
+    modes = {m for m in args.mode.split(",") if m}
+    profile_defaults(args)
+    progress = announce(args, chosen, modes)
+    if args.plan:
+        return
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     sections, info = measure(chosen, args, out, modes, progress)
     meta = run_meta(args, info, os.environ.get("LAB_COMMAND", "lab bench"), args.k6)
     finish(out, args, meta, sections)

@@ -14,7 +14,8 @@ from .tables import LOCAL
 
 
 def compare(a: Path, b: Path):
-    """Two bench reports side by side: every (workload, load, mode) both measured, B against A."""
+    """Two bench reports side by side: every (workload, load, mode) both measured, B against A. Long
+    because the table has a column per figure of both reports."""
     ra, rb = (json.loads((d / "results.json").read_text()) for d in (a, b))
 
     def key(s):

@@ -202,7 +202,9 @@ def holds(expression: str, values: dict, ordered) -> bool:
 def merge(files: list[Path], summaries: list[dict], wanted: set[str]) -> dict:
     """The summary of all runners' samples for the metrics named in `wanted` (every sub-metric of
     theirs the runners' summaries hold), in k6's shape, with `runners` (each runner's own summary
-    figures are in its summary) and `start_skew_s` beside it. MergeError when a runner is missing."""
+    figures are in its summary) and `start_skew_s` beside it. MergeError when a runner is missing.
+    Long because a merged summary has k6's own shape, built key by key for trends, counters and
+    rates."""
     if not files or len(files) != len(summaries):
         raise MergeError(f"{len(files)} sample files for {len(summaries)} runner summaries")
     declared: dict[str, dict] = {}

@@ -209,7 +209,9 @@ def measure(
     prefix: str = "",
 ) -> tuple[list[dict], dict]:
     """Runs the suites, interleaved where args.interleave says so, and turns each load's results
-    into a report section. `prefix` names the environment in the run files (in-cluster variants)."""
+    into a report section. `prefix` names the environment in the run files (in-cluster variants).
+    Long because it turns each load's results into a report section: one key per table or figure the
+    report reads."""
     sections, info = [], {}
     for suite in chosen:
         scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""

@@ -19,7 +19,8 @@ def ingest_setup(section: dict) -> str:
 
 
 def ingest_summary(sections: list[dict]) -> lr.Table:
-    """records/s of every (domain, writes, mode) of the ingest suites beside the COPY anchor."""
+    """records/s of every (domain, writes, mode) of the ingest suites beside the COPY anchor. Long
+    because the table has a row per (domain, writes, mode, chunk) and a column per figure."""
     rows = []
     for sec in sections:
         if sec["workload"] not in INGEST_DOMAINS:

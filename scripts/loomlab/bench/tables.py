@@ -13,7 +13,9 @@ LOCAL = "local JVM"
 
 
 def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
-    """results: mode -> {"runs": [...], "warmup": {...}}"""
+    """results: mode -> {"runs": [...], "warmup": {...}} Long because the table has a column per
+    figure of a load (req/s, bound, latency percentiles, errors, the load's own trends, the
+    seed)."""
     if load.extra:
         headers = ["mode", *(label for _, label, _ in load.extra), "seed elapsed ms", "requests", "errors %"]
         t = lr.Table(headers)
@@ -115,6 +117,7 @@ def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
 
 
 def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
+    """Long because the table has a column per server-side figure."""
     t = lr.Table(
         [
             "mode",

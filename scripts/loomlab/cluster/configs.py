@@ -57,7 +57,8 @@ def write_configs():
 def metrics_server_objects() -> list[dict]:
     """metrics.k8s.io: metrics-server (a process on the node, like CoreDNS) reached through a
     Service without a selector, with its read access and the delegated authentication an
-    aggregated API server needs (the roles of metrics-server's own manifests)."""
+    aggregated API server needs (the roles of metrics-server's own manifests). Long because it
+    declares metrics-server's API objects (RBAC, Service, Endpoints, APIService)."""
     user = {"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:metrics-server"}
 
     def role(kind, name):
@@ -126,7 +127,8 @@ def metrics_server_objects() -> list[dict]:
 
 def cluster_objects() -> dict:
     """Objects every run needs: DNS's read access, the metrics API, the default StorageClass and local volumes (no
-    provisioner here: static local PersistentVolumes on this node, owned per pod by fsGroup)."""
+    provisioner here: static local PersistentVolumes on this node, owned per pod by fsGroup). Long
+    because it declares the API objects every run needs, one literal each."""
     volumes = s.RUN / "volumes"
     items = [
         {

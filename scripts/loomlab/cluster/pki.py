@@ -28,6 +28,7 @@ def openssl(*args):
 
 
 def make_pki(pki: Path):
+    """Long because it declares every certificate of the cluster, one call each."""
     pki.mkdir(parents=True, exist_ok=True)
 
     def authority(name: str, subject: str):

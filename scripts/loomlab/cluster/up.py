@@ -76,6 +76,7 @@ def up():
 
 
 def bring_up(t: dict):
+    """Long because it is the sequence of `up`'s timed steps, each with its own readiness check."""
     with Step(f"network: bridge {BRIDGE} {NODE_IP}/{POD_CIDR.prefixlen}, forwarding confined to it"):
         host.network_up()
     with Step("certificates, tokens, kubeconfigs, component configuration"):

@@ -11,6 +11,7 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
+from loomlab.kube import Kube
 
 from . import __doc__ as DOC
 from . import deploy, plan, report, scale, target
@@ -18,6 +19,7 @@ from .measure import ClusterService
 
 
 def parse(argv):
+    """Long because it declares every option of `./lab k8s run`, one call each, with its help."""
     p = argparse.ArgumentParser(prog="lab k8s run", description=DOC.split("\n\n")[0])
     p.add_argument("--out", required=True)
     p.add_argument(
@@ -88,28 +90,51 @@ def parse(argv):
     return args
 
 
+def plan_blocks(args, variants: list[str], modes: set[str]) -> tuple[list[tuple], float]:
+    """(variant, suite, modes, pods, the environment the report names) of each block, and the
+    planned seconds of them all."""
+    if args.profile == "scale":
+        blocks = [
+            ("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
+            for suite, mode, pods in scale.runs()
+        ]
+        return blocks, scale.planned_seconds(args)
+    runs = plan.suites_on_variants(args, variants)
+    blocks = [(v, suite, modes, args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
+    return blocks, plan.planned_seconds(runs, modes, args)
+
+
+def apply_services(kube: Kube, args, variants: list[str]) -> tuple[list[dict], dict, str]:
+    """deploy/k8s/local (the database and the variants' Deployments and Services) and the Jobs' own
+    objects applied and rolled out: the rendered services, the Job templates, the policy probe."""
+    images = target.pushed(args.registry)
+    print("== applying deploy/k8s/local (database, JVM and JVM+AOT variants) and the k6 scripts", flush=True)
+    service_docs = deploy.render("deploy/k8s/local", images)
+    ours = {plan.VARIANTS[v][0] for v in variants} | {"postgres"}
+    kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in ours])
+    job_docs = deploy.render("deploy/k8s/local/jobs", images)
+    kube.apply([d for d in job_docs if d["kind"] != "Job"])  # the scripts' ConfigMap, the results volume
+    templates = deploy.job_templates(job_docs)
+    deploy.wait_rollouts(kube, ["statefulset/postgres"] + [f"deployment/{plan.VARIANTS[v][0]}" for v in variants])
+    policies = deploy.policy_probe(kube, templates)
+    print(f"== {policies}", flush=True)
+    if args.interleave:  # every mode gets pods of its own: the variants' shared ones step aside
+        for v in variants:
+            kube.patch_deployment(plan.VARIANTS[v][0], [{"op": "replace", "path": "/spec/replicas", "value": 0}])
+    return service_docs, templates, policies
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants, args.registry)
-    modes = {m for m in args.mode.split(",") if m}
-    # (variant, suite, modes, pods, the environment the report names)
-    if args.profile == "scale":
-        blocks = [
-            ("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
-            for suite, mode, pods in scale.runs()
-        ]
-        planned = scale.planned_seconds(args)
-    else:
-        runs = plan.suites_on_variants(args, variants)
-        blocks = [(v, suite, modes, args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
-        planned = plan.planned_seconds(runs, modes, args)
+    blocks, planned = plan_blocks(args, variants, {m for m in args.mode.split(",") if m})
     block_names = [f"{s.workload} on {e}" + (f" ({min(m)})" if len(m) == 1 else "") for _, s, m, _, e in blocks]
     print(
-        f"plan: {len(blocks)} blocks ({', '.join(block_names)});"
-        f" about {lr.fmt_duration(planned)} with pod start-ups and Jobs",
+        f"plan: {len(blocks)} blocks ({', '.join(block_names)}); about {lr.fmt_duration(planned)} with pod start-ups"
+        " and Jobs",
         flush=True,
     )
     for s in skipped:
@@ -120,32 +145,10 @@ def main(argv=None):
         raise SystemExit("no service variant has an image: ./lab k8s images")
 
     kube = target.connect(args)
-    images = target.pushed(args.registry)
     print(f"== {kube.target.describe()}: {kube.server}, namespace {kube.ns}; images from {args.registry}", flush=True)
-    print("== applying deploy/k8s/local (database, JVM and JVM+AOT variants) and the k6 scripts", flush=True)
-    service_docs = deploy.render("deploy/k8s/local", images)
-    ours = {plan.VARIANTS[v][0] for v in variants}
-    kube.apply(
-        [
-            d
-            for d in service_docs
-            if d["kind"] not in ("Deployment", "Service")
-            or d["metadata"]["name"] in ours
-            or d["metadata"]["name"] == "postgres"
-        ]
-    )
-    job_docs = deploy.render("deploy/k8s/local/jobs", images)
-    kube.apply([d for d in job_docs if d["kind"] != "Job"])  # the scripts' ConfigMap, the results volume
-    templates = deploy.job_templates(job_docs)
-    deploy.wait_rollouts(kube, ["statefulset/postgres"] + [f"deployment/{plan.VARIANTS[v][0]}" for v in variants])
-    policies = deploy.policy_probe(kube, templates)
-    print(f"== {policies}", flush=True)
+    service_docs, templates, policies = apply_services(kube, args, variants)
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
     services = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Service"}
-    if args.interleave:  # every mode gets pods of its own: the variants' shared ones step aside
-        for v in variants:
-            kube.patch_deployment(plan.VARIANTS[v][0], [{"op": "replace", "path": "/spec/replicas", "value": 0}])
-
     startups: list[dict] = []
     progress = bench.Progress(sum(len(b[1].loads) for b in blocks), planned)
     sections: list[dict] = []

@@ -153,6 +153,38 @@ def verdict(looks: list[dict]) -> str:
     )
 
 
+def watch(kube: Kube, hpa: str, job: str, t0: float, period: float, deadline: float) -> list[dict]:
+    """A look at the autoscaler and the pods every `period` s until the k6 Job ends (or the deadline)."""
+    looks: list[dict] = []
+    while time.monotonic() < deadline:
+        looks.append(look(kube, hpa, t0))
+        print("  " + timeline_table(looks[-1:]).text().splitlines()[-1], flush=True)
+        pods = deploy.job_pods(kube, job)
+        if pods and deploy.terminated(pods[0]):
+            break
+        time.sleep(period)
+    return looks
+
+
+def hpa_events(kube: Kube) -> list[str]:
+    """The autoscalers' events in the namespace, one line each (when: reason: message)."""
+    path = kube.ns_path("events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler")
+    return [
+        f"{e.get('lastTimestamp') or e.get('eventTime')}: {e['reason']}: {e['message']}"
+        for e in kube.json(path, 5)["items"]
+    ]
+
+
+def delete_hpa(kube: Kube, name: str):
+    try:
+        kube.dynamic.resources.get(api_version="autoscaling/v2", kind="HorizontalPodAutoscaler").delete(
+            name=name, namespace=kube.ns
+        )
+    except ApiException as e:
+        if e.status != 404:
+            raise
+
+
 def main(argv):
     args = parse(argv)
     out = Path(args.out)
@@ -174,7 +206,7 @@ def main(argv):
     service.wait_ready()
     kube.apply([hpa])
     job_name = deploy.job_id("autoscale")
-    looks, t0 = [], time.monotonic()
+    t0 = time.monotonic()
     print(
         f"== {load.name}, worker mode, on {name} with {hpa['metadata']['name']} (1-4 pods, CPU); a look every"
         f" {args.period:.0f} s",
@@ -182,28 +214,13 @@ def main(argv):
     )
     try:
         kube.apply([deploy.make_job(service.jobs, load, job_name, service.url, "worker", "autoscale", False)])
-        deadline = t0 + load.timeout_s + 60
-        while time.monotonic() < deadline:
-            looks.append(look(kube, hpa["metadata"]["name"], t0))
-            print("  " + timeline_table(looks[-1:]).text().splitlines()[-1], flush=True)
-            pods = deploy.job_pods(kube, job_name)
-            if pods and deploy.terminated(pods[0]):
-                break
-            time.sleep(args.period)
+        looks = watch(kube, hpa["metadata"]["name"], job_name, t0, args.period, t0 + load.timeout_s + 60)
         pod = deploy.wait_job(kube, job_name, 60)
         log = deploy.pod_log(kube, pod)
-        events = kube.json(kube.ns_path("events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler"), 5)[
-            "items"
-        ]
+        events = hpa_events(kube)
     finally:
         kube.delete_job(job_name)
-        try:
-            kube.dynamic.resources.get(api_version="autoscaling/v2", kind="HorizontalPodAutoscaler").delete(
-                name=hpa["metadata"]["name"], namespace=kube.ns
-            )
-        except ApiException as e:
-            if e.status != 404:
-                raise
+        delete_hpa(kube, hpa["metadata"]["name"])
     summary = deploy.summary_of(log)
     figures = bench.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
     report = {
@@ -214,12 +231,10 @@ def main(argv):
         "figures": figures,
         "looks": looks,
         "verdict": verdict(looks),
-        "events": [f"{e.get('lastTimestamp') or e.get('eventTime')}: {e['reason']}: {e['message']}" for e in events],
+        "events": events,
     }
     (out / "autoscale.json").write_text(json.dumps(report, indent=1, default=str))
     write_report(out, report, load, container["resources"])
-    print("\n" + report["verdict"], flush=True)
-    print(f"report: {out / 'autoscale.md'}", flush=True)
 
 
 def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
@@ -238,6 +253,8 @@ def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
         fmt=lr.fmt,
     )
     (out / "autoscale.md").write_text(text)
+    print("\n" + report["verdict"], flush=True)
+    print(f"report: {out / 'autoscale.md'}", flush=True)
 
 
 if __name__ == "__main__":

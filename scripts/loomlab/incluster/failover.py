@@ -93,6 +93,19 @@ def serving_again(kube: Kube, victim: str) -> float | None:
     return time.time() if status["restartCount"] > 0 and status.get("ready") else None
 
 
+def open_load(rate: int, seconds: int) -> bench.Load:
+    """The sleep endpoint (100 ms) at a constant arrival rate: every failure is a request lost."""
+    return bench.Load(
+        f"open {rate} req/s for {seconds} s",
+        "k6/sleep.js",
+        "sleep",
+        {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(rate), "DURATION": f"{seconds}s", "MAX_VUS": "500"},
+        rate=rate,
+        open_s=seconds,
+        timeout_s=seconds + 120,
+    )
+
+
 def main(argv):
     args = parse(argv)
     out = Path(args.out)
@@ -101,20 +114,10 @@ def main(argv):
     images = target.pushed(args.registry)
     name = VARIANTS[VARIANT][0]
     _, job_docs, container = deploy.one_variant(kube, images, name)
-    base_env = container.get("env", [])
     suite = bench.sleep.suites(bench.Scale())[0]
-    load = bench.Load(
-        f"open {args.rate} req/s for {args.seconds} s",
-        "k6/sleep.js",
-        "sleep",
-        {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(args.rate), "DURATION": f"{args.seconds}s", "MAX_VUS": "500"},
-        rate=args.rate,
-        open_s=args.seconds,
-        timeout_s=args.seconds + 120,
-    )
-    service = ClusterService(
-        kube, VARIANT, suite, MODE, "failover", base_env, deploy.job_templates(job_docs), out, [], replicas=2
-    )
+    load = open_load(args.rate, args.seconds)
+    templates = deploy.job_templates(job_docs)
+    service = ClusterService(kube, VARIANT, suite, MODE, "failover", container.get("env", []), templates, out, [], 2)
     service.wait_ready()
     job_name = deploy.job_id("failover")
     job = deploy.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False)
@@ -139,7 +142,7 @@ def main(argv):
     summary = json.loads(deploy.summary_of(log) or "{}")
     figures = lr.k6_figures(summary, load.scenario) if summary else {}
     total, failed = failures(samples)
-    result = {
+    result = {  # failover.json
         "load": load.name,
         "mode": MODE,
         "victim": victim,
@@ -151,7 +154,13 @@ def main(argv):
         "summary": summary_line(total, failed, killed_at),
     }
     (out / "failover.json").write_text(json.dumps(result, indent=1))
-    back = f"{result['serving_again_s']:.1f} s" if back_at else "not within 120 s"
+    write_report(out, args, name, result, figures)
+
+
+def write_report(out: Path, args, name: str, result: dict, figures: dict):
+    """failover.md: the setup, the answer (what failed, for how long) and k6's figures."""
+    again = result["serving_again_s"]
+    back = f"{again:.1f} s" if again is not None else "not within 120 s"
     text = render(
         "failover.md.j2",
         r=result,

@@ -26,10 +26,8 @@ def stages(docs, label, kubeconform, schemas, server, which=("schema", "server",
     return out
 
 
-def main():
-    tools = dict(line.split("=", 1) for line in os.environ["LOOMLAB_K8S_TOOLS"].split())
-    schemas = prepare_schemas(Path(os.environ["LOOMLAB_K8S_SCHEMAS_SRC"]), Path(os.environ["LOOMLAB_K8S_SCHEMAS"]))
-
+def render_all() -> dict[str, list[dict]]:
+    """Stage 1: every kustomization rendered (with a throwaway database credential where none is)."""
     creds = K8S / "base" / "db-credentials.env"
     made_creds = not creds.exists()
     if made_creds:  # a throwaway value so base renders; never committed (gitignored)
@@ -41,9 +39,33 @@ def main():
             rendered[k] = render(K8S / k)
             kinds = sorted({d["kind"] for d in rendered[k]})
             say(f"   {k}: {len(rendered[k])} objects ({', '.join(kinds)})")
+        return rendered
     finally:
         if made_creds:
             creds.unlink()
+
+
+def broken_cases(kubeconform: str, schemas: Path, server: ApiServer):
+    """Each manifest under testdata/broken must be rejected by the stage its EXPECT file names."""
+    say("== negative checks: each broken manifest must be rejected by its stage")
+    failures = 0
+    for case in sorted(p for p in (K8S / "testdata" / "broken").iterdir() if p.is_dir()):
+        expect = (case / "EXPECT").read_text().split()[0]
+        try:
+            stages(render(case), case.name, kubeconform, schemas, server, (expect,))
+        except Failure as e:
+            say(f"   {case.name}: rejected by {expect} as expected: {' '.join(str(e).split())[-160:]}")
+            continue
+        say(f"   {case.name}: NOT rejected by {expect}")
+        failures += 1
+    if failures:
+        raise Failure(f"{failures} broken manifest(s) passed a check that should have failed")
+
+
+def main():
+    tools = dict(line.split("=", 1) for line in os.environ["LOOMLAB_K8S_TOOLS"].split())
+    schemas = prepare_schemas(Path(os.environ["LOOMLAB_K8S_SCHEMAS_SRC"]), Path(os.environ["LOOMLAB_K8S_SCHEMAS"]))
+    rendered = render_all()
     everything = [d for k in KUSTOMIZATIONS for d in rendered[k]]
     namespace_doc = next(d for d in rendered["base"] if d["kind"] == "Namespace")
 
@@ -59,22 +81,7 @@ def main():
             for line in stages(rendered[k], k, tools["KUBECONFORM"], schemas, server, ("schema", "server", "k6files")):
                 say(f"   {k}: {line}")
         say(f"   all: refs: {refs_check(everything, 'all')} references resolved across every kustomization")
-
-        say("== negative checks: each broken manifest must be rejected by its stage")
-        broken = K8S / "testdata" / "broken"
-        failures = 0
-        for case in sorted(p for p in broken.iterdir() if p.is_dir()):
-            expect = (case / "EXPECT").read_text().split()[0]
-            docs = render(case)
-            try:
-                stages(docs, case.name, tools["KUBECONFORM"], schemas, server, (expect,))
-            except Failure as e:
-                say(f"   {case.name}: rejected by {expect} as expected: {' '.join(str(e).split())[-160:]}")
-                continue
-            say(f"   {case.name}: NOT rejected by {expect}")
-            failures += 1
-        if failures:
-            raise Failure(f"{failures} broken manifest(s) passed a check that should have failed")
+        broken_cases(tools["KUBECONFORM"], schemas, server)
     finally:
         server.stop()
     say("k8s verify: all stages passed")

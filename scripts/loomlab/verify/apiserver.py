@@ -26,6 +26,7 @@ class ApiServer:
     """etcd and kube-apiserver on loopback, with a token for a system:masters user."""
 
     def __init__(self, apiserver: str, etcd: str):
+        """Long because it declares etcd's and kube-apiserver's command lines and the kubeconfig, as data."""
         self.dir = Path(tempfile.mkdtemp(prefix="loomlab-apiserver-"))
         self.procs = []
         etcd_client, etcd_peer, self.port = free_port(), free_port(), free_port()

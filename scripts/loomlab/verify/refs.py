@@ -21,6 +21,7 @@ def pod_specs(doc: dict):
 
 
 def refs_check(docs: list[dict], label: str) -> int:
+    """Long because it names each kind of reference a pod can hold (ConfigMap, Secret, PVC, Service) and checks each."""
     names: dict[str | None, set[str | None]] = {}
     for d in docs:
         names.setdefault(d.get("kind"), set()).add(d.get("metadata", {}).get("name"))

@@ -48,7 +48,8 @@ def ingest_suite(
 ) -> Suite:
     """Seed D's chunk stream of one domain, over HTTP/JSON (k6/<domain>.js, a POST per chunk) or over
     the seed's own transport, a gRPC stream of protobuf chunks (k6/ingest-grpc.js): the same records,
-    one chunk in flight, the same rows in the summary."""
+    one chunk in flight, the same rows in the summary. Long because it declares the suite's loads
+    with their k6 settings and bounds."""
     seed_size = records == 87_488 and domain == "recruits"
     grpc = transport == "grpc"
     loads = []

@@ -97,6 +97,7 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
 
 
 def suites(scale: Scale) -> list[Suite]:
+    """Long because it declares the product suites' loads with their k6 settings, bounds and seeds."""
     if scale.smoke:
         ramps = [product_load(7, 10, {}, modes=WITH_RX)]
     elif scale.seeds:
