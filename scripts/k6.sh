@@ -3,6 +3,7 @@
 # caching it under $LOOMLAB_CACHE. A k6 already on PATH at that version is used as is.
 #
 #   scripts/k6.sh            ensure and print the path
+#   scripts/k6.sh --if-built print the path only if no build is needed (exit 1 otherwise)
 #   K6_VERSION=v1.8.1        the version to build
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -17,6 +18,10 @@ fi
 if [[ -x "$cached" ]] && "$cached" version >/dev/null 2>&1; then
   echo "$cached"
   exit 0
+fi
+if [[ ${1:-} == --if-built ]]; then
+  echo "k6 $K6_VERSION is built from the Go module proxy on first use (about 3 minutes): ./lab k6 version" >&2
+  exit 1
 fi
 command -v go >/dev/null 2>&1 || die "k6 $K6_VERSION is not installed and Go is missing to build it.
       Install Go (https://go.dev/dl) or k6 itself (https://grafana.com/docs/k6/latest/set-up/install-k6/)."

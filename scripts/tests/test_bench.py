@@ -5,7 +5,7 @@ import unittest
 
 from loomlab import labreport
 from loomlab.bench import compare, loads, profiles, summaries, tables
-from loomlab.bench.rounds import suite_modes
+from loomlab.bench.plan import suite_modes
 from loomlab.bench.workloads import db, ingest, sleep
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from .figures import figures_of
 from .loads import MODES, Load, Scale, Suite, k6_mode
+from .plan import planned_seconds, suite_modes
 from .profiles import profile_defaults, suites
 from .progress import Progress
 from .report import finish, machine, run_meta
-from .rounds import measure, planned_seconds, suite_modes
+from .rounds import measure
 from .runner import Sampler, split_figures
 from .runners import RESUME, merged_run, resume_all, runner_file
 from .target import ServiceUnderTest

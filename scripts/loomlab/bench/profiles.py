@@ -13,7 +13,7 @@ QUICK = ("sleep", "product", "db")
 
 # name -> (scale, core suites of these workload modules, variants of these, what it is for)
 PROFILES = {
-    "quick": ("quick", QUICK, (), "the three-way answer on sleep, product and db, about 15 min"),
+    "quick": ("quick", QUICK, (), "the three-way answer on sleep, product and db"),
     "rest": (
         "quick",
         tuple(w for w in EVERY if w not in QUICK),

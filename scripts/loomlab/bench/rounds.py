@@ -16,40 +16,13 @@ from pathlib import Path
 from loomlab import labreport as lr
 
 from . import verdict
-from .loads import MODES, Load, Suite, effective_bound, service_pools
+from .loads import Load, Suite, effective_bound, service_pools
+from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
 from .progress import Progress
 from .runner import Service, local_service
 from .summaries import SUMMARIES
 from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 from .target import ServiceUnderTest
-
-SERVICE_START_S = 4  # JVM start-up to ready, plus stop
-
-
-def suite_modes(suite: Suite, modes: set) -> list[str]:
-    return [m for m in MODES if any(m in ld.modes for ld in suite.loads) and (not modes or m in modes)]
-
-
-def warmup_seconds(suite: Suite, args) -> float:
-    return args.warmup_seconds if suite.warmup_seconds is None else min(suite.warmup_seconds, args.warmup_seconds)
-
-
-def repeats_of(load: Load, args) -> int:
-    """The least measured runs (rounds) of a load: --repeats, or fewer where the load says so."""
-    return args.repeats if load.repeats is None else min(load.repeats, args.repeats)
-
-
-def planned_seconds(suite: Suite, mode: str, args) -> dict:
-    """What one mode of a suite should take: start-up and warm-up, then each load's least rounds."""
-    first = next(ld for ld in suite.loads if mode in ld.modes)
-    least_runs = min(2, args.warmups, first.warmups or 2)
-
-    def per_mode(v):
-        return v.get(mode, 0.0) if isinstance(v, dict) else v
-
-    warm = max(warmup_seconds(suite, args), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(ld): repeats_of(ld, args) * per_mode(ld.est_s) for ld in suite.loads if mode in ld.modes}
-    return {"start": SERVICE_START_S + warm, "runs": runs}
 
 
 def slug_of(tag: str, load: Load) -> str:

@@ -13,12 +13,8 @@ results.json like ./lab bench, each section naming its environment.
   deploy.py   the manifests applied, rollouts, the k6 Jobs made from deploy/k8s/jobs and awaited
   measure.py  a variant's Deployment as the bench's service under test
   report.py   start-up and beside-the-local-bench tables, the report's setup lines
+  cli.py      the options of run, autoscale, failover and fetch (standard library only: --help)
   __main__.py the command line
 
 Called by ./lab with the cluster up and the images built; see `./lab k8s run --help`.
 """
-
-from .deploy import SUMMARY_BEGIN, SUMMARY_END, job_id, make_job, summary_of
-from .plan import workload_suites
-
-__all__ = ["SUMMARY_BEGIN", "SUMMARY_END", "job_id", "make_job", "summary_of", "workload_suites"]

@@ -2,92 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import sys
 from pathlib import Path
 
-from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.kube import Kube
 
-from . import __doc__ as DOC
-from . import deploy, plan, report, scale, target
+from . import cli, deploy, plan, report, scale, target
 from .measure import ClusterService
-
-
-def parse(argv):
-    """Long because it declares every option of `./lab k8s run`, one call each, with its help."""
-    p = argparse.ArgumentParser(prog="lab k8s run", description=DOC.split("\n\n")[0])
-    p.add_argument("--out", required=True)
-    p.add_argument(
-        "--profile",
-        choices=["quick", "smoke", "scale"],
-        default="quick",
-        help="quick: warm-up, then interleaved rounds per load; smoke: seconds, one round unless --repeats"
-        " says more (CI); scale: how many"
-        " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
-        " reactive on one; the JVM variant)",
-    )
-    p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
-    p.add_argument(
-        "--variants", default="jvm,jvm-aot,native", help="service variants (default: every one whose image exists here)"
-    )
-    p.add_argument(
-        "--mode",
-        default="",
-        help="worker, virtual, reactive or virtual+rx, comma-separated " "(default: every mode a workload has)",
-    )
-    p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
-    p.add_argument(
-        "--runners",
-        type=int,
-        default=1,
-        help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
-        " together once all are Ready, their raw samples merged exactly (default 1)",
-    )
-    p.add_argument(
-        "--replicas",
-        type=int,
-        default=1,
-        help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
-        " pod's share read from its own /q/metrics; default 1)",
-    )
-    p.add_argument(
-        "--repeats",
-        type=int,
-        default=None,
-        help="the least interleaved rounds per load (every mode once a round, each mode's pods up and"
-        " warm, the order rotated); 4 (smoke: 1), the fewest whose interval reaches 80 %%",
-    )
-    p.add_argument(
-        "--max-rounds",
-        type=int,
-        default=None,
-        help="more rounds while the verdict cannot tell, up to this many (default 6; smoke: --repeats)",
-    )
-    p.add_argument("--warmups", type=int, default=None, help="warm-up runs per mode at most (15; smoke: 1)")
-    p.add_argument("--warmup-seconds", type=float, default=None, help="least warm-up load per mode (15; smoke: 0)")
-    p.add_argument("--warmup-tolerance", type=float, default=0.03)
-    p.add_argument("--sample-period", type=float, default=0.5)
-    p.add_argument("--chartjs", default="")
-    p.add_argument(
-        "--local",
-        default=str(ROOT / "target/loom-lab/latest"),
-        help="a ./lab bench report to print beside the in-cluster figures",
-    )
-    p.add_argument("--plan", action="store_true", help="print what would run and exit")
-    target.add_options(p)
-    args = p.parse_args(argv)
-    args.dashboards = "none"  # k6's dashboard export is a local-file feature; Jobs print summaries
-    # Interleaved rounds, as the local bench: every mode's pods up and warm side by side (a Deployment
-    # of the mode's own), each round every mode once, alone, the order rotated. The scale profile
-    # compares pod counts of one mode: blocks.
-    args.interleave = args.profile != "scale"
-    bench.profile_defaults(args)
-    return args
 
 
 def plan_blocks(args, variants: list[str], modes: set[str]) -> tuple[list[tuple], float]:
@@ -126,7 +51,8 @@ def apply_services(kube: Kube, args, variants: list[str]) -> tuple[list[dict], d
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    args = parse(argv)
+    args = cli.run(argv)
+    bench.profile_defaults(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants, args.registry)

@@ -11,7 +11,6 @@ longest wait): when it scaled and why, or why not. Writes autoscale.md and autos
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
@@ -25,21 +24,11 @@ from loomlab.kube import ApiException, Kube
 from loomlab.kube import ready as kube_ready
 from loomlab.render import render
 
-from . import deploy, target
+from . import cli, deploy, target
 from .measure import ClusterService
 from .plan import VARIANTS
 
 VARIANT = "jvm"
-
-
-def parse(argv):
-    p = argparse.ArgumentParser(prog="lab k8s autoscale", description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("--fraction", type=float, default=1.5, help="arrivals as a multiple of the worker bound (1.5)")
-    p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
-    p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
-    target.add_options(p)
-    return p.parse_args(argv)
 
 
 def hpa_status(kube: Kube, name: str) -> dict:
@@ -186,7 +175,7 @@ def delete_hpa(kube: Kube, name: str):
 
 
 def main(argv):
-    args = parse(argv)
+    args = cli.autoscale(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     kube = target.connect(args)

@@ -10,7 +10,6 @@ restarts its container). Writes failover.md and failover.json.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import gzip
 import io
@@ -26,21 +25,11 @@ from loomlab.cluster.settings import sh
 from loomlab.kube import Kube
 from loomlab.render import render
 
-from . import deploy, fetch, target
+from . import cli, deploy, fetch, target
 from .measure import ClusterService
 from .plan import VARIANTS
 
 VARIANT, MODE = "jvm", "virtual"
-
-
-def parse(argv):
-    p = argparse.ArgumentParser(prog="lab k8s failover", description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("--rate", type=int, default=100, help="arrivals per second (100)")
-    p.add_argument("--seconds", type=int, default=60, help="how long the load holds (60)")
-    p.add_argument("--kill-at", type=float, default=20, help="seconds into the load when a pod is killed (20)")
-    target.add_options(p)
-    return p.parse_args(argv)
 
 
 def failures(samples_gz: bytes) -> tuple[int, list[tuple[float, str]]]:
@@ -107,7 +96,7 @@ def open_load(rate: int, seconds: int) -> bench.Load:
 
 
 def main(argv):
-    args = parse(argv)
+    args = cli.failover(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     kube = target.connect(args)

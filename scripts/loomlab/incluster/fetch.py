@@ -5,9 +5,9 @@ back through the API server (pods/exec), the pod deleted. Writes them under --ou
 
 from __future__ import annotations
 
-import argparse
 import base64
 import io
+import sys
 import tarfile
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from kubernetes.stream import stream
 from loomlab import proc
 from loomlab.kube import Kube
 
-from . import target
+from . import cli, target
 
 READER_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
 
@@ -106,11 +106,7 @@ def fetch(kube: Kube, claim: str, out: Path, image: str, folder: str = ".", remo
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="lab k8s fetch", description=__doc__.split("\n\n")[0])
-    p.add_argument("workload", help="the Job's workload: sleep, tasks, product, ... (deploy/k8s/jobs/<workload>)")
-    p.add_argument("--out", default=None, help="where the files go (default: target/loom-lab/k8s-results/<workload>)")
-    target.add_options(p)
-    args = p.parse_args(argv)
+    args = cli.fetch(sys.argv[1:] if argv is None else argv)
     kube = target.connect(args)
     image = target.pushed(args.registry).get(READER_IMAGE, READER_IMAGE)
     out = Path(args.out or f"target/loom-lab/k8s-results/{args.workload}")

@@ -5,30 +5,10 @@ failover."""
 
 from __future__ import annotations
 
-import argparse
 import copy
 
 from loomlab.cluster.settings import IMAGES
 from loomlab.kube import Kube, Target
-
-
-def add_options(p: argparse.ArgumentParser):
-    p.add_argument(
-        "--kubeconfig",
-        default=None,
-        help="the cluster's kubeconfig (default: the lab's own cluster when it is up, else $KUBECONFIG"
-        " or ~/.kube/config)",
-    )
-    p.add_argument("--context", default=None, help="a context of the kubeconfig (default: its current one)")
-    p.add_argument(
-        "--namespace", default=None, help="where everything goes; it must exist (default: the context's, else loom-lab)"
-    )
-    p.add_argument(
-        "--registry",
-        default=None,
-        help="REGISTRY[/PREFIX] the images were pushed to (./lab k8s images --push; ./lab does it first);"
-        " the pods run them by digest",
-    )
 
 
 def connect(args) -> Kube:

@@ -1,0 +1,118 @@
+"""`./lab bench`'s options, apart from the bench so that `--help` needs nothing but the standard
+library (./lab prints it before it builds or installs anything): `python -m loomlab.bench.cli --help`
+and `python -m loomlab.bench --help` print the same."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+from pathlib import Path
+
+from loomlab import ROOT
+from loomlab.labreport import fmt_duration
+
+from . import verdict
+from .plan import profile_seconds
+from .profiles import PROFILES
+
+
+def planned(profile: str) -> str:
+    """A profile's duration as its plan gives it (bench.plan), for the help."""
+    least, most = profile_seconds(profile)
+    span = fmt_duration(least) + ("" if most <= least else f" to {fmt_duration(most)}")
+    return f"plan: {span} of start-up, warm-up and rounds".replace("%", "%%")
+
+
+def description() -> str:
+    """The bench's own first paragraph (bench/__main__.py), read without importing it."""
+    doc = ast.get_docstring(ast.parse(Path(__file__).with_name("__main__.py").read_text())) or ""
+    return doc.split("\n\n")[0]
+
+
+def parser() -> argparse.ArgumentParser:
+    """`./lab bench`'s options (a help text is a %-format: a literal percent sign is written %%).
+    Long because it declares every option of `./lab bench`, one call each, with its help."""
+    p = argparse.ArgumentParser(prog="lab bench", description=description())
+    p.add_argument("--k6", help="k6 binary (./lab passes it; needed to run)")
+    p.add_argument("--java", help="java of the service (./lab passes it; needed to run)")
+    p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
+    p.add_argument("--out", help="report folder (./lab: target/loom-lab/<timestamp>; needed to run)")
+    p.add_argument("--port", type=int, default=8090)
+    p.add_argument(
+        "--profile",
+        choices=list(PROFILES),
+        default="quick",
+        help="; ".join(f"{name}: {about} ({planned(name)})" for name, (_, _, _, about) in PROFILES.items()),
+    )
+    p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
+    p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
+    p.add_argument(
+        "--mode",
+        default="",
+        help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "
+        "clients), comma-separated (default: every mode a workload has)",
+    )
+    p.add_argument(
+        "--warmups", type=int, default=None, help="most warm-up runs per mode (at least 2 unless fewer; 15, smoke: 1)"
+    )
+    p.add_argument(
+        "--warmup-seconds",
+        type=float,
+        default=None,
+        help="least time of warm-up load per mode before the runs may count as warm (15; smoke: 0)",
+    )
+    p.add_argument(
+        "--warmup-tolerance",
+        type=float,
+        default=0.03,
+        help="warm-up stops once two runs in a row differ by less than this fraction",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="least measured rounds per load (default: the fewest whose interval reaches the verdict's"
+        f" {verdict.CONFIDENCE:.0%}% confidence; smoke: 1)",
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=None,
+        help="most rounds per load: rounds go on past --repeats while the verdict cannot tell (6; smoke: --repeats)",
+    )
+    p.add_argument(
+        "--blocks",
+        action="store_true",
+        help="run each mode's loads in a block, one JVM at a time, instead of interleaved rounds",
+    )
+    p.add_argument(
+        "--runners",
+        type=int,
+        default=1,
+        help="k6 runners per run: the load split with k6's execution segments, the runners started paused"
+        " and resumed together, their raw samples merged exactly (default 1)",
+    )
+    p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
+    p.add_argument(
+        "--dashboards",
+        choices=["auto", "all", "none"],
+        default="auto",
+        help="export k6's web dashboard (HTML) of the measured runs: auto (default) every run but"
+        " those where k6 is the bottleneck (A3: the export costs k6 3-7 %% of the virtual"
+        " throughput), all, or none",
+    )
+    p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
+    p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
+    p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("DIR_A", "DIR_B"),
+        help="print the differences of two reports' results.json (B against A) and exit",
+    )
+    return p
+
+
+if __name__ == "__main__":
+    parser().parse_args()

@@ -1,0 +1,150 @@
+"""The options of the in-cluster commands (`./lab k8s run`, `autoscale`, `failover`, `fetch`), apart
+from the commands so that `--help` needs nothing but the standard library: ./lab prints it before
+it installs or builds anything. `python -m loomlab.incluster.cli COMMAND --help` and the command's
+own `python -m` print the same."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from pathlib import Path
+
+from loomlab import ROOT
+
+
+def description(module: str) -> str:
+    """A command module's first paragraph, read without importing it (its imports need the venv)."""
+    source = Path(__file__).with_name(f"{module}.py").read_text()
+    return (ast.get_docstring(ast.parse(source)) or "").split("\n\n")[0]
+
+
+def needs_out(p: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.Namespace:
+    if args.out is None and not getattr(args, "plan", False) and "workload" not in args:
+        p.error("--out is needed to run (./lab passes it)")
+    return args
+
+
+def target_options(p: argparse.ArgumentParser):
+    """Where the command runs and what it deploys (the same for every in-cluster command)."""
+    p.add_argument(
+        "--kubeconfig",
+        default=None,
+        help="the cluster's kubeconfig (default: the lab's own cluster when it is up, else $KUBECONFIG"
+        " or ~/.kube/config)",
+    )
+    p.add_argument("--context", default=None, help="a context of the kubeconfig (default: its current one)")
+    p.add_argument(
+        "--namespace", default=None, help="where everything goes; it must exist (default: the context's, else loom-lab)"
+    )
+    p.add_argument(
+        "--registry",
+        default=None,
+        help="REGISTRY[/PREFIX] the images were pushed to (./lab k8s images --push; ./lab does it first);"
+        " the pods run them by digest",
+    )
+
+
+def run(argv: list[str]) -> argparse.Namespace:
+    """Long because it declares every option of `./lab k8s run`, one call each, with its help."""
+    p = argparse.ArgumentParser(prog="lab k8s run", description=description("__init__"))
+    p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
+    p.add_argument(
+        "--profile",
+        choices=["quick", "smoke", "scale"],
+        default="quick",
+        help="quick: warm-up, then interleaved rounds per load; smoke: seconds, one round unless --repeats"
+        " says more (CI); scale: how many"
+        " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
+        " reactive on one; the JVM variant)",
+    )
+    p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
+    p.add_argument(
+        "--variants", default="jvm,jvm-aot,native", help="service variants (default: every one whose image exists here)"
+    )
+    p.add_argument(
+        "--mode",
+        default="",
+        help="worker, virtual, reactive or virtual+rx, comma-separated " "(default: every mode a workload has)",
+    )
+    p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
+    p.add_argument(
+        "--runners",
+        type=int,
+        default=1,
+        help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
+        " together once all are Ready, their raw samples merged exactly (default 1)",
+    )
+    p.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
+        " pod's share read from its own /q/metrics; default 1)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="the least interleaved rounds per load (every mode once a round, each mode's pods up and"
+        " warm, the order rotated); 4 (smoke: 1), the fewest whose interval reaches 80 %%",
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=None,
+        help="more rounds while the verdict cannot tell, up to this many (default 6; smoke: --repeats)",
+    )
+    p.add_argument("--warmups", type=int, default=None, help="warm-up runs per mode at most (15; smoke: 1)")
+    p.add_argument("--warmup-seconds", type=float, default=None, help="least warm-up load per mode (15; smoke: 0)")
+    p.add_argument("--warmup-tolerance", type=float, default=0.03)
+    p.add_argument("--sample-period", type=float, default=0.5)
+    p.add_argument("--chartjs", default="")
+    p.add_argument(
+        "--local",
+        default=str(ROOT / "target/loom-lab/latest"),
+        help="a ./lab bench report to print beside the in-cluster figures",
+    )
+    p.add_argument("--plan", action="store_true", help="print what would run and exit")
+    target_options(p)
+    args = needs_out(p, p.parse_args(argv))
+    args.dashboards = "none"  # k6's dashboard export is a local-file feature; Jobs print summaries
+    # Interleaved rounds, as the local bench: every mode's pods up and warm side by side (a Deployment
+    # of the mode's own), each round every mode once, alone, the order rotated. The scale profile
+    # compares pod counts of one mode: blocks.
+    args.interleave = args.profile != "scale"
+    return args
+
+
+def autoscale(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lab k8s autoscale", description=description("autoscale"))
+    p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
+    p.add_argument("--fraction", type=float, default=1.5, help="arrivals as a multiple of the worker bound (1.5)")
+    p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
+    p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
+    target_options(p)
+    return needs_out(p, p.parse_args(argv))
+
+
+def failover(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lab k8s failover", description=description("failover"))
+    p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
+    p.add_argument("--rate", type=int, default=100, help="arrivals per second (100)")
+    p.add_argument("--seconds", type=int, default=60, help="how long the load holds (60)")
+    p.add_argument("--kill-at", type=float, default=20, help="seconds into the load when a pod is killed (20)")
+    target_options(p)
+    return needs_out(p, p.parse_args(argv))
+
+
+def fetch(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lab k8s fetch", description=description("fetch"))
+    p.add_argument("workload", help="the Job's workload: sleep, tasks, product, ... (deploy/k8s/jobs/<workload>)")
+    p.add_argument("--out", default=None, help="where the files go (default: target/loom-lab/k8s-results/<workload>)")
+    target_options(p)
+    return needs_out(p, p.parse_args(argv))
+
+
+COMMANDS = {"run": run, "autoscale": autoscale, "failover": failover, "fetch": fetch}
+
+if __name__ == "__main__":
+    COMMANDS[sys.argv[1]](sys.argv[2:])
