@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 # --------------------------------------------------------------------------------------------
 # k6 summaries
@@ -200,7 +201,7 @@ class Spread:
         return (self.high - self.low) / self.median
 
 
-def aggregate(runs: list[dict]) -> dict[str, Spread]:
+def aggregate(runs: Sequence[Mapping[str, Any]]) -> dict[str, Spread]:
     keys = sorted({k for r in runs for k, v in r.items() if isinstance(v, int | float)})
     return {k: Spread.of([r.get(k, math.nan) for r in runs]) for k in keys}
 

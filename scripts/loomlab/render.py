@@ -13,7 +13,7 @@ def _environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader("loomlab", "templates"),
         # HTML templates escape every value; markdown ones keep it as written.
-        autoescape=jinja2.select_autoescape(["html", "html.j2"], default_for_string=False),
+        autoescape=jinja2.select_autoescape(["html", "html.j2", "svg.j2"], default_for_string=False),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -11,11 +11,11 @@ from loomlab import htmlreport
 from loomlab import labreport as lr
 from loomlab.bench import report
 from loomlab.bench.answer import answer_table
-from tests.test_bench import AnswerTest
+from tests import test_bench
 
 
 def section(**extra):
-    s = AnswerTest.section(
+    s = test_bench.AnswerTest.section(
         "sleep",
         {"worker": [(480, 1000), (490, 1100), (485, 1050)], "virtual": [(3900, 180), (3800, 190), (3950, 170)]},
         {"worker": 500, "virtual": 5000},

@@ -5,6 +5,7 @@ workload's own bounds. Ties are called ties, and what the rounds cannot tell is 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from loomlab import labreport as lr
 
@@ -28,7 +29,7 @@ def bound_name(workload: str, mode: str, rate) -> str | None:
     return name
 
 
-def cause(section: dict, agg: dict, losers: list[str]) -> str:
+def cause(section: Mapping, agg: dict, losers: list[str]) -> str:
     """The bound that binds, from each mode's efficiency against its own bound."""
     workload, bounds, rate = section["workload"], section.get("bounds", {}), section.get("rate")
     uses = WORKLOADS.get(workload, ({}, "CPU"))[1]
@@ -77,7 +78,7 @@ def by_how_much(v: verdict.Verdict) -> str:
     return f"{p.median:.2f}x {what} ({p.low:.2f}-{p.high:.2f}) vs {p.b}"
 
 
-def verdict_of(section: dict) -> tuple[str, str, str, str] | None:
+def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
     """(winner, by how much, rounds, cause) of one section, or None where fewer than two modes ran."""
     results = section["results"]
     modes = [m for m in MODES if m in results and results[m]["runs"]]
@@ -105,7 +106,7 @@ def answer_table(sections: list[dict], local: str) -> lr.Table:
     return t
 
 
-def winners(section: dict) -> str:
+def winners(section: Mapping) -> str:
     """The verdict's words for one section (for --compare): the winner(s), a tie, or cannot tell."""
     found = verdict_of(section)
     return found[0] if found else "-"

@@ -3,20 +3,21 @@ by answer."""
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from loomlab import labreport as lr
 
 from .answer import winners
+from .records import read_results
 from .tables import LOCAL
 
 
 def compare(a: Path, b: Path):
     """Two bench reports side by side: every (workload, load, mode) both measured, B against A. Long
     because the table has a column per figure of both reports."""
-    ra, rb = (json.loads((d / "results.json").read_text()) for d in (a, b))
+    ra, rb = read_results(a), read_results(b)
 
     def key(s):
         return (s["workload"], s.get("variant", ""), s["load"], s.get("environment", LOCAL))
@@ -72,7 +73,7 @@ def compare(a: Path, b: Path):
     print(f"{len(flips)} of {len(verdicts.rows)} answers flipped" if verdicts.rows else "no load in common")
 
 
-def compare_verdicts(sections_a: list[dict], sections_b: list[dict]) -> lr.Table:
+def compare_verdicts(sections_a: Sequence[Mapping], sections_b: Sequence[Mapping]) -> lr.Table:
     """Whether two reports agree on each load's answer: the same winner(s), both a tie of the same
     modes, or at least one that cannot tell ('unsettled'); a different winner is a FLIP."""
 

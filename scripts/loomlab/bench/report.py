@@ -16,6 +16,8 @@ from loomlab.render import render
 
 from . import verdict
 from .answer import AT_BOUND, answer_table
+from .chart import write_chart
+from .records import results_of
 from .tables import LOCAL
 
 
@@ -82,21 +84,10 @@ def machine() -> str:
 def finish(out: Path, args, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
     """report.md (`lead`, then the sections, then `appendix`: markdown lines), report.html and
     results.json; with --strict, exit 1 on a failed run."""
+    (out / "results.json").write_text(json.dumps(results_of(meta, sections), indent=1, default=str))
+    write_chart(out)
     write_report(out, meta, sections, appendix, lead)
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None, answer_table(sections, LOCAL))
-    (out / "results.json").write_text(
-        json.dumps(
-            {
-                "meta": meta,
-                "sections": [
-                    {k: v for k, v in s.items() if k not in ("table", "server", "summary", "runners", "replicas")}
-                    for s in sections
-                ],
-            },
-            indent=1,
-            default=str,
-        )
-    )
     print(f"report: {out / 'report.md'}")
     crossed = [
         f"{s['workload']} {s['load']} {mode} ({s['environment']})"

@@ -1,0 +1,85 @@
+"""The shapes a run's figures travel in, typed: one run's figures, a mode's runs, a load's section
+(what the report prints) and results.json (what --compare and the charts read back), with the
+schema version results.json carries. Standard library only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TypedDict
+
+# results.json's shape. 2: "schema" itself, and sections as below. --compare reads only its own.
+SCHEMA_VERSION = 2
+
+# The keys of a section that are tables (lr.Table): printed, never written to results.json.
+TABLES = ("table", "server", "summary", "runners", "replicas")
+
+
+class RunFigures(TypedDict, total=False):
+    """One k6 run: k6's figures (req/s, latency percentiles in ms, errors, dropped arrivals), the
+    server's peaks and deltas over the run (peak_*, delta_*, cpu_s), the load's own trends."""
+
+    requests: float
+    throughput: float
+    mean: float
+    p50: float
+    p90: float
+    p95: float
+    p99: float
+    max: float
+    error_rate: float
+    dropped: float
+    cpu_s: float
+    k6_exit: int
+    wall_s: float
+
+
+class ModeResults(TypedDict, total=False):
+    runs: list[RunFigures]  # the measured rounds, in order
+    warmup: dict[str, Any]  # what the warm-up did (runs, seconds, settled)
+    first_run: str  # the first measured run's summary file (its /q/metrics samples beside it)
+
+
+class Section(TypedDict, total=False):
+    """One load of one suite, measured in every mode it has."""
+
+    workload: str
+    variant: str
+    load: str
+    environment: str
+    description: str
+    script: str
+    env: dict[str, str]
+    server_env: dict[str, str]
+    pools: dict[str, Any]
+    interleaved: bool
+    ratio: str
+    results: dict[str, ModeResults]
+    expected: dict[str, float]
+    bounds: dict[str, float]
+    rate: float | None
+    failed: list[str]
+
+
+class Results(TypedDict):
+    schema: int
+    meta: dict[str, Any]
+    sections: list[Section]
+
+
+def results_of(meta: dict, sections: list[dict]) -> Results:
+    """results.json's content: the meta and every section without its printed tables."""
+    kept: list[Section] = [{k: v for k, v in s.items() if k not in TABLES} for s in sections]  # type: ignore[misc]
+    return {"schema": SCHEMA_VERSION, "meta": meta, "sections": kept}
+
+
+def read_results(folder: Path) -> Results:
+    """A report folder's results.json, refused when its schema is not this harness's."""
+    data = json.loads((folder / "results.json").read_text())
+    schema = data.get("schema", 1)
+    if schema != SCHEMA_VERSION:
+        raise SystemExit(
+            f"{folder / 'results.json'}: schema {schema}, this harness reads {SCHEMA_VERSION}"
+            " (rerun the bench, or compare with the harness that wrote it)"
+        )
+    return data
