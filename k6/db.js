@@ -28,8 +28,8 @@ import {
 const MODE = mode('db');
 const CLIENTS = clientsParam(MODE);
 const DB_MS = intEnv('DB_MS', 200);
-const refused = new Counter('lab_refused_503');
-const served = new Counter('lab_served_200');
+const refused = new Counter('loomlab_refused_503');
+const served = new Counter('loomlab_served_200');
 
 const scenario = byModel(
   steadyUsers(intEnv('VUS', 100), __ENV.DURATION || '20s'),

@@ -47,9 +47,9 @@ const STREAMS = Math.ceil(CHUNKS / PER_STREAM);
 const SCENARIO = `${DOMAIN}_grpc`;
 const ADDRESS = BASE_URL.replace(/^https?:\/\//, '');
 
-const chunkDuration = new Trend('lab_chunk_duration', true);
-const chunks = new Counter('lab_chunks');
-const chunkFailed = new Rate('lab_chunk_failed');
+const chunkDuration = new Trend('loomlab_chunk_duration', true);
+const chunks = new Counter('loomlab_chunks');
+const chunkFailed = new Rate('loomlab_chunk_failed');
 
 const client = new Client();
 client.load([__ENV.PROTO_DIR || './proto'], 'ingest.proto');
@@ -58,9 +58,9 @@ export const options = {
   scenarios: { [SCENARIO]: closedIterations(1, STREAMS, __ENV.MAX_DURATION || '900s') },
   summaryTrendStats: TREND_STATS,
   thresholds: {
-    [`lab_chunk_failed{scenario:${SCENARIO}}`]: ['rate<0.01'],
-    [`lab_chunks{scenario:${SCENARIO}}`]: ['count>0'],
-    [`lab_chunk_duration{scenario:${SCENARIO}}`]: [],
+    [`loomlab_chunk_failed{scenario:${SCENARIO}}`]: ['rate<0.01'],
+    [`loomlab_chunks{scenario:${SCENARIO}}`]: ['count>0'],
+    [`loomlab_chunk_duration{scenario:${SCENARIO}}`]: [],
   },
 };
 

@@ -22,17 +22,17 @@ const MODE = mode('tasks');
 const COUNT = intEnv('COUNT', 100);
 const TASK_MS = intEnv('TASK_MS', 1000);
 
-const elapsed = new Trend('lab_tasks_elapsed_ms');
-const peakConcurrent = new Trend('lab_tasks_peak_concurrent');
-const peakThreads = new Trend('lab_tasks_peak_platform_threads');
-const rssPerTask = new Trend('lab_tasks_rss_bytes_per_task');
-const heapPerTask = new Trend('lab_tasks_heap_bytes_per_task');
-const gcPause = new Trend('lab_tasks_measure_gc_ms');
+const elapsed = new Trend('loomlab_tasks_elapsed_ms');
+const peakConcurrent = new Trend('loomlab_tasks_peak_concurrent');
+const peakThreads = new Trend('loomlab_tasks_peak_platform_threads');
+const rssPerTask = new Trend('loomlab_tasks_rss_bytes_per_task');
+const heapPerTask = new Trend('loomlab_tasks_heap_bytes_per_task');
+const gcPause = new Trend('loomlab_tasks_measure_gc_ms');
 
 export const options = {
   scenarios: { tasks: closedIterations(1, intEnv('ITERATIONS', 3), __ENV.MAX_DURATION || '300s') },
   summaryTrendStats: TREND_STATS,
-  thresholds: scenarioThresholds('tasks', { lab_tasks_elapsed_ms: [`min>=${TASK_MS}`] }),
+  thresholds: scenarioThresholds('tasks', { loomlab_tasks_elapsed_ms: [`min>=${TASK_MS}`] }),
 };
 
 export function setup() {

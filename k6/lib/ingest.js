@@ -19,12 +19,12 @@ export const DIM = intEnv('DIM', 384);
 export const SEED = intEnv('SEED', 42);
 export const CHUNKS = Math.ceil(RECORDS / CHUNK);
 
-const records = new Counter('lab_records');
+const records = new Counter('loomlab_records');
 // The server's milliseconds per table, by role (the answer lists its tables in this order), so
 // every domain reports the same figures.
 const ROLES = ['parent', 'skill', 'text', 'embedding'];
-const tableMs = ROLES.map((role) => new Trend(`lab_table_${role}_ms`));
-const serverMs = new Trend('lab_chunk_server_ms');
+const tableMs = ROLES.map((role) => new Trend(`loomlab_table_${role}_ms`));
+const serverMs = new Trend('loomlab_chunk_server_ms');
 
 /** The options of a chunk stream for `scenario`. */
 export function ingestOptions(scenario) {
@@ -123,7 +123,7 @@ export function postChunk(domain, recordJson) {
 /** The lab's summary plus the records written and their rate. */
 export function ingestSummary(data, scenario) {
   const out = labSummary(data, scenario);
-  const rec = data.metrics.lab_records ? data.metrics.lab_records.values : { count: 0, rate: 0 };
+  const rec = data.metrics.loomlab_records ? data.metrics.loomlab_records.values : { count: 0, rate: 0 };
   out.stdout += `  ${WRITES}: ${rec.count} records, ${rec.rate.toFixed(1)} records/s\n`;
   return out;
 }

@@ -65,7 +65,7 @@ export const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)
 
 // Sum of squared request durations: with the mean and the count it gives the standard deviation
 // the seeds report (sqrt(E[x^2] - E[x]^2)), without exporting every sample.
-const durationSquares = new Counter('lab_req_duration_sq');
+const durationSquares = new Counter('loomlab_req_duration_sq');
 
 /**
  * Closed model, as the seeds ran it: `vus` users that each send `iterations` requests back to
@@ -186,9 +186,9 @@ export function trackMs(ms) {
 // A gRPC stream's own figures, read where an HTTP script's are (k6/ingest-grpc.js): one "request"
 // is a chunk, from its write to its acknowledgement.
 export const STREAM_METRICS = {
-  http_req_duration: 'lab_chunk_duration',
-  http_reqs: 'lab_chunks',
-  http_req_failed: 'lab_chunk_failed',
+  http_req_duration: 'loomlab_chunk_duration',
+  http_reqs: 'loomlab_chunks',
+  http_req_failed: 'loomlab_chunk_failed',
 };
 
 /**
@@ -226,7 +226,7 @@ function fmt(v, digits = 1) {
 /** Standard deviation of http_req_duration from the summary and the squared-duration counter. */
 export function stdDev(data, scenario) {
   const d = scenarioMetric(data, 'http_req_duration', scenario);
-  const sq = data.metrics.lab_req_duration_sq;
+  const sq = data.metrics.loomlab_req_duration_sq;
   if (!d || !sq || !d.values.count) return NaN;
   const mean = d.values.avg;
   const variance = sq.values.count / d.values.count - mean * mean;

@@ -31,19 +31,19 @@ def _values(summary: dict, name: str, scenario: str | None) -> dict:
 # A gRPC chunk stream's figures (k6/ingest-grpc.js), read where an HTTP script's are: one "request"
 # is a chunk, from its write to its acknowledgement (k6/lib/lab.js STREAM_METRICS).
 STREAM_METRICS = {
-    "http_req_duration": "lab_chunk_duration",
-    "http_reqs": "lab_chunks",
-    "http_req_failed": "lab_chunk_failed",
+    "http_req_duration": "loomlab_chunk_duration",
+    "http_reqs": "loomlab_chunks",
+    "http_req_failed": "loomlab_chunk_failed",
 }
 
 
 def k6_figures(summary: dict, scenario: str) -> dict:
     """The figures of one k6 run, from its raw handleSummary() data."""
-    names = STREAM_METRICS if _values(summary, "lab_chunks", scenario) else {n: n for n in STREAM_METRICS}
+    names = STREAM_METRICS if _values(summary, "loomlab_chunks", scenario) else {n: n for n in STREAM_METRICS}
     d = _values(summary, names["http_req_duration"], scenario)
     reqs = _values(summary, names["http_reqs"], scenario)
     failed = _values(summary, names["http_req_failed"], scenario)
-    sq = _values(summary, "lab_req_duration_sq", None)
+    sq = _values(summary, "loomlab_req_duration_sq", None)
     dropped = _values(summary, "dropped_iterations", None)
     count = reqs.get("count", 0)
     mean = d.get("avg", math.nan)

@@ -80,9 +80,9 @@ class GrpcTransportTest(unittest.TestCase):
         summary = {
             "metrics": {
                 "http_reqs": {"values": {"count": 1, "rate": 0.1}},  # setup()'s readiness probe
-                "lab_chunks{scenario:recruits_grpc}": {"values": {"count": 30, "rate": 15.0}},
-                "lab_chunk_duration{scenario:recruits_grpc}": {"values": {"avg": 60.0, "med": 58.0, "p(99)": 90.0}},
-                "lab_chunk_failed{scenario:recruits_grpc}": {"values": {"rate": 0.0}},
+                "loomlab_chunks{scenario:recruits_grpc}": {"values": {"count": 30, "rate": 15.0}},
+                "loomlab_chunk_duration{scenario:recruits_grpc}": {"values": {"avg": 60.0, "med": 58.0, "p(99)": 90.0}},
+                "loomlab_chunk_failed{scenario:recruits_grpc}": {"values": {"rate": 0.0}},
             }
         }
         f = labreport.k6_figures(summary, "recruits_grpc")

@@ -28,7 +28,7 @@ def summary(count=5000, rate=4000.0, avg=105.0, sq=None, scenario="sleep", dropp
         f"http_req_failed{{scenario:{scenario}}}": {"values": {"rate": 0.0}},
     }
     if sq is not None:
-        metrics["lab_req_duration_sq"] = {"values": {"count": sq}}
+        metrics["loomlab_req_duration_sq"] = {"values": {"count": sq}}
     if dropped is not None:
         metrics["dropped_iterations"] = {"values": {"count": dropped}}
     return {"metrics": metrics, "state": {"testRunDurationMs": 1250.0}}

@@ -36,10 +36,10 @@ def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, too
         # Every answer's rate stays beside it; req/s is what the bound limits: the work done.
         figures["answers_per_s"] = figures["throughput"]
         figures["throughput"] = figures[f"{load.served}_rate"]
-    if "lab_records" in load.counters:
-        figures["records_per_s"] = figures["lab_records_rate"]
+    if "loomlab_records" in load.counters:
+        figures["records_per_s"] = figures["loomlab_records_rate"]
         # The service's CPU per 1,000 records written: what a transport costs the server.
-        records = figures["lab_records_count"]
+        records = figures["loomlab_records_count"]
         figures["cpu_ms_per_1k_records"] = figures.get("cpu_s", math.nan) * 1e6 / records if records else math.nan
     open_throughput(load, figures)
     figures["k6_exit"] = k6_exit

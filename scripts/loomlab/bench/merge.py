@@ -30,7 +30,7 @@ from pathlib import Path
 
 TIME_FORMAT = "unix_micro"  # what the runners' K6_CSV_TIME_FORMAT must be
 BLOCK = 1 << 20  # bytes of decompressed CSV scanned at a time
-REQUEST_TRENDS = ("http_req_duration", "lab_chunk_duration")  # their samples end a request
+REQUEST_TRENDS = ("http_req_duration", "loomlab_chunk_duration")  # their samples end a request
 THRESHOLD = re.compile(
     r"^\s*(avg|min|max|med|count|rate|value|p\((\d+(?:\.\d+)?)\))\s*(<=|>=|===|==|!=|<|>)\s*" r"(-?\d+(?:\.\d+)?)\s*$"
 )

@@ -44,7 +44,7 @@ def segment_flags(i: int, n: int) -> list[str]:
 def wanted(load: Load) -> set[str]:
     """The metrics a run's figures read (runner.figures_of): only these are merged."""
     names = set(lr.STREAM_METRICS) | set(lr.STREAM_METRICS.values())
-    names |= {"lab_req_duration_sq", "dropped_iterations"}
+    names |= {"loomlab_req_duration_sq", "dropped_iterations"}
     names |= {metric for metric, _, _ in load.extra + load.extra_report}
     return names | set(load.counters)
 

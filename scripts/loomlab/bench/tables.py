@@ -167,7 +167,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
             lr.fmt(awaiting, 0),
             lr.fmt(max_wait_ms, 0),
             lr.fmt(get("peak_body_read_max_s") * 1000, 0),
-            lr.fmt(get("lab_refused_503_count"), 0) if "lab_refused_503" in load.counters else "-",
+            lr.fmt(get("loomlab_refused_503_count"), 0) if "loomlab_refused_503" in load.counters else "-",
             lr.fmt(get("delta_gc_pauses"), 0),
             # micrometer-java21's virtual-thread meters are incomplete in native images.
             "n/a (native)" if native else lr.fmt(get("delta_pinned"), 0),

@@ -33,7 +33,7 @@ def db_load(seconds: int, modes: tuple) -> Load:
         {"VUS": "100", "DURATION": f"{seconds}s", "DB_MS": "200"},
         bound=pool_bound(0.2),
         timeout_s=120,
-        counters=("lab_refused_503",),
+        counters=("loomlab_refused_503",),
         est_s=seconds + 1,
         modes=modes,
     )
@@ -53,8 +53,8 @@ def db_flood_load(vus: int, seconds: int) -> Load:
         {"VUS": str(vus), "DURATION": f"{seconds}s", "DB_MS": "200", "MAX_ERRORS": "0.99", "MAX_WAIT_MS": "7000"},
         bound=pool_bound(0.2),
         timeout_s=120,
-        counters=("lab_refused_503", "lab_served_200"),
-        served="lab_served_200",
+        counters=("loomlab_refused_503", "loomlab_served_200"),
+        served="loomlab_served_200",
         est_s=seconds + 3,
         modes=MODES,
     )
@@ -73,7 +73,7 @@ def db_open_load(fraction: float, seconds: int) -> Load:
         pool_bound(0.2),
         {"DB_MS": "200", "MAX_ERRORS": "0.01" if fraction < 1 else "0.5"},
         400,
-        counters=("lab_refused_503",),
+        counters=("loomlab_refused_503",),
         modes=MODES,
     )
 

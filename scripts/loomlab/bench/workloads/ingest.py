@@ -10,10 +10,10 @@ SEED_D = {"sequential": {"worker": {"records_per_s": 113.0}}, "parallel": {"work
 
 # The server's milliseconds per table of each chunk, by the table's role (k6/lib/ingest.js).
 INGEST_TRENDS = (
-    ("lab_table_parent_ms", "parent ms", "med"),
-    ("lab_table_skill_ms", "skill ms", "med"),
-    ("lab_table_text_ms", "text ms", "med"),
-    ("lab_table_embedding_ms", "embedding ms", "med"),
+    ("loomlab_table_parent_ms", "parent ms", "med"),
+    ("loomlab_table_skill_ms", "skill ms", "med"),
+    ("loomlab_table_text_ms", "text ms", "med"),
+    ("loomlab_table_embedding_ms", "embedding ms", "med"),
 )
 
 SWEEP_CHUNKS = (100, 200, 300, 500, 1000)
@@ -68,7 +68,7 @@ def ingest_suite(
                 seed=SEED_D.get(writes, {}) if seed_size and not variant and not grpc else {},
                 modes=modes_for(domain, writes, grpc),
                 timeout_s=1800,
-                counters=("lab_records",),
+                counters=("loomlab_records",),
                 extra_report=INGEST_TRENDS,
                 est_s=records / (700 if variant and not grpc else 3000 if grpc else 3500) + 1,
                 warmup_est_s=min(records, 1000) / (700 if variant and not grpc else 3500) + 1,

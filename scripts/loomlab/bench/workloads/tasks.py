@@ -13,12 +13,12 @@ BOUND_NAMES: dict = {}
 USES = "CPU and memory"
 
 TASK_TRENDS = (
-    ("lab_tasks_elapsed_ms", "elapsed ms", "med"),
-    ("lab_tasks_peak_concurrent", "peak tasks at once", "max"),
-    ("lab_tasks_peak_platform_threads", "peak platform threads", "max"),
-    ("lab_tasks_rss_bytes_per_task", "RSS B/task", "med"),
-    ("lab_tasks_heap_bytes_per_task", "heap B/task", "med"),
-    ("lab_tasks_measure_gc_ms", "GC to measure ms", "med"),
+    ("loomlab_tasks_elapsed_ms", "elapsed ms", "med"),
+    ("loomlab_tasks_peak_concurrent", "peak tasks at once", "max"),
+    ("loomlab_tasks_peak_platform_threads", "peak platform threads", "max"),
+    ("loomlab_tasks_rss_bytes_per_task", "RSS B/task", "med"),
+    ("loomlab_tasks_heap_bytes_per_task", "heap B/task", "med"),
+    ("loomlab_tasks_measure_gc_ms", "GC to measure ms", "med"),
 )
 
 
