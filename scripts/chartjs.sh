@@ -4,7 +4,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 CHARTJS_VERSION="${CHARTJS_VERSION:-4.5.1}"
-dir="$LAB_CACHE/chartjs-$CHARTJS_VERSION"
+dir="$LOOMLAB_CACHE/chartjs-$CHARTJS_VERSION"
 if [[ ! -f "$dir/chart.umd.min.js" ]]; then
   command -v npm >/dev/null || die "npm is needed once to fetch chart.js for report.html"
   log "report: fetching chart.js@$CHARTJS_VERSION from the npm registry"

@@ -1,11 +1,11 @@
 # Shared helpers for ./lab and scripts/*. Sourced, never run.
 # shellcheck shell=bash
 
-LAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LOOMLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Everything the lab installs or builds outside the repo (pgvector build, k6 binary, database
 # files) lives here, so a clean clone reuses it and `rm -rf` of it resets the machine.
-LAB_CACHE="${LOOMLAB_CACHE:-$HOME/.cache/loom-lab}"
-export LAB_ROOT LAB_CACHE
+LOOMLAB_CACHE="${LOOMLAB_CACHE:-$HOME/.cache/loom-lab}"
+export LOOMLAB_ROOT LOOMLAB_CACHE
 
 log() { printf '\033[1;34m[lab]\033[0m %s\n' "$*" >&2; }
 warn() { printf '\033[1;33m[lab]\033[0m %s\n' "$*" >&2; }
@@ -23,7 +23,7 @@ java_major() {
 # pick_jdk: exports JAVA_HOME to a JDK >= 21 (prefers JAVA_HOME if it qualifies, then the
 # newest of the usual install locations), says which, or fails with what to install.
 pick_jdk() {
-  [[ -n "${LAB_JDK_PICKED:-}" ]] && return 0
+  [[ -n "${LOOMLAB_JDK_PICKED:-}" ]] && return 0
   local candidates=() c major best="" best_major=0
   [[ -n "${JAVA_HOME:-}" ]] && candidates+=("$JAVA_HOME")
   for c in /usr/lib/jvm/* /opt/java/* /opt/jdk* "$HOME"/.sdkman/candidates/java/*; do
@@ -47,7 +47,7 @@ pick_jdk() {
     die "loom-lab needs a JDK >= 21 (25 recommended) for virtual threads; found ${best_major:-none}.
       Install one (e.g. Temurin 25 under /usr/lib/jvm) or set JAVA_HOME to it."
   fi
-  export JAVA_HOME="$best" PATH="$best/bin:$PATH" LAB_JDK_PICKED=1
+  export JAVA_HOME="$best" PATH="$best/bin:$PATH" LOOMLAB_JDK_PICKED=1
   log "JDK $best_major at $JAVA_HOME"
   # The project compiles with release 25 (see pom.xml).
   if ((best_major < 25)); then
@@ -55,7 +55,7 @@ pick_jdk() {
   fi
 }
 
-mvnw() { (cd "$LAB_ROOT" && ./mvnw -B -ntp "$@"); }
+mvnw() { (cd "$LOOMLAB_ROOT" && ./mvnw -B -ntp "$@"); }
 
 # wait_http URL SECONDS: poll until URL answers 2xx, or fail after SECONDS.
 wait_http() {
@@ -71,13 +71,13 @@ wait_http() {
 # scripts/pyproject.toml installed (editable, so the checkout's code runs) and its pinned
 # dependencies, created once per checkout and again when pyproject.toml changes.
 lab_python() {
-  local venv="$LAB_ROOT/.venv" stamp sig
+  local venv="$LOOMLAB_ROOT/.venv" stamp sig
   stamp="$venv/.loomlab-installed"
-  sig="$(sha256sum "$LAB_ROOT/scripts/pyproject.toml" | cut -c1-16)"
+  sig="$(sha256sum "$LOOMLAB_ROOT/scripts/pyproject.toml" | cut -c1-16)"
   if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$sig" ]]; then
     log "python: creating $venv (pip install -e scripts[dev]: the harness, its pinned dependencies and its checker)"
     python3 -m venv "$venv" >&2
-    "$venv/bin/pip" install -q --disable-pip-version-check -e "$LAB_ROOT/scripts[dev]" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check -e "$LOOMLAB_ROOT/scripts[dev]" >&2
     echo "$sig" >"$stamp"
   fi
   echo "$venv/bin/python"

@@ -20,7 +20,7 @@ if [[ $EUID -eq 0 ]]; then
   PG_DIR="${LOOMLAB_PG_DIR:-/var/tmp/loom-lab-pg}"
   as_pg() { runuser -u postgres -- "$@"; }
 else
-  PG_DIR="${LOOMLAB_PG_DIR:-$LAB_CACHE/pg}"
+  PG_DIR="${LOOMLAB_PG_DIR:-$LOOMLAB_CACHE/pg}"
   as_pg() { "$@"; }
 fi
 DATA="$PG_DIR/data"
@@ -46,7 +46,7 @@ init() {
 }
 
 start() {
-  bash "$LAB_ROOT/scripts/pgvector.sh"
+  bash "$LOOMLAB_ROOT/scripts/pgvector.sh"
   init
   if running; then
     log "db: already running on 127.0.0.1:$PG_PORT"

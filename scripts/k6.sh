@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 K6_VERSION="${K6_VERSION:-v1.8.1}"
-cached="$LAB_CACHE/k6-$K6_VERSION/k6"
+cached="$LOOMLAB_CACHE/k6-$K6_VERSION/k6"
 
 if command -v k6 >/dev/null 2>&1 && k6 version 2>/dev/null | grep -q "k6 $K6_VERSION "; then
   command -v k6

@@ -25,7 +25,7 @@ fi
       Run 'sudo scripts/pgvector.sh' once, or point QUARKUS_DATASOURCE_JDBC_URL at a PostgreSQL with pgvector."
 if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then die "pgvector needs make and gcc to build"; fi
 
-work="$LAB_CACHE/pgvector-build"
+work="$LOOMLAB_CACHE/pgvector-build"
 rm -rf "$work" && mkdir -p "$work"/{apt/lists/partial,apt/cache/archives/partial,apt/sources.list.d}
 cd "$work"
 

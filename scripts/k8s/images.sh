@@ -22,9 +22,9 @@ source "$(dirname "$0")/../common.sh"
 
 DEBIAN_SUITE="${DEBIAN_SUITE:-bookworm}"
 APP_TAG=0.1.0
-src="$LAB_ROOT/src/main/docker/local"
-out="$LAB_CACHE/images"
-store="$LAB_CACHE/buildah"
+src="$LOOMLAB_ROOT/src/main/docker/local"
+out="$LOOMLAB_CACHE/images"
+store="$LOOMLAB_CACHE/buildah"
 mkdir -p "$out" "$store"
 command -v buildah >/dev/null || die "buildah is needed to build the images (Debian: apt-get install buildah)"
 B=(buildah --root "$store/storage" --runroot "$store/run" --storage-driver vfs)
@@ -80,7 +80,7 @@ build_debian() {
 
 build_pause() {
   local ctx="$out/context/pause" pause
-  pause="$(bash "$LAB_ROOT/scripts/k8s/tools.sh" | sed -n 's/^PAUSE=//p')"
+  pause="$(bash "$LOOMLAB_ROOT/scripts/k8s/tools.sh" | sed -n 's/^PAUSE=//p')"
   mkdir -p "$ctx" && cp -p "$pause" "$ctx/pause"
   build pause loom-lab/pause:1.0-local "$ctx" "$(signature "$src/Containerfile.pause" "$ctx/pause")"
 }
@@ -91,7 +91,7 @@ build_pause() {
 JLINK_EXTRA=jdk.jfr,jdk.management,jdk.management.jfr,jdk.naming.dns,jdk.zipfs,jdk.charsets,jdk.crypto.ec,jdk.unsupported
 build_jvm() {
   pick_jdk >/dev/null
-  local app="$LAB_ROOT/target/quarkus-app" ctx="$out/context/jvm"
+  local app="$LOOMLAB_ROOT/target/quarkus-app" ctx="$out/context/jvm"
   [[ -f "$app/quarkus-run.jar" ]] || die "no $app: build the service first (./lab mvn package -DskipTests)"
   ensure_base
   local jdk_sig app_sig
@@ -119,7 +119,7 @@ build_jvm() {
   fi
   rm -rf "$ctx/quarkus-app" && cp -a "$app" "$ctx/quarkus-app"
   rm -f "$ctx/quarkus-app/app.aot"
-  cp "$src/run-java.sh" "$LAB_ROOT/src/main/jvm/service.args" "$ctx/"
+  cp "$src/run-java.sh" "$LOOMLAB_ROOT/src/main/jvm/service.args" "$ctx/"
   build jvm "loom-lab/loom-lab-jvm:$APP_TAG" "$ctx" \
     "$(signature "$src/Containerfile.jvm" "$src/run-java.sh" "$ctx/service.args" "$ctx/runtime.sig" "$out/debian.sig") $app_sig"
 }
@@ -133,9 +133,9 @@ build_jvm_aot() {
   # host around a cluster (./lab k8s down compares its listening sockets) stays as it was.
   local started_db=""
   if [[ -z "${QUARKUS_DATASOURCE_JDBC_URL:-}" ]]; then
-    bash "$LAB_ROOT/scripts/db.sh" status >/dev/null 2>&1 || started_db=1
-    bash "$LAB_ROOT/scripts/db.sh" start >&2
-    eval "$(bash "$LAB_ROOT/scripts/db.sh" env)"
+    bash "$LOOMLAB_ROOT/scripts/db.sh" status >/dev/null 2>&1 || started_db=1
+    bash "$LOOMLAB_ROOT/scripts/db.sh" start >&2
+    eval "$(bash "$LOOMLAB_ROOT/scripts/db.sh" env)"
   fi
   local secret="$ctx/training-db.env"
   (umask 077 && {
@@ -147,12 +147,12 @@ build_jvm_aot() {
     "$(signature "$src/Containerfile.jvm-aot" "$src/train-aot.sh" "$out/jvm.sig")" \
     --secret "id=training-db,src=$secret" --network host
   rm -f "$secret"
-  if [[ -n $started_db ]]; then bash "$LAB_ROOT/scripts/db.sh" stop >&2; fi
+  if [[ -n $started_db ]]; then bash "$LOOMLAB_ROOT/scripts/db.sh" stop >&2; fi
 }
 
 build_postgres() {
   ensure_base
-  bash "$LAB_ROOT/scripts/pgvector.sh" >&2
+  bash "$LOOMLAB_ROOT/scripts/pgvector.sh" >&2
   local ctx="$out/context/postgres" pg_config=/usr/lib/postgresql/15/bin/pg_config
   rm -rf "$ctx" && mkdir -p "$ctx/pgvector/lib" "$ctx/pgvector/extension"
   # -p: the copies keep their times, which the signature reads (else a rebuild every time).
@@ -166,13 +166,13 @@ build_postgres() {
 build_k6() {
   ensure_base
   local ctx="$out/context/k6" k6
-  k6="$(bash "$LAB_ROOT/scripts/k6.sh")"
+  k6="$(bash "$LOOMLAB_ROOT/scripts/k6.sh")"
   mkdir -p "$ctx" && cp -p "$k6" "$ctx/k6"
   # The answer code, laid out as in the repository (loomlab.ROOT finds k6/lib/modes.json).
   rm -rf "$ctx/loom-lab" && mkdir -p "$ctx/loom-lab/scripts" "$ctx/loom-lab/k6/lib"
-  (cd "$LAB_ROOT/scripts" && find loomlab \( -name '*.py' -o -path '*/templates/*' \) -type f \
+  (cd "$LOOMLAB_ROOT/scripts" && find loomlab \( -name '*.py' -o -path '*/templates/*' \) -type f \
     -exec cp -p --parents {} "$ctx/loom-lab/scripts/" \;)
-  cp -p "$LAB_ROOT/k6/lib/modes.json" "$ctx/loom-lab/k6/lib/"
+  cp -p "$LOOMLAB_ROOT/k6/lib/modes.json" "$ctx/loom-lab/k6/lib/"
   build k6 loom-lab/k6:1.8.1 "$ctx" \
     "$(signature "$src/Containerfile.k6" "$ctx/k6" "$ctx/loom-lab" "$out/debian.sig")" --network host
 }

@@ -23,7 +23,7 @@ COREDNS_BUILD=2 # bump when the plugin list below changes: the cached binary is 
 KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.8.0}"
 METRICS_SERVER_VERSION="${METRICS_SERVER_VERSION:-v0.9.0}"
 REGISTRY_VERSION="${REGISTRY_VERSION:-v3.1.2}"
-tools="$LAB_CACHE/k8s-tools"
+tools="$LOOMLAB_CACHE/k8s-tools"
 bin="$tools/v$K8S_VERSION"
 mkdir -p "$bin"
 command -v go >/dev/null || die "Go is needed to build the Kubernetes components (https://go.dev/dl)"

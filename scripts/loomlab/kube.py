@@ -18,7 +18,7 @@ from typing import Any
 from kubernetes import client, config, dynamic
 from kubernetes.client.rest import ApiException
 
-from loomlab.cluster.settings import KUBECONFIG as LAB_KUBECONFIG
+from loomlab.cluster.settings import KUBECONFIG as LOOMLAB_KUBECONFIG
 
 DEFAULT_NAMESPACE = "loom-lab"
 FIELD_MANAGER = "loom-lab"
@@ -40,7 +40,7 @@ class Target:
         if self.kubeconfig:
             return self.kubeconfig
         if not self.context and not os.environ.get("KUBECONFIG") and lab_cluster_up():
-            return str(LAB_KUBECONFIG)
+            return str(LOOMLAB_KUBECONFIG)
         return None  # the client's own default: $KUBECONFIG, then ~/.kube/config
 
     def describe(self) -> str:
@@ -50,9 +50,9 @@ class Target:
 
 def lab_cluster_up() -> bool:
     """The lab's cluster on this machine is up: its kubeconfig exists and its API server listens."""
-    if not LAB_KUBECONFIG.exists():
+    if not LOOMLAB_KUBECONFIG.exists():
         return False
-    server = urllib.parse.urlparse(json.loads(LAB_KUBECONFIG.read_text())["clusters"][0]["cluster"]["server"])
+    server = urllib.parse.urlparse(json.loads(LOOMLAB_KUBECONFIG.read_text())["clusters"][0]["cluster"]["server"])
     try:
         socket.create_connection((server.hostname, server.port or 443), timeout=1).close()
         return True

@@ -146,7 +146,7 @@ def parse() -> argparse.Namespace:
     p.add_argument("--out", required=True)
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--port", type=int, default=8095)
-    p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
+    p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
     return p.parse_args()
 
 

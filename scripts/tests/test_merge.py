@@ -166,11 +166,16 @@ class MergeTest(unittest.TestCase):
             row("loomlab_chunk_duration", 2_000_001, 9.0, extra="transport=http"),
         ]
         declared = summary(1.0)
-        declared["metrics"]["loomlab_chunk_duration{transport:grpc}"] = {"type": "trend", "values": {"max": 0, "count": 0}}
+        declared["metrics"]["loomlab_chunk_duration{transport:grpc}"] = {
+            "type": "trend",
+            "values": {"max": 0, "count": 0},
+        }
         merged = merge.merge(
             self.files([requests(5, seed=13)], extra=tagged), [declared], WANTED | {"loomlab_chunk_duration"}
         )
-        self.assertEqual(merged["metrics"]["loomlab_chunk_duration{transport:grpc}"]["values"], {"max": 7.0, "count": 1})
+        self.assertEqual(
+            merged["metrics"]["loomlab_chunk_duration{transport:grpc}"]["values"], {"max": 7.0, "count": 1}
+        )
 
     def test_other_scenarios_are_left_out(self):
         other = [

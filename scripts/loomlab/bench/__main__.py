@@ -84,7 +84,7 @@ def main(argv=None):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     sections, info = measure(chosen, args, out, modes, progress)
-    meta = run_meta(args, info, os.environ.get("LAB_COMMAND", "lab bench"), args.k6)
+    meta = run_meta(args, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6)
     finish(out, args, meta, sections)
 
 

@@ -102,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
         " those where k6 is the bottleneck (A3: the export costs k6 3-7 %% of the virtual"
         " throughput), all, or none",
     )
-    p.add_argument("--jvm-flags", default=os.environ.get("LAB_JVM_FLAGS", ""))
+    p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
     p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
     p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
     p.add_argument(
