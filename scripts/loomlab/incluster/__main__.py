@@ -34,13 +34,8 @@ def apply_services(kube: Kube, args, variants: list[str]) -> tuple[list[dict], d
     objects applied and rolled out: the rendered services, the Job templates, the policy probe."""
     images = target.pushed(args.registry)
     print("== applying deploy/k8s/local (database, JVM and JVM+AOT variants) and the k6 scripts", flush=True)
-    service_docs = deploy.render("deploy/k8s/local", images)
-    ours = {plan.VARIANTS[v][0] for v in variants} | {"postgres"}
-    kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in ours])
-    job_docs = deploy.render("deploy/k8s/local/jobs", images)
-    kube.apply([d for d in job_docs if d["kind"] != "Job"])  # the scripts' ConfigMap, the results volume
+    service_docs, job_docs = deploy.apply_local(kube, images, [plan.VARIANTS[v][0] for v in variants])
     templates = deploy.job_templates(job_docs)
-    deploy.wait_rollouts(kube, ["statefulset/postgres"] + [f"deployment/{plan.VARIANTS[v][0]}" for v in variants])
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
     if args.interleave:  # every mode gets pods of its own: the variants' shared ones step aside

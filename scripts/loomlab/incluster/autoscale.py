@@ -24,7 +24,7 @@ from loomlab.kube import ApiException, Kube
 from loomlab.kube import ready as kube_ready
 from loomlab.render import render
 
-from . import cli, deploy, target
+from . import cli, deploy
 from .measure import ClusterService
 from .plan import VARIANTS
 
@@ -176,22 +176,14 @@ def delete_hpa(kube: Kube, name: str):
 
 def main(argv):
     args = cli.autoscale(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    kube = target.connect(args)
-    images = target.pushed(args.registry)
-    name = VARIANTS[VARIANT][0]
-    _, job_docs, container = deploy.one_variant(kube, images, name)
-    hpa = next(
-        d for d in deploy.render("deploy/k8s/overlays/jvm-autoscaled", images) if d["kind"] == "HorizontalPodAutoscaler"
-    )
-    base_env = container.get("env", [])
-
+    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
+    out, kube, name, container = run.out, run.kube, run.name, run.container
+    overlay = deploy.render("deploy/k8s/overlays/jvm-autoscaled", run.images)
+    hpa = next(d for d in overlay if d["kind"] == "HorizontalPodAutoscaler")
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
     load = bench.sleep.open_sleep_load(args.fraction, lr.littles_bound(bench.sleep.WORKER_THREADS, 0.1), args.seconds)
-    service = ClusterService(
-        kube, VARIANT, suite, "worker", "autoscale", base_env, deploy.job_templates(job_docs), out, []
-    )
+    templates = deploy.job_templates(run.job_docs)
+    service = ClusterService(kube, VARIANT, suite, "worker", "autoscale", container.get("env", []), templates, out, [])
     service.wait_ready()
     kube.apply([hpa])
     job_name = deploy.job_id("autoscale")

@@ -8,6 +8,7 @@ import functools
 import re
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -28,21 +29,44 @@ def render(directory: str, images: dict[str, str]) -> list[dict]:
     return target.with_images([d for d in yaml.safe_load_all(p.stdout) if d], images)
 
 
-def one_variant(kube: Kube, images: dict[str, str], name: str) -> tuple[list[dict], list[dict], dict]:
-    """deploy/k8s/local's database and one variant's Deployment and Service applied, with the k6
-    scripts and the results volume, and rolled out: (the local documents, the Jobs' documents,
-    the variant's container)."""
+def apply_local(kube: Kube, images: dict[str, str], names: list[str]) -> tuple[list[dict], list[dict]]:
+    """deploy/k8s/local's database and the named variants' Deployments and Services applied, with
+    the k6 scripts and the results volume (the Jobs' own objects), and rolled out: (the local
+    documents, the Jobs' documents)."""
     service_docs = render("deploy/k8s/local", images)
-    kube.apply(
-        [
-            d
-            for d in service_docs
-            if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in (name, "postgres")
-        ]
-    )
+    ours = {*names, "postgres"}
+    kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in ours])
     job_docs = render("deploy/k8s/local/jobs", images)
     kube.apply([d for d in job_docs if d["kind"] != "Job"])
-    wait_rollouts(kube, ["statefulset/postgres", f"deployment/{name}"])
+    wait_rollouts(kube, ["statefulset/postgres"] + [f"deployment/{n}" for n in names])
+    return service_docs, job_docs
+
+
+@dataclass
+class OneVariant:
+    """What autoscale and failover start from: their report folder, the cluster, the pushed images,
+    and one variant applied (apply_local) with its Jobs' documents and its container."""
+
+    out: Path
+    kube: Kube
+    images: dict[str, str]
+    name: str
+    job_docs: list[dict]
+    container: dict
+
+    @classmethod
+    def start(cls, args, name: str) -> OneVariant:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        kube = target.connect(args)
+        images = target.pushed(args.registry)
+        _, job_docs, container = one_variant(kube, images, name)
+        return cls(out, kube, images, name, job_docs, container)
+
+
+def one_variant(kube: Kube, images: dict[str, str], name: str) -> tuple[list[dict], list[dict], dict]:
+    """apply_local for one variant: (the local documents, the Jobs' documents, its container)."""
+    service_docs, job_docs = apply_local(kube, images, [name])
     deployment = next(d for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)
     return service_docs, job_docs, deployment["spec"]["template"]["spec"]["containers"][0]
 

@@ -25,7 +25,7 @@ from loomlab.cluster.settings import sh
 from loomlab.kube import Kube
 from loomlab.render import render
 
-from . import cli, deploy, fetch, target
+from . import cli, deploy, fetch
 from .measure import ClusterService
 from .plan import VARIANTS
 
@@ -97,12 +97,8 @@ def open_load(rate: int, seconds: int) -> bench.Load:
 
 def main(argv):
     args = cli.failover(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    kube = target.connect(args)
-    images = target.pushed(args.registry)
-    name = VARIANTS[VARIANT][0]
-    _, job_docs, container = deploy.one_variant(kube, images, name)
+    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
+    out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
     suite = bench.sleep.suites(bench.Scale())[0]
     load = open_load(args.rate, args.seconds)
     templates = deploy.job_templates(job_docs)
