@@ -1,7 +1,8 @@
-"""`./lab bench` (python3 -m bench, with scripts/ on the path): the comparison of the modes.
+"""`./lab bench` (python -m loomlab.bench): the comparison of the modes.
 
-- loads: what runs (workloads, closed and open load shapes, bounds, the seeds' figures, profiles)
-- runner: how it runs (the service under test, k6 with /q/metrics sampled, warm-up, repeats)
-- report: what it says (tables, verdicts, report.md/html, results.json, --strict, --compare)
-- __main__: the command line
+- cli, plan: the options and what a run will take (standard library only: --help, --plan)
+- loads, workloads/, profiles: what runs (load shapes, bounds, the seeds' figures, profiles as data)
+- rounds, runner, runners, merge: how it runs (the service under test, k6, rounds, several runners)
+- verdict, answer, tables, summaries, records, chart, report, compare: what it says
+- api: what another driver of the same comparison (the in-cluster runner) may use
 """
