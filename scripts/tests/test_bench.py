@@ -298,6 +298,19 @@ class AnswerTest(unittest.TestCase):
         self.assertEqual(rounds_, "4 (88%)")
         self.assertEqual(cause, "worker: worker threads (500 req/s) binds")
 
+    def test_the_answer_gives_each_modes_req_s_and_p99(self):
+        from loomlab.bench import answer
+
+        s = self.section(
+            "sleep",
+            {
+                "worker": [(480, 1000), (490, 1100), (485, 1050), (482, 1040)],
+                "virtual": [(3900, 180), (3800, 190), (3950, 170), (3880, 182)],
+            },
+            {"worker": 500, "virtual": 5000},
+        )
+        self.assertEqual(answer.figures_per_mode(s), "worker 484 (1,045 ms), virtual 3,890 (181 ms)")
+
     def test_a_sleep_endpoint_never_blames_the_database(self):
         s = self.section(
             "sleep",

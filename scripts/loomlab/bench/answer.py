@@ -94,15 +94,37 @@ def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
     return v.text(), by_how_much(v), rounds, bound
 
 
+def figures_per_mode(section: Mapping) -> str:
+    """Each mode's median req/s and p99 (ms) over its rounds: "worker 490 (1,012 ms), ..."."""
+    results = section["results"]
+    parts = []
+    for m in MODES:
+        if m in results and results[m]["runs"]:
+            agg = lr.aggregate(results[m]["runs"])
+            p99 = agg["p99"].median if "p99" in agg else math.nan
+            parts.append(f"{m} {lr.fmt(agg['throughput'].median, 0)} ({lr.fmt(p99, 0)} ms)")
+    return ", ".join(parts)
+
+
 def answer_table(sections: list[dict], local: str) -> lr.Table:
-    t = lr.Table(["workload", "load", "modes", "winner", "by how much (interval)", "rounds", "the bound that binds"])
+    t = lr.Table(
+        [
+            "workload",
+            "load",
+            "req/s (p99) per mode",
+            "winner",
+            "by how much (interval)",
+            "rounds",
+            "the bound that binds",
+        ]
+    )
     for s in sections:
         v = verdict_of(s)
         if v is None:
             continue
         name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
-        modes = ", ".join(m for m in MODES if m in s["results"])
-        t.add(name + (f" ({s['environment']})" if s.get("environment", local) != local else ""), s["load"], modes, *v)
+        where = f" ({s['environment']})" if s.get("environment", local) != local else ""
+        t.add(name + where, s["load"], figures_per_mode(s), *v)
     return t
 
 
