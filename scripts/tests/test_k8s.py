@@ -430,3 +430,42 @@ class K6Files(unittest.TestCase):
             "client.load([__ENV.PROTO_DIR || './proto'], 'ingest.proto');"
         )
         self.assertEqual(sorted(k6files.references(src)), ["./data.csv", "./lib/lab.js", "./proto/ingest.proto"])
+
+
+class DnsQueryTest(unittest.TestCase):
+    """up's proof that the cluster's DNS answers: an A query to a server on loopback, asked and read
+    as a resolver would (dnspython), against a server that answers like CoreDNS."""
+
+    def test_the_a_records_of_a_name(self):
+        import socket
+        import threading
+
+        import dns.message
+        import dns.rrset
+
+        from loomlab.cluster.api import dns_query
+
+        server = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        server.bind(("127.0.0.1", 0))
+        port = server.getsockname()[1]
+
+        def answer():
+            data, peer = server.recvfrom(4096)
+            query = dns.message.from_wire(data)
+            response = dns.message.make_response(query)
+            name = query.question[0].name
+            response.answer.append(dns.rrset.from_text(name, 5, "IN", "A", "10.96.0.1"))
+            server.sendto(response.to_wire(), peer)
+
+        threading.Thread(target=answer, daemon=True).start()
+        try:
+            self.assertEqual(
+                dns_query("kubernetes.default.svc.cluster.local", "127.0.0.1", timeout=10, port=port), ["10.96.0.1"]
+            )
+        finally:
+            server.close()
+
+    def test_no_answer_is_no_record(self):
+        from loomlab.cluster.api import dns_query
+
+        self.assertEqual(dns_query("kubernetes.default.svc.cluster.local", "127.0.0.1", timeout=0.2, port=9), [])

@@ -4,13 +4,15 @@ poll), kubectl for what it does best (apply), and one DNS query to prove the clu
 from __future__ import annotations
 
 import json
-import secrets
-import socket
 import ssl
-import struct
 import subprocess
 import urllib.request
 from pathlib import Path
+
+import dns.exception
+import dns.message
+import dns.query
+import dns.rdatatype
 
 from .settings import KUBECONFIG, sh
 
@@ -50,26 +52,10 @@ def kubectl(*args, input=None, check=True, timeout=120) -> subprocess.CompletedP
     return sh("kubectl", "--kubeconfig", KUBECONFIG, *args, input=input, check=check, timeout=timeout)
 
 
-def dns_query(name: str, server: str, timeout: float = 2) -> list[str]:
-    """A records of `name` from `server` (one UDP query)."""
-    qid = secrets.randbits(16)
-    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0)
-    q += b"".join(bytes([len(p)]) + p.encode() for p in name.rstrip(".").split(".")) + b"\0" + struct.pack(">HH", 1, 1)
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.settimeout(timeout)
-        s.sendto(q, (server, 53))
-        data = s.recv(4096)
-    answers = struct.unpack(">H", data[6:8])[0]
-    i = 12
-    while data[i]:
-        i += data[i] + 1
-    i += 5
-    found = []
-    for _ in range(answers):
-        i += 2 if data[i] & 0xC0 == 0xC0 else data.index(b"\0", i) - i + 1
-        rtype, _, _, length = struct.unpack(">HHIH", data[i : i + 10])
-        i += 10
-        if rtype == 1:
-            found.append(socket.inet_ntoa(data[i : i + length]))
-        i += length
-    return found
+def dns_query(name: str, server: str, timeout: float = 2, port: int = 53) -> list[str]:
+    """A records of `name` from `server` (one UDP query, dnspython); none when it does not answer."""
+    try:
+        answer = dns.query.udp(dns.message.make_query(name, dns.rdatatype.A), server, timeout=timeout, port=port)
+    except (OSError, dns.exception.DNSException):
+        return []
+    return [r.address for rrset in answer.answer if rrset.rdtype == dns.rdatatype.A for r in rrset]
