@@ -48,8 +48,6 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = cli.run(argv)
     bench.profile_defaults(args)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants, args.registry)
     blocks, planned = plan_blocks(args, variants, {m for m in args.mode.split(",") if m})
     block_names = [f"{s.workload} on {e}" + (f" ({min(m)})" if len(m) == 1 else "") for _, s, m, _, e in blocks]
@@ -64,6 +62,8 @@ def main(argv=None):
         return
     if not variants:
         raise SystemExit("no service variant has an image: ./lab k8s images")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
 
     kube = target.connect(args)
     print(f"== {kube.target.describe()}: {kube.server}, namespace {kube.ns}; images from {args.registry}", flush=True)
