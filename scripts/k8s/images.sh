@@ -119,7 +119,7 @@ build_jvm() {
   fi
   rm -rf "$ctx/quarkus-app" && cp -a "$app" "$ctx/quarkus-app"
   rm -f "$ctx/quarkus-app/app.aot"
-  cp "$src/run-java.sh" "$LOOMLAB_ROOT/src/main/jvm/service.args" "$ctx/"
+  cp -p "$src/run-java.sh" "$LOOMLAB_ROOT/src/main/jvm/service.args" "$ctx/"
   build jvm "loom-lab/loom-lab-jvm:$APP_TAG" "$ctx" \
     "$(signature "$src/Containerfile.jvm" "$src/run-java.sh" "$ctx/service.args" "$ctx/runtime.sig" "$out/debian.sig") $app_sig"
 }
