@@ -16,7 +16,7 @@ from loomlab.render import render
 
 from . import verdict
 from .answer import AT_BOUND, answer_table
-from .chart import write_chart
+from .chart import chart_svg
 from .records import results_of
 from .tables import LOCAL
 
@@ -84,8 +84,9 @@ def machine() -> str:
 def finish(out: Path, args, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
     """report.md (`lead`, then the sections, then `appendix`: markdown lines), report.html and
     results.json; with --strict, exit 1 on a failed run."""
-    (out / "results.json").write_text(json.dumps(results_of(meta, sections), indent=1, default=str))
-    write_chart(out)
+    results = results_of(meta, sections)
+    (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
+    (out / "chart.svg").write_text(chart_svg(results))
     write_report(out, meta, sections, appendix, lead)
     htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None, answer_table(sections, LOCAL))
     print(f"report: {out / 'report.md'}")

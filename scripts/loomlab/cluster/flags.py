@@ -7,6 +7,8 @@ from pathlib import Path
 from .settings import API_PORT, METRICS_PORT, NODE, NODE_IP, RUN, SERVICE_CIDR
 
 PKI = RUN / "pki"
+# The controllers of a single node: no leader election, no profiling endpoint, terse logs.
+SINGLE_NODE = ("--leader-elect=false", "--profiling=false", "--v=1")
 Argv = list[str | Path]
 
 
@@ -91,10 +93,8 @@ def controller_manager(t: dict) -> Argv:
             "--service-account-private-key-file": PKI / "sa.key",
             "--root-ca-file": PKI / "ca.crt",
         },
-        "--leader-elect=false",
         "--use-service-account-credentials=true",
-        "--profiling=false",
-        "--v=1",
+        *SINGLE_NODE,
     )
 
 
@@ -102,9 +102,7 @@ def scheduler(t: dict) -> Argv:
     return command(
         t["KUBE_SCHEDULER"],
         {**kubeconfigs(RUN / "scheduler.kubeconfig"), "--bind-address": "127.0.0.1"},
-        "--leader-elect=false",
-        "--profiling=false",
-        "--v=1",
+        *SINGLE_NODE,
     )
 
 

@@ -20,7 +20,7 @@ def description(module: str) -> str:
 
 
 def needs_out(p: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.Namespace:
-    if args.out is None and not getattr(args, "plan", False) and "workload" not in args:
+    if args.out is None and not getattr(args, "plan", False):
         p.error("--out is needed to run (./lab passes it)")
     return args
 
@@ -141,7 +141,7 @@ def fetch(argv: list[str]) -> argparse.Namespace:
     p.add_argument("workload", help="the Job's workload: sleep, tasks, product, ... (deploy/k8s/jobs/<workload>)")
     p.add_argument("--out", default=None, help="where the files go (default: target/loom-lab/k8s-results/<workload>)")
     target_options(p)
-    return needs_out(p, p.parse_args(argv))
+    return p.parse_args(argv)
 
 
 COMMANDS = {"run": run, "autoscale": autoscale, "failover": failover, "fetch": fetch}
