@@ -7,6 +7,8 @@ import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.execution.Workload;
 import dev.loomlab.ingest.IngestConfig;
+import dev.loomlab.mixed.CpuWork;
+import dev.loomlab.mixed.MixedConfig;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.product.ProductConfig;
 import dev.loomlab.sleep.SleepConfig;
@@ -41,6 +43,8 @@ public class LabInfoService {
   private final IngestConfig ingest;
   private final ReactiveDatabase reactiveDb;
   private final ReactiveConfig reactive;
+  private final MixedConfig mixed;
+  private final CpuWork cpuWork;
 
   LabInfoService(
       Config config,
@@ -52,7 +56,9 @@ public class LabInfoService {
       WaitBudgets budgets,
       IngestConfig ingest,
       ReactiveDatabase reactiveDb,
-      ReactiveConfig reactive) {
+      ReactiveConfig reactive,
+      MixedConfig mixed,
+      CpuWork cpuWork) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
@@ -63,6 +69,8 @@ public class LabInfoService {
     this.ingest = ingest;
     this.reactiveDb = reactiveDb;
     this.reactive = reactive;
+    this.mixed = mixed;
+    this.cpuWork = cpuWork;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -114,6 +122,9 @@ public class LabInfoService {
     pools.put("reactive.pool-max-size", reactiveDb.maxSize());
     pools.put("reactive.pool-max-waiting", reactive.pool().maxWaiting());
     pools.put("reactive.web-client-max-connections", reactive.webClient().maxConnections());
+    pools.put("mixed.max-cpu-ms", mixed.maxCpuMs());
+    // SHA-256 rounds of loomlab.mixed.payload-bytes per ms of CPU, measured at start-up.
+    pools.put("mixed.rounds-per-ms", cpuWork.calibrated().map(Math::round).orElse(null));
     pools.put("jdk.feature", Runtime.version().feature());
     pools.put(
         "virtual.carriers",

@@ -71,6 +71,26 @@ class ThreadWaitTest {
     given().get("/api/worker/sleep?ms=1").then().statusCode(200);
   }
 
+  /**
+   * The reactive mode's CPU work moved to the worker pool waits for one of its 4 threads within the
+   * same budget: 24 requests of 100 ms of CPU, 2 cores, so past the first waves the rest waited
+   * longer than 300 ms and are refused the same way, the work not started.
+   */
+  @Test
+  void offloadedReactiveWorkIsRefusedPastTheBudgetLikeTheWorkerMode() throws Exception {
+    List<Answer> answers =
+        OverloadProbe.fire("/api/reactive/mixed?cpu-ms=100&wait-ms=0&offload=true", FLOOD);
+    List<Answer> refused = answers.stream().filter(a -> a.status() == 503).toList();
+    assertThat(
+        answers.stream().filter(a -> a.status() == 200).count() + refused.size(),
+        equalTo((long) FLOOD));
+    assertThat(refused.size(), greaterThan(FLOOD / 4));
+    assertThat(
+        refused.stream().map(Answer::contentType).toList(),
+        everyItem(equalTo("application/problem+json")));
+    assertThat(refused.stream().map(Answer::queue).toList(), everyItem(equalTo("thread")));
+  }
+
   @Test
   @ShouldNotPin
   void virtualModeHasNoQueueAndServesTheWholeFlood() throws Exception {

@@ -1,0 +1,110 @@
+package dev.loomlab.mixed;
+
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Real CPU work of a requested length: SHA-256 rounds, each over the payload and the previous
+ * digest, so no round can be skipped and the last digest is the answer. How many rounds make a
+ * millisecond is measured once at start-up, on a thread of its own (the service is ready meanwhile;
+ * the first requests wait for it), from that thread's CPU time, so a busy machine does not skew it.
+ */
+@Startup
+@ApplicationScoped
+public class CpuWork {
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  private final byte[] payload;
+  private final CompletableFuture<Double> roundsPerMs = new CompletableFuture<>();
+
+  CpuWork(MixedConfig config) {
+    this.payload = payload(config.payloadBytes());
+    Thread.ofPlatform()
+        .name("loomlab-cpu-calibration")
+        .daemon(true)
+        .start(() -> calibrate(config.calibrationMs()));
+  }
+
+  /** The payload every round hashes: {@code bytes} bytes counting up from 0. */
+  static byte[] payload(int bytes) {
+    byte[] payload = new byte[bytes];
+    for (int i = 0; i < bytes; i++) {
+      payload[i] = (byte) i;
+    }
+    return payload;
+  }
+
+  /** Rounds that take {@code cpuMs} of CPU on this machine, as calibrated. */
+  public long roundsFor(long cpuMs) {
+    return Math.round(roundsPerMs.join() * cpuMs);
+  }
+
+  /** The calibration's figure, for /api/info and the reports; empty until it is measured. */
+  public Optional<Double> calibrated() {
+    return Optional.ofNullable(roundsPerMs.getNow(null));
+  }
+
+  /** {@code cpuMs} of CPU work on the calling thread. */
+  public Burn burn(long cpuMs) {
+    Thread current = Thread.currentThread();
+    long rounds = roundsFor(cpuMs);
+    long cpu0 = THREADS.getCurrentThreadCpuTime();
+    long wall0 = System.nanoTime();
+    byte[] digest = hash(rounds);
+    long wall = System.nanoTime() - wall0;
+    long cpu = cpu0 < 0 ? -1 : THREADS.getCurrentThreadCpuTime() - cpu0;
+    String hex = HexFormat.of().formatHex(digest);
+    return new Burn(current.getName(), current.isVirtual(), rounds, hex, cpu, wall);
+  }
+
+  private byte[] hash(long rounds) {
+    MessageDigest sha = sha256();
+    byte[] state = new byte[0];
+    for (long r = 0; r < rounds; r++) {
+      sha.update(payload);
+      sha.update(state);
+      state = sha.digest();
+    }
+    return state;
+  }
+
+  private void calibrate(long ms) {
+    try {
+      long half = ms * 1_000_000 / 2;
+      spend(half);
+      long start = THREADS.getCurrentThreadCpuTime();
+      long rounds = spend(half);
+      double measured = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
+      roundsPerMs.complete(rounds / measured);
+    } catch (RuntimeException e) {
+      roundsPerMs.completeExceptionally(e);
+    }
+  }
+
+  /** Hashes in batches until this thread has spent {@code cpuNanos}; the rounds it took. */
+  private long spend(long cpuNanos) {
+    long end = THREADS.getCurrentThreadCpuTime() + cpuNanos;
+    long rounds = 0;
+    while (THREADS.getCurrentThreadCpuTime() < end) {
+      hash(256);
+      rounds += 256;
+    }
+    return rounds;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+}
