@@ -11,7 +11,14 @@ from pathlib import Path
 from loomlab import labreport as lr
 from loomlab.render import render
 
-COLORS = {"worker": "#d9534f", "virtual": "#337ab7", "reactive": "#5cb85c", "virtual+rx": "#9b59b6"}
+# Each mode's colour in every chart (the bench's chart.svg too).
+COLORS = {
+    "worker": "#d9534f",
+    "virtual": "#337ab7",
+    "reactive": "#5cb85c",
+    "reactive+offload": "#f0ad4e",
+    "virtual+rx": "#9b59b6",
+}
 
 
 def _num(v):

@@ -250,6 +250,7 @@ def fmt_spread(s: Spread, digits=1, unit="") -> str:
 class Table:
     headers: list[str]
     rows: list[list[str]] = field(default_factory=list)
+    note: str = ""  # a line under the table (what it adds up to), where it has one
 
     def add(self, *cells):
         self.rows.append([str(c) for c in cells])
@@ -257,7 +258,7 @@ class Table:
     def markdown(self) -> str:
         out = ["| " + " | ".join(self.headers) + " |", "|" + "|".join("---" for _ in self.headers) + "|"]
         out += ["| " + " | ".join(r) + " |" for r in self.rows]
-        return "\n".join(out)
+        return "\n".join(out + (["", self.note] if self.note else []))
 
     def text(self) -> str:
         widths = [
@@ -269,4 +270,5 @@ class Table:
                 c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False))
             )
 
-        return "\n".join([line(self.headers), line(["-" * w for w in widths])] + [line(r) for r in self.rows])
+        lines = [line(self.headers), line(["-" * w for w in widths])] + [line(r) for r in self.rows]
+        return "\n".join(lines + ([self.note] if self.note else []))

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from loomlab import labreport as lr
+from loomlab.htmlreport import COLORS
 from loomlab.render import render
 
 from .answer import verdict_of
 from .loads import MODES
 from .records import Results, Section, read_results
 
-COLORS = {"worker": "#d9534f", "virtual": "#337ab7", "reactive": "#5cb85c", "virtual+rx": "#9b59b6"}
 LABEL_W, PANEL_W, BAR_H, GAP = 330, 250, 13, 18
 
 

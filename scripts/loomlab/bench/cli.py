@@ -50,8 +50,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--mode",
         default="",
-        help="worker, virtual, reactive or virtual+rx (virtual threads awaiting the reactive "
-        "clients), comma-separated (default: every mode a workload has)",
+        help="worker, virtual, reactive, reactive+offload (mixed: the CPU work off the event loop) or "
+        "virtual+rx (virtual threads awaiting the reactive clients), comma-separated (default: every mode "
+        "a workload has)",
     )
     p.add_argument(
         "--warmups", type=int, default=None, help="most warm-up runs per mode (at least 2 unless fewer; 15, smoke: 1)"

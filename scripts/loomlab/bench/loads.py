@@ -17,14 +17,18 @@ MATRIX = {k: v for k, v in json.loads((ROOT / "k6/lib/modes.json").read_text()).
 # VIRTUAL_RX: a variant of the virtual mode measured as a column of its own where the matrix lists
 # it (db, product): the request's virtual thread awaits the reactive clients (k6 CLIENTS=reactive).
 VIRTUAL_RX = "virtual+rx"
+# REACTIVE_OFFLOAD: the reactive mode of the mixed workload with its CPU work moved off the event
+# loop to the worker pool (k6 OFFLOAD=true), a column beside the naive form that keeps it on the loop.
+REACTIVE_OFFLOAD = "reactive+offload"
 # The execution models, in report order.
-MODES = ("worker", "virtual", "reactive", VIRTUAL_RX)
+MODES = ("worker", "virtual", "reactive", REACTIVE_OFFLOAD, VIRTUAL_RX)
 
 
-def modes_of(key: str, with_rx: bool = False) -> tuple:
+def modes_of(key: str, with_rx: bool = False, with_offload: bool = False) -> tuple:
     """A workload's modes (or 'copy', 'ingest-grpc'), in report order; with_rx adds the virtual+rx
-    column where the workload has it."""
+    column where the workload has it, with_offload the reactive+offload column."""
     modes = tuple(m for m in MODES if m in MATRIX[key])
+    modes += (REACTIVE_OFFLOAD,) if with_offload and "reactive" in modes else ()
     return modes + ((VIRTUAL_RX,) if with_rx and key in MATRIX[VIRTUAL_RX] else ())
 
 
@@ -33,8 +37,12 @@ THREADED = ("worker", "virtual")
 
 
 def k6_mode(mode: str) -> dict:
-    """The k6 environment that selects a column: its MODE, and CLIENTS for the virtual variant."""
-    return {"MODE": "virtual", "CLIENTS": "reactive"} if mode == VIRTUAL_RX else {"MODE": mode}
+    """The k6 environment that selects a column: its MODE, and CLIENTS or OFFLOAD for the variants."""
+    if mode == VIRTUAL_RX:
+        return {"MODE": "virtual", "CLIENTS": "reactive"}
+    if mode == REACTIVE_OFFLOAD:
+        return {"MODE": "reactive", "OFFLOAD": "true"}
+    return {"MODE": mode}
 
 
 @dataclass
@@ -111,6 +119,7 @@ class Scale:
 
 # What each pod has its own of: a Deployment of R pods has R of each (its bounds scale with R).
 POD_CAPACITIES = (
+    "cpus",
     "worker.max-threads",
     "fan-out.worker-threads",
     "datasource.max-size",

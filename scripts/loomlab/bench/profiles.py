@@ -10,18 +10,28 @@ from .workloads import MODULES, ingest
 EVERY = tuple(m.__name__.rsplit(".", 1)[1] for m in MODULES)
 # The request-response workloads, which have a reactive form: the three-way answer.
 QUICK = ("sleep", "product", "db")
+# Where virtual threads stop winning: CPU in the request (a profile of its own, about 20 minutes).
+CPU = ("mixed",)
+NOT_CPU = tuple(w for w in EVERY if w not in CPU)
 
 # name -> (scale, core suites of these workload modules, variants of these, what it is for)
 PROFILES = {
     "quick": ("quick", QUICK, (), "the three-way answer on sleep, product and db"),
     "rest": (
         "quick",
-        tuple(w for w in EVERY if w not in QUICK),
-        EVERY,
+        tuple(w for w in EVERY if w not in QUICK + CPU),
+        NOT_CPU,
         "the rest at the same scale: the chunk writers over HTTP in three modes and over gRPC, tasks,"
         " pinning, the seeds' pool variants",
     ),
-    "seeds": ("seeds", EVERY, EVERY, "each seed's own setup, every workload"),
+    "seeds": ("seeds", NOT_CPU, NOT_CPU, "each seed's own setup, every workload"),
+    "cpu": (
+        "quick",
+        CPU,
+        CPU,
+        "where virtual threads stop winning: CPU per request swept against the worker pool, and long CPU"
+        " requests among short ones (the carriers at the default and at 8)",
+    ),
     "smoke": ("smoke", EVERY, (), "seconds, for CI"),
     "sweep": (
         "quick",

@@ -1,5 +1,5 @@
 """Tables across the loads of one suite (a suite's `summary` names one): the ingest suites' records/s
-beside the COPY anchor."""
+beside the COPY anchor, and the mixed sweep's crossover (crossover.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 
 from loomlab import labreport as lr
 
+from .crossover import mixed_summary, tail_summary
 from .tables import LOCAL
 from .workloads.ingest import INGEST_DOMAINS, INGEST_TRENDS, SEED_D
 
@@ -93,4 +94,4 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
 
 
 # A suite's table across its loads, by the name its Suite gives (loads.Suite.summary).
-SUMMARIES = {"ingest": ingest_summary}
+SUMMARIES = {"ingest": ingest_summary, "mixed": mixed_summary, "tail": tail_summary}

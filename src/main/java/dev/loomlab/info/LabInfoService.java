@@ -125,6 +125,8 @@ public class LabInfoService {
     pools.put("mixed.max-cpu-ms", mixed.maxCpuMs());
     // SHA-256 rounds of loomlab.mixed.payload-bytes per ms of CPU, measured at start-up.
     pools.put("mixed.rounds-per-ms", cpuWork.calibrated().map(Math::round).orElse(null));
+    // The cores the JVM sees (availableProcessors: a CPU set or a container's limit).
+    pools.put("cpus", cpus);
     pools.put("jdk.feature", Runtime.version().feature());
     pools.put(
         "virtual.carriers",
