@@ -38,6 +38,10 @@ SAMPLED_COUNTERS: list[tuple[str, str, dict[str, str]]] = [
     ("gc_pauses", "jvm_gc_pause_seconds_count", {}),
     ("pinned", "jvm_threads_virtual_pinned_seconds_count", {}),
     ("submit_failed", "jvm_threads_virtual_submit_failed_total", {}),
+    # Bytes the JVM allocated (the heap's young generation), and scratch buffers allocated because
+    # none could be reused (the buffers workload, both caches).
+    ("alloc_bytes", "jvm_gc_memory_allocated_bytes_total", {}),
+    ("buffers_allocated", "loomlab_buffers_allocated_total", {}),
 ]
 
 

@@ -357,7 +357,9 @@ class ScaleOut(unittest.TestCase):
 class Workloads(unittest.TestCase):
     def test_every_workload_runs_in_the_cluster_at_the_quick_scale(self):
         quick = plan.workload_suites("quick")
-        self.assertEqual(set(quick), {"sleep", "tasks", "product", "recruits", "candidates", "db", "pinning"})
+        self.assertEqual(
+            set(quick), {"sleep", "tasks", "product", "recruits", "candidates", "db", "pinning", "mixed", "buffers"}
+        )
         self.assertEqual(quick["recruits"].loads[0].env["RECORDS"], "3000")
         self.assertEqual(plan.workload_suites("smoke")["recruits"].loads[0].env["RECORDS"], "500")
         # The chunk writers in the cluster: three modes but COPY.

@@ -1,12 +1,12 @@
-"""The mixed workload's predictions (Little's law on threads and on cores) and the crossover the
-sweep's table reads from the rounds."""
+"""The cpu and cores profiles' workloads: the mixed predictions (Little's law on threads and on cores)
+and the crossover the sweep's table reads from the rounds, the tail and buffers tables, the CPU sets."""
 
 import math
 import unittest
 
-from loomlab.bench import crossover
-from loomlab.bench.loads import k6_mode
-from loomlab.bench.workloads import mixed
+from loomlab.bench import crossover, summaries
+from loomlab.bench.loads import Scale, k6_mode, on_cpus
+from loomlab.bench.workloads import cores, mixed
 
 POOLS = {"worker.max-threads": 50, "cpus": 2}
 
@@ -86,6 +86,41 @@ class TailTest(unittest.TestCase):
         self.assertEqual(rows["worker"][5], "best")
         self.assertTrue(rows["virtual"][5].startswith("2.8"), rows["virtual"])
         self.assertEqual(rows["virtual"][6], "2")
+
+
+class CoresTest(unittest.TestCase):
+    def test_one_core_keeps_k6_off_the_services_cpu_and_two_share_both(self):
+        chosen = cores.suites(Scale("quick"))
+        one = [s for s in chosen if s.variant.startswith("1 core")]
+        two = [s for s in chosen if s.variant.startswith("2 cores")]
+        self.assertEqual({s.workload for s in one}, {"sleep", "product"})
+        for s in one:
+            self.assertEqual((s.service_cpus, s.loads[0].k6_cpus), ("1", "0"))
+        for s in two:
+            self.assertEqual((s.service_cpus, s.loads[0].k6_cpus), ("", ""))
+        self.assertIn("350", next(s for s in one if s.workload == "product").loads[0].name)
+
+    def test_a_cpu_list_becomes_taskset_and_none_leaves_the_command(self):
+        self.assertEqual(on_cpus(["java", "-jar", "x"], "1"), ["taskset", "-c", "1", "java", "-jar", "x"])
+        self.assertEqual(on_cpus(["k6", "run"], ""), ["k6", "run"])
+
+
+class BuffersTableTest(unittest.TestCase):
+    def test_allocation_per_request_and_new_buffers_per_request(self):
+        run = {
+            "throughput": 800.0,
+            "p99": 110.0,
+            "requests": 6400.0,
+            "delta_alloc_bytes": 6400 * 70 * 1024.0,
+            "delta_buffers_allocated": 6400.0,
+            "delta_gc_pauses": 12.0,
+            "delta_gc_pause_s": 0.05,
+            "peak_rss_bytes": 300 * 2**20,
+        }
+        section = {"workload": "buffers", "env": {"CACHE": "thread"}, "results": {"virtual": {"runs": [run] * 4}}}
+        row = summaries.buffers_summary([section]).rows[0]
+        self.assertEqual(row[:2], ["thread", "virtual"])
+        self.assertEqual(row[4:7], ["70.0", "1.000", "12"])
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ class Load:
     dashboard: bool = True
     est_s: float | dict = 10.0  # planned seconds of one run (or mode -> seconds), for the time left
     warmup_est_s: float | dict | None = None  # planned seconds of one warm-up run (None: est_s)
+    k6_cpus: str = ""  # the CPUs k6 runs on (a taskset list, e.g. "0"); "": any
 
 
 @dataclass
@@ -92,6 +93,13 @@ class Suite:
     # Least warm-up load per mode (s); None: --warmup-seconds. Workloads paced by sleeps, pools or
     # the database settle in seconds; the CPU-bound A3 virtual run needs the JIT's full warm-up.
     warmup_seconds: float | None = None
+    service_cpus: str = ""  # the CPUs the service's JVM runs on (a taskset list, e.g. "1"); "": any
+
+
+def on_cpus(cmd: list[str], cpus: str) -> list[str]:
+    """`cmd` held to the CPUs of a taskset list (its threads, and the JVM's view of its processors:
+    availableProcessors follows the affinity mask); unchanged for "" (any CPU)."""
+    return ["taskset", "-c", cpus, *cmd] if cpus else cmd
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,11 @@ EVERY = tuple(m.__name__.rsplit(".", 1)[1] for m in MODULES)
 # The request-response workloads, which have a reactive form: the three-way answer.
 QUICK = ("sleep", "product", "db")
 # Where virtual threads stop winning: CPU in the request (a profile of its own, about 20 minutes).
-CPU = ("mixed",)
-NOT_CPU = tuple(w for w in EVERY if w not in CPU)
+CPU = ("mixed", "buffers")
+# The cores a service gets (a profile of its own: its eight suites would take the cpu profile past
+# half an hour).
+CORES = ("cores",)
+NOT_CPU = tuple(w for w in EVERY if w not in CPU + CORES)
 
 # name -> (scale, core suites of these workload modules, variants of these, what it is for)
 PROFILES = {
@@ -29,9 +32,11 @@ PROFILES = {
         "quick",
         CPU,
         CPU,
-        "where virtual threads stop winning: CPU per request swept against the worker pool, and long CPU"
-        " requests among short ones (the carriers at the default and at 8)",
+        "where virtual threads stop winning: CPU per request swept against the worker pool, long CPU"
+        " requests among short ones (the carriers at the default and at 8), a per-thread cache against a"
+        " shared pool",
     ),
+    "cores": ("quick", (), CORES, "the quick answer's A3 and product at 350 users on 1 core and on 2"),
     "smoke": ("smoke", EVERY, (), "seconds, for CI"),
     "sweep": (
         "quick",

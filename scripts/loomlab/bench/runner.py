@@ -15,7 +15,7 @@ from loomlab import ROOT, metrics, proc
 
 from . import runners
 from .figures import figures_of, open_throughput
-from .loads import Load, Suite, k6_mode
+from .loads import Load, Suite, k6_mode, on_cpus
 from .tables import LOCAL
 from .target import ServiceUnderTest
 
@@ -26,13 +26,13 @@ class Service:
 
     environment = LOCAL
 
-    def __init__(self, java: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path):
+    def __init__(self, java: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path, cpus: str = ""):
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
         full_env = dict(os.environ)
         full_env.update(env)
         full_env["QUARKUS_HTTP_PORT"] = str(port)
-        cmd = [java, *jvm_flags, "-jar", str(jar)]
+        cmd = on_cpus([java, *jvm_flags, "-jar", str(jar)], cpus)
         self.cmd = cmd
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
@@ -73,6 +73,7 @@ def local_service(suite: Suite, mode: str, tag: str, args, out: Path, slot: int 
         suite.server_env,
         args.jvm_flags.split(),
         out / f"service-{tag}-{mode}.log",
+        suite.service_cpus,
     )
 
 
@@ -138,7 +139,7 @@ def run_k6(
     started = time.monotonic()
     try:
         k6_run = subprocess.run(
-            [k6, "run", "--quiet", "--no-color", str(ROOT / load.script)],
+            on_cpus([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], load.k6_cpus),
             env=env,
             cwd=ROOT,
             capture_output=True,

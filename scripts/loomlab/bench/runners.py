@@ -21,7 +21,7 @@ from loomlab import labreport as lr
 from loomlab import proc
 
 from . import merge
-from .loads import Load
+from .loads import Load, on_cpus
 
 FIRST_PORT = 6600  # the local runners' REST API: 127.0.0.1:6600, 6601, ...
 THRESHOLDS_CROSSED = 99  # k6's exit code when a threshold failed (the merged summary decides)
@@ -150,6 +150,7 @@ def run_local(
             f"csv={runner_file(out, i, 'csv.gz')}",
             str(script),
         ]
+        cmd = on_cpus(cmd, load.k6_cpus)
         procs.append(subprocess.Popen(cmd, env=runner_env, cwd=cwd, stdout=logs[-1], stderr=subprocess.STDOUT))
     try:
         for i, p in enumerate(procs):

@@ -1,5 +1,6 @@
 """Tables across the loads of one suite (a suite's `summary` names one): the ingest suites' records/s
-beside the COPY anchor, and the mixed sweep's crossover (crossover.py)."""
+beside the COPY anchor, the buffers workload's allocation per request, and the mixed workload's
+tables (crossover.py)."""
 
 from __future__ import annotations
 
@@ -93,5 +94,34 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
     return t
 
 
+def buffers_summary(sections: list[dict]) -> lr.Table:
+    """Per cache and mode: what a request allocated (bytes, and scratch buffers it found none to
+    reuse), the GC it caused, the peak RSS, and its req/s and p99."""
+    t = lr.Table(
+        ["cache", "mode", "req/s", "p99 ms", "alloc KiB/req", "new buffers/req", "GC pauses", "GC ms", "peak RSS MB"]
+    )
+    for sec in sections:
+        if sec["workload"] != "buffers":
+            continue
+        for mode, r in sec["results"].items():
+            agg = lr.aggregate(r["runs"])
+
+            def med(k, agg=agg):
+                return agg.get(k, lr.Spread.of([])).median
+
+            t.add(
+                sec["env"].get("CACHE", "?"),
+                mode,
+                lr.fmt_spread(agg["throughput"], 0),
+                lr.fmt(med("p99"), 0),
+                lr.fmt(lr.ratio(med("delta_alloc_bytes") / 1024, med("requests")), 1),
+                lr.fmt(lr.ratio(med("delta_buffers_allocated"), med("requests")), 3),
+                lr.fmt(med("delta_gc_pauses"), 0),
+                lr.fmt(med("delta_gc_pause_s") * 1000, 0),
+                lr.fmt(med("peak_rss_bytes") / 2**20, 0),
+            )
+    return t
+
+
 # A suite's table across its loads, by the name its Suite gives (loads.Suite.summary).
-SUMMARIES = {"ingest": ingest_summary, "mixed": mixed_summary, "tail": tail_summary}
+SUMMARIES = {"ingest": ingest_summary, "mixed": mixed_summary, "tail": tail_summary, "buffers": buffers_summary}

@@ -17,8 +17,8 @@ VARIANTS = {
 
 def workload_suites(profile: str) -> dict:
     """Every workload's main suite at the profile's scale: smoke's, or the bench's quick and rest
-    profiles together (quick holds only the request-response workloads)."""
-    chosen = ("smoke",) if profile == "smoke" else ("quick", "rest")
+    profiles together (quick holds only the request-response workloads), and cpu's sweep (mixed)."""
+    chosen = ("smoke",) if profile == "smoke" else ("quick", "rest", "cpu")
     return {s.workload: s for p in chosen for s in bench.suites(p) if not s.variant}
 
 

@@ -22,6 +22,7 @@ public enum Workload {
   CANDIDATES(Mode.values(), readBack("candidates")),
   DB(Mode.values(), null),
   MIXED(Mode.values(), null),
+  BUFFERS(Mode.values(), null),
   PINNING(
       Mode.ON_THREADS,
       "pinning is a virtual thread blocked inside synchronized or native code; the event loop must"

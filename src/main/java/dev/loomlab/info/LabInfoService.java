@@ -1,5 +1,6 @@
 package dev.loomlab.info;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.loomlab.database.ReactiveConfig;
 import dev.loomlab.database.ReactiveDatabase;
 import dev.loomlab.execution.ExecutionConfig;
@@ -19,6 +20,7 @@ import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,6 +129,9 @@ public class LabInfoService {
     pools.put("mixed.rounds-per-ms", cpuWork.calibrated().map(Math::round).orElse(null));
     // The cores the JVM sees (availableProcessors: a CPU set or a container's limit).
     pools.put("cpus", cpus);
+    // The GC's threads, sized by HotSpot from the same processor count (absent in a native image).
+    pools.put("gc.parallel-threads", vmOption("ParallelGCThreads"));
+    pools.put("gc.concurrent-threads", vmOption("ConcGCThreads"));
     pools.put("jdk.feature", Runtime.version().feature());
     pools.put(
         "virtual.carriers",
@@ -143,6 +148,16 @@ public class LabInfoService {
         ImageMode.current().isNativeImage() ? "native" : "jvm",
         pools,
         Workload.matrix());
+  }
+
+  private static Integer vmOption(String name) {
+    try {
+      HotSpotDiagnosticMXBean hotspot =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      return hotspot == null ? null : Integer.valueOf(hotspot.getVMOption(name).getValue());
+    } catch (RuntimeException e) {
+      return null; // not a HotSpot JVM, or no such option
+    }
   }
 
   private static List<Long> range(ProductConfig.Latency latency) {
