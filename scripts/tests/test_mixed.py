@@ -116,11 +116,13 @@ class BuffersTableTest(unittest.TestCase):
             "delta_gc_pauses": 12.0,
             "delta_gc_pause_s": 0.05,
             "peak_rss_bytes": 300 * 2**20,
+            "cpu_s": 6400 * 0.0004,
         }
         section = {"workload": "buffers", "env": {"CACHE": "thread"}, "results": {"virtual": {"runs": [run] * 4}}}
         row = summaries.buffers_summary([section]).rows[0]
         self.assertEqual(row[:2], ["thread", "virtual"])
         self.assertEqual(row[4:7], ["70.0", "1.000", "12"])
+        self.assertEqual(row[8:], ["0.400", "300"])
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from .loads import MODES
 from .records import Results, Section, read_results
 
 LABEL_W, PANEL_W, BAR_H, GAP = 330, 250, 13, 18
+TOP = 58.0  # the title, the legend's row and the panels' headings above the first group
 
 
 @dataclass
@@ -43,7 +44,7 @@ def groups(sections: list[Section]) -> list[Group]:
     """One group per answered load: its modes' median req/s and p99, each bar scaled to the load's
     largest (loads differ by orders of magnitude)."""
     out: list[Group] = []
-    y = 40.0
+    y = TOP
     for s in sections:
         verdict = verdict_of(s)
         if verdict is None:
@@ -87,8 +88,17 @@ def chart_svg(results: Results) -> str:
         bar_h=BAR_H,
         title=f"{meta.get('title', 'loom-lab bench report')}, {meta.get('date', '')}, profile {meta.get('profile')}",
         fmt=lr.fmt,
-        modes=[(m, COLORS[m]) for m in MODES],
+        legend=legend([b.mode for g in drawn for b in g.bars]),
     )
+
+
+def legend(drawn: list[str]) -> list[tuple[str, str, float]]:
+    """(mode, colour, x) of each mode drawn, in report order, spaced by the length of its name."""
+    out, x = [], 4.0
+    for m in (m for m in MODES if m in drawn):
+        out.append((m, COLORS[m], x))
+        x += 24 + 6.5 * len(m)
+    return out
 
 
 def write_chart(folder: Path, out: Path | None = None) -> Path:

@@ -89,7 +89,9 @@ class Suite:
     # False for a variant of the seed's own configuration (a smaller pool, no bulkhead, a simulated
     # round trip): profiles pick the core suites and these apart.
     core: bool = True
-    summary: str = ""  # a table across the suite's loads, by name (summaries.SUMMARIES)
+    # A table across the loads of the suites that name it, by name (summaries.SUMMARIES), made after
+    # the last of them.
+    summary: str = ""
     # Least warm-up load per mode (s); None: --warmup-seconds. Workloads paced by sleeps, pools or
     # the database settle in seconds; the CPU-bound A3 virtual run needs the JIT's full warm-up.
     warmup_seconds: float | None = None

@@ -186,7 +186,7 @@ def measure(
     Long because it turns each load's results into a report section: one key per table or figure the
     report reads."""
     sections, info = [], {}
-    for suite in chosen:
+    for n, suite in enumerate(chosen):
         scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
         if not suite.description.endswith(scaled):
             suite.description += scaled
@@ -238,7 +238,8 @@ def measure(
                 print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
             if section["runners"]:
                 print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)
-        if suite.summary:
+        # A summary covers every section so far: it is made once, after the last suite that names it.
+        if suite.summary and all(s.summary != suite.summary for s in chosen[n + 1 :]):
             table = SUMMARIES[suite.summary](sections)
             sections[-1]["summary"] = table
             print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)

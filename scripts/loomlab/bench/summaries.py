@@ -98,7 +98,18 @@ def buffers_summary(sections: list[dict]) -> lr.Table:
     """Per cache and mode: what a request allocated (bytes, and scratch buffers it found none to
     reuse), the GC it caused, the peak RSS, and its req/s and p99."""
     t = lr.Table(
-        ["cache", "mode", "req/s", "p99 ms", "alloc KiB/req", "new buffers/req", "GC pauses", "GC ms", "peak RSS MB"]
+        [
+            "cache",
+            "mode",
+            "req/s",
+            "p99 ms",
+            "alloc KiB/req",
+            "new buffers/req",
+            "GC pauses",
+            "GC ms",
+            "CPU ms/req",
+            "peak RSS MB",
+        ]
     )
     for sec in sections:
         if sec["workload"] != "buffers":
@@ -118,6 +129,7 @@ def buffers_summary(sections: list[dict]) -> lr.Table:
                 lr.fmt(lr.ratio(med("delta_buffers_allocated"), med("requests")), 3),
                 lr.fmt(med("delta_gc_pauses"), 0),
                 lr.fmt(med("delta_gc_pause_s") * 1000, 0),
+                lr.fmt(lr.ratio(med("cpu_s") * 1000, med("requests")), 3),
                 lr.fmt(med("peak_rss_bytes") / 2**20, 0),
             )
     return t
