@@ -10,7 +10,8 @@ import math
 from loomlab import labreport as lr
 
 from . import verdict
-from .workloads.mixed import SHORT_P99, crossover_ms
+from .loads import MODES
+from .workloads.mixed import SHORT_P99, cores, crossover_ms
 
 
 def cpu_ms_of(section: dict) -> float:
@@ -43,13 +44,13 @@ def mixed_summary(sections: list[dict]) -> lr.Table:
     """One row per C of the sweep (the suite's closed loads). Long because each row puts the
     predicted bounds, the measured rates and the ratio with its interval side by side."""
     sweep = [s for s in sections if s["workload"] == "mixed" and "CPU_MS" in s["env"] and "LONG_SHARE" not in s["env"]]
-    modes = [m for m in ("worker", "virtual", "reactive", "reactive+offload") if any(m in s["results"] for s in sweep)]
+    modes = [m for m in MODES if any(m in s["results"] for s in sweep)]
     t = lr.Table(["C ms", *[f"{m} req/s" for m in modes], "virtual / worker", "state", "worker: T/(W+C)", "cores: N/C"])
-    threads, cores = math.nan, math.nan
+    threads, n = math.nan, math.nan
     for s in sweep:
         pools = s.get("pools", {})
         threads = float(pools.get("worker.max-threads", math.nan))
-        cores = float(pools.get("cpus", s.get("cpus", math.nan)))
+        n = cores(pools)
         c, w = cpu_ms_of(s), float(s["env"].get("WAIT_MS", 100))
         rates = []
         for m in modes:
@@ -63,13 +64,13 @@ def mixed_summary(sections: list[dict]) -> lr.Table:
             ratio,
             pair.state if pair else "-",
             lr.fmt(lr.littles_bound(threads, (c + w) / 1000.0), 0),
-            lr.fmt(lr.littles_bound(cores, c / 1000.0), 0) if c > 0 else "-",
+            lr.fmt(lr.littles_bound(n, c / 1000.0), 0) if c > 0 else "-",
         )
     w = float(sweep[0]["env"].get("WAIT_MS", 100)) if sweep else math.nan
-    predicted = crossover_ms(int(threads), cores, w) if sweep and not math.isnan(threads + cores) else math.nan
+    predicted = crossover_ms(int(threads), n, w) if sweep and not math.isnan(threads + n) else math.nan
     measured = caught_up(sweep)
     t.note = (
-        f"predicted crossover C* = N W / (T - N) = {lr.fmt(predicted, 1)} ms (N = {lr.fmt(cores, 0)} cores, "
+        f"predicted crossover C* = N W / (T - N) = {lr.fmt(predicted, 1)} ms (N = {lr.fmt(n, 0)} cores, "
         f"T = {lr.fmt(threads, 0)} threads, W = {lr.fmt(w, 0)} ms); measured: "
         + (
             "the worker pool stayed behind over the whole sweep"
@@ -88,10 +89,11 @@ def tail_summary(sections: list[dict]) -> lr.Table:
         if "LONG_SHARE" not in s["env"]:
             continue
         runs = {m: r["runs"] for m, r in s["results"].items() if r["runs"]}
-        med = {m: lr.aggregate(rs).get(SHORT_P99, lr.Spread.of([])).median for m, rs in runs.items()}
+        aggs = {m: lr.aggregate(rs) for m, rs in runs.items()}
+        med = {m: agg.get(SHORT_P99, lr.Spread.of([])).median for m, agg in aggs.items()}
         best = min(med, key=lambda m: med[m] if not math.isnan(med[m]) else math.inf)
         for m, rs in runs.items():
-            agg = lr.aggregate(rs)
+            agg = aggs[m]
             pair = None if m == best else verdict.compare(best, m, runs[best], rs, SHORT_P99, False, verdict.TIE_P99)
             t.add(
                 s.get("variant") or "-",

@@ -68,7 +68,7 @@ def sweep_load(cpu_ms: int, users: int, iterations: int) -> Load:
     )
 
 
-def tail_load(seconds: int, rate: int) -> Load:
+def tail_load(seconds: int, rate: int, modes: tuple = MODES) -> Load:
     """5 % of requests are 50 ms of CPU alone, the rest wait 100 ms with no CPU: the p99 of the
     short ones shows what the long ones do to them (virtual threads are not time-sliced)."""
     long_share, long_ms = 0.05, 50
@@ -88,7 +88,7 @@ def tail_load(seconds: int, rate: int) -> Load:
             "LONG_CPU_MS": str(long_ms),
         },
         bound=mixed_bound(10**6, cpu_per_req, (1 - long_share) * WAIT_MS),
-        modes=MODES,
+        modes=modes,
         rate=rate,
         open_s=seconds,
         timeout_s=seconds + 120,
@@ -137,8 +137,6 @@ def suites(scale: Scale) -> list[Suite]:
         server_env={**server_env, "JAVA_TOOL_OPTIONS": "-Djdk.virtualThreadScheduler.parallelism=8"},
         core=False,
         summary="tail",
-        loads=[tail_load(tail_s, 300)],
+        loads=[tail_load(tail_s, 300, modes=("worker", "virtual"))],
     )
-    for ld in carriers.loads:
-        ld.modes = ("worker", "virtual")
     return [main, tail] if scale.smoke else [main, tail, carriers]
