@@ -101,6 +101,9 @@ def suites(scale: Scale) -> list[Suite]:
     users = 50 if scale.smoke else 500
     sweep = (5,) if scale.smoke else SWEEP_CPU_MS
     tail_s = 4 if scale.smoke else 8
+    # Smoke (CI) offers the mix at 200 req/s: with one warm-up run, the naive reactive form at 300
+    # dropped 6 of 1,200 arrivals once (its loops held by the long requests of a cold JIT).
+    tail_rate = 200 if scale.smoke else 300
     server_env = {"QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS)}
     # The closed burst queues, as in A3: at C = 20 ms, 500 users hold 10 s of CPU, and a 2 s wait
     # budget refused about half of them in every mode (measured), so req/s counted refusals.
@@ -127,7 +130,7 @@ def suites(scale: Scale) -> list[Suite]:
         "mode, carriers at the JDK's default (one per core)",
         server_env=server_env,
         summary="tail",
-        loads=[tail_load(tail_s, 300)],
+        loads=[tail_load(tail_s, tail_rate)],
     )
     carriers = Suite(
         workload="mixed",
@@ -137,6 +140,6 @@ def suites(scale: Scale) -> list[Suite]:
         server_env={**server_env, "JAVA_TOOL_OPTIONS": "-Djdk.virtualThreadScheduler.parallelism=8"},
         core=False,
         summary="tail",
-        loads=[tail_load(tail_s, 300, modes=("worker", "virtual"))],
+        loads=[tail_load(tail_s, tail_rate, modes=("worker", "virtual"))],
     )
     return [main, tail] if scale.smoke else [main, tail, carriers]
