@@ -94,6 +94,14 @@ def parser() -> argparse.ArgumentParser:
         help="k6 runners per run: the load split with k6's execution segments, the runners started paused"
         " and resumed together, their raw samples merged exactly (default 1)",
     )
+    p.add_argument(
+        "--flames",
+        default="",
+        metavar="REGEX",
+        help="after the rounds of each load whose 'workload load' matches REGEX (e.g. 'A3' or 'mixed C=(0|5) ms'),"
+        " one more run per mode with async-profiler attached, not counted: CPU and allocation flame graphs,"
+        " CPU per request by category, the frames that differ between modes, the profiler's cost (local JVMs)",
+    )
     p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
     p.add_argument(
         "--dashboards",

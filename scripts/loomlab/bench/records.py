@@ -12,7 +12,7 @@ from typing import Any, TypedDict
 SCHEMA_VERSION = 2
 
 # The keys of a section that are tables (lr.Table): printed, never written to results.json.
-TABLES = ("table", "server", "summary", "runners", "replicas")
+TABLES = ("table", "server", "summary", "runners", "replicas", "flames", "frames_cpu", "frames_alloc")
 
 
 class RunFigures(TypedDict, total=False):
@@ -38,6 +38,9 @@ class ModeResults(TypedDict, total=False):
     runs: list[RunFigures]  # the measured rounds, in order
     warmup: dict[str, Any]  # what the warm-up did (runs, seconds, settled)
     first_run: str  # the first measured run's summary file (its /q/metrics samples beside it)
+    # One more run with async-profiler attached, not counted (bench.flames): its figures, its CPU and
+    # allocation per request by category and frame, its flame graphs.
+    profiled: dict[str, Any]
 
 
 class Section(TypedDict, total=False):

@@ -14,7 +14,7 @@ from typing import Any
 from loomlab import htmlreport
 from loomlab.render import render
 
-from . import verdict
+from . import flames, verdict
 from .answer import AT_BOUND, answer_table
 from .chart import chart_svg
 from .records import results_of
@@ -41,6 +41,7 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence
         tie_p99=verdict.TIE_P99,
         at_bound=AT_BOUND,
         pct=lambda f: f"{f * 100:.0f}",
+        flames_sampling=flames.SAMPLING,
     )
     (out / "report.md").write_text(text)
 

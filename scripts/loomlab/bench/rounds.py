@@ -15,7 +15,7 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 
-from . import verdict
+from . import flames, verdict
 from .loads import Load, Suite, effective_bound, service_pools
 from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
 from .progress import Progress
@@ -128,6 +128,8 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: Progress, s
                     break
                 told = found.text() if found else "no verdict"
                 print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
+            if flames.wanted(args, suite.workload, load):
+                flames.profile_load(services, load, in_load, results[i], slug_of(tag, load), args, out)
     finally:
         for service in services.values():
             service.stop()
@@ -223,6 +225,9 @@ def measure(
                 "runners": runners_table(load, results[i]),
                 "replicas": replicas_table(load, results[i]),
                 "ratio": ratio_line(load, results[i]),
+                "flames": flames.flames_table(load, results[i]),
+                "frames_cpu": flames.frames_table(load, results[i]),
+                "frames_alloc": flames.frames_table(load, results[i], "alloc_frames_kib"),
                 "results": results[i],
                 "expected": load.expect(pools) if load.expect else {},
                 "bounds": {m: effective_bound(load, m, pools) for m in load.modes},

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from loomlab import ROOT, metrics, proc
 
-from . import runners
+from . import profiler, runners
 from .figures import figures_of, open_throughput
 from .loads import Load, Suite, k6_mode, on_cpus
 from .tables import LOCAL
@@ -35,6 +35,11 @@ class Service:
         cmd = on_cpus([java, *jvm_flags, "-jar", str(jar)], cpus)
         self.cmd = cmd
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+
+    @property
+    def pid(self) -> int:
+        """The JVM's process (taskset, where the suite holds it to CPUs, execs the JVM in place)."""
+        return self.proc.pid
 
     def wait_ready(self, timeout_s: float = 60) -> None:
         if proc.wait_http(self.url + "/q/health/ready", timeout_s, alive=lambda: self.proc.poll() is None):
@@ -71,7 +76,7 @@ def local_service(suite: Suite, mode: str, tag: str, args, out: Path, slot: int 
         Path(args.jar),
         args.port + slot,
         suite.server_env,
-        args.jvm_flags.split(),
+        args.jvm_flags.split() + (list(profiler.JVM_FLAGS) if getattr(args, "flames", "") else []),
         out / f"service-{tag}-{mode}.log",
         suite.service_cpus,
     )
