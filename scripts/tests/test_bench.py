@@ -179,6 +179,15 @@ class CommandLineTest(unittest.TestCase):
             self.assertIn(option, text)
         self.assertIn("% confidence", text)
 
+    def test_loads_keeps_the_matching_loads_and_drops_suites_left_empty(self):
+        from loomlab.bench.__main__ import chosen_suites, parser
+
+        chosen = chosen_suites(parser().parse_args(["--profile", "cpu", "--loads", "mixed C=(0|5) ms"]))
+        self.assertEqual([s.workload for s in chosen], ["mixed"])
+        self.assertEqual([ld.name.split(",")[0] for ld in chosen[0].loads], ["C=0 ms", "C=5 ms"])
+        with self.assertRaises(SystemExit):
+            chosen_suites(parser().parse_args(["--profile", "quick", "--loads", "no such load"]))
+
 
 class VerdictTest(unittest.TestCase):
     """The verdict on synthetic rounds: a clear win, a tie, too few rounds, and drift."""

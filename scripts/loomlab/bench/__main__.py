@@ -11,6 +11,7 @@ Called by ./lab with the JDK, the database and k6 ready; see `./lab bench --help
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from loomlab import labreport as lr
@@ -27,8 +28,8 @@ from .rounds import measure
 
 
 def chosen_suites(args) -> list[Suite]:
-    """The profile's suites of the workloads asked for; a workload the profile lacks is refused with
-    the profiles that have it."""
+    """The profile's suites of the workloads asked for, with the loads --loads names; a workload the
+    profile lacks is refused with the profiles that have it."""
     wanted = {w for w in args.workload.split(",") if w}
     missing = wanted - {s.workload for s in suites(args.profile)}
     if missing:
@@ -40,7 +41,14 @@ def chosen_suites(args) -> list[Suite]:
             )
             + " (--profile NAME)"
         )
-    return [s for s in suites(args.profile) if not wanted or s.workload in wanted]
+    chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
+    if args.loads:
+        for s in chosen:
+            s.loads = [ld for ld in s.loads if re.search(args.loads, f"{s.workload} {ld.name}")]
+        chosen = [s for s in chosen if s.loads]
+        if not chosen:
+            raise SystemExit(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
+    return chosen
 
 
 def announce(args, chosen: list[Suite], modes: set[str]) -> Progress:
@@ -57,6 +65,10 @@ def announce(args, chosen: list[Suite], modes: set[str]) -> Progress:
         flush=True,
     )
     if args.plan:
+        for s in chosen:
+            print(
+                f"  {s.workload}{' / ' + s.variant if s.variant else ''} loads: {'; '.join(ld.name for ld in s.loads)}"
+            )
         for s, m, plan in plans:
             print(
                 f"  {s.workload}{' / ' + s.variant if s.variant else ''} {m}: start-up and warm-up "

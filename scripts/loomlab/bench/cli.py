@@ -48,6 +48,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument(
+        "--loads",
+        default="",
+        metavar="REGEX",
+        help="only the loads whose 'workload load' matches REGEX, e.g. 'A3' or 'mixed C=(0|5) ms' (--plan lists"
+        " them; default: every load)",
+    )
+    p.add_argument(
         "--mode",
         default="",
         help="worker, virtual, reactive, reactive+offload (mixed: the CPU work off the event loop) or "
