@@ -63,6 +63,7 @@ class SummaryTest(unittest.TestCase):
         self.assertAlmostEqual(s["cpu_frames_us"]["VirtualThread.run"], 80 * ms * 1000 / 50)
         self.assertAlmostEqual(s["cpu_frames_us"]["Thread.run"], 90 * ms * 1000 / 50)
         self.assertNotIn("[gc]", s["cpu_frames_us"])
+        self.assertNotIn("GCTaskThread::run", s["cpu_frames_us"])
         self.assertAlmostEqual(s["alloc_frames_kib"]["Sleep.work"], 1536 / 50)
 
     def test_frames_that_differ_most_come_first_and_a_caller_on_the_same_path_once(self):

@@ -37,6 +37,8 @@ CATEGORIES = {
 # A sample whose leaf runs in the kernel is the kernel's, whatever its category (syscalls: futex,
 # epoll, nanosleep, the scheduler's wake-ups).
 KERNEL = "kernel"
+# Categories that are threads of their own (the compilers, the collectors), not the requests' path.
+OWN_THREADS = ("JIT", "GC")
 COLUMNS = ("Java", "GC", "JIT", "JVM", KERNEL, "native", "classes")
 # A frame kept per mode in results.json: at least this share of the mode's CPU or bytes.
 KEPT_SHARE = 0.005
@@ -84,7 +86,8 @@ def inclusive(stacks: list[tuple[list[str], int]]) -> Counter:
 
 def summarise(files: dict[str, Path], requests: float) -> dict:
     """A profiled run's figures per request: CPU ms sampled, by category; KiB allocated; the frames
-    that hold at least KEPT_SHARE of either (CPU in us, allocation in KiB)."""
+    that hold at least KEPT_SHARE of either (CPU in us, allocation in KiB). The CPU frames leave out
+    the JIT's and GC's threads, whose whole figures are categories of their own."""
     cpu, alloc = read_collapsed(files["cpu"]), read_collapsed(files["alloc"])
     ms = CPU_INTERVAL_NS / 1e6 / max(requests, 1)
     categories: Counter = Counter()
@@ -96,7 +99,11 @@ def summarise(files: dict[str, Path], requests: float) -> dict:
         "cpu_ms": cpu_total * ms,
         "categories": {c: n * ms for c, n in categories.items()},
         "alloc_kib": alloc_total * kib,
-        "cpu_frames_us": {f: n * ms * 1000 for f, n in inclusive(cpu).items() if n >= KEPT_SHARE * cpu_total},
+        "cpu_frames_us": {
+            f: n * ms * 1000
+            for f, n in inclusive([(fs, n) for fs, n in cpu if category_of(fs) not in OWN_THREADS]).items()
+            if n >= KEPT_SHARE * cpu_total
+        },
         "alloc_frames_kib": {f: n * kib for f, n in inclusive(alloc).items() if n >= KEPT_SHARE * alloc_total},
     }
 

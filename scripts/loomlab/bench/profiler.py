@@ -71,12 +71,21 @@ class Profiler:
     def convert(self, jfr: Path) -> dict[str, Path]:
         """The recording as flame graphs (cpu.html, alloc.html) and collapsed stacks: CPU samples
         with the converter's category (GC, JIT, VM, ...) as their root frame, bytes allocated per
-        stack. Simple class names keep the frames readable."""
+        stack. Simple class names keep the frames readable; lambdas lose the ids that change every run."""
         outputs = {
-            "cpu_html": (["--cpu", "--simple", "--title", f"CPU {jfr.stem}"], jfr.with_suffix(".cpu.html")),
-            "alloc_html": (["--alloc", "--simple", "--title", f"Alloc {jfr.stem}"], jfr.with_suffix(".alloc.html")),
-            "cpu": (["--cpu", "--simple", "--classify", "-o", "collapsed"], jfr.with_suffix(".cpu.collapsed")),
-            "alloc": (["--alloc", "--simple", "--total", "-o", "collapsed"], jfr.with_suffix(".alloc.collapsed")),
+            "cpu_html": (["--cpu", "--simple", "--norm", "--title", f"CPU {jfr.stem}"], jfr.with_suffix(".cpu.html")),
+            "alloc_html": (
+                ["--alloc", "--simple", "--norm", "--title", f"Alloc {jfr.stem}"],
+                jfr.with_suffix(".alloc.html"),
+            ),
+            "cpu": (
+                ["--cpu", "--simple", "--norm", "--classify", "-o", "collapsed"],
+                jfr.with_suffix(".cpu.collapsed"),
+            ),
+            "alloc": (
+                ["--alloc", "--simple", "--norm", "--total", "-o", "collapsed"],
+                jfr.with_suffix(".alloc.collapsed"),
+            ),
         }
         for options, target in outputs.values():
             subprocess.run(
