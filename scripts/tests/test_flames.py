@@ -66,6 +66,16 @@ class SummaryTest(unittest.TestCase):
         self.assertNotIn("GCTaskThread::run", s["cpu_frames_us"])
         self.assertAlmostEqual(s["alloc_frames_kib"]["Sleep.work"], 1536 / 50)
 
+    def test_frames_per_request_reads_a_report_folders_profiles(self):
+        folder = Path(self.tmp.name)
+        (folder / "profiles").mkdir()
+        written(folder / "profiles", CPU, "sleep-A3-virtual.cpu.collapsed")
+        written(folder / "profiles", '{"metrics": {"http_reqs": {"values": {"count": 50}}}}', "sleep-A3-virtual.json")
+        text = flames.frames_per_request(folder, ["futex", "VirtualThread\\.(run|park)"]).text()
+        us = profiler.CPU_INTERVAL_NS / 1e3 / 50
+        self.assertIn(f"{10 * us:.1f}", text)
+        self.assertIn(f"{90 * us:,.1f}", text)
+
     def test_frames_that_differ_most_come_first_and_a_caller_on_the_same_path_once(self):
         results = {
             "worker": {"runs": [], "profiled": {"cpu_frames_us": {"Thread.run": 100.0, "Pool.take": 40.0}}},

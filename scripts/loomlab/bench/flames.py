@@ -6,6 +6,8 @@ profiler's own cost is the profiled run against the rounds' median, in the same 
 
 from __future__ import annotations
 
+import argparse
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -194,3 +196,30 @@ SAMPLING = (
     f"CPU sampled every {CPU_INTERVAL_NS / 1e6:g} ms of a thread's CPU time, allocation every"
     f" {ALLOC_INTERVAL_BYTES // 1024} KiB (TLAB-driven): per-request figures are samples x interval / requests"
 )
+
+
+def frames_per_request(folder: Path, patterns: list[str]) -> lr.Table:
+    """us of CPU per request, per profiled run of a report folder (its profiles/*.cpu.collapsed and
+    the k6 summary beside each), in the samples whose stack matches each pattern."""
+    # A pattern's '|' would split its markdown column.
+    t = lr.Table(["profiled run", "requests", "CPU samples", *(p.replace("|", "\\|") for p in patterns)])
+    for collapsed in sorted((folder / "profiles").glob("*.cpu.collapsed")):
+        run = collapsed.name.removesuffix(".cpu.collapsed")
+        requests = json.loads((collapsed.parent / f"{run}.json").read_text())["metrics"]["http_reqs"]["values"]["count"]
+        stacks = read_collapsed(collapsed)
+        us = CPU_INTERVAL_NS / 1e3 / max(requests, 1)
+        matched = [sum(n for fs, n in stacks if re.search(p, ";".join(fs))) * us for p in patterns]
+        t.add(run, lr.fmt(requests, 0), lr.fmt(sum(n for _, n in stacks), 0), *(lr.fmt(v, 1) for v in matched))
+    return t
+
+
+if __name__ == "__main__":
+    cli = argparse.ArgumentParser(
+        prog="python -m loomlab.bench.flames",
+        description="us of CPU per request in the stacks that match each pattern (a regular expression over"
+        " the stack, frames joined by ';'), for every profiled run of a report folder (./lab bench --flames)",
+    )
+    cli.add_argument("folder", type=Path)
+    cli.add_argument("patterns", nargs="+")
+    options = cli.parse_args()
+    print(frames_per_request(options.folder, options.patterns).markdown())
