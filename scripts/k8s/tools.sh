@@ -7,6 +7,7 @@
 #   coredns       $COREDNS_VERSION with only the plugins a cluster DNS needs (~1 min)
 #   pause         the sandbox process of every pod (a few lines of Go, below)
 #   metrics-server $METRICS_SERVER_VERSION: the resource metrics API (kubectl top, the autoscaler) (~3 min)
+#   kube-router   firewall only: the NetworkPolicy engine, from the module pinned in scripts/k8s/kube-router (~3 min)
 #   registry      the CNCF registry (distribution) $REGISTRY_VERSION: where the images go and the node
 #                 pulls them from, as on any cluster (~1 min)
 #   etcd          from Debian's etcd-server package (unpacked, not installed)
@@ -173,6 +174,18 @@ go_tool "$kubeconform" github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFOR
 metrics_server="$tools/metrics-server-$METRICS_SERVER_VERSION"
 go_tool "$metrics_server" sigs.k8s.io/metrics-server/cmd/metrics-server "$METRICS_SERVER_VERSION" \
   "metrics-server $METRICS_SERVER_VERSION (~3 min cold)"
+# kube-router, firewall only: the NetworkPolicy engine, built from the module pinned in
+# scripts/k8s/kube-router (its go.mod says which libraries are raised past v2.1.0's, and why); the
+# cached binary is named by that module's hash, so changing a pin rebuilds it.
+kr_module="$LOOMLAB_ROOT/scripts/k8s/kube-router"
+kube_router="$tools/kube-router-$(cat "$kr_module/go.mod" "$kr_module/go.sum" | sha256sum | cut -c1-12)"
+if [[ ! -x "$kube_router" ]]; then
+  log "k8s: building kube-router $(awk '$1 == "require" && $2 ~ /kube-router/ {print $3}' "$kr_module/go.mod") (the NetworkPolicy engine, scripts/k8s/kube-router) (~3 min cold, once)"
+  mod="$tools/build-kube-router"
+  rm -rf "$mod" && cp -r "$kr_module" "$mod"
+  (cd "$mod" && CGO_ENABLED=0 GOFLAGS=-mod=readonly go build -p 2 -trimpath -o "$kube_router" \
+    github.com/cloudnativelabs/kube-router/v2/cmd/kube-router >&2)
+fi
 registry="$tools/registry-$REGISTRY_VERSION"
 go_tool "$registry" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
   "the registry (distribution) $REGISTRY_VERSION (~1 min)"
@@ -188,3 +201,4 @@ echo "ETCD=$etcd"
 echo "KUBECONFORM=$kubeconform"
 echo "METRICS_SERVER=$metrics_server"
 echo "REGISTRY=$registry"
+echo "KUBE_ROUTER=$kube_router"
