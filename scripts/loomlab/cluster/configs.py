@@ -125,44 +125,79 @@ def metrics_server_objects() -> list[dict]:
     ]
 
 
-def cluster_objects() -> dict:
-    """Objects every run needs: DNS's read access, the metrics API, the default StorageClass and local volumes (no
-    provisioner here: static local PersistentVolumes on this node, owned per pod by fsGroup). Long
-    because it declares the API objects every run needs, one literal each."""
-    volumes = s.RUN / "volumes"
-    items = [
+def kube_router_objects() -> list[dict]:
+    """What kube-router's firewall reads (the read rules of the ClusterRole in its module's
+    daemonset/kubeadm-kuberouter.yaml; its leases and services/status serve the router and the proxy,
+    which do not run here)."""
+    read = ["get", "list", "watch"]
+    return [
         {
             "apiVersion": "rbac.authorization.k8s.io/v1",
             "kind": "ClusterRole",
-            "metadata": {"name": "loom-lab:coredns"},
+            "metadata": {"name": "loom-lab:kube-router"},
             "rules": [
                 {
                     "apiGroups": [""],
-                    "resources": ["endpoints", "services", "pods", "namespaces"],
-                    "verbs": ["list", "watch"],
+                    "resources": ["namespaces", "pods", "services", "nodes", "endpoints"],
+                    "verbs": read,
                 },
-                {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["list", "watch"]},
+                {"apiGroups": ["networking.k8s.io"], "resources": ["networkpolicies"], "verbs": read},
+                {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": read},
             ],
         },
         {
             "apiVersion": "rbac.authorization.k8s.io/v1",
             "kind": "ClusterRoleBinding",
-            "metadata": {"name": "loom-lab:coredns"},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "loom-lab:coredns"},
-            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:coredns"}],
+            "metadata": {"name": "loom-lab:kube-router"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "loom-lab:kube-router"},
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:kube-router"}],
         },
-        {
-            "apiVersion": "storage.k8s.io/v1",
-            "kind": "StorageClass",
-            "metadata": {
-                "name": "loom-lab-local",
-                "annotations": {"storageclass.kubernetes.io/is-default-class": "true"},
+    ]
+
+
+def cluster_objects() -> dict:
+    """Objects every run needs: DNS's and the policy engine's read access, the metrics API, the
+    default StorageClass and local volumes (no provisioner here: static local PersistentVolumes on
+    this node, owned per pod by fsGroup). Long because it declares the API objects every run needs,
+    one literal each."""
+    volumes = s.RUN / "volumes"
+    items = (
+        [
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "ClusterRole",
+                "metadata": {"name": "loom-lab:coredns"},
+                "rules": [
+                    {
+                        "apiGroups": [""],
+                        "resources": ["endpoints", "services", "pods", "namespaces"],
+                        "verbs": ["list", "watch"],
+                    },
+                    {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["list", "watch"]},
+                ],
             },
-            "provisioner": "kubernetes.io/no-provisioner",
-            "volumeBindingMode": "WaitForFirstConsumer",
-            "reclaimPolicy": "Delete",
-        },
-    ] + metrics_server_objects()
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "ClusterRoleBinding",
+                "metadata": {"name": "loom-lab:coredns"},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "loom-lab:coredns"},
+                "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "loom-lab:coredns"}],
+            },
+            {
+                "apiVersion": "storage.k8s.io/v1",
+                "kind": "StorageClass",
+                "metadata": {
+                    "name": "loom-lab-local",
+                    "annotations": {"storageclass.kubernetes.io/is-default-class": "true"},
+                },
+                "provisioner": "kubernetes.io/no-provisioner",
+                "volumeBindingMode": "WaitForFirstConsumer",
+                "reclaimPolicy": "Delete",
+            },
+        ]
+        + metrics_server_objects()
+        + kube_router_objects()
+    )
     for i in range(1, 13):  # a results volume per workload's Job, the database's, spares
         path = volumes / f"pv{i}"
         path.mkdir(parents=True, exist_ok=True)

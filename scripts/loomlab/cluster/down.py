@@ -68,7 +68,7 @@ def stop_pods():
             30,
             0.5,
         )
-    for name in ("metrics-server", "kubelet", "kube-proxy", "coredns"):
+    for name in ("kube-router", "metrics-server", "kubelet", "kube-proxy", "coredns"):
         stop(name)
     kill_pods()
 
@@ -108,6 +108,7 @@ def undo_host(before: dict | None):
         sh("ip", "link", "del", BRIDGE)
     host.clean_iptables("iptables-save", "iptables-restore")
     host.clean_iptables("ip6tables-save", "ip6tables-restore")
+    host.drop_ipsets((before or {}).get("ipsets", []))
     if before:
         # Tables the components' first iptables call created, now empty: gone as they came.
         for table in set(host.nft_tables()) - set(before.get("nft", [])):

@@ -129,6 +129,29 @@ def coredns(t: dict) -> Argv:
     return command(t["COREDNS"], {"-conf": RUN / "Corefile"})
 
 
+def kube_router(t: dict) -> Argv:
+    """NetworkPolicies enforced on the node: kube-router's firewall alone (the CNI bridge keeps the
+    routing, kube-proxy the Services), through the iptables and ipset in PATH, so on kube-proxy's
+    iptables backend. No health or metrics port: it would listen on every interface."""
+    return command(
+        t["KUBE_ROUTER"],
+        {
+            "--kubeconfig": RUN / "kube-router.kubeconfig",
+            "--hostname-override": NODE,
+            "--service-cluster-ip-range": SERVICE_CIDR,
+            "--iptables-sync-period": "1m",
+        },
+        "--run-firewall=true",
+        "--run-router=false",
+        "--run-service-proxy=false",
+        "--enable-cni=false",
+        "--enable-ipv6=false",
+        "--health-port=0",
+        "--metrics-port=0",
+        "--v=1",
+    )
+
+
 def metrics_server(t: dict) -> Argv:
     return command(
         t["METRICS_SERVER"],

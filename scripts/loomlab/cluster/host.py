@@ -69,6 +69,7 @@ def host_state() -> dict:
         "iptables": _rules("iptables-save"),
         "ip6tables": _rules("ip6tables-save"),
         "nft": nft_tables(),
+        "ipsets": ipsets(),
         "links": links,
         "addresses": addrs,
         "routes": routes,
@@ -85,6 +86,20 @@ def nft_tables() -> list[str]:
     if not shutil.which("nft"):
         return []
     return sorted(sh("nft", "list", "tables", check=False).stdout.splitlines())
+
+
+def ipsets() -> list[str]:
+    """The kernel's IP sets by name (kube-router's firewall keeps a set per policy's peers)."""
+    if not shutil.which("ipset"):
+        return []
+    return sorted(sh("ipset", "list", "-n", check=False).stdout.split())
+
+
+def drop_ipsets(keep: list[str]):
+    """Destroys every IP set but those of `keep` (what was there before `up`): kube-router's, once
+    no rule refers to them."""
+    for name in set(ipsets()) - set(keep):
+        sh("ipset", "destroy", name, check=False)
 
 
 def read_sysctls() -> dict:
@@ -142,6 +157,7 @@ def preflight():
         "iptables",
         "iptables-save",
         "iptables-restore",
+        "ipset",
         "ip6tables-save",
         "ip6tables-restore",
         "openssl",
@@ -150,7 +166,7 @@ def preflight():
         "kubectl",
     ):
         if not shutil.which(cmd):
-            missing.append(f"command {cmd} (Debian: containerd runc iptables conntrack iproute2 openssl)")
+            missing.append(f"command {cmd} (Debian: containerd runc iptables ipset conntrack iproute2 openssl)")
     for plugin in ("bridge", "host-local", "loopback"):
         if not Path(f"/usr/lib/cni/{plugin}").exists():
             missing.append(f"CNI plugin /usr/lib/cni/{plugin} (Debian: containernetworking-plugins)")
@@ -189,35 +205,38 @@ def network_up():
 def confine():
     """Forwarded packets must enter and leave through the bridge: pod to pod, and pod to Service
     (DNAT'ed back onto the bridge). Anything else forwarded (a pod reaching out, the outside
-    reaching in) is dropped. Re-applied after kube-proxy has inserted its own jumps."""
-    if sh("iptables", "-n", "-L", "LOOMLAB-FORWARD", check=False).returncode != 0:
-        sh("iptables", "-N", "LOOMLAB-FORWARD")
-        sh("iptables", "-A", "LOOMLAB-FORWARD", "!", "-i", BRIDGE, "-j", "DROP")
-        sh("iptables", "-A", "LOOMLAB-FORWARD", "!", "-o", BRIDGE, "-j", "DROP")
-    while sh("iptables", "-D", "FORWARD", "-j", "LOOMLAB-FORWARD", check=False).returncode == 0:
+    reaching in) is dropped, in the mangle table's FORWARD chain: the kernel walks it before the
+    filter table's, where kube-proxy and kube-router put their jumps first and ACCEPT what their
+    rules admit (kube-router: what a NetworkPolicy allows), so no component's rule comes before it."""
+    mangle = ("iptables", "-t", "mangle")
+    if sh(*mangle, "-n", "-L", "LOOMLAB-FORWARD", check=False).returncode != 0:
+        sh(*mangle, "-N", "LOOMLAB-FORWARD")
+        sh(*mangle, "-A", "LOOMLAB-FORWARD", "!", "-i", BRIDGE, "-j", "DROP")
+        sh(*mangle, "-A", "LOOMLAB-FORWARD", "!", "-o", BRIDGE, "-j", "DROP")
+    while sh(*mangle, "-D", "FORWARD", "-j", "LOOMLAB-FORWARD", check=False).returncode == 0:
         pass
-    sh("iptables", "-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD")
+    sh(*mangle, "-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD")
 
 
-def clean_iptables(save: str, restore: str):
-    """Removes every chain named with CHAIN_PREFIXES and every rule that jumps to one, leaving the
-    rest of each table as it is (what `kube-proxy --cleanup` does, for all of them at once)."""
-    kept, changed = without_our_chains(sh(save, check=False).stdout)
+def clean_iptables(save: str, restore: str, prefixes: tuple[str, ...] = CHAIN_PREFIXES):
+    """Removes every chain named with `prefixes` and every rule that jumps to one, leaving the rest
+    of each table as it is (what `kube-proxy --cleanup` does, for all of them at once)."""
+    kept, changed = without_our_chains(sh(save, check=False).stdout, prefixes)
     if changed:
         sh(restore, input=kept)
 
 
-def without_our_chains(text: str) -> tuple[str, bool]:
-    """An iptables-save text without the CHAIN_PREFIXES chains and the rules that use them."""
+def without_our_chains(text: str, prefixes: tuple[str, ...] = CHAIN_PREFIXES) -> tuple[str, bool]:
+    """An iptables-save text without the chains named with `prefixes` and the rules that use them."""
     kept, changed = [], False
     for line in text.splitlines():
-        if line.startswith(":") and line[1:].startswith(CHAIN_PREFIXES):
+        if line.startswith(":") and line[1:].startswith(prefixes):
             changed = True
             continue
         if line.startswith("-A "):
             words = line.split()
             targets = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-j", "-g", "--jump", "--goto")]
-            if words[1].startswith(CHAIN_PREFIXES) or any(t.startswith(CHAIN_PREFIXES) for t in targets):
+            if words[1].startswith(prefixes) or any(t.startswith(prefixes) for t in targets):
                 changed = True
                 continue
         kept.append(line)

@@ -20,6 +20,7 @@ IDENTITIES = {
     "proxy": ("system:kube-proxy", ""),
     "coredns": ("loom-lab:coredns", ""),
     "metrics-server": ("loom-lab:metrics-server", ""),
+    "kube-router": ("loom-lab:kube-router", ""),
 }
 
 

@@ -49,6 +49,7 @@ COMPONENTS = [
     "kube-proxy",
     "coredns",
     "metrics-server",
+    "kube-router",
 ]
 
 

@@ -110,6 +110,8 @@ def bring_up(t: dict):
 
         if not proc.wait_until(node_ready, 90, 0.25):
             raise RuntimeError(f"the node did not become Ready (see {RUN / 'logs' / 'kubelet.log'})")
+    with Step("NetworkPolicies enforced (kube-router, firewall only)"):
+        start_policy_engine(t)
     with Step("metrics API (metrics-server behind the aggregation layer) available"):
 
         def available():
@@ -125,9 +127,20 @@ def bring_up(t: dict):
             lambda: API_SERVICE_IP in dns_query("kubernetes.default.svc.cluster.local", NODE_IP), 60, 0.25
         ):
             raise RuntimeError(f"CoreDNS did not answer (see {RUN / 'logs' / 'coredns.log'})")
-        # kube-proxy inserts its jumps at the top of FORWARD: ours goes first again.
-        proc.wait_until(lambda: sh("iptables", "-n", "-L", "KUBE-FORWARD", check=False).returncode == 0, 20)
-        host.confine()
+
+
+def start_policy_engine(t: dict):
+    """kube-router reads the node it runs on: started once the node is registered; up when its
+    top-level chain is in the filter table's FORWARD."""
+    router = start("kube-router", flags.kube_router(t))
+
+    def firewall_up():
+        if router.poll() is not None:
+            raise RuntimeError(f"kube-router exited with {router.returncode} (see {RUN / 'logs' / 'kube-router.log'})")
+        return "-j KUBE-ROUTER-FORWARD" in sh("iptables", "-S", "FORWARD", check=False).stdout
+
+    if not proc.wait_until(firewall_up, 60, 0.5):
+        raise RuntimeError(f"kube-router set up no firewall (see {RUN / 'logs' / 'kube-router.log'})")
 
 
 def start_etcd(t: dict):
