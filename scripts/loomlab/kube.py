@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import time
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,6 +202,23 @@ class Kube:
         except ApiException as e:
             if e.status != 404:
                 raise
+
+    def delete_namespace(self, timeout_s: float = 180):
+        """This namespace and everything in it, returning once it is gone; gone already is fine."""
+        try:
+            self.core.delete_namespace(self.ns, propagation_policy="Background")
+        except ApiException as e:
+            if e.status != 404:
+                raise
+        self.wait_namespace_gone(timeout_s)
+
+    def wait_namespace_gone(self, timeout_s: float = 180):
+        """Returns once this namespace does not exist (one being deleted takes its pods' grace)."""
+        deadline = time.monotonic() + timeout_s
+        while self.namespace_exists():
+            if time.monotonic() > deadline:
+                raise SystemExit(f"namespace {self.ns} still there after {timeout_s:.0f} s")
+            time.sleep(1)
 
     def delete_job(self, name: str):
         """The Job and, in the background, its pods; gone already is fine."""

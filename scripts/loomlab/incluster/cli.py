@@ -144,7 +144,31 @@ def fetch(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-COMMANDS = {"run": run, "autoscale": autoscale, "failover": failover, "fetch": fetch}
+def netpol(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lab k8s netpol", description=description("netpol"))
+    p.add_argument("--service", default="loom-lab-jvm", help="the service's Service (default: loom-lab-jvm)")
+    p.add_argument(
+        "--broken",
+        default="",
+        metavar="DIR",
+        help="apply the policies of DIR (e.g. deploy/k8s/testdata/netpol/open-to-every-namespace) in place of"
+        " their namesakes: the check must fail; the real policies are put back",
+    )
+    p.add_argument(
+        "--cost",
+        action="store_true",
+        help="instead of the check, what enforcing costs the A3 answer: rounds of the A3 Job with the lab's policy"
+        " engine on and off (the lab's own cluster only)",
+    )
+    p.add_argument("--rounds", type=int, default=6, help="--cost: rounds per mode (6)")
+    p.add_argument("--out", default=None, help="--cost: the report folder (default: target/loom-lab/netpol-<time>)")
+    target_options(p)
+    # A run of --cost is one k6 pod, its service scraped as `./lab k8s run` scrapes it.
+    p.set_defaults(runners=1, sample_period=0.5)
+    return p.parse_args(argv)
+
+
+COMMANDS = {"run": run, "autoscale": autoscale, "failover": failover, "fetch": fetch, "netpol": netpol}
 
 if __name__ == "__main__":
     COMMANDS[sys.argv[1]](sys.argv[2:])

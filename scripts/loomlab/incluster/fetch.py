@@ -16,53 +16,22 @@ from kubernetes.stream import stream
 from loomlab import proc
 from loomlab.kube import Kube
 
-from . import cli, target
+from . import cli, pods, target
 
 READER_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
 
 
 def reader_pod(name: str, claim: str, image: str, writable: bool) -> dict:
-    """A pod that only holds the volume (read-only unless its files are to be removed), within Pod
-    Security 'restricted'."""
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "labels": {"app.kubernetes.io/part-of": "loom-lab", "app.kubernetes.io/component": "results-reader"},
-        },
-        "spec": {
-            "restartPolicy": "Never",
-            "automountServiceAccountToken": False,
-            "activeDeadlineSeconds": 600,
-            "securityContext": {
-                "runAsNonRoot": True,
-                "runAsUser": 12345,
-                "runAsGroup": 12345,
-                "fsGroup": 12345,
-                "seccompProfile": {"type": "RuntimeDefault"},
-            },
-            "containers": [
-                {
-                    "name": "reader",
-                    "image": image,
-                    # PID 1 ignores a TERM it has no handler for: this one leaves at once when deleted.
-                    "command": ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"],
-                    "securityContext": {
-                        "allowPrivilegeEscalation": False,
-                        "readOnlyRootFilesystem": True,
-                        "capabilities": {"drop": ["ALL"]},
-                    },
-                    "resources": {
-                        "requests": {"cpu": "50m", "memory": "64Mi"},
-                        "limits": {"cpu": "1", "memory": "256Mi"},
-                    },
-                    "volumeMounts": [{"name": "results", "mountPath": "/results", "readOnly": not writable}],
-                }
-            ],
-            "volumes": [{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": not writable}}],
-        },
-    }
+    """A pod that only holds the volume (read-only unless its files are to be removed)."""
+    return pods.restricted_pod(
+        name,
+        {"app.kubernetes.io/component": "results-reader"},
+        image,
+        # PID 1 ignores a TERM it has no handler for: this one leaves at once when deleted.
+        ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"],
+        volumes=[{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": not writable}}],
+        mounts=[{"name": "results", "mountPath": "/results", "readOnly": not writable}],
+    )
 
 
 def fetch(kube: Kube, claim: str, out: Path, image: str, folder: str = ".", remove: bool = False) -> list[str]:

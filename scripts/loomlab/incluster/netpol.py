@@ -1,0 +1,237 @@
+"""`./lab k8s netpol`: the NetworkPolicies of deploy/k8s proven from outside, in both directions, on
+the running stack (deploy/k8s/local, or base and an overlay). Throwaway pods open TCP connections
+the policies decide: from another namespace, from a pod of the namespace that is not the service,
+from a pod with the service's labels, from a k6 pod; and resolve a name through the cluster's DNS.
+Each case names the policy that decides it. A case that must be refused fails the check the moment
+it connects; one that must connect may take until the policy engine has seen the new pod (bounded).
+The service's and the database's pods must stay Ready: the node's probes still pass.
+
+`--broken DIR` applies the policies of DIR (deploy/k8s/testdata/netpol/...) in place of their
+namesakes, expects the check to fail, and puts the real ones back."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from kubernetes.stream import stream
+
+from loomlab import ROOT, proc
+from loomlab import labreport as lr
+from loomlab.kube import Kube, Target
+
+from . import cli, netpolcost, pods, target
+
+POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
+PROBE_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has Python
+# A refused connection fails at once (kube-router rejects); a dropped one at this timeout.
+CONNECT_TIMEOUT_S = 3
+# How long a case that must connect may wait for the policy engine to admit a new pod.
+ADMIT_WITHIN_S = 90
+# One attempt, from inside a probe pod: "reached", "refused" or "timeout" (a TCP connection), or the
+# address a name resolves to ("dns").
+CONNECT = (
+    "import socket, sys\n"
+    "host, port = sys.argv[1], sys.argv[2]\n"
+    "if port == 'dns':\n"
+    "    print(socket.gethostbyname(host)); sys.exit(0)\n"
+    "try:\n"
+    f"    socket.create_connection((host, int(port)), timeout={CONNECT_TIMEOUT_S}).close(); print('reached')\n"
+    "except socket.timeout:\n"
+    "    print('timeout')\n"
+    "except OSError:\n"
+    "    print('refused')\n"
+)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A throwaway pod: where it runs (the namespace, or the one outside it) and its labels."""
+
+    name: str
+    outside: bool
+    labels: dict
+
+
+@dataclass(frozen=True)
+class Case:
+    what: str
+    probe: Probe
+    host: str  # {ns} and {service} are filled in
+    port: str  # a TCP port, or "dns"
+    policy: str  # the policy that decides it ("" for DNS)
+    allowed: bool
+
+
+OUTSIDE = Probe("netpol-outside", True, {"app.kubernetes.io/name": "netpol-probe"})
+K6 = Probe("netpol-k6", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load"})
+# The service's labels as the policies select it, and a variant no Deployment selects: the pod is
+# neither adopted by a ReplicaSet nor an endpoint of a Service.
+AS_SERVICE = Probe(
+    "netpol-as-service",
+    False,
+    {
+        "app.kubernetes.io/name": "loom-lab",
+        "app.kubernetes.io/component": "service",
+        "app.kubernetes.io/variant": "netpol-probe",
+    },
+)
+DB, SVC = "postgres.{ns}.svc.cluster.local", "{service}.{ns}.svc.cluster.local"
+CASES = (
+    Case("another namespace to the database", OUTSIDE, DB, "5432", "postgres-from-service-only", False),
+    Case("another namespace to the service", OUTSIDE, SVC, "8080", "service-from-namespace-only", False),
+    Case("a k6 pod to the database", K6, DB, "5432", "postgres-from-service-only", False),
+    Case("a k6 pod to the service", K6, SVC, "8080", "service-from-namespace-only", True),
+    Case("the service's labels to the database", AS_SERVICE, DB, "5432", "postgres-from-service-only", True),
+    Case("another namespace resolves the database's name", OUTSIDE, DB, "dns", "", True),
+)
+
+
+def policies_in(folder: Path) -> set[str]:
+    """The names of every NetworkPolicy in the manifests under `folder` (testdata left out)."""
+    names = set()
+    for path in folder.rglob("*.yaml"):
+        if "testdata" in path.parts:
+            continue
+        for doc in yaml.safe_load_all(path.read_text()):
+            if isinstance(doc, dict) and doc.get("kind") == "NetworkPolicy":
+                names.add(doc["metadata"]["name"])
+    return names
+
+
+def uncovered(names: set[str], cases=CASES) -> list[str]:
+    """Policies without both an allowed and a refused case."""
+    return sorted(n for n in names if {c.allowed for c in cases if c.policy == n} != {True, False})
+
+
+def attempt(kube: Kube, namespace: str, pod: str, host: str, port: str) -> str:
+    return stream(
+        kube.core.connect_get_namespaced_pod_exec,
+        pod,
+        namespace,
+        command=["python3", "-c", CONNECT, host, port],
+        stderr=True,
+        stdin=False,
+        stdout=True,
+        tty=False,
+        _preload_content=True,
+    ).strip()
+
+
+def decide(kube: Kube, case: Case, namespace: str, service: str) -> tuple[str, bool]:
+    """What the case saw and whether that is what its policy says."""
+    host = case.host.format(ns=kube.ns, service=service)
+    if case.port == "dns":
+        seen = attempt(kube, namespace, case.probe.name, host, "dns")
+        return seen, seen.count(".") == 3
+    deadline = time.monotonic() + (ADMIT_WITHIN_S if case.allowed else 0)
+    while True:
+        seen = attempt(kube, namespace, case.probe.name, host, case.port)
+        if seen == "reached" or time.monotonic() >= deadline:
+            return seen, (seen == "reached") == case.allowed
+        time.sleep(2)
+
+
+def node_probes_pass(kube: Kube) -> list[str]:
+    """The service's and the database's pods not Ready (the kubelet's probes reach them from the node)."""
+    watched = kube.pods("app.kubernetes.io/component in (service,database)")
+    return [
+        p["metadata"]["name"]
+        for p in watched
+        if not p["metadata"]["labels"].get("app.kubernetes.io/variant", "").startswith("netpol")
+        and not any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
+    ]
+
+
+def running(kube: Kube, name: str):
+    return lambda: kube.pod(name)["status"].get("phase") == "Running"
+
+
+def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table, bool]:
+    """Every case from its probe pod: the table and whether each saw what its policy says."""
+    probes = list({c.probe.name: c.probe for c in CASES}.values())
+    for probe in probes:
+        on = outside if probe.outside else kube
+        on.apply(
+            [pods.restricted_pod(probe.name, probe.labels, image, ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"])]
+        )
+    try:
+        for probe in probes:
+            on = outside if probe.outside else kube
+            if not proc.wait_until(running(on, probe.name), 180, 1):
+                raise SystemExit(f"the probe pod {probe.name} did not start in {on.ns}")
+        table = lr.Table(["case", "from", "to", "decided by", "must", "seen", "ok"])
+        ok = True
+        for case in CASES:
+            namespace = outside.ns if case.probe.outside else kube.ns
+            seen, right = decide(kube, case, namespace, service)
+            ok &= right
+            table.add(
+                case.what,
+                f"{namespace}/{case.probe.name}",
+                f"{case.host.format(ns=kube.ns, service=service).split('.')[0]}:{case.port}",
+                case.policy or "(DNS, no policy)",
+                "connect" if case.allowed else "be refused",
+                seen,
+                "yes" if right else "NO",
+            )
+        not_ready = node_probes_pass(kube)
+        table.add(
+            "the node's probes",
+            "the node",
+            "service and database pods",
+            "",
+            "pass",
+            ", ".join(not_ready) or "all Ready",
+            "NO" if not_ready else "yes",
+        )
+        return table, ok and not not_ready
+    finally:
+        for probe in probes:
+            (outside if probe.outside else kube).delete("v1", "Pod", probe.name)
+
+
+def load_policies(path: Path) -> list[dict]:
+    return [d for d in yaml.safe_load_all(path.read_text()) if isinstance(d, dict)]
+
+
+def main(argv=None):
+    args = cli.netpol(sys.argv[1:] if argv is None else argv)
+    if args.cost:
+        args.out = args.out or time.strftime("target/loom-lab/netpol-%Y%m%d-%H%M%S")
+        netpolcost.cost(args)
+        return
+    missing = uncovered(policies_in(ROOT / "deploy/k8s"))
+    if missing:
+        raise SystemExit(f"policies without an allowed and a refused case: {', '.join(missing)}")
+    kube = target.connect(args)
+    outside = Kube(Target(kube.target.kubeconfig, kube.target.context, f"{kube.ns}-outside"))
+    image = target.pushed(args.registry).get(PROBE_IMAGE, PROBE_IMAGE)
+    outside.wait_namespace_gone()  # a run just before may still be deleting it
+    outside.apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": outside.ns}}])
+    try:
+        if args.broken:
+            broken = Path(args.broken)
+            print(f"== {broken}: its policies in place of their namesakes; the check must fail", flush=True)
+            kube.apply([d for f in sorted(broken.glob("*.yaml")) for d in load_policies(f)])
+        try:
+            table, ok = check(kube, outside, image, args.service)
+        finally:
+            if args.broken:
+                kube.apply(load_policies(POLICIES))
+    finally:
+        outside.delete_namespace()
+
+    print(table.markdown())
+    if args.broken:
+        print("the broken policies were caught" if not ok else "the broken policies were NOT caught")
+        sys.exit(0 if not ok else 1)
+    print("every policy decided as it says" if ok else "a policy did not decide as it says (NO above)")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""The lab's own helper pods (a results reader, the policy probes) as Pod Security 'restricted'
+admits them: non-root, no privilege escalation, every capability dropped, the runtime's seccomp
+profile, a read-only root, small requests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def restricted_pod(
+    name: str, labels: dict, image: str, command: list[str], volumes: Sequence[dict] = (), mounts: Sequence[dict] = ()
+) -> dict:
+    """A pod that runs `command` once (restartPolicy Never), for at most ten minutes."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "labels": {"app.kubernetes.io/part-of": "loom-lab", **labels}},
+        "spec": {
+            "restartPolicy": "Never",
+            "automountServiceAccountToken": False,
+            "activeDeadlineSeconds": 600,
+            "securityContext": {
+                "runAsNonRoot": True,
+                "runAsUser": 12345,
+                "runAsGroup": 12345,
+                "fsGroup": 12345,
+                "seccompProfile": {"type": "RuntimeDefault"},
+            },
+            "containers": [
+                {
+                    "name": "main",
+                    "image": image,
+                    "command": command,
+                    "securityContext": {
+                        "allowPrivilegeEscalation": False,
+                        "readOnlyRootFilesystem": True,
+                        "capabilities": {"drop": ["ALL"]},
+                    },
+                    "resources": {
+                        "requests": {"cpu": "50m", "memory": "64Mi"},
+                        "limits": {"cpu": "1", "memory": "256Mi"},
+                    },
+                    "volumeMounts": list(mounts),
+                }
+            ],
+            "volumes": list(volumes),
+        },
+    }

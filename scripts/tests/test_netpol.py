@@ -1,0 +1,82 @@
+"""./lab k8s netpol without a cluster: every policy of deploy/k8s has an allowed and a refused case,
+the broken policies under testdata stand in for real ones, and the probe's own code runs."""
+
+import subprocess
+import sys
+import unittest
+
+from loomlab import ROOT
+from loomlab.incluster import netpol
+
+
+class CasesTest(unittest.TestCase):
+    def test_every_policy_in_deploy_k8s_has_an_allowed_and_a_refused_case(self):
+        names = netpol.policies_in(ROOT / "deploy/k8s")
+        self.assertEqual(names, {"postgres-from-service-only", "service-from-namespace-only"})
+        self.assertEqual(netpol.uncovered(names), [])
+
+    def test_a_policy_with_only_refused_cases_is_uncovered(self):
+        refused_only = [c for c in netpol.CASES if not c.allowed]
+        self.assertEqual(netpol.uncovered({"postgres-from-service-only"}, refused_only), ["postgres-from-service-only"])
+
+    def test_testdata_is_not_a_policy_of_the_lab(self):
+        self.assertNotIn("testdata", {p for n in netpol.policies_in(ROOT / "deploy/k8s") for p in n.split("/")})
+
+    def test_each_broken_case_replaces_a_real_policy(self):
+        real = netpol.policies_in(ROOT / "deploy/k8s")
+        for folder in (ROOT / "deploy/k8s/testdata/netpol").iterdir():
+            docs = [d for f in folder.glob("*.yaml") for d in netpol.load_policies(f)]
+            self.assertTrue(docs, folder)
+            for doc in docs:
+                self.assertIn(doc["metadata"]["name"], real, folder)
+
+    def test_the_probes_connect_code_tells_reached_from_refused_on_loopback(self):
+        import socket
+
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        open_port = server.getsockname()[1]
+        closed = socket.socket()
+        closed.bind(("127.0.0.1", 0))
+        closed_port = closed.getsockname()[1]
+        closed.close()
+        try:
+            for port, seen in ((open_port, "reached"), (closed_port, "refused")):
+                out = subprocess.run(
+                    [sys.executable, "-c", netpol.CONNECT, "127.0.0.1", str(port)], capture_output=True, text=True
+                )
+                self.assertEqual(out.stdout.strip(), seen)
+            out = subprocess.run(
+                [sys.executable, "-c", netpol.CONNECT, "localhost", "dns"], capture_output=True, text=True
+            )
+            self.assertEqual(out.stdout.strip(), "127.0.0.1")
+        finally:
+            server.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class PolicyEngineBuildTest(unittest.TestCase):
+    """The engine's build module keeps every library with an advisory at or past its fixed release."""
+
+    FIXED = {
+        "golang.org/x/net": "0.38.0",
+        "google.golang.org/protobuf": "1.33.0",
+        "google.golang.org/grpc": "1.64.1",
+        "github.com/docker/docker": "25.0.6",
+        "golang.org/x/oauth2": "0.27.0",
+    }
+
+    def test_each_flawed_library_is_at_or_past_its_fix(self):
+        import re
+
+        text = (ROOT / "scripts/k8s/kube-router/go.mod").read_text()
+        self.assertIn("github.com/cloudnativelabs/kube-router/v2 v2.1.0", text)
+        for module, fixed in self.FIXED.items():
+            found = re.search(rf"^\s*(?:require\s+)?{re.escape(module)} v([0-9.]+)", text, re.M)
+            assert found, module
+            version = tuple(int(x) for x in found.group(1).split("."))
+            self.assertGreaterEqual(version, tuple(int(x) for x in fixed.split(".")), module)
