@@ -145,17 +145,22 @@ export function droppedThreshold(scenario) {
  * otherwise fails its first requests while the target starts.
  */
 export function requireReady() {
-  const deadline = Date.now() + intEnv('READY_WAIT_S', 30) * 1000;
+  const started = Date.now();
+  const deadline = started + intEnv('READY_WAIT_S', 30) * 1000;
+  let probes = 1;
   let res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '5s' });
   while (res.status !== 200 && Date.now() < deadline) {
     sleep(0.5);
+    probes += 1;
     res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '5s' });
   }
   if (res.status !== 200) {
     exec.test.abort(`service not ready at ${BASE_URL}/q/health/ready (status ${res.status})`);
   }
   const info = http.get(`${BASE_URL}/api/info`, { tags: { name: 'setup' } });
-  return info.status === 200 ? info.json() : {};
+  // How long the wait took and how many probes it needed: the report rates the load without it.
+  const setup = { ms: Date.now() - started, probes };
+  return { ...(info.status === 200 ? info.json() : {}), setup };
 }
 
 /**

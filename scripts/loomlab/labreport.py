@@ -47,9 +47,18 @@ def k6_figures(summary: dict, scenario: str) -> dict:
     dropped = _values(summary, "dropped_iterations", None)
     count = reqs.get("count", 0)
     mean = d.get("avg", math.nan)
+    duration_s = summary.get("state", {}).get("testRunDurationMs", math.nan) / 1000.0
+    # k6's rate divides by the whole run, setup() included; the lab's setup waits for the service
+    # (and, where NetworkPolicies are enforced, for the engine to admit a new k6 pod), so the rate
+    # of the load is over the run less the setup the script measured (k6/lib/lab.js requireReady).
+    setup = (summary.get("setup_data") or {}).get("setup", {})
+    setup_s = setup.get("ms", 0.0) / 1000.0
+    load_s = duration_s - setup_s
     return {
         "requests": count,
-        "throughput": reqs.get("rate", 0.0),
+        "throughput": count / load_s if setup and load_s > 0 else reqs.get("rate", 0.0),
+        "setup_s": setup_s,
+        "setup_probes": setup.get("probes", 0),
         "mean": mean,
         "sd": std_dev(sq.get("count"), mean, d.get("count", count)),
         "min": d.get("min", math.nan),
@@ -60,7 +69,7 @@ def k6_figures(summary: dict, scenario: str) -> dict:
         "max": d.get("max", math.nan),
         "error_rate": failed.get("rate", 0.0),
         "dropped": dropped.get("count", 0),
-        "duration_s": summary.get("state", {}).get("testRunDurationMs", math.nan) / 1000.0,
+        "duration_s": duration_s,
     }
 
 
