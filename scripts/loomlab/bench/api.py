@@ -14,6 +14,7 @@ from .rounds import measure
 from .runner import Sampler, split_figures
 from .runners import RESUME, merged_run, resume_all, runner_file
 from .target import ServiceUnderTest
+from .verdict import interval
 from .workloads import product, sleep
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Suite",
     "figures_of",
     "finish",
+    "interval",
     "k6_mode",
     "machine",
     "measure",

@@ -1,0 +1,129 @@
+"""`./lab k8s netpol --cost`: what enforcing the NetworkPolicies costs the A3 answer, on the lab's
+own cluster (whose policy engine it can turn off). Per mode (worker, virtual): the A3 load as a k6
+Job against the service, in rounds that run it once with the engine on and once with it off, the
+order rotated every round, so drift hits both alike; per round the ratio enforced / not enforced
+of req/s and p99, their medians with the bench's distribution-free interval; the engine's own CPU
+and memory while it enforced. The probe pods of `./lab k8s netpol` are not needed: the A3 Job's
+traffic crosses service-from-namespace-only, and the service's crosses postgres-from-service-only."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from statistics import median
+
+from loomlab import labreport as lr
+from loomlab.bench import api as bench
+from loomlab.cluster import KUBECONFIG, policyengine
+from loomlab.kube import lab_cluster_up
+
+from . import deploy
+from .measure import ClusterService
+from .plan import VARIANTS
+
+VARIANT = "jvm"
+MODES = ("worker", "virtual")
+
+
+def measured(service: ClusterService, load: bench.Load, mode: str, enforced: bool, r: int, args, out: Path) -> dict:
+    """One A3 run with the engine as `enforced` says; the engine's CPU per second of the run."""
+    if enforced:
+        settle = policyengine.on()
+    else:
+        policyengine.off()
+        settle = 0.0
+    cpu0, _ = policyengine.usage()
+    state = "enforced" if enforced else "off"
+    figures = service.run(
+        load, mode, out / "runs" / f"a3-{mode}-{state}-r{r + 1}.json", f"round {r + 1} {mode} {state}", args
+    )
+    cpu1, rss = policyengine.usage()
+    figures.update(engine_cpu_s=cpu1 - cpu0, engine_rss_mb=rss, engine_settle_s=settle)
+    print(
+        f"   round {r + 1} {mode} {state}: {lr.fmt(figures['throughput'])} req/s, p99 {lr.fmt(figures['p99'])} ms"
+        + (f"; engine {cpu1 - cpu0:.2f} s CPU, {rss:.0f} MiB" if enforced else ""),
+        flush=True,
+    )
+    return figures
+
+
+def ratios(runs: dict, key: str) -> tuple[float, tuple[float, float, float] | None]:
+    per_round = [on[key] / off[key] for on, off in zip(runs[True], runs[False], strict=True) if off[key]]
+    return median(per_round), bench.interval(per_round)
+
+
+def table(results: dict) -> lr.Table:
+    """Per mode: req/s of the load (setup excluded) and p99, enforced / off, the ratios' medians with
+    their interval; the setup's wait for the service (a new pod waits for the engine to admit it);
+    the engine's CPU per run and memory."""
+    t = lr.Table(
+        [
+            "mode",
+            "rounds",
+            "req/s enforced / off",
+            "ratio (interval)",
+            "p99 ms enforced / off",
+            "ratio (interval)",
+            "setup s enforced / off",
+            "engine CPU s per run",
+            "engine RSS MiB",
+        ]
+    )
+    for mode, runs in results.items():
+        cells = [mode, str(len(runs[True]))]
+        for key in ("throughput", "p99"):
+            m, iv = ratios(runs, key)
+            on, off = median(r[key] for r in runs[True]), median(r[key] for r in runs[False])
+            span = f" ({iv[0]:.3f}-{iv[1]:.3f}, {iv[2]:.0%})" if iv else " (too few rounds)"
+            cells += [f"{lr.fmt(on, 0)} / {lr.fmt(off, 0)}", f"{m:.3f}{span}"]
+        setup = [median(r.get("setup_s", 0.0) for r in runs[state]) for state in (True, False)]
+        cells += [f"{setup[0]:.2f} / {setup[1]:.2f}"]
+        cells += [
+            lr.fmt(median(r["engine_cpu_s"] for r in runs[True]), 2),
+            lr.fmt(max(r["engine_rss_mb"] for r in runs[True]), 0),
+        ]
+        t.add(*cells)
+    return t
+
+
+def cost(args) -> None:
+    if not lab_cluster_up() or args.kubeconfig not in (None, str(KUBECONFIG)):
+        raise SystemExit(
+            "--cost turns the lab's own policy engine off and on: it needs the lab's cluster up (./lab k8s up)"
+        )
+    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
+    suite = bench.sleep.suites(bench.Scale())[0]  # the A3 seed's server configuration (50 worker threads)
+    load = suite.loads[0]
+    templates = deploy.job_templates(run.job_docs)
+    results: dict = {}
+    try:
+        for mode in MODES:
+            service = ClusterService(
+                run.kube, VARIANT, suite, mode, "netpol-cost", run.container.get("env", []), templates, run.out, []
+            )
+            service.wait_ready()
+            for w in range(2):
+                service.run(
+                    load, mode, run.out / "warmup" / f"a3-{mode}-{w + 1}.json", f"warm-up {mode}", args, warmup=True
+                )
+            results[mode] = {True: [], False: []}
+            for r in range(args.rounds):
+                for enforced in (True, False) if r % 2 == 0 else (False, True):
+                    results[mode][enforced].append(measured(service, load, mode, enforced, r, args, run.out))
+            service.stop()
+    finally:
+        policyengine.on()
+    t = table(results)
+    (run.out / "netpol-cost.json").write_text(
+        json.dumps({m: {str(k): v for k, v in r.items()} for m, r in results.items()}, indent=1, default=str)
+    )
+    text = (
+        f"# What enforcing the NetworkPolicies costs the A3 answer\n\n- date: {time.strftime('%Y-%m-%d %H:%M %Z')}\n"
+        f"- command: `./lab k8s netpol --cost --rounds {args.rounds}`\n- load: {load.name}, one k6 Job per run, service"
+        f" {VARIANTS[VARIANT][0]}; per mode, rounds of one run enforced and one not, the order rotated\n"
+        "- ratio: enforced / off per round, the median and the bench's distribution-free interval\n\n"
+        f"{t.markdown()}\n"
+    )
+    (run.out / "netpol-cost.md").write_text(text)
+    print(text)
