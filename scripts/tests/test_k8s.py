@@ -424,6 +424,24 @@ class K6Files(unittest.TestCase):
         )
         self.assertEqual(k6files.check([self.CM, job]), (2, []))
 
+    def test_the_script_a_job_runs_must_be_mounted_beside_run_sh(self):
+        from loomlab.verify import k6files
+
+        cm = {**self.CM, "data": {**self.CM["data"], "run.sh": "k6 run /scripts/$SCRIPT", "mixed.js": ""}}
+        job = self.job(
+            [
+                {"key": "run.sh", "path": "run.sh"},
+                {"key": "sleep.js", "path": "sleep.js"},
+                {"key": "lab.js", "path": "lib/lab.js"},
+                {"key": "modes.json", "path": "lib/modes.json"},
+            ]
+        )
+        job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": "SCRIPT", "value": "mixed.js"}]
+        _, problems = k6files.check([cm, job])
+        self.assertEqual(problems, ["Job/k6: SCRIPT mixed.js is not mounted (/scripts/mixed.js)"])
+        job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": "SCRIPT", "value": "sleep.js"}]
+        self.assertEqual(k6files.check([cm, job])[1], [])
+
     def test_references_cover_imports_opens_and_grpc_loads(self):
         from loomlab.verify import k6files
 

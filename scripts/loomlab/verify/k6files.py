@@ -67,6 +67,23 @@ def missing(files: dict[str, str], entries: list[str]) -> list[str]:
     return sorted(problems)
 
 
+def script_not_mounted(pod: dict, files: dict[str, str]) -> list[str]:
+    """The script a Job's SCRIPT names, where run.sh looks for it (beside itself), when it is not
+    mounted there; nothing for a Job without run.sh or SCRIPT (the base's placeholder included)."""
+    runs = [p for p in files if posixpath.basename(p) == "run.sh"]
+    scripts = [
+        e["value"]
+        for c in pod.get("containers", [])
+        for e in c.get("env", [])
+        if e.get("name") == "SCRIPT" and e.get("value", "").endswith(".js")
+    ]
+    return [
+        f"SCRIPT {s} is not mounted ({posixpath.join(posixpath.dirname(runs[0]), s)})"
+        for s in scripts
+        if runs and posixpath.join(posixpath.dirname(runs[0]), s) not in files
+    ]
+
+
 def check(docs: list[dict]) -> tuple[int, list[str]]:
     """(scripts checked, problems) for the Jobs and TestRuns of one rendered kustomization."""
     configmaps = {d["metadata"]["name"]: d.get("data", {}) for d in docs if d.get("kind") == "ConfigMap"}
@@ -74,9 +91,11 @@ def check(docs: list[dict]) -> tuple[int, list[str]]:
     for d in docs:
         where = f"{d['kind']}/{d['metadata']['name']}"
         if d["kind"] == "Job":
-            # run.sh runs whichever mounted script SCRIPT names: every one is an entry.
+            # run.sh runs whichever mounted script SCRIPT names: every one is an entry, and the one
+            # SCRIPT names must be mounted beside run.sh.
             files = mounted(d["spec"]["template"]["spec"], configmaps)
             entries = [p for p in files if p.endswith(".js")]
+            problems += [f"{where}: {p}" for p in script_not_mounted(d["spec"]["template"]["spec"], files)]
         elif d["kind"] == "TestRun":
             runner = d["spec"].get("runner", {})
             script = d["spec"]["script"]["configMap"]
