@@ -41,7 +41,7 @@ def down(compare: bool = True):
             print("\n".join(f"  {d}" for d in diffs))
             fail("the host differs from before `up` (above)")
         say(
-            "host restored: iptables, interfaces, addresses, routes, mounts, listening sockets, sysctls and "
+            "host restored: iptables, interfaces, addresses, routes, mounts, listening sockets, sysctls, IP sets and "
             "cgroups are as before `up`"
         )
 
