@@ -14,7 +14,7 @@ from loomlab import proc
 
 from . import host
 from .api import Api
-from .processes import running, stop, tools
+from .processes import rss_kib, running, stop, tools
 from .settings import RUN, sh
 from .up import start_policy_engine
 
@@ -72,7 +72,4 @@ def usage() -> tuple[float, float]:
         return 0.0, 0.0
     stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = int(stat[11]) + int(stat[12])  # utime, stime
-    rss = int(
-        next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmRSS:")).split()[1]
-    )
-    return ticks / 100.0, rss / 1024
+    return ticks / 100.0, rss_kib(pid) / 1024

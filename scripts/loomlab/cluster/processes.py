@@ -60,11 +60,11 @@ def tools() -> dict:
     return dict(line.split("=", 1) for line in p.stdout.splitlines() if "=" in line)
 
 
+def rss_kib(pid: int) -> int:
+    """A process's resident memory, from /proc."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
+
+
 def components_rss_mb() -> float:
-    total = 0
-    for name in COMPONENTS:
-        pid = running(name)
-        if pid:
-            status = Path(f"/proc/{pid}/status").read_text()
-            total += int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
-    return total / 1024
+    return sum(rss_kib(pid) for name in COMPONENTS if (pid := running(name))) / 1024

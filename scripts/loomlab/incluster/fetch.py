@@ -27,8 +27,7 @@ def reader_pod(name: str, claim: str, image: str, writable: bool) -> dict:
         name,
         {"app.kubernetes.io/component": "results-reader"},
         image,
-        # PID 1 ignores a TERM it has no handler for: this one leaves at once when deleted.
-        ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"],
+        pods.IDLE,
         volumes=[{"name": "results", "persistentVolumeClaim": {"claimName": claim, "readOnly": not writable}}],
         mounts=[{"name": "results", "mountPath": "/results", "readOnly": not writable}],
     )

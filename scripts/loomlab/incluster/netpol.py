@@ -155,9 +155,7 @@ def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table
     probes = list({c.probe.name: c.probe for c in CASES}.values())
     for probe in probes:
         on = outside if probe.outside else kube
-        on.apply(
-            [pods.restricted_pod(probe.name, probe.labels, image, ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"])]
-        )
+        on.apply([pods.restricted_pod(probe.name, probe.labels, image, pods.IDLE)])
     try:
         for probe in probes:
             on = outside if probe.outside else kube

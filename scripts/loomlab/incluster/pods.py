@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+# What a helper pod runs while the lab works through pods/exec: nothing, for at most ten minutes,
+# leaving at once when deleted (PID 1 ignores a TERM it has no handler for).
+IDLE = ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
+
 
 def restricted_pod(
     name: str, labels: dict, image: str, command: list[str], volumes: Sequence[dict] = (), mounts: Sequence[dict] = ()
