@@ -16,6 +16,9 @@
 #   WARMUPS  unmeasured runs of each mode before the rounds                    1 (with ROUNDS)
 #   EXPECT_POOLS  k=v,... the pools the answer was measured at (/api/info); a service with other
 #            pools is refused before any load (exit 3), e.g. worker.max-threads=50 for A3
+#   K6_PROMETHEUS_RW_SERVER_URL  also send the samples to this Prometheus (remote write), tagged
+#            testid=TESTID (default: the host name) and mode=<mode>; trends as native histograms
+#            with K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true
 #
 # Local: SCRIPT=sleep.js TARGETS=http://127.0.0.1:8080 RESULTS=/tmp/k6 sh k6/run.sh
 set -eu
@@ -47,6 +50,10 @@ start=""
 # Times in microseconds: the merge places each runner's requests on one clock.
 [ "${SAMPLES:-}" = 1 ] && export K6_CSV_TIME_FORMAT=unix_micro
 
+# k6's Prometheus remote write, each run's samples tagged with the run and its mode.
+rw=""
+[ -n "${K6_PROMETHEUS_RW_SERVER_URL:-}" ] && rw="--out=experimental-prometheus-rw --tag=testid=${TESTID:-$(hostname)}"
+
 # The lab's answer code, where the image has it (the lab's k6 image; grafana/k6 has no Python).
 answer=""
 command -v python3 >/dev/null 2>&1 && python3 -c 'import loomlab.bench.jobanswer' 2>/dev/null && answer=1
@@ -64,8 +71,9 @@ if [ -n "${ROUNDS:-}" ] && [ "$ROUNDS" -ge 2 ]; then
       w=$((w + 1))
       for mode in $MODES; do
         echo "== warm-up $w, $SCRIPT on $target, mode $mode (not counted)"
+        # shellcheck disable=SC2086 # $rw is words
         BASE_URL="$target" MODE="$mode" SUMMARY_JSON="$RESULTS/warmup-${SCRIPT%.js}-$name-$mode-$w.json" \
-          RUN_LABEL="warm-up ${SCRIPT%.js} $mode on $name" k6 run --quiet --no-color "$DIR/$SCRIPT" >/dev/null || true
+          RUN_LABEL="warm-up ${SCRIPT%.js} $mode on $name" k6 run --quiet --no-color $rw ${rw:+--tag=mode=$mode} "$DIR/$SCRIPT" >/dev/null || true
       done
     done
     r=0
@@ -80,8 +88,9 @@ if [ -n "${ROUNDS:-}" ] && [ "$ROUNDS" -ge 2 ]; then
       rotated="$head$tail"
       for mode in $rotated; do
         echo "== round $r/$ROUNDS, $SCRIPT on $target, mode $mode"
+        # shellcheck disable=SC2086 # $rw is words
         BASE_URL="$target" MODE="$mode" SUMMARY_JSON="$RESULTS/${SCRIPT%.js}-$name-$mode-r$r.json" \
-          RUN_LABEL="round $r ${SCRIPT%.js} $mode on $name" k6 run --quiet --no-color "$DIR/$SCRIPT" || status=$?
+          RUN_LABEL="round $r ${SCRIPT%.js} $mode on $name" k6 run --quiet --no-color $rw ${rw:+--tag=mode=$mode} "$DIR/$SCRIPT" || status=$?
       done
     done
     python3 -m loomlab.bench.jobanswer answer --results "$RESULTS" --script "$SCRIPT" --target "$name" \
@@ -100,7 +109,7 @@ for target in $TARGETS; do
     [ "${SAMPLES:-}" = 1 ] && samples="--out=csv=${out%.json}.csv.gz"
     # shellcheck disable=SC2086
     BASE_URL="$target" MODE="$mode" SUMMARY_JSON="$out" RUN_LABEL="${SCRIPT%.js} $mode on $name" \
-      k6 run --quiet --no-color $segment $start $samples "$DIR/$SCRIPT" || status=$?
+      k6 run --quiet --no-color $segment $start $samples $rw ${rw:+--tag=mode=$mode} "$DIR/$SCRIPT" || status=$?
   done
 done
 exit "$status"

@@ -4,9 +4,9 @@
 # with vfs storage and chroot isolation; each image is also saved as an archive under
 # $LOOMLAB_CACHE/images. An image is rebuilt only when one of its inputs changed.
 #
-#   NAME   debian | pause | jvm | jvm-aot | postgres | k6      (default: all, in that order)
+#   NAME   debian | pause | jvm | jvm-aot | postgres | k6 | prometheus | keda   (default: all but keda, in that order)
 #   --push REGISTRY[/PREFIX]
-#          push the images a cluster runs (jvm, jvm-aot, postgres, k6) to a registry, as
+#          push the images a cluster runs (jvm, jvm-aot, postgres, k6, prometheus, keda) to a registry, as
 #          REGISTRY/PREFIX/loom-lab/<name>:<tag>, and record each one's digest in
 #          $LOOMLAB_CACHE/images/pushed/<registry>.txt (local ref=pushed ref@digest), which
 #          `./lab k8s run --registry` deploys. A registry on loopback (127.0.0.1, localhost) is
@@ -14,7 +14,8 @@
 #
 # Names and tags are the manifests' (deploy/k8s), never `latest`:
 #   loom-lab/loom-lab-jvm:0.1.0  loom-lab/loom-lab-jvm-aot:0.1.0  loom-lab/postgres-pgvector:15
-#   loom-lab/k6:1.8.1            loom-lab/pause:1.0-local (the lab's node's sandbox, imported)
+#   loom-lab/k6:1.8.1            loom-lab/prometheus:3.16      loom-lab/keda:2.21.0
+#   loom-lab/pause:1.0-local (the lab's node's sandbox, imported)
 # `./lab k8s run --registry` deploys the pushed digests; on the lab's cluster the node also pulls
 # the manifests' own names from the lab's registry (its docker.io mirror).
 set -euo pipefail
@@ -177,6 +178,23 @@ build_k6() {
     "$(signature "$src/Containerfile.k6" "$ctx/k6" "$ctx/loom-lab" "$out/debian.sig")" --network host
 }
 
+build_prometheus() {
+  ensure_base
+  local ctx="$out/context/prometheus"
+  mkdir -p "$ctx" && cp -p "$(bash "$LOOMLAB_ROOT/scripts/k8s/tools.sh" | sed -n 's/^PROMETHEUS=//p')" "$ctx/prometheus"
+  build prometheus loom-lab/prometheus:3.16 "$ctx" "$(signature "$src/Containerfile.prometheus" "$ctx/prometheus" "$out/debian.sig")"
+}
+
+build_keda() {
+  ensure_base
+  local ctx="$out/context/keda" t
+  t="$(bash "$LOOMLAB_ROOT/scripts/k8s/tools.sh")"
+  mkdir -p "$ctx"
+  cp -p "$(sed -n 's/^KEDA_OPERATOR=//p' <<<"$t")" "$ctx/operator"
+  cp -p "$(sed -n 's/^KEDA_ADAPTER=//p' <<<"$t")" "$ctx/adapter"
+  build keda loom-lab/keda:2.21.0 "$ctx" "$(signature "$src/Containerfile.keda" "$ctx/operator" "$ctx/adapter" "$out/debian.sig")"
+}
+
 # push NAME LOCAL_REF: the built image to the registry, its digest recorded.
 push() {
   local name="$1" ref="$2" dest tls=true digest
@@ -194,7 +212,7 @@ if [[ ${1:-} == --push ]]; then
   shift 2
 fi
 names=("$@")
-((${#names[@]})) || names=(debian pause jvm jvm-aot postgres k6)
+((${#names[@]})) || names=(debian pause jvm jvm-aot postgres k6 prometheus)
 for n in "${names[@]}"; do
   case "$n" in
   debian) build_debian ;;
@@ -203,7 +221,9 @@ for n in "${names[@]}"; do
   jvm-aot) build_jvm_aot ;;
   postgres) build_postgres ;;
   k6) build_k6 ;;
-  *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, postgres, k6)" ;;
+  prometheus) build_prometheus ;;
+  keda) build_keda ;;
+  *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, postgres, k6, prometheus, keda)" ;;
   esac
 done
 
@@ -217,6 +237,8 @@ if [[ -n $push_to ]]; then
     jvm-aot) push jvm-aot "loom-lab/loom-lab-jvm-aot:$APP_TAG" ;;
     postgres) push postgres loom-lab/postgres-pgvector:15 ;;
     k6) push k6 loom-lab/k6:1.8.1 ;;
+    prometheus) push prometheus loom-lab/prometheus:3.16 ;;
+    keda) push keda loom-lab/keda:2.21.0 ;;
     esac
   done
   # Earlier pushes of images not named this time stay recorded.

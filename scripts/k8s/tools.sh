@@ -10,6 +10,10 @@
 #   kube-router   firewall only: the NetworkPolicy engine, from the module pinned in scripts/k8s/kube-router (~3 min)
 #   registry      the CNCF registry (distribution) $REGISTRY_VERSION: where the images go and the node
 #                 pulls them from, as on any cluster (~1 min)
+#   prometheus    $PROMETHEUS_VERSION (Prometheus 3), Kubernetes service discovery only, no web UI
+#                 (its assets are built with npm): the cluster's metrics store, in the lab's image (~2 min)
+#   keda          KEDA $KEDA_VERSION's operator and metrics API server (cmd/operator, cmd/adapter):
+#                 the queue autoscaler, in the lab's image (~6 min)
 #   etcd          from Debian's etcd-server package (unpacked, not installed)
 #   kubeconform   strict schema checks
 #
@@ -24,6 +28,8 @@ COREDNS_BUILD=2 # bump when the plugin list below changes: the cached binary is 
 KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.8.0}"
 METRICS_SERVER_VERSION="${METRICS_SERVER_VERSION:-v0.9.0}"
 REGISTRY_VERSION="${REGISTRY_VERSION:-v3.1.2}"
+PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-v0.316.0}"
+KEDA_VERSION="${KEDA_VERSION:-v2.21.0}"
 tools="$LOOMLAB_CACHE/k8s-tools"
 bin="$tools/v$K8S_VERSION"
 mkdir -p "$bin"
@@ -190,6 +196,33 @@ registry="$tools/registry-$REGISTRY_VERSION"
 go_tool "$registry" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
   "the registry (distribution) $REGISTRY_VERSION (~1 min)"
 
+# module_build MODULE VERSION OUT_DIR TAGS PACKAGE...: the packages of a module whose go.mod has
+# replace directives (go install refuses those), built inside a copy of it, binaries into OUT_DIR.
+module_build() {
+  local module="$1" version="$2" dest="$3" tags="$4" dir mod
+  shift 4
+  dir="$(cd "$tools" && go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -d $dir ]] || die "go mod download $module@$version gave no directory"
+  mod="$tools/build-${module##*/}"
+  rm -rf "$mod" && cp -r "$dir" "$mod" && chmod -R u+w "$mod"
+  mkdir -p "$dest.partial"
+  (cd "$mod" && GOWORK=off CGO_ENABLED=0 GOFLAGS=-mod=mod go build -p 2 -trimpath -tags "$tags" \
+    -o "$dest.partial/" "$@" >&2)
+  rm -rf "$mod" "$dest" && mv "$dest.partial" "$dest"
+}
+prometheus="$tools/prometheus-$PROMETHEUS_VERSION"
+if [[ ! -x "$prometheus/prometheus" ]]; then
+  log "k8s: building Prometheus $PROMETHEUS_VERSION, Kubernetes discovery only (~2 min cold, once)"
+  # Its own build tags: every discovery mechanism removed but Kubernetes'.
+  module_build github.com/prometheus/prometheus "$PROMETHEUS_VERSION" "$prometheus" \
+    remove_all_sd,enable_kubernetes_sd,netgo ./cmd/prometheus
+fi
+keda="$tools/keda-$KEDA_VERSION"
+if [[ ! -x "$keda/operator" || ! -x "$keda/adapter" ]]; then
+  log "k8s: building KEDA $KEDA_VERSION's operator and metrics API server (~6 min cold, once)"
+  module_build github.com/kedacore/keda/v2 "$KEDA_VERSION" "$keda" "" ./cmd/operator ./cmd/adapter
+fi
+
 echo "K8S_VERSION=$K8S_VERSION"
 for c in "${components[@]}"; do
   key="${c^^}"
@@ -202,3 +235,8 @@ echo "KUBECONFORM=$kubeconform"
 echo "METRICS_SERVER=$metrics_server"
 echo "REGISTRY=$registry"
 echo "KUBE_ROUTER=$kube_router"
+echo "PROMETHEUS=$prometheus/prometheus"
+echo "KEDA_VERSION=$KEDA_VERSION"
+echo "KEDA_OPERATOR=$keda/operator"
+echo "KEDA_ADAPTER=$keda/adapter"
+echo "KEDA_CONFIG=$(cd "$tools" && go mod download -json "github.com/kedacore/keda/v2@$KEDA_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')/config"

@@ -113,18 +113,21 @@ class ClusterReportsTest(unittest.TestCase):
 
         out = Path(tempfile.mkdtemp())
         report_ = {
+            "on": "cpu",
+            "mode": "worker",
             "load": "open 750 req/s",
             "fraction": 1.5,
             "seconds": 240,
-            "hpa": {"minReplicas": 1, "maxReplicas": 4, "metrics": [{"resource": {"target": {"type": "Utilization"}}}]},
+            "autoscaler": "deploy/k8s/overlays/jvm-autoscaled: 1-4 pods",
             "figures": self.FIGURES,
             "looks": [],
+            "phases": [],
             "verdict": "the CPU autoscaler never scaled",
             "events": [],
         }
         load = bench.sleep.open_sleep_load(1.5, 500.0, 240)
         autoscale.write_report(out, report_, load, {"requests": {"cpu": "100m"}})
-        md = (out / "autoscale.md").read_text()
+        md = (out / "autoscale-cpu-worker.md").read_text()
         self.assertIn("**Answer:** the CPU autoscaler never scaled.", md)
         self.assertIn("worker pool 50: bound 500 req/s at 100 ms", md)
         self.assertIn("30.00 % of them an error", md)

@@ -11,7 +11,7 @@ import time
 
 from loomlab import proc
 
-from . import configs, down, flags, host, pki
+from . import configs, down, flags, host, monitoring, pki
 from .api import Api, dns_query, kubectl
 from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
@@ -127,6 +127,9 @@ def bring_up(t: dict):
             lambda: API_SERVICE_IP in dns_query("kubernetes.default.svc.cluster.local", NODE_IP), 60, 0.25
         ):
             raise RuntimeError(f"CoreDNS did not answer (see {RUN / 'logs' / 'coredns.log'})")
+    with Step("Prometheus (deploy/k8s/monitoring) Ready, every target up"):
+        found = monitoring.start()
+        say("Prometheus scrapes " + ", ".join(f"{t['pod']} ({t['health']})" for t in found))
 
 
 def start_policy_engine(t: dict):

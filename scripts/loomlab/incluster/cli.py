@@ -119,9 +119,17 @@ def run(argv: list[str]) -> argparse.Namespace:
 def autoscale(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab k8s autoscale", description=description("autoscale"))
     p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
+    p.add_argument(
+        "--on",
+        choices=("cpu", "queue", "none"),
+        default="cpu",
+        help="the autoscaler: CPU (metrics-server), the worker queue (KEDA on Prometheus), or none (cpu)",
+    )
+    p.add_argument("--mode", choices=("worker", "virtual"), default="worker", help="the mode under load (worker)")
     p.add_argument("--fraction", type=float, default=1.5, help="arrivals as a multiple of the worker bound (1.5)")
     p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
     p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
+    p.add_argument("--after", type=float, default=360, help="seconds to watch the scale-down once the load stops (360)")
     target_options(p)
     return needs_out(p, p.parse_args(argv))
 

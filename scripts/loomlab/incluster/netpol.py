@@ -80,12 +80,15 @@ AS_SERVICE = Probe(
     },
 )
 DB, SVC = "postgres.{ns}.svc.cluster.local", "{service}.{ns}.svc.cluster.local"
+PROM = "prometheus.{ns}.svc.cluster.local"
 CASES = (
     Case("another namespace to the database", OUTSIDE, DB, "5432", "postgres-from-service-only", False),
     Case("another namespace to the service", OUTSIDE, SVC, "8080", "service-from-namespace-only", False),
     Case("a k6 pod to the database", K6, DB, "5432", "postgres-from-service-only", False),
     Case("a k6 pod to the service", K6, SVC, "8080", "service-from-namespace-only", True),
     Case("the service's labels to the database", AS_SERVICE, DB, "5432", "postgres-from-service-only", True),
+    Case("another namespace to Prometheus", OUTSIDE, PROM, "9090", "prometheus-from-namespace-and-keda", False),
+    Case("a k6 pod to Prometheus (remote write)", K6, PROM, "9090", "prometheus-from-namespace-and-keda", True),
     Case("another namespace resolves the database's name", OUTSIDE, DB, "dns", "", True),
 )
 

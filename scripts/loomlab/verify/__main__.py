@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import K8S, KUSTOMIZATIONS, NAMESPACE, Failure, render, say
+from . import K8S, KUSTOMIZATIONS, NAMESPACE, SERVED_CRDS, Failure, render, say
 from .apiserver import ApiServer
 from .k6files import k6_check
 from .refs import refs_check
@@ -73,6 +73,8 @@ def main():
     server = ApiServer(tools["KUBE_APISERVER"], tools["ETCD"])
     try:
         server.namespace(namespace_doc)
+        for crd in SERVED_CRDS:
+            server.crd(Path(tools["KEDA_CONFIG"]) / crd)
         say(
             f"   kube-apiserver ready on 127.0.0.1:{server.port}; namespace {NAMESPACE} "
             f"enforces '{namespace_doc['metadata']['labels']['pod-security.kubernetes.io/enforce']}'"

@@ -13,7 +13,7 @@ import yaml
 
 from loomlab import proc
 
-from . import NO_SCHEMA_KINDS, Failure, run
+from . import NOT_SERVED_KINDS, Failure, run
 
 
 def free_port() -> int:
@@ -126,8 +126,19 @@ class ApiServer:
         if p.returncode != 0:
             raise Failure(f"namespace: {p.stderr.strip()}")
 
+    def crd(self, path: Path):
+        """A CustomResourceDefinition created for real and Established: its kind is then judged by
+        its own schema (unknown fields included: kubectl asks for strict field validation)."""
+        p = self.kubectl("apply", "--server-side", "-f", str(path))
+        if p.returncode != 0:
+            raise Failure(f"CRD {path.name}: {p.stderr.strip()}")
+        name = yaml.safe_load(path.read_text())["metadata"]["name"]
+        p = self.kubectl("wait", "--for=condition=Established", "--timeout=60s", f"crd/{name}")
+        if p.returncode != 0:
+            raise Failure(f"CRD {name} not Established: {p.stderr.strip()}")
+
     def dry_run(self, docs: list[dict], label: str):
-        checked = [d for d in docs if d.get("kind") not in NO_SCHEMA_KINDS and d.get("kind") != "Namespace"]
+        checked = [d for d in docs if d.get("kind") not in NOT_SERVED_KINDS and d.get("kind") != "Namespace"]
         # A Namespace exists already (namespace() made it): checked on its own where it is all there is.
         checked = checked or [d for d in docs if d.get("kind") == "Namespace"]
         p = self.kubectl("apply", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump_all(checked))

@@ -1,0 +1,73 @@
+"""The namespace's Prometheus (components/monitoring), asked with PromQL through the API server's
+service proxy (services/proxy: what a namespaced Role may do): instant queries at a time, and the
+figures of a window [start, end] that the in-cluster reports read from it."""
+
+from __future__ import annotations
+
+import json
+import math
+import urllib.parse
+
+from loomlab.kube import Kube
+
+SERVICE, PORT = "prometheus", "9090"
+
+
+class Prometheus:
+    def __init__(self, kube: Kube):
+        self.kube = kube
+
+    def vector(self, expr: str, at: float | None = None) -> list[tuple[dict, float]]:
+        """An instant query (at a Unix time, else now): each series' labels and value."""
+        params = {"query": expr} | ({"time": f"{at:.3f}"} if at is not None else {})
+        body = self.kube.service_proxy(SERVICE, PORT, "/api/v1/query?" + urllib.parse.urlencode(params))
+        reply = json.loads(body)
+        if reply.get("status") != "success":
+            raise RuntimeError(f"Prometheus refused {expr!r}: {reply.get('error')}")
+        return [(r["metric"], float(r["value"][1])) for r in reply["data"]["result"]]
+
+    def scalar(self, expr: str, at: float | None = None) -> float:
+        """The query's one value (the sum where it gave several series); NaN where it gave none."""
+        found = self.vector(expr, at)
+        return sum(v for _, v in found) if found else math.nan
+
+    def targets(self) -> list[dict]:
+        body = self.kube.service_proxy(SERVICE, PORT, "/api/v1/targets?state=active")
+        return json.loads(body)["data"]["activeTargets"]
+
+
+def window(start: float, end: float) -> str:
+    """A range selector's duration covering [start, end], in whole seconds (at least 1)."""
+    return f"{max(1, round(end - start))}s"
+
+
+def k6_window(prom: Prometheus, testid: str, start: float, end: float) -> dict:
+    """k6's figures of one Job (its testid) over [start, end], from its remote-written samples:
+    answers per second, the share of them that were 503, and p99 (ms) from its native histogram."""
+    w, sel = window(start, end), f'testid="{testid}"'
+    total = prom.scalar(f"sum(increase(k6_http_reqs_total{{{sel}}}[{w}]))", end)
+    shed = prom.scalar(f'sum(increase(k6_http_reqs_total{{{sel},status="503"}}[{w}]))', end)
+    p99 = prom.scalar(f"histogram_quantile(0.99, sum(increase(k6_http_req_duration_seconds{{{sel}}}[{w}])))", end)
+    return {
+        "rate": total / max(end - start, 1e-9),
+        "shed_pct": 100 * (0.0 if math.isnan(shed) else shed) / total if total else math.nan,
+        "p99_ms": p99 * 1000,
+    }
+
+
+def pods_window(prom: Prometheus, variant: str, start: float, end: float) -> dict:
+    """The variant's pods over [start, end], from the service's own metrics as Prometheus scraped
+    them: the most JVM threads and resident memory any one pod had, their CPU (cores, summed), the
+    most requests queued for a worker thread and the longest wait for one (ms)."""
+    w, sel = window(start, end), f'variant="{variant}"'
+
+    def peak(metric: str, labels: str = "") -> float:
+        return prom.scalar(f"max(max_over_time({metric}{{{sel}{labels}}}[{w}]))", end)
+
+    return {
+        "threads_max": peak("jvm_threads_live_threads"),
+        "rss_mib_max": peak("process_resident_memory_bytes") / 2**20,
+        "cpu_cores": prom.scalar(f"sum(rate(process_cpu_time_ns_total{{{sel}}}[{w}]))", end) / 1e9,
+        "queued_max": peak("executor_queued_tasks", ',name="quarkus-worker"'),
+        "thread_wait_ms_max": peak("loomlab_execution_wait_seconds_max", ',queue="thread"') * 1000,
+    }
