@@ -160,7 +160,15 @@ class Jobs(unittest.TestCase):
                     "containers": [
                         {
                             "name": "k6",
-                            "env": [{"name": "SCRIPT", "value": "sleep.js"}, {"name": "VUS", "value": "500"}],
+                            "env": [
+                                {"name": "SCRIPT", "value": "sleep.js"},
+                                {"name": "VUS", "value": "500"},
+                                {"name": "K6_PROMETHEUS_RW_SERVER_URL", "value": "http://prometheus:9090/api/v1/write"},
+                                {
+                                    "name": "TESTID",
+                                    "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['job-name']"}},
+                                },
+                            ],
                         }
                     ]
                 }
@@ -188,8 +196,13 @@ class Jobs(unittest.TestCase):
         job = deploy.make_job(
             {"sleep.js": self.TEMPLATE}, load, "k6-x", "http://loom-lab-jvm:8080", "virtual", "run 1", warmup=True
         )
-        env = {e["name"]: e["value"] for e in job["spec"]["template"]["spec"]["containers"][0]["env"]}
+        env = {e["name"]: e.get("value") for e in job["spec"]["template"]["spec"]["containers"][0]["env"]}
         self.assertEqual(env["TARGETS"], "http://loom-lab-jvm:8080")
+        self.assertEqual(
+            env["K6_PROMETHEUS_RW_SERVER_URL"], "http://prometheus:9090/api/v1/write", "k6 still writes to Prometheus"
+        )
+        self.assertIn("TESTID", env)
+        self.assertNotIn("500", env.values(), "the template's load is replaced")
         self.assertEqual(env["MODES"], "virtual")
         self.assertEqual((env["VUS"], env["ITERATIONS"], env["SUMMARY_LOG"]), ("50", "1", "1"))
         self.assertEqual(job["metadata"]["name"], "k6-x")
@@ -270,7 +283,8 @@ class Autoscaler(unittest.TestCase):
         looks = [self.look(0, 0.1, 1, 1, 0), self.look(30, 1.4, 1, 2, 200), self.look(60, 0.8, 2, 2, 0, 2)]
         self.assertEqual(
             verdict(looks, self.cpu()),
-            "the autoscaler asked for 2 pods at t = 30 s (its figure per pod 1.40 against its target 1) and ran 2 at most",
+            "the autoscaler asked for 2 pods at t = 30 s (its figure per pod 1.40 against its target 1)"
+            " and ran 2 at most",
         )
 
     def test_the_answer_says_why_it_did_not_scale(self):

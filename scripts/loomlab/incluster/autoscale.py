@@ -84,7 +84,15 @@ def main(argv):
     t0, started = time.monotonic(), time.time()
     print(f"== {load.name}, {args.mode} mode, on {name}; {scaler.describe()}; a look every {args.period:.0f} s")
     try:
-        kube.apply([deploy.make_job(service.jobs, load, job_name, service.url, args.mode, "autoscale", False)])
+        job = deploy.make_job(service.jobs, load, job_name, service.url, args.mode, "autoscale", False)
+        if not args.keep_alive:
+            # A new connection per request, as many distinct clients would open: kube-proxy spreads
+            # connections, not requests, so k6's users would otherwise stay on the pods they first
+            # reached and a new pod would get none of the load (measured: docs/results).
+            job["spec"]["template"]["spec"]["containers"][0]["env"].append(
+                {"name": "K6_NO_VU_CONNECTION_REUSE", "value": "true"}
+            )
+        kube.apply([job])
         deadline = t0 + load.timeout_s + 60 + args.after
         looks, ended = watch(kube, scaler, job_name, t0, args.period, deadline, args.after)
         pod = deploy.wait_job(kube, job_name, 60)
@@ -104,6 +112,7 @@ def main(argv):
         "load": load.name,
         "fraction": args.fraction,
         "seconds": args.seconds,
+        "keep_alive": args.keep_alive,
         "autoscaler": scaler.describe(),
         "figures": figures,
         "looks": looks,

@@ -33,13 +33,19 @@ def apply_local(kube: Kube, images: dict[str, str], names: list[str]) -> tuple[l
     """deploy/k8s/local's database and the named variants' Deployments and Services applied, with
     the k6 scripts and the results volume (the Jobs' own objects), and rolled out: (the local
     documents, the Jobs' documents)."""
-    service_docs = render("deploy/k8s/local", images)
+    # Prometheus (components/monitoring) is the namespace's, installed with it (./lab k8s up, or
+    # the admin: deploy/k8s/monitoring): a run writes to it and reads from it, never applies it.
+    service_docs = [d for d in render("deploy/k8s/local", images) if not monitoring(d)]
     ours = {*names, "postgres"}
     kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in ours])
     job_docs = render("deploy/k8s/local/jobs", images)
     kube.apply([d for d in job_docs if d["kind"] != "Job"])
     wait_rollouts(kube, ["statefulset/postgres"] + [f"deployment/{n}" for n in names])
     return service_docs, job_docs
+
+
+def monitoring(doc: dict) -> bool:
+    return doc["metadata"].get("labels", {}).get("app.kubernetes.io/component") == "monitoring"
 
 
 @dataclass
@@ -130,7 +136,10 @@ def make_job(templates: dict, load: bench.Load, name: str, target: str, mode: st
         **load.env,
         **(load.warmup_env if warmup else {}),
     }
-    job["spec"]["template"]["spec"]["containers"][0]["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    # The Job's remote write to Prometheus stays as deploy/k8s/jobs sets it (its testid: the Job's name).
+    kept = [e for e in container.get("env", []) if e["name"].startswith("K6_PROMETHEUS_RW_") or e["name"] == "TESTID"]
+    container["env"] = [{"name": k, "value": str(v)} for k, v in env.items()] + kept
     return job
 
 

@@ -30,6 +30,9 @@ from .deploy import (
     wait_runners_ready,
 )
 from .plan import VARIANTS
+from .promql import Prometheus, pods_matcher, pods_window
+
+PROMETHEUS_SCRAPE_S = 5  # components/monitoring's scrape interval
 
 STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
 
@@ -184,13 +187,14 @@ class ClusterService:
         if args.runners > 1:
             return self.run_split(load, mode, out, label, args, distribute(job, args.runners))
         sampler = bench.Sampler.begin(self, args.sample_period)
-        started = time.monotonic()
+        started, wall = time.monotonic(), time.time()
         try:
             self.kube.apply([job])
             pod = wait_job(self.kube, job_name, load.timeout_s + 120)
         finally:
             samples = sampler.finish()
         took = time.monotonic() - started
+        from_prometheus = self.from_prometheus(wall, time.time())
         log = pod_log(self.kube, pod)
         self.kube.delete_job(job_name)
         summary_text = summary_of(log)
@@ -202,14 +206,15 @@ class ClusterService:
             raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
         out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
-        return pod_requests(bench.figures_of(load, json.loads(summary_text), samples, exit_code, took), samples)
+        figures = bench.figures_of(load, json.loads(summary_text), samples, exit_code, took)
+        return pod_requests(figures | from_prometheus, samples)
 
     def run_split(self, load: bench.Load, mode: str, out: Path, label: str, args, job: dict) -> dict:
         """One run as an Indexed Job of N runners, resumed together once all are Ready (through
         the API server's pod proxy, as `k6 resume` would), merged from their raw samples."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
         sampler = bench.Sampler.begin(self, args.sample_period)
-        started = time.monotonic()
+        started, wall = time.monotonic(), time.time()
         try:
             self.kube.apply([job])
             pods = wait_runners_ready(self.kube, name, n, 180)
@@ -223,6 +228,7 @@ class ClusterService:
         finally:
             samples = sampler.finish()
         took = time.monotonic() - started
+        from_prometheus = self.from_prometheus(wall, time.time())
         logs = [pod_log(self.kube, pod) for pod in pods]
         # run.sh's files of this Job, <script>-<target host>-<MODES>-part<i>.{json,csv.gz}, in a folder
         # of its own on the results volume: read back (and removed) through a reader pod, on any cluster.
@@ -241,7 +247,20 @@ class ClusterService:
         exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in pods]
         summary, k6_exit = bench.merged_run(load, out, label, exits, logs)
         summary["resume_spread_s"] = skew
-        return pod_requests(bench.split_figures(load, out, summary, samples, k6_exit, took), samples)
+        figures = bench.split_figures(load, out, summary, samples, k6_exit, took)
+        return pod_requests(figures | from_prometheus, samples)
+
+    def from_prometheus(self, start: float, end: float) -> dict:
+        """The same pods' figures over the run, as the namespace's Prometheus has them (PromQL),
+        beside the lab's own scrapes: the report shows both (report.prometheus_table). Nothing
+        where there is no Prometheus (a namespace without components/monitoring)."""
+        try:
+            # Prometheus' last scrape of the run comes up to one interval after it.
+            time.sleep(PROMETHEUS_SCRAPE_S)
+            return {"prometheus": pods_window(Prometheus(self.kube), pods_matcher(self.pods), start, end)}
+        except Exception as e:  # noqa: BLE001 - the run stands on the lab's own scrapes
+            print(f"  (Prometheus: no figures: {str(e)[:160]})", flush=True)
+            return {}
 
     def stop(self):
         self.startup["rss_after_mb"] = self._rss()

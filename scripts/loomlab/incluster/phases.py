@@ -37,7 +37,7 @@ def of(prom: Prometheus, looks: list[dict], testid: str, variant: str, started: 
     out = []
     for a, b, ready, loaded in bounds(looks, started, ended):
         row = {"from_s": a - started, "to_s": b - started, "ready": ready, "loaded": loaded}
-        row |= pods_window(prom, variant, a, b)
+        row |= pods_window(prom, f'variant="{variant}"', a, b)
         if loaded:
             row |= k6_window(prom, testid, a, min(b, ended))
         out.append(row)

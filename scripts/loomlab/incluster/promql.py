@@ -55,19 +55,25 @@ def k6_window(prom: Prometheus, testid: str, start: float, end: float) -> dict:
     }
 
 
-def pods_window(prom: Prometheus, variant: str, start: float, end: float) -> dict:
-    """The variant's pods over [start, end], from the service's own metrics as Prometheus scraped
-    them: the most JVM threads and resident memory any one pod had, their CPU (cores, summed), the
-    most requests queued for a worker thread and the longest wait for one (ms)."""
-    w, sel = window(start, end), f'variant="{variant}"'
+def pods_window(prom: Prometheus, sel: str, start: float, end: float) -> dict:
+    """The pods that `sel` selects (PromQL label matchers: 'variant="jvm"', 'pod=~"a|b"') over
+    [start, end], from the service's own metrics as Prometheus scraped them: the most JVM threads
+    and resident memory any one pod had, their CPU (cores, summed), the most requests queued for a
+    worker thread and the longest wait for one (ms)."""
+    w = window(start, end)
 
     def peak(metric: str, labels: str = "") -> float:
         return prom.scalar(f"max(max_over_time({metric}{{{sel}{labels}}}[{w}]))", end)
 
     return {
         "threads_max": peak("jvm_threads_live_threads"),
+        "threads_total_max": prom.scalar(f"max_over_time(sum(jvm_threads_live_threads{{{sel}}})[{w}:5s])", end),
         "rss_mib_max": peak("process_resident_memory_bytes") / 2**20,
         "cpu_cores": prom.scalar(f"sum(rate(process_cpu_time_ns_total{{{sel}}}[{w}]))", end) / 1e9,
         "queued_max": peak("executor_queued_tasks", ',name="quarkus-worker"'),
         "thread_wait_ms_max": peak("loomlab_execution_wait_seconds_max", ',queue="thread"') * 1000,
     }
+
+
+def pods_matcher(pods: list[str]) -> str:
+    return 'pod=~"' + "|".join(pods) + '"'

@@ -164,6 +164,38 @@ def meta(
     )
 
 
+def prometheus_table(sections: list[dict]) -> lr.Table | None:
+    """The service's figures of every run two ways, medians over a mode's runs: the lab's own
+    scrapes (each pod's /q/metrics through the API server, every second) and the namespace's
+    Prometheus (PromQL over the run's window, scraped every 5 s), with Prometheus / lab."""
+    t = lr.Table(
+        ["load", "mode", "runs", "threads: lab | Prometheus", "CPU cores: lab | Prometheus", "ratio threads, CPU"]
+    )
+    for s in sections:
+        for mode, res in s.get("results", {}).items():
+            runs = [r for r in res.get("runs", []) if r.get("prometheus")]
+            if not runs:
+                continue
+
+            def med(values):
+                values = [v for v in values if not math.isnan(v)]
+                return sorted(values)[len(values) // 2] if values else math.nan
+
+            threads = med([r.get("peak_live_threads", math.nan) for r in runs])
+            p_threads = med([r["prometheus"]["threads_total_max"] for r in runs])
+            cpu = med([r.get("cpu_s", math.nan) / r["wall_s"] for r in runs if r.get("wall_s")])
+            p_cpu = med([r["prometheus"]["cpu_cores"] for r in runs])
+            t.add(
+                s["load"],
+                mode,
+                str(len(runs)),
+                f"{lr.fmt(threads, 0)} | {lr.fmt(p_threads, 0)}",
+                f"{lr.fmt(cpu, 2)} | {lr.fmt(p_cpu, 2)}",
+                f"{lr.fmt(p_threads / threads, 2)}, {lr.fmt(p_cpu / cpu, 2)}",
+            )
+    return t if t.rows else None
+
+
 def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> list[str]:
     extra = [
         "## Start-up in the cluster",
@@ -176,6 +208,21 @@ def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> l
         startup_table(startups).markdown(),
         "",
     ]
+    both = prometheus_table(sections)
+    if both:
+        extra += [
+            "## The service's figures from Prometheus",
+            "",
+            "Each run's pods as the lab's own scrapes saw them (every pod's /q/metrics through the API"
+            " server, every second: what the tables above use) and as the namespace's Prometheus has them"
+            " (components/monitoring, every 5 s; PromQL over the run's window:"
+            " `max_over_time(sum(jvm_threads_live_threads{pod=~...})[w:5s])`,"
+            " `sum(rate(process_cpu_time_ns_total{pod=~...}[w])) / 1e9`). Medians over the runs.",
+            "",
+            both.markdown(),
+            "",
+        ]
+        print(f"\nthe service's figures, the lab's scrapes | Prometheus:\n{both.text()}")
     beside = local_table(sections, local)
     if beside:
         extra += [
