@@ -210,6 +210,14 @@ class Jobs(unittest.TestCase):
         self.assertEqual(self.TEMPLATE["metadata"]["name"], "k6-sleep", "the template is not modified")
 
 
+class Monitoring(unittest.TestCase):
+    def test_a_run_leaves_out_prometheus_and_only_prometheus(self):
+        docs = deploy.render("deploy/k8s/local", {})
+        left_out = sorted(d["metadata"]["name"] for d in docs if deploy.monitoring(d))
+        self.assertTrue(left_out and all(n.startswith("prometheus") for n in left_out), left_out)
+        self.assertEqual(len(left_out), 7, left_out)  # account, role, binding, config, Service, Deployment, policy
+
+
 class Replicas(unittest.TestCase):
     def test_each_pods_requests_during_the_run_in_pod_order(self):
         from loomlab.incluster.measure import pod_requests

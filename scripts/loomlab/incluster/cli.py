@@ -152,6 +152,13 @@ def fetch(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def monitoring(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lab k8s monitoring", description=description("monitoring"))
+    p.add_argument("--job", default="", help="a k6 Job whose samples must be in Prometheus (e.g. k6-sleep)")
+    target_options(p)
+    return p.parse_args(argv)
+
+
 def netpol(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab k8s netpol", description=description("netpol"))
     p.add_argument("--service", default="loom-lab-jvm", help="the service's Service (default: loom-lab-jvm)")
