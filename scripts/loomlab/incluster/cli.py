@@ -129,6 +129,11 @@ def autoscale(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--fraction", type=float, default=1.5, help="arrivals as a multiple of the worker bound (1.5)")
     p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
     p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
+    p.add_argument(
+        "--keep-alive",
+        action="store_true",
+        help="k6's users keep their connections (default: a new connection per request, so a new pod gets its share)",
+    )
     p.add_argument("--after", type=float, default=360, help="seconds to watch the scale-down once the load stops (360)")
     target_options(p)
     return needs_out(p, p.parse_args(argv))
