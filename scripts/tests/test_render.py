@@ -118,6 +118,7 @@ class ClusterReportsTest(unittest.TestCase):
             "load": "open 750 req/s",
             "fraction": 1.5,
             "seconds": 240,
+            "sleep_ms": 100,
             "keep_alive": False,
             "autoscaler": "deploy/k8s/overlays/jvm-autoscaled: 1-4 pods",
             "figures": self.FIGURES,

@@ -52,6 +52,18 @@ def watch(kube: Kube, scaler: Autoscaler, job: str, t0: float, period: float, de
     return looks, ended
 
 
+def load_job(service: ClusterService, load: bench.Load, name: str, mode: str, keep_alive: bool) -> dict:
+    job = deploy.make_job(service.jobs, load, name, service.url, mode, "autoscale", False)
+    if not keep_alive:
+        # A new connection per request, as many distinct clients would open: kube-proxy spreads
+        # connections, not requests, so k6's users would otherwise stay on the pods they first
+        # reached and a new pod would get none of the load (docs/results/2026-11-25-queue-autoscaler.md).
+        job["spec"]["template"]["spec"]["containers"][0]["env"].append(
+            {"name": "K6_NO_VU_CONNECTION_REUSE", "value": "true"}
+        )
+    return job
+
+
 def need_keda(kube: Kube, args):
     """KEDA: installed once on the lab's own cluster; on any other, installed by its owner."""
     if lab_cluster_up() and args.kubeconfig in (None, str(KUBECONFIG)):
@@ -74,7 +86,8 @@ def main(argv):
         need_keda(kube, args)
     scaler = Autoscaler.render(args.on, run.images, kube.ns)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
-    load = bench.sleep.open_sleep_load(args.fraction, lr.littles_bound(bench.sleep.WORKER_THREADS, 0.1), args.seconds)
+    bound = lr.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
+    load = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
     templates = deploy.job_templates(run.job_docs)
     env = container.get("env", [])
     service = ClusterService(kube, VARIANT, suite, args.mode, "autoscale", env, templates, out, [])
@@ -84,15 +97,7 @@ def main(argv):
     t0, started = time.monotonic(), time.time()
     print(f"== {load.name}, {args.mode} mode, on {name}; {scaler.describe()}; a look every {args.period:.0f} s")
     try:
-        job = deploy.make_job(service.jobs, load, job_name, service.url, args.mode, "autoscale", False)
-        if not args.keep_alive:
-            # A new connection per request, as many distinct clients would open: kube-proxy spreads
-            # connections, not requests, so k6's users would otherwise stay on the pods they first
-            # reached and a new pod would get none of the load (measured: docs/results).
-            job["spec"]["template"]["spec"]["containers"][0]["env"].append(
-                {"name": "K6_NO_VU_CONNECTION_REUSE", "value": "true"}
-            )
-        kube.apply([job])
+        kube.apply([load_job(service, load, job_name, args.mode, args.keep_alive)])
         deadline = t0 + load.timeout_s + 60 + args.after
         looks, ended = watch(kube, scaler, job_name, t0, args.period, deadline, args.after)
         pod = deploy.wait_job(kube, job_name, 60)
@@ -112,6 +117,7 @@ def main(argv):
         "load": load.name,
         "fraction": args.fraction,
         "seconds": args.seconds,
+        "sleep_ms": args.sleep_ms,
         "keep_alive": args.keep_alive,
         "autoscaler": scaler.describe(),
         "figures": figures,
@@ -134,7 +140,7 @@ def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
         f=report["figures"],
         date=time.strftime("%Y-%m-%d %H:%M %Z"),
         threads=threads,
-        bound=lr.littles_bound(threads, 0.1),
+        bound=lr.littles_bound(threads, report["sleep_ms"] / 1000),
         rate=load.rate,
         resources=resources,
         timeline=timeline_table(report["looks"]),

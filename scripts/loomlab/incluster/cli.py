@@ -130,6 +130,13 @@ def autoscale(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
     p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
     p.add_argument(
+        "--sleep-ms",
+        type=int,
+        default=500,
+        help="each request's sleep (500: a bound of 100 req/s on the pool of 50, an arrival rate one k6 pod"
+        " offers with a new connection per request on 2 cores)",
+    )
+    p.add_argument(
         "--keep-alive",
         action="store_true",
         help="k6's users keep their connections (default: a new connection per request, so a new pod gets its share)",

@@ -29,7 +29,9 @@ def sleep_bound(vus: int, sleep_ms: int):
     return bound
 
 
-def open_sleep_load(fraction: float, worker_bound: float, seconds: int) -> Load:
+def open_sleep_load(fraction: float, worker_bound: float, seconds: int, sleep_ms: int = 100) -> Load:
+    """Arrivals at `fraction` of the worker bound, each request sleeping `sleep_ms` (the bound must
+    be the one at that sleep: threads / sleep)."""
     return open_load(
         "sleep",
         "k6/sleep.js",
@@ -37,8 +39,8 @@ def open_sleep_load(fraction: float, worker_bound: float, seconds: int) -> Load:
         worker_bound,
         "the worker bound",
         seconds,
-        sleep_bound(10**6, 100),
-        {"SLEEP_MS": "100"},
+        sleep_bound(10**6, sleep_ms),
+        {"SLEEP_MS": str(sleep_ms)},
         1500,
         modes=MODES,
     )
