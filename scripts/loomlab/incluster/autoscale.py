@@ -14,6 +14,8 @@ its pods' (threads, RSS, CPU). Writes autoscale-<on>-<mode>.md and .json.
 from __future__ import annotations
 
 import json
+import signal
+import sys
 import time
 from pathlib import Path
 
@@ -23,7 +25,7 @@ from loomlab.cluster import KUBECONFIG, keda
 from loomlab.kube import ApiException, Kube, lab_cluster_up
 from loomlab.render import render
 
-from . import cli, deploy, phases
+from . import autoscalers, cli, deploy, phases
 from .autoscalers import Autoscaler
 from .looks import look, timeline_table, verdict
 from .measure import ClusterService
@@ -78,13 +80,21 @@ def need_keda(kube: Kube, args):
         ) from e
 
 
-def main(argv):
-    args = cli.autoscale(argv)
-    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
-    out, kube, name, container = run.out, run.kube, run.name, run.container
+def autoscaler_for(kube: Kube, args, images: dict[str, str]) -> Autoscaler:
+    """The run's autoscaler, none other left on the Deployment (KEDA first, for --on queue)."""
     if args.on == "queue":
         need_keda(kube, args)
-    scaler = Autoscaler.render(args.on, run.images, kube.ns)
+    autoscalers.clear(kube, images)
+    return Autoscaler.render(args.on, images, kube.ns)
+
+
+def main(argv):
+    args = cli.autoscale(argv)
+    # Stopped (SIGTERM, a timeout), the run still deletes its Job and autoscaler and sets one pod.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
+    out, kube, name, container = run.out, run.kube, run.name, run.container
+    scaler = autoscaler_for(kube, args, run.images)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
     bound = lr.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
     load = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
@@ -154,6 +164,4 @@ def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from kubernetes.dynamic.exceptions import ResourceNotFoundError
+
 from loomlab.kube import ApiException, Kube
 
 from . import deploy
@@ -23,6 +25,16 @@ def quantity(q: str | None) -> float:
         return math.nan
     units = {"n": 1e-9, "u": 1e-6, "m": 1e-3, "k": 1e3}
     return float(q[:-1]) * units[q[-1]] if q[-1] in units else float(q)
+
+
+def clear(kube: Kube, images: dict[str, str]):
+    """Every autoscaler these components make for the Deployment, deleted: two on one Deployment
+    (a run stopped before its clean-up) would each refuse to act ("AmbiguousSelector")."""
+    for on in OVERLAYS:
+        try:
+            Autoscaler.render(on, images, kube.ns).delete(kube)
+        except ResourceNotFoundError:
+            pass  # KEDA's ScaledObject is not served: there is none
 
 
 @dataclass
