@@ -217,6 +217,26 @@ class Monitoring(unittest.TestCase):
         self.assertTrue(left_out and all(n.startswith("prometheus") for n in left_out), left_out)
         self.assertEqual(len(left_out), 7, left_out)  # account, role, binding, config, Service, Deployment, policy
 
+    def test_the_report_sets_prometheus_beside_the_labs_own_scrapes(self):
+        from loomlab.incluster.report import prometheus_table
+
+        def run(threads, cpu_s, p_threads, p_cpu):
+            prom = {"threads_total_max": p_threads, "cpu_cores": p_cpu}
+            return {"peak_live_threads": threads, "cpu_s": cpu_s, "wall_s": 10.0, "prometheus": prom}
+
+        sections = [
+            {
+                "load": "closed 50 VUs x 4",
+                "results": {
+                    "worker": {"runs": [run(60, 4.0, 60, 0.38), run(62, 5.0, 61, 0.52), run(61, 4.5, 61, 0.45)]},
+                    "virtual": {"runs": [{"peak_live_threads": 30, "cpu_s": 1.0, "wall_s": 10.0}]},  # none from it
+                },
+            }
+        ]
+        table = prometheus_table(sections)
+        self.assertEqual(table.rows, [["closed 50 VUs x 4", "worker", "3", "61 | 61", "0.45 | 0.45", "1.00, 1.00"]])
+        self.assertIsNone(prometheus_table([{"load": "x", "results": {}}]), "no Prometheus figures: no table")
+
 
 class Replicas(unittest.TestCase):
     def test_each_pods_requests_during_the_run_in_pod_order(self):

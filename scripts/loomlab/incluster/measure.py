@@ -32,8 +32,6 @@ from .deploy import (
 from .plan import VARIANTS
 from .promql import Prometheus, pods_matcher, pods_window
 
-PROMETHEUS_SCRAPE_S = 5  # components/monitoring's scrape interval
-
 STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
 
 
@@ -194,7 +192,7 @@ class ClusterService:
         finally:
             samples = sampler.finish()
         took = time.monotonic() - started
-        from_prometheus = self.from_prometheus(wall, time.time())
+        from_prometheus = {} if warmup else self.from_prometheus(wall, time.time())
         log = pod_log(self.kube, pod)
         self.kube.delete_job(job_name)
         summary_text = summary_of(log)
@@ -255,8 +253,7 @@ class ClusterService:
         beside the lab's own scrapes: the report shows both (report.prometheus_table). Nothing
         where there is no Prometheus (a namespace without components/monitoring)."""
         try:
-            # Prometheus' last scrape of the run comes up to one interval after it.
-            time.sleep(PROMETHEUS_SCRAPE_S)
+            # The window holds the scrapes within the run (every 5 s): rates and peaks over them.
             return {"prometheus": pods_window(Prometheus(self.kube), pods_matcher(self.pods), start, end)}
         except Exception as e:  # noqa: BLE001 - the run stands on the lab's own scrapes
             print(f"  (Prometheus: no figures: {str(e)[:160]})", flush=True)

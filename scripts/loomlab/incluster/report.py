@@ -164,6 +164,10 @@ def meta(
     )
 
 
+def ratio(a: float, b: float) -> float:
+    return a / b if b and not math.isnan(b) else math.nan
+
+
 def prometheus_table(sections: list[dict]) -> lr.Table | None:
     """The service's figures of every run two ways, medians over a mode's runs: the lab's own
     scrapes (each pod's /q/metrics through the API server, every second) and the namespace's
@@ -191,7 +195,7 @@ def prometheus_table(sections: list[dict]) -> lr.Table | None:
                 str(len(runs)),
                 f"{lr.fmt(threads, 0)} | {lr.fmt(p_threads, 0)}",
                 f"{lr.fmt(cpu, 2)} | {lr.fmt(p_cpu, 2)}",
-                f"{lr.fmt(p_threads / threads, 2)}, {lr.fmt(p_cpu / cpu, 2)}",
+                f"{lr.fmt(ratio(p_threads, threads), 2)}, {lr.fmt(ratio(p_cpu, cpu), 2)}",
             )
     return t if t.rows else None
 
