@@ -351,6 +351,56 @@ class Autoscaler(unittest.TestCase):
             [(1000.0, 1025.0, 1, True), (1025.0, 1065.0, 2, True), (1065.0, 1070.0, 2, False)],
         )
 
+    def test_the_runs_side_by_side(self):
+        from loomlab.incluster.autoscaletable import table
+
+        looks = [self.look(0, 0.1, 1, 1, 0), self.look(20, 300, 1, 4, 900), self.look(32, 20, 4, 4, 0, 4)]
+        looks += [self.look(300, 1, 4, 1, 0, 1)]
+        phases = [
+            {
+                "from_s": 0,
+                "to_s": 32,
+                "ready": 1,
+                "loaded": True,
+                "cpu_cores": 0.2,
+                "rss_mib_max": 300,
+                "threads_max": 70,
+            },
+            {
+                "from_s": 32,
+                "to_s": 240,
+                "ready": 4,
+                "loaded": True,
+                "cpu_cores": 0.4,
+                "rss_mib_max": 250,
+                "threads_max": 50,
+            },
+            {
+                "from_s": 240,
+                "to_s": 300,
+                "ready": 4,
+                "loaded": False,
+                "cpu_cores": 0.0,
+                "rss_mib_max": 250,
+                "threads_max": 50,
+            },
+            {
+                "from_s": 300,
+                "to_s": 320,
+                "ready": 1,
+                "loaded": False,
+                "cpu_cores": 0.0,
+                "rss_mib_max": 250,
+                "threads_max": 50,
+            },
+        ]
+        figures = {"throughput": 140.0, "error_rate": 0.05, "p99": 2100.0}
+        report = {"on": "queue", "mode": "worker", "looks": looks, "phases": phases, "figures": figures}
+        self.assertEqual(
+            table([report]).rows[0],
+            ["worker, queue autoscaler (KEDA)", "4", "20", "32", "140", "5.0", "2,100", "0.37", "200", "1,000", "300"],
+        )
+
 
 class Failover(unittest.TestCase):
     def test_failed_requests_and_their_window_from_k6s_csv(self):

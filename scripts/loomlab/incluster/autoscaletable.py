@@ -1,0 +1,69 @@
+"""The runs of `./lab k8s autoscale` side by side, one row each, from their autoscale-*.json:
+`python -m loomlab.incluster.autoscaletable FILE...` prints the table the results page gives
+(what each autoscaler did and when, what the load got, and what the pods cost)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+from loomlab import labreport as lr
+
+ON = {"cpu": "CPU autoscaler", "queue": "queue autoscaler (KEDA)", "none": "no autoscaler"}
+
+
+def first(looks: list[dict], test) -> float:
+    return next((lk["t"] for lk in looks if test(lk)), math.nan)
+
+
+def row(r: dict) -> list[str]:
+    looks, f = r["looks"], r["figures"]
+    most = max(len(lk["pods"]) for lk in looks)
+    asked = first(looks, lambda lk: (lk["hpa"].get("desired") or 1) > 1)
+    all_ready = first(looks, lambda lk: most > 1 and sum(p["ready"] for p in lk["pods"]) == most)
+    loaded = [p for p in r["phases"] if p["loaded"]]
+    span = sum(p["to_s"] - p["from_s"] for p in loaded) or math.nan
+    cpu = sum(p["cpu_cores"] * (p["to_s"] - p["from_s"]) for p in loaded) / span
+    rss = max((p["ready"] * p["rss_mib_max"] for p in loaded), default=math.nan)
+    threads = max((p["ready"] * p["threads_max"] for p in loaded), default=math.nan)
+    down = next((p["from_s"] for p in r["phases"] if not p["loaded"] and p["ready"] == 1 and most > 1), math.nan)
+    return [
+        f"{r['mode']}, {ON[r['on']]}",
+        str(most),
+        lr.fmt(asked, 0),
+        lr.fmt(all_ready, 0),
+        lr.fmt(f["throughput"], 0),
+        lr.fmt(f["error_rate"] * 100, 1),
+        lr.fmt(f["p99"], 0),
+        lr.fmt(cpu, 2),
+        lr.fmt(threads, 0),
+        lr.fmt(rss, 0),
+        lr.fmt(down, 0),
+    ]
+
+
+def table(reports: list[dict]) -> lr.Table:
+    t = lr.Table(
+        [
+            "run",
+            "pods (most)",
+            "asked for more at t s",
+            "all Ready at t s",
+            "answers/s",
+            "503 %",
+            "p99 ms",
+            "CPU cores under load",
+            "threads (all pods, most)",
+            "RSS MiB (all pods, most)",
+            "back to 1 pod at t s",
+        ]
+    )
+    for r in reports:
+        t.add(*row(r))
+    return t
+
+
+if __name__ == "__main__":
+    print(table([json.loads(Path(a).read_text()) for a in sys.argv[1:]]).markdown())
