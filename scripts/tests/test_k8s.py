@@ -396,9 +396,22 @@ class Autoscaler(unittest.TestCase):
         ]
         figures = {"throughput": 140.0, "error_rate": 0.05, "p99": 2100.0}
         report = {"on": "queue", "mode": "worker", "looks": looks, "phases": phases, "figures": figures}
+        report |= {"load": "open 150 req/s (1.5x the worker bound)", "sleep_ms": 500, "keep_alive": False}
         self.assertEqual(
             table([report]).rows[0],
-            ["worker, queue autoscaler (KEDA)", "4", "20", "32", "140", "5.0", "2,100", "0.37", "200", "1,000", "300"],
+            [
+                "worker, queue autoscaler (KEDA), open 150 req/s (1.5x the worker bound) at 500 ms",
+                "4",
+                "20",
+                "32",
+                "140",
+                "5.0",
+                "2,100",
+                "0.37",
+                "200",
+                "1,000",
+                "300",
+            ],
         )
 
 

@@ -112,7 +112,7 @@ def main(argv):
         looks, ended = watch(kube, scaler, job_name, t0, args.period, deadline, args.after)
         pod = deploy.wait_job(kube, job_name, 60)
         log = deploy.pod_log(kube, pod)
-        events = scaler.events(kube)
+        events = scaler.events(kube, started)
     finally:
         kube.delete_job(job_name)
         scaler.delete(kube)

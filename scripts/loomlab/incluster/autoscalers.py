@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime
 
 from kubernetes.dynamic.exceptions import ResourceNotFoundError
 
@@ -113,13 +114,15 @@ class Autoscaler:
             },
         }
 
-    def events(self, kube: Kube) -> list[str]:
-        """The events of the acting autoscaler (and of KEDA's ScaledObject), one line each."""
+    def events(self, kube: Kube, since: float) -> list[str]:
+        """The events of the acting autoscaler (and of KEDA's ScaledObject) since a Unix time, one
+        line each, in order (an earlier run's autoscaler of the same name left its own)."""
         lines = []
         names = {self.hpa, self.doc["metadata"]["name"] if self.doc else None} - {None}
         for e in kube.json(kube.ns_path("events"), 5)["items"]:
             involved = e["involvedObject"]
-            if involved.get("kind") in KINDS and involved.get("name") in names:
-                when = e.get("lastTimestamp") or e.get("eventTime")
+            when = e.get("lastTimestamp") or e.get("eventTime") or ""
+            at = datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp() if when else 0.0
+            if involved.get("kind") in KINDS and involved.get("name") in names and at >= since - 1:
                 lines.append(f"{when}: {involved['kind']}: {e['reason']}: {e['message']}")
-        return lines
+        return sorted(lines)

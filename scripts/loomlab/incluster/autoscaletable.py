@@ -28,9 +28,11 @@ def row(r: dict) -> list[str]:
     cpu = sum(p["cpu_cores"] * (p["to_s"] - p["from_s"]) for p in loaded) / span
     rss = max((p["ready"] * p["rss_mib_max"] for p in loaded), default=math.nan)
     threads = max((p["ready"] * p["threads_max"] for p in loaded), default=math.nan)
-    down = next((p["from_s"] for p in r["phases"] if not p["loaded"] and p["ready"] == 1 and most > 1), math.nan)
+    ended = next((p["from_s"] for p in r["phases"] if not p["loaded"]), math.inf)
+    down = first(looks, lambda lk: most > 1 and lk["t"] >= ended and len(lk["pods"]) == 1)
     return [
-        f"{r['mode']}, {ON[r['on']]}",
+        f"{r['mode']}, {ON[r['on']]}, {r['load']} at {r.get('sleep_ms', 100)} ms"
+        + (", k6's users keeping their connections" if r.get("keep_alive") else ""),
         str(most),
         lr.fmt(asked, 0),
         lr.fmt(all_ready, 0),
