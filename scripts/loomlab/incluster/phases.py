@@ -30,7 +30,8 @@ def bounds(looks: list[dict], started: float, ended: float) -> list[tuple[float,
                 cuts.append((lk["at"], *state))
     stop = looks[-1]["at"] if looks else ended
     ends = [c[0] for c in cuts[1:]] + [stop]
-    return [(a, b, n, loaded) for (a, n, loaded), b in zip(cuts, ends, strict=True)]
+    # The last look may be where the load ended: a phase of no length says nothing.
+    return [(a, b, n, loaded) for (a, n, loaded), b in zip(cuts, ends, strict=True) if b - a >= 1]
 
 
 def of(prom: Prometheus, looks: list[dict], testid: str, variant: str, started: float, ended: float) -> list[dict]:
