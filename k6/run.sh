@@ -17,7 +17,7 @@
 #   EXPECT_POOLS  k=v,... the pools the answer was measured at (/api/info); a service with other
 #            pools is refused before any load (exit 3), e.g. worker.max-threads=50 for A3
 #   K6_PROMETHEUS_RW_SERVER_URL  also send the samples to this Prometheus (remote write), tagged
-#            testid=TESTID (default: the host name) and mode=<mode>; trends as native histograms
+#            testid=TESTID (default: the host name), runner=<host name> and mode=<mode>; trends as native histograms
 #            with K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true
 #
 # Local: SCRIPT=sleep.js TARGETS=http://127.0.0.1:8080 RESULTS=/tmp/k6 sh k6/run.sh
@@ -52,7 +52,8 @@ start=""
 
 # k6's Prometheus remote write, each run's samples tagged with the run and its mode.
 rw=""
-[ -n "${K6_PROMETHEUS_RW_SERVER_URL:-}" ] && rw="--out=experimental-prometheus-rw --tag=testid=${TESTID:-$(hostname)}"
+# The runner's own tag keeps the series of an Indexed Job's pods apart (same testid, same tags).
+[ -n "${K6_PROMETHEUS_RW_SERVER_URL:-}" ] && rw="--out=experimental-prometheus-rw --tag=testid=${TESTID:-$(hostname)} --tag=runner=$(hostname)"
 
 # The lab's answer code, where the image has it (the lab's k6 image; grafana/k6 has no Python).
 answer=""
