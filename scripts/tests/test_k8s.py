@@ -234,7 +234,9 @@ class Monitoring(unittest.TestCase):
             }
         ]
         table = prometheus_table(sections)
-        self.assertEqual(table.rows, [["closed 50 VUs x 4", "worker", "3", "61 | 61", "0.45 | 0.45", "1.00, 1.00"]])
+        self.assertEqual(
+            table.rows, [["closed 50 VUs x 4", "worker", "3", "10.0", "61 / 61", "0.45 / 0.45", "1.00, 1.00"]]
+        )
         self.assertIsNone(prometheus_table([{"load": "x", "results": {}}]), "no Prometheus figures: no table")
 
 

@@ -173,7 +173,15 @@ def prometheus_table(sections: list[dict]) -> lr.Table | None:
     scrapes (each pod's /q/metrics through the API server, every second) and the namespace's
     Prometheus (PromQL over the run's window, scraped every 5 s), with Prometheus / lab."""
     t = lr.Table(
-        ["load", "mode", "runs", "threads: lab | Prometheus", "CPU cores: lab | Prometheus", "ratio threads, CPU"]
+        [
+            "load",
+            "mode",
+            "runs",
+            "run s",
+            "threads: lab / Prometheus",
+            "CPU cores: lab / Prometheus",
+            "ratio threads, CPU",
+        ]
     )
     for s in sections:
         for mode, res in s.get("results", {}).items():
@@ -193,8 +201,9 @@ def prometheus_table(sections: list[dict]) -> lr.Table | None:
                 s["load"],
                 mode,
                 str(len(runs)),
-                f"{lr.fmt(threads, 0)} | {lr.fmt(p_threads, 0)}",
-                f"{lr.fmt(cpu, 2)} | {lr.fmt(p_cpu, 2)}",
+                lr.fmt(med([r.get("wall_s", math.nan) for r in runs]), 1),
+                f"{lr.fmt(threads, 0)} / {lr.fmt(p_threads, 0)}",
+                f"{lr.fmt(cpu, 2)} / {lr.fmt(p_cpu, 2)}",
                 f"{lr.fmt(ratio(p_threads, threads), 2)}, {lr.fmt(ratio(p_cpu, cpu), 2)}",
             )
     return t if t.rows else None
@@ -221,12 +230,13 @@ def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> l
             " server, every second: what the tables above use) and as the namespace's Prometheus has them"
             " (components/monitoring, every 5 s; PromQL over the run's window:"
             " `max_over_time(sum(jvm_threads_live_threads{pod=~...})[w:5s])`,"
-            " `sum(rate(process_cpu_time_ns_total{pod=~...}[w])) / 1e9`). Medians over the runs.",
+            " `sum(rate(process_cpu_time_ns_total{pod=~...}[w])) / 1e9`). Medians over the runs. A run shorter"
+            " than two scrapes has no CPU rate in Prometheus ('-'): the lab's own scrapes stay the tables' source.",
             "",
             both.markdown(),
             "",
         ]
-        print(f"\nthe service's figures, the lab's scrapes | Prometheus:\n{both.text()}")
+        print(f"\nthe service's figures, the lab's scrapes / Prometheus:\n{both.text()}")
     beside = local_table(sections, local)
     if beside:
         extra += [
