@@ -12,7 +12,9 @@ from loomlab.incluster import netpol
 class CasesTest(unittest.TestCase):
     def test_every_policy_in_deploy_k8s_has_an_allowed_and_a_refused_case(self):
         names = netpol.policies_in(ROOT / "deploy/k8s")
-        self.assertEqual(names, {"postgres-from-service-only", "service-from-namespace-only"})
+        self.assertEqual(
+            names, {"postgres-from-service-only", "service-from-namespace-only", "prometheus-from-namespace-and-keda"}
+        )
         self.assertEqual(netpol.uncovered(names), [])
 
     def test_a_policy_with_only_refused_cases_is_uncovered(self):
