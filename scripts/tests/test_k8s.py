@@ -212,10 +212,13 @@ class Jobs(unittest.TestCase):
 
 class Monitoring(unittest.TestCase):
     def test_a_run_leaves_out_prometheus_and_only_prometheus(self):
-        docs = deploy.render("deploy/k8s/local", {})
+        # deploy/k8s/monitoring adds the component to the namespace, as deploy/k8s/local adds it to
+        # the database and the services (local needs the gitignored credentials to render).
+        docs = deploy.render("deploy/k8s/monitoring", {})
         left_out = sorted(d["metadata"]["name"] for d in docs if deploy.monitoring(d))
-        self.assertTrue(left_out and all(n.startswith("prometheus") for n in left_out), left_out)
+        self.assertTrue(all(n.startswith("prometheus") for n in left_out), left_out)
         self.assertEqual(len(left_out), 7, left_out)  # account, role, binding, config, Service, Deployment, policy
+        self.assertEqual([d["kind"] for d in docs if not deploy.monitoring(d)], ["Namespace"])
 
     def test_the_report_sets_prometheus_beside_the_labs_own_scrapes(self):
         from loomlab.incluster.report import prometheus_table
