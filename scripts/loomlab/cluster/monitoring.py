@@ -5,7 +5,6 @@ every target it discovered answers its scrape (/api/v1/targets, through the API 
 from __future__ import annotations
 
 import functools
-import urllib.parse
 
 from loomlab import proc
 
@@ -17,9 +16,9 @@ SERVICE = "prometheus"
 PORT = 9090
 
 
-def api_path(path: str, namespace: str = NAMESPACE) -> str:
+def api_path(path: str) -> str:
     """A path of Prometheus' HTTP API through the API server's service proxy."""
-    return f"/api/v1/namespaces/{namespace}/services/http:{SERVICE}:{PORT}/proxy{path}"
+    return f"/api/v1/namespaces/{NAMESPACE}/services/http:{SERVICE}:{PORT}/proxy{path}"
 
 
 def targets(api: Api) -> list[dict]:
@@ -29,11 +28,6 @@ def targets(api: Api) -> list[dict]:
         {"pod": t["labels"].get("pod", t["scrapeUrl"]), "health": t["health"], "error": t.get("lastError", "")}
         for t in active
     ]
-
-
-def query(api: Api, expr: str) -> list[dict]:
-    """An instant PromQL query: the result vector."""
-    return api.json(api_path("/api/v1/query?" + urllib.parse.urlencode({"query": expr})), 10)["data"]["result"]
 
 
 def all_up(api: Api, want: int = 1) -> bool:

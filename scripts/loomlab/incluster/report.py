@@ -183,15 +183,15 @@ def prometheus_table(sections: list[dict]) -> lr.Table | None:
             "ratio threads, CPU",
         ]
     )
+
+    def med(values) -> float:
+        return lr.Spread.of(values).median
+
     for s in sections:
         for mode, res in s.get("results", {}).items():
             runs = [r for r in res.get("runs", []) if r.get("prometheus")]
             if not runs:
                 continue
-
-            def med(values):
-                values = [v for v in values if not math.isnan(v)]
-                return sorted(values)[len(values) // 2] if values else math.nan
 
             threads = med([r.get("peak_live_threads", math.nan) for r in runs])
             p_threads = med([r["prometheus"]["threads_total_max"] for r in runs])
