@@ -198,11 +198,17 @@ go_tool "$registry" github.com/distribution/distribution/v3/cmd/registry "$REGIS
 
 # module_build MODULE VERSION OUT_DIR TAGS PACKAGE...: the packages of a module whose go.mod has
 # replace directives (go install refuses those), built inside a copy of it, binaries into OUT_DIR.
+# module_dir MODULE VERSION: where the Go module cache holds the module (downloaded if missing).
+module_dir() {
+  local dir
+  dir="$(cd "$tools" && go mod download -json "$1@$2" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -d $dir ]] || die "go mod download $1@$2 gave no directory"
+  echo "$dir"
+}
 module_build() {
   local module="$1" version="$2" dest="$3" tags="$4" dir mod
   shift 4
-  dir="$(cd "$tools" && go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-  [[ -d $dir ]] || die "go mod download $module@$version gave no directory"
+  dir="$(module_dir "$module" "$version")"
   mod="$tools/build-${module##*/}"
   rm -rf "$mod" && cp -r "$dir" "$mod" && chmod -R u+w "$mod"
   mkdir -p "$dest.partial"
@@ -239,4 +245,4 @@ echo "PROMETHEUS=$prometheus/prometheus"
 echo "KEDA_VERSION=$KEDA_VERSION"
 echo "KEDA_OPERATOR=$keda/operator"
 echo "KEDA_ADAPTER=$keda/adapter"
-echo "KEDA_CONFIG=$(cd "$tools" && go mod download -json "github.com/kedacore/keda/v2@$KEDA_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')/config"
+echo "KEDA_CONFIG=$(module_dir github.com/kedacore/keda/v2 "$KEDA_VERSION")/config"
