@@ -1,11 +1,11 @@
 package dev.loomlab.ingest;
 
 import dev.loomlab.problem.Problem;
+import dev.loomlab.problem.ProblemConfig;
 import dev.loomlab.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Valid;
 import jakarta.validation.Validator;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -17,9 +17,11 @@ import java.util.List;
 public class ChunkChecks {
 
   private final Validator validator;
+  private final ProblemConfig problems;
 
-  ChunkChecks(Validator validator) {
+  ChunkChecks(Validator validator, ProblemConfig problems) {
     this.validator = validator;
+    this.problems = problems;
   }
 
   /** A chunk as a REST method parameter would hold it. */
@@ -34,14 +36,14 @@ public class ChunkChecks {
       return;
     }
     List<Problem.Violation> listed =
-        violations.stream()
-            .map(
-                v ->
-                    new Problem.Violation(
-                        v.getPropertyPath().toString().replaceFirst("^chunk", domain.name()),
-                        v.getMessage()))
-            .sorted(Comparator.comparing(Problem.Violation::field))
-            .toList();
+        Problem.listed(
+            violations.stream()
+                .map(
+                    v ->
+                        new Problem.Violation(
+                            v.getPropertyPath().toString().replaceFirst("^chunk", domain.name()),
+                            v.getMessage())),
+            problems.maxViolations());
     throw ProblemException.badRequest("the chunk is invalid; nothing of it was written", listed);
   }
 }

@@ -6,4 +6,5 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
 /** A skill and its level (1-5), as every domain sends and stores it. */
-public record Skill(@NotBlank @Size(max = 100) String name, @Min(1) @Max(5) Integer level) {}
+public record Skill(
+    @NotBlank @Size(max = 100) @StorableText String name, @Min(1) @Max(5) Integer level) {}

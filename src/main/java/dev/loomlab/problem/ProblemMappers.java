@@ -1,7 +1,10 @@
 package dev.loomlab.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
@@ -9,7 +12,6 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.util.Comparator;
 import java.util.List;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -19,6 +21,12 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 public class ProblemMappers {
 
   private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+  private final ProblemConfig config;
+
+  public ProblemMappers(ProblemConfig config) {
+    this.config = config;
+  }
 
   @ServerExceptionMapper
   public Response problem(ProblemException e, UriInfo uri) {
@@ -41,10 +49,10 @@ public class ProblemMappers {
   @ServerExceptionMapper
   public Response invalid(ConstraintViolationException e, UriInfo uri) {
     List<Problem.Violation> violations =
-        e.getConstraintViolations().stream()
-            .map(v -> new Problem.Violation(field(v), v.getMessage()))
-            .sorted(Comparator.comparing(Problem.Violation::field))
-            .toList();
+        Problem.listed(
+            e.getConstraintViolations().stream()
+                .map(v -> new Problem.Violation(field(v), v.getMessage())),
+            config.maxViolations());
     return build(
             ProblemType.INVALID_INPUT,
             400,
@@ -62,21 +70,58 @@ public class ProblemMappers {
 
   @ServerExceptionMapper
   public Response unreadableJson(JsonProcessingException e, UriInfo uri) {
-    // Malformed JSON or a value of the wrong type ("id": "abc"): say where, nothing was done.
+    // Malformed JSON, a value of the wrong type ("id": "abc", 1.9 for an integer), an unknown key,
+    // or a bound crossed while parsing: say where and what, in the client's terms (never a Java
+    // class name), nothing was done.
     String where =
-        e instanceof MismatchedInputException m && !m.getPath().isEmpty() ? " at " + path(m) : "";
+        e instanceof JsonMappingException m && !m.getPath().isEmpty() ? " at " + path(m) : "";
+    String what;
+    if (e instanceof UnrecognizedPropertyException u) {
+      what = "unknown key \"" + u.getPropertyName() + "\" (known: " + known(u) + ")";
+    } else if (e instanceof InvalidFormatException f && f.getTargetType() != null) {
+      what = "not a valid " + simple(f.getTargetType()) + ": " + f.getValue();
+    } else {
+      what = innermost(e).getOriginalMessage();
+    }
     return build(
             ProblemType.INVALID_INPUT,
             400,
-            "unreadable JSON" + where + ": " + e.getOriginalMessage(),
+            "unreadable JSON" + where + ": " + what + "; nothing was done",
             uri,
             List.of())
         .build();
   }
 
+  private static String known(UnrecognizedPropertyException u) {
+    return u.getKnownPropertyIds() == null
+        ? "none"
+        : u.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList().toString();
+  }
+
+  private static String simple(Class<?> type) {
+    return type == Integer.class || type == int.class || type == Long.class || type == long.class
+        ? "integer"
+        : type.getSimpleName();
+  }
+
+  /** The exception that said what went wrong, past the wrappers that only added a path. */
+  private static JsonProcessingException innermost(JsonProcessingException e) {
+    JsonProcessingException found = e;
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof JsonProcessingException j) {
+        found = j;
+      }
+    }
+    return found;
+  }
+
   @ServerExceptionMapper
   public Response web(WebApplicationException e, UriInfo uri) {
     int status = e.getResponse().getStatus();
+    if (status == 400 && e.getCause() instanceof JsonProcessingException json) {
+      // The body reader's own failure (a bound crossed while parsing), wrapped by the framework.
+      return unreadableJson(json, uri);
+    }
     // Framework 4xx (bad parameter conversion, bad JSON, wrong method) keep their status.
     String detail =
         Response.Status.Family.familyOf(status) == Response.Status.Family.CLIENT_ERROR
@@ -128,6 +173,7 @@ public class ProblemMappers {
     return switch (status) {
       case 400 -> ProblemType.INVALID_INPUT;
       case 404 -> ProblemType.NOT_FOUND;
+      case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
       case 501 -> ProblemType.NOT_IMPLEMENTED;
       case 503 -> ProblemType.OVERLOADED;
       default -> status < 500 ? ProblemType.UNSUPPORTED_REQUEST : ProblemType.INTERNAL_ERROR;
@@ -147,7 +193,7 @@ public class ProblemMappers {
   }
 
   /** Jackson's path as a client wrote it: "[0].skills[1].level". */
-  private static String path(MismatchedInputException e) {
+  private static String path(JsonMappingException e) {
     StringBuilder sb = new StringBuilder();
     for (var ref : e.getPath()) {
       if (ref.getFieldName() != null) {

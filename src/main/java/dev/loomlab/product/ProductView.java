@@ -1,5 +1,6 @@
 package dev.loomlab.product;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigDecimal;
 import java.util.List;
@@ -24,8 +25,10 @@ public record ProductView(
 
   public record Product(long id, String name, String category, BigDecimal price) {}
 
-  // Also read from the stock service with an ObjectMapper: registered for native.
+  // Also read from the stock service with an ObjectMapper: registered for native. A tolerant
+  // reader: the service's own bodies refuse unknown keys, a dependency may add fields.
   @RegisterForReflection
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Stock(long productId, int available, String warehouse) {}
 
   public record CompetitorPrice(String seller, BigDecimal price) {}

@@ -259,13 +259,167 @@ public abstract class IngestResourceContract {
     for (long id = from; id <= from + 1_000; id++) {
       tooMany.add(Map.of("id", id, requiredField(), "x", "embedding", List.of()));
     }
+    // Refused while it is parsed, at the 1,001st record: nothing past the bound is built.
     post("virtual", "sequential", tooMany)
         .then()
         .statusCode(400)
-        .body(
-            "violations.message",
-            hasItem("at most 1000 records per chunk (loomlab.ingest.max-chunk), got 1001"));
+        .contentType("application/problem+json")
+        .body("detail", containsString("at most 1000 values (loomlab.input.max-array-length)"));
     assertNothingIn(from, from + 1_001);
+  }
+
+  /** Every mode with every write strategy it has: where a bad chunk must write nothing. */
+  private static final List<List<String>> STRATEGIES =
+      List.of(
+          List.of("worker", "sequential"),
+          List.of("worker", "parallel"),
+          List.of("worker", "copy"),
+          List.of("virtual", "sequential"),
+          List.of("virtual", "parallel"),
+          List.of("virtual", "copy"),
+          List.of("reactive", "sequential"),
+          List.of("reactive", "parallel"));
+
+  @Test
+  @ShouldNotPin
+  void valuesPostgresRefusesAreBadRequestsInEveryStrategy() throws Exception {
+    long from = base() + 2_100;
+    TestDatabase.delete(noun(), from, from + 10);
+    for (List<String> s : STRATEGIES) {
+      Map<String, Object> parent = record(from, List.of("java"));
+      parent.put(requiredField(), "a\u0000b");
+      Map<String, Object> text = record(from + 1, List.of("java"));
+      text.put(textField(), "before\u0000after");
+      Map<String, Object> skill = record(from + 2, List.of("ja\u0000va"));
+      String d = domain();
+      post(s.get(0), s.get(1), List.of(parent, text, skill))
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("type", equalTo("urn:loomlab:problem:invalid-input"))
+          .body("violations.field", hasItem(d + "[0]." + requiredField()))
+          .body("violations.field", hasItem(d + "[1]." + textField()))
+          .body("violations.field", hasItem(d + "[2].skills[0].name"))
+          .body("violations.message", hasItem(containsString("U+0000")));
+      assertNothingIn(from, from + 10);
+    }
+  }
+
+  @Test
+  void mistypedKeyIsRefusedAndStoredChildrenStay() throws Exception {
+    long from = base() + 2_200;
+    TestDatabase.delete(noun(), from, from + 10);
+    post("worker", "sequential", chunk(from, 3)).then().statusCode(200);
+    assertRows(from, from + 10, 3, 9, 3, 3);
+    for (List<String> s : STRATEGIES) {
+      List<Map<String, Object>> mistyped = chunk(from, 3);
+      mistyped.get(1).put("skils", mistyped.get(1).remove("skills"));
+      post(s.get(0), s.get(1), mistyped)
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("detail", containsString("unknown key \"skils\""))
+          .body("detail", containsString("[1].skils"))
+          .body("detail", not(containsString("dev.loomlab")));
+      assertRows(from, from + 10, 3, 9, 3, 3);
+    }
+  }
+
+  @Test
+  void fractionWhereAnIntegerBelongsIsRefused() throws Exception {
+    long id = base() + 2_300;
+    TestDatabase.delete(noun(), id, id);
+    Map<String, Object> record = record(id, List.of());
+    record.put("skills", List.of(Map.of("name", "java", "level", 2.5)));
+    post("virtual", "parallel", List.of(record))
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", containsString("[0].skills[0].level: not a valid integer: 2.5"));
+    assertNothingIn(id, id);
+  }
+
+  @Test
+  void oneHugeEmbeddingStopsAtTheBoundWhileParsed() throws Exception {
+    long id = base() + 2_400;
+    TestDatabase.delete(noun(), id, id);
+    // About 10 MB: five million values, each of which Jackson would box into a Double.
+    StringBuilder body = new StringBuilder(10_100_000);
+    body.append("[{\"id\":").append(id).append(",\"embedding\":[0");
+    for (int i = 1; i < 4_900_000; i++) {
+      body.append(",0");
+    }
+    body.append("]}]");
+    for (String mode : List.of("worker", "virtual", "reactive")) {
+      given()
+          .contentType(ContentType.JSON)
+          .body(body.toString())
+          .post("/api/" + mode + "/" + domain() + "/batch?writes=sequential")
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("detail", containsString("[0].embedding"))
+          .body("detail", containsString("loomlab.input.max-array-length"));
+    }
+    assertNothingIn(id, id);
+  }
+
+  @Test
+  void manyTinyRecordsStopAtTheBoundWhileParsed() throws Exception {
+    long id = base() + 2_500;
+    TestDatabase.delete(noun(), id, id);
+    // 200,000 records of one key each, as tiny as a record gets.
+    StringBuilder body = new StringBuilder(4_000_000).append('[');
+    for (int i = 0; i < 200_000; i++) {
+      body.append(i == 0 ? "" : ",").append("{\"id\":").append(id).append('}');
+    }
+    body.append(']');
+    given()
+        .contentType(ContentType.JSON)
+        .body(body.toString())
+        .post("/api/virtual/" + domain() + "/batch?writes=parallel")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", containsString("loomlab.input.max-array-length"));
+    assertNothingIn(id, id);
+  }
+
+  @Test
+  void violationsListedAreBounded() throws Exception {
+    long from = base() + 2_600;
+    List<Map<String, Object>> bad = new ArrayList<>();
+    for (long id = from; id < from + 200; id++) {
+      Map<String, Object> r = record(id, List.of());
+      r.put(requiredField(), " ");
+      r.put("embedding", List.of(0.5));
+      bad.add(r);
+    }
+    post("worker", "sequential", bad)
+        .then()
+        .statusCode(400)
+        .body("violations.size()", equalTo(51))
+        .body("violations[50].message", containsString("350 more violations not listed"));
+    assertNothingIn(from, from + 200);
+  }
+
+  @Test
+  void bodyOverTheLimitIsAProblemAndUnread() throws Exception {
+    long id = base() + 2_700;
+    byte[] body = new byte[11 * 1024 * 1024];
+    java.util.Arrays.fill(body, (byte) ' ');
+    body[0] = '[';
+    body[body.length - 1] = ']';
+    given()
+        .contentType(ContentType.JSON)
+        .body(body)
+        .post("/api/worker/" + domain() + "/batch")
+        .then()
+        .statusCode(413)
+        .contentType("application/problem+json")
+        .body("type", equalTo("urn:loomlab:problem:payload-too-large"))
+        .body("detail", containsString("quarkus.http.limits.max-body-size"));
+    assertNothingIn(id, id);
   }
 
   private void roundTrip(String mode, String writes, long from) throws Exception {

@@ -2,6 +2,7 @@ package dev.loomlab.ingest.candidates;
 
 import dev.loomlab.ingest.IngestRecord;
 import dev.loomlab.ingest.Skill;
+import dev.loomlab.ingest.StorableText;
 import dev.loomlab.ingest.ValidChunk;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -19,13 +20,13 @@ import java.util.List;
  */
 public record CandidateInput(
     @NotNull @Positive Long id,
-    @NotBlank @Size(max = 200) String name,
-    @Size(max = 200) String headline,
-    @Size(max = 200) String location,
+    @NotBlank @Size(max = 200) @StorableText String name,
+    @Size(max = 200) @StorableText String headline,
+    @Size(max = 200) @StorableText String location,
     @PositiveOrZero @Max(80) Integer yearsOfExperience,
     @PositiveOrZero Integer desiredSalary,
     List<@NotNull @Valid Skill> skills,
-    @Size(max = 20_000) String profile,
+    @Size(max = 20_000) @StorableText String profile,
     @NotNull List<@NotNull Double> embedding)
     implements IngestRecord {
 

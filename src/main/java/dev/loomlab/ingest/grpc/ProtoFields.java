@@ -2,6 +2,7 @@ package dev.loomlab.ingest.grpc;
 
 import com.google.protobuf.Timestamp;
 import dev.loomlab.ingest.Skill;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -33,10 +34,20 @@ public final class ProtoFields {
     return out;
   }
 
+  /**
+   * A Timestamp as an instant; one past what Java can hold (its seconds are any int64) reads as
+   * {@link OffsetDateTime#MAX} or {@link OffsetDateTime#MIN}, which the records' range check then
+   * refuses under the field's name, as it refuses any other instant PostgreSQL cannot store.
+   */
   public static OffsetDateTime time(boolean present, Timestamp t) {
-    return present
-        ? OffsetDateTime.ofInstant(
-            Instant.ofEpochSecond(t.getSeconds(), t.getNanos()), ZoneOffset.UTC)
-        : null;
+    if (!present) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.ofInstant(
+          Instant.ofEpochSecond(t.getSeconds(), t.getNanos()), ZoneOffset.UTC);
+    } catch (DateTimeException | ArithmeticException e) {
+      return t.getSeconds() < 0 ? OffsetDateTime.MIN : OffsetDateTime.MAX;
+    }
   }
 }

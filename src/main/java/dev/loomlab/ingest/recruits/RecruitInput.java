@@ -3,6 +3,8 @@ package dev.loomlab.ingest.recruits;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.loomlab.ingest.IngestRecord;
 import dev.loomlab.ingest.Skill;
+import dev.loomlab.ingest.StorableText;
+import dev.loomlab.ingest.StorableTime;
 import dev.loomlab.ingest.ValidChunk;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
@@ -20,14 +22,14 @@ import java.util.List;
  */
 public record RecruitInput(
     @NotNull @Positive Long id,
-    @NotBlank @Size(max = 200) String company,
-    @NotBlank @Size(max = 200) String title,
-    @Size(max = 200) String location,
+    @NotBlank @Size(max = 200) @StorableText String company,
+    @NotBlank @Size(max = 200) @StorableText String title,
+    @Size(max = 200) @StorableText String location,
     @PositiveOrZero Integer salaryMin,
     @PositiveOrZero Integer salaryMax,
-    OffsetDateTime postedAt,
+    @StorableTime OffsetDateTime postedAt,
     List<@NotNull @Valid Skill> skills,
-    @Size(max = 20_000) String description,
+    @Size(max = 20_000) @StorableText String description,
     @NotNull List<@NotNull Double> embedding)
     implements IngestRecord {
 

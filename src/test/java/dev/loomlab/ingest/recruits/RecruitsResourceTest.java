@@ -1,6 +1,7 @@
 package dev.loomlab.ingest.recruits;
 
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
 
 import dev.loomlab.ingest.IngestClient;
 import dev.loomlab.ingest.IngestResourceContract;
@@ -9,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** Recruits (job postings) through the ingest engine: the shared contract, recruit fields. */
 @QuarkusTest
@@ -53,6 +55,25 @@ class RecruitsResourceTest extends IngestResourceContract {
     Map<String, Object> salary = TestRecords.recruit(id, List.of());
     salary.put("salaryMin", 100_000);
     return salary;
+  }
+
+  @Test
+  void instantsPostgresCannotStoreAreBadRequests() throws Exception {
+    long id = base() + 3_000;
+    client().delete(id, id + 1);
+    for (String mode : List.of("worker", "virtual", "reactive")) {
+      Map<String, Object> late = TestRecords.recruit(id, List.of());
+      late.put("postedAt", "+294277-01-01T00:00:00Z");
+      Map<String, Object> early = TestRecords.recruit(id + 1, List.of());
+      early.put("postedAt", "-4714-01-01T00:00:00Z");
+      client()
+          .post(mode, "parallel", List.of(late, early))
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("violations.field", hasItems("recruits[0].postedAt", "recruits[1].postedAt"));
+      client().assertNothingIn(id, id + 1);
+    }
   }
 
   @Override

@@ -1,0 +1,42 @@
+package dev.loomlab.input;
+
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.quarkus.jackson.ObjectMapperCustomizer;
+import jakarta.inject.Singleton;
+
+/**
+ * The JSON every endpoint reads, as strict as its contract: an unknown key is refused (a mistyped
+ * {@code "skils"} would otherwise read as "no skills", and the chunk is the truth for children), a
+ * fraction where an integer belongs is refused (not truncated), and {@link InputConfig}'s bounds
+ * hold while the body is parsed. Clients of other services keep their own, tolerant, annotations.
+ */
+@Singleton
+class StrictJson implements ObjectMapperCustomizer {
+
+  private final InputConfig config;
+
+  StrictJson(InputConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void customize(ObjectMapper mapper) {
+    mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+    mapper.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    mapper
+        .getFactory()
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder()
+                .maxStringLength(config.maxStringLength())
+                .maxNestingDepth(config.maxNestingDepth())
+                .maxNumberLength(config.maxNumberLength())
+                .build());
+    mapper.registerModule(
+        new SimpleModule("loomlab-bounded-arrays")
+            .setDeserializerModifier(new BoundedArrays(config.maxArrayLength())));
+  }
+}
