@@ -3,6 +3,7 @@ package dev.loomlab.database;
 import dev.loomlab.problem.ProblemException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import java.util.Locale;
 import org.jboss.logging.Logger;
 
@@ -23,16 +24,58 @@ public final class DatabaseProblems {
           "no database connection free within quarkus.datasource.jdbc.acquisition-timeout; retry later",
           config.retryAfterSeconds());
     }
+    RuntimeException timedOut = timedOut(stateOf(e), config);
+    if (timedOut != null) {
+      return timedOut;
+    }
     if (isConnectionFailure(e)) {
+      LOG.debugf(e, "database unreachable");
       return ProblemException.databaseUnavailable(
-          "the database is unreachable (" + e.getMessage() + "); retry later",
-          config.downRetryAfterSeconds());
+          "the database is unreachable; retry later", config.downRetryAfterSeconds());
     }
     LOG.errorf(e, "database error %s", e.getSQLState());
     return ProblemException.databaseError(
         "the database refused the statement (SQLState "
             + e.getSQLState()
             + "), logged by the service");
+  }
+
+  /**
+   * A statement that ran past {@code loomlab.db.statement-timeout} (57014) or waited past {@code
+   * loomlab.db.lock-timeout} for a row another transaction holds (55P03): 503, safe to retry (the
+   * transaction rolled back); null for any other state.
+   */
+  static ProblemException timedOut(String sqlState, DbConfig config) {
+    if ("55P03".equals(sqlState)) {
+      return ProblemException.writeConflict(
+          "a row of the request stayed locked by another transaction past loomlab.db.lock-timeout ("
+              + config.lockTimeout().toMillis()
+              + " ms); nothing was written, retry later",
+          List.of(),
+          config.retryAfterSeconds());
+    }
+    if ("57014".equals(sqlState)) {
+      return ProblemException.unavailable(
+          "a statement ran past loomlab.db.statement-timeout ("
+              + config.statementTimeout().toMillis()
+              + " ms) and was cancelled; nothing was written, retry later",
+          config.retryAfterSeconds());
+    }
+    return null;
+  }
+
+  /** The first SQLState along the causes and batch chain. */
+  private static String stateOf(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      for (SQLException s = t instanceof SQLException q ? q : null;
+          s != null;
+          s = s.getNextException()) {
+        if (s.getSQLState() != null) {
+          return s.getSQLState();
+        }
+      }
+    }
+    return null;
   }
 
   static boolean isAcquisitionTimeout(SQLException e) {

@@ -14,6 +14,22 @@ import java.util.OptionalInt;
 @ConfigMapping(prefix = "loomlab.db")
 public interface DbConfig {
 
+  /**
+   * {@code loomlab.db.statement-timeout}: the longest any statement of the service may run, JDBC
+   * and reactive alike (PostgreSQL's {@code statement_timeout}); past it the client gets 503. Above
+   * {@link #maxMs()}, the longest sleep a request may ask for.
+   */
+  @WithDefault("30s")
+  Duration statementTimeout();
+
+  /**
+   * {@code loomlab.db.lock-timeout}: the longest a statement waits for a row another transaction
+   * holds (PostgreSQL's {@code lock_timeout}); past it the writer answers 503 {@code
+   * write-conflict} instead of waiting with its permit and connection held.
+   */
+  @WithDefault("2s")
+  Duration lockTimeout();
+
   /** {@code loomlab.db.max-ms}: the longest {@code pg_sleep} a request may ask for. */
   @WithDefault("10000")
   long maxMs();

@@ -176,6 +176,10 @@ public class ReactiveDatabase {
         && TransactionConflict.isConflict(pg.getSqlState())) {
       return new TransactionConflict(pg.getSqlState(), failure);
     }
+    if (failure instanceof PgException pg
+        && DatabaseProblems.timedOut(pg.getSqlState(), db) instanceof ProblemException timedOut) {
+      return timedOut;
+    }
     if (failure instanceof PgException pg && !isConnectionState(pg.getSqlState())) {
       LOG.errorf(failure, "database error %s", pg.getSqlState());
       return ProblemException.databaseError(
@@ -189,8 +193,7 @@ public class ReactiveDatabase {
   private Throwable unreachable(Throwable failure) {
     LOG.debugf(failure, "reactive database call failed");
     return ProblemException.databaseUnavailable(
-        "the database is unreachable (" + failure.getMessage() + "); retry later",
-        db.downRetryAfterSeconds());
+        "the database is unreachable; retry later", db.downRetryAfterSeconds());
   }
 
   private static boolean isPoolBusy(Throwable failure) {

@@ -27,7 +27,8 @@ class ReactivePoolProducer {
 
   @Produces
   @Singleton
-  Pool pool(Vertx vertx, Config config, ReactiveConfig reactive, ExecutionConfig execution) {
+  Pool pool(
+      Vertx vertx, Config config, ReactiveConfig reactive, ExecutionConfig execution, DbConfig db) {
     String url =
         config
             .getOptionalValue("quarkus.datasource.jdbc.url", String.class)
@@ -44,6 +45,8 @@ class ReactivePoolProducer {
     config
         .getOptionalValue("quarkus.datasource.password", String.class)
         .ifPresent(connect::setPassword);
+    // The same statement and lock timeouts as every JDBC connection (SessionTimeouts).
+    SessionTimeouts.settings(db).forEach(connect::addProperty);
     // One prepared statement per SQL text and connection, as the JDBC driver caches them.
     connect.setCachePreparedStatements(true);
     // Quarkus' Micrometer binder names the client's metrics "<type>|<name>": sql_* {clientName}.

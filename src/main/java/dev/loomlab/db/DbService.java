@@ -13,6 +13,7 @@ import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
+import io.smallrye.mutiny.TimeoutException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -64,10 +65,25 @@ public class DbService {
     WaitBudget budget = budgets.current();
     if (clients == Clients.REACTIVE) {
       long start = System.nanoTime();
-      long acquired = reactiveQuery(budget, ms, start).await().indefinitely();
+      long acquired = awaited(reactiveQuery(budget, ms, start));
       return result(mode, Clients.REACTIVE, start, acquired, ms);
     }
     return blockingQuery(mode, budget, ms);
+  }
+
+  /**
+   * The reactive query awaited on the request's thread, never longer than a connection's wait and
+   * the statement timeout: the database answers before that, unless it stopped answering at all.
+   */
+  private long awaited(Uni<Long> query) {
+    try {
+      return query.await().atMost(reactive.maxWait().plus(config.statementTimeout()));
+    } catch (TimeoutException e) {
+      throw ProblemException.databaseUnavailable(
+          "the database did not answer within loomlab.execution.max-wait and"
+              + " loomlab.db.statement-timeout; retry later",
+          config.downRetryAfterSeconds());
+    }
   }
 
   private DbResult blockingQuery(Mode mode, WaitBudget budget, long ms) {

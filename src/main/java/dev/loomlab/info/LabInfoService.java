@@ -1,6 +1,7 @@
 package dev.loomlab.info;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.loomlab.database.DbConfig;
 import dev.loomlab.database.ReactiveConfig;
 import dev.loomlab.database.ReactiveDatabase;
 import dev.loomlab.execution.ExecutionConfig;
@@ -8,6 +9,7 @@ import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.execution.Workload;
 import dev.loomlab.ingest.IngestConfig;
+import dev.loomlab.input.InputConfig;
 import dev.loomlab.mixed.CpuWork;
 import dev.loomlab.mixed.MixedConfig;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
@@ -18,6 +20,7 @@ import dev.loomlab.tasks.TasksService;
 import io.quarkus.runtime.ExecutorRecorder;
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.lang.management.ManagementFactory;
@@ -47,6 +50,8 @@ public class LabInfoService {
   private final ReactiveConfig reactive;
   private final MixedConfig mixed;
   private final CpuWork cpuWork;
+  private final DbConfig db;
+  private final InputConfig input;
 
   LabInfoService(
       Config config,
@@ -60,7 +65,9 @@ public class LabInfoService {
       ReactiveDatabase reactiveDb,
       ReactiveConfig reactive,
       MixedConfig mixed,
-      CpuWork cpuWork) {
+      CpuWork cpuWork,
+      DbConfig db,
+      InputConfig input) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
@@ -73,6 +80,8 @@ public class LabInfoService {
     this.reactive = reactive;
     this.mixed = mixed;
     this.cpuWork = cpuWork;
+    this.db = db;
+    this.input = input;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -118,6 +127,14 @@ public class LabInfoService {
     pools.put("ingest.conflict-retries", ingest.conflictRetries());
     pools.put("ingest.grpc.max-message-bytes", ingest.grpc().maxMessageSize().asLongValue());
     pools.put("datasource.max-size", intValue("quarkus.datasource.jdbc.max-size").orElse(20));
+    pools.put("db.statement-timeout-ms", db.statementTimeout().toMillis());
+    pools.put("db.lock-timeout-ms", db.lockTimeout().toMillis());
+    pools.put("http.max-body-bytes", bytes("quarkus.http.limits.max-body-size"));
+    pools.put("http.max-connections", intValue("quarkus.http.limits.max-connections").orElse(null));
+    pools.put("http.idle-timeout", config.getValue("quarkus.http.idle-timeout", String.class));
+    pools.put("input.max-array-length", input.maxArrayLength());
+    pools.put("input.max-string-length", input.maxStringLength());
+    pools.put("input.max-nesting-depth", input.maxNestingDepth());
     // Quarkus' default: two event loops per CPU.
     pools.put(
         "reactive.event-loops", intValue("quarkus.vertx.event-loops-pool-size").orElse(2 * cpus));
@@ -162,6 +179,10 @@ public class LabInfoService {
 
   private static List<Long> range(ProductConfig.Latency latency) {
     return List.of(latency.minMs(), latency.maxMs());
+  }
+
+  private long bytes(String key) {
+    return config.getValue(key, MemorySize.class).asLongValue();
   }
 
   private Optional<Integer> intValue(String key) {

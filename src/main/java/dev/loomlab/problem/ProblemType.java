@@ -8,6 +8,8 @@ package dev.loomlab.problem;
 public enum ProblemType {
   /** 400: a parameter or the body is not acceptable; nothing was done or written. */
   INVALID_INPUT("invalid-input", 400, "Invalid input"),
+  /** 413: the body is larger than {@code quarkus.http.limits.max-body-size}; nothing was read. */
+  PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large"),
   /** 404: no such resource, or no such mode for the path. */
   NOT_FOUND("not-found", 404, "Not found"),
   /** 405, 406, 415: the method, the accepted media type or the body's media type is not served. */

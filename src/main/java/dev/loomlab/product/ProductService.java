@@ -5,6 +5,8 @@ import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.problem.Bounds;
+import dev.loomlab.problem.ProblemException;
+import io.smallrye.mutiny.TimeoutException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +46,14 @@ public class ProductService {
    */
   public ProductView lookup(Mode mode, long id, Clients clients) {
     if (clients == Clients.REACTIVE) {
-      return combined(mode, id).await().indefinitely();
+      // combined() answers by loomlab.product.timeout (504 naming the laggards); twice that is a
+      // net under the net, so that no thread ever waits unbounded.
+      try {
+        return combined(mode, id).await().atMost(config.timeout().multipliedBy(2));
+      } catch (TimeoutException e) {
+        throw ProblemException.gatewayTimeout(
+            "the product's dependencies did not answer within twice loomlab.product.timeout");
+      }
     }
     Bounds.check("id", id, 1, Long.MAX_VALUE);
     long start = System.nanoTime();

@@ -191,6 +191,12 @@ final class ChunkStream<M, R extends IngestRecord> {
               "a chunk message is larger than loomlab.ingest.grpc.max-message-size; nothing of it"
                   + " was written, send smaller chunks",
               List.of()));
+    } else if (crossed(e) != null) {
+      closeWith(
+          GrpcStatus.INVALID_ARGUMENT,
+          ProblemException.badRequest(
+              "a chunk crosses a bound: " + crossed(e).getMessage() + "; nothing of it was written",
+              List.of()));
     } else {
       closeWith(
           GrpcStatus.INVALID_ARGUMENT,
@@ -200,6 +206,16 @@ final class ChunkStream<M, R extends IngestRecord> {
                   + " chunk (malformed protobuf); nothing of it was written",
               List.of()));
     }
+  }
+
+  /** The bound a message crossed, found by the decoder's scan, or null. */
+  private static Throwable crossed(InvalidMessageException e) {
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof BoundedChunkDecoder.Crossed) {
+        return t;
+      }
+    }
+    return null;
   }
 
   private void closeWith(GrpcStatus status, ProblemException p) {

@@ -8,12 +8,20 @@ import dev.loomlab.ingest.IngestService;
 import dev.loomlab.ingest.candidates.CandidateDomain;
 import dev.loomlab.ingest.candidates.CandidateMessages;
 import dev.loomlab.ingest.grpc.v1.CandidateChunk;
+import dev.loomlab.ingest.grpc.v1.ChunkAck;
 import dev.loomlab.ingest.grpc.v1.IngestGrpc;
 import dev.loomlab.ingest.grpc.v1.RecruitChunk;
 import dev.loomlab.ingest.recruits.RecruitDomain;
 import dev.loomlab.ingest.recruits.RecruitMessages;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.impl.HttpServerRequestInternal;
 import io.vertx.ext.web.Router;
+import io.vertx.grpc.common.GrpcMessageEncoder;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,6 +35,8 @@ import jakarta.enterprise.event.Observes;
  */
 @ApplicationScoped
 class IngestGrpcServer {
+
+  private static final String ENCODING = "grpc-encoding";
 
   private final IngestService ingest;
   private final ChunkChecks checks;
@@ -63,7 +73,9 @@ class IngestGrpcServer {
             new GrpcServerOptions()
                 .setMaxMessageSize(config.grpc().maxMessageSize().asLongValue()));
     server.callHandler(
-        IngestGrpc.getWriteRecruitsMethod(),
+        method(
+            IngestGrpc.getWriteRecruitsMethod().getBareMethodName(),
+            BoundedChunkDecoder.of(RecruitChunk.parser(), RecruitChunk.getDescriptor(), config)),
         call ->
             new ChunkStream<>(
                     call,
@@ -76,7 +88,10 @@ class IngestGrpcServer {
                     metrics)
                 .start());
     server.callHandler(
-        IngestGrpc.getWriteCandidatesMethod(),
+        method(
+            IngestGrpc.getWriteCandidatesMethod().getBareMethodName(),
+            BoundedChunkDecoder.of(
+                CandidateChunk.parser(), CandidateChunk.getDescriptor(), config)),
         call ->
             new ChunkStream<>(
                     call,
@@ -89,6 +104,46 @@ class IngestGrpcServer {
                     threads,
                     metrics)
                 .start());
-    router.route("/" + IngestGrpc.SERVICE_NAME + "/*").handler(ctx -> server.handle(ctx.request()));
+    router
+        .route("/" + IngestGrpc.SERVICE_NAME + "/*")
+        .handler(
+            ctx -> {
+              if (compressed(ctx.request())) {
+                refuseCompressed(ctx.response());
+              } else {
+                server.handle(new UncompressedFrames((HttpServerRequestInternal) ctx.request()));
+              }
+            });
+  }
+
+  /** A method of the service whose chunks are decoded by {@code decoder}, acks by protobuf. */
+  private static <M> ServiceMethod<M, ChunkAck> method(
+      String name, BoundedChunkDecoder<M> decoder) {
+    return ServiceMethod.server(
+        ServiceName.create(IngestGrpc.SERVICE_NAME), name, GrpcMessageEncoder.encoder(), decoder);
+  }
+
+  /**
+   * A call whose messages come compressed. The size bound holds for the wire, and a few MB of gzip
+   * inflate to gigabytes: the stream takes messages as they are sent and refuses any compression,
+   * as gRPC says a server does with an encoding it does not accept.
+   */
+  private static boolean compressed(HttpServerRequest request) {
+    String encoding = request.getHeader(ENCODING);
+    return encoding != null && !encoding.equals("identity");
+  }
+
+  /** UNIMPLEMENTED with the encodings accepted, in the headers alone (trailers-only). */
+  private static void refuseCompressed(HttpServerResponse response) {
+    response
+        .setStatusCode(200)
+        .putHeader("content-type", "application/grpc")
+        .putHeader("grpc-accept-encoding", "identity")
+        .putHeader("grpc-status", String.valueOf(GrpcStatus.UNIMPLEMENTED.code))
+        .putHeader(
+            "grpc-message",
+            "compressed messages are not accepted (grpc-encoding identity only); nothing was"
+                + " written")
+        .end();
   }
 }
