@@ -43,6 +43,13 @@ public class ConnectionPermits {
     }
   }
 
+  /** Permits free now (with the bulkhead off, Agroal's idle connections): 0 while all are taken. */
+  public int available() {
+    return bulkhead != null
+        ? bulkhead.availablePermits()
+        : (int) dataSource.getMetrics().availableCount();
+  }
+
   /** A pooled connection and its permit, both given back by {@link #close()}. */
   public static final class Lease implements AutoCloseable {
     private final Connection connection;

@@ -35,8 +35,11 @@ public interface ReactiveConfig {
     @WithDefault("-1")
     int maxWaiting();
 
-    /** {@code loomlab.reactive.pool.health-timeout}: how long the readiness query may take. */
-    @WithDefault("3s")
+    /**
+     * {@code loomlab.reactive.pool.health-timeout}: how long the readiness check's own connection
+     * and query may take; under the probes' 3 s timeout, so the probe hears DOWN, not nothing.
+     */
+    @WithDefault("2s")
     Duration healthTimeout();
   }
 

@@ -36,7 +36,6 @@ public class ReactiveDatabase {
   private final DbConfig db;
   private final int maxSize;
   private final Duration maxWait;
-  private final Duration healthTimeout;
   private final ReactiveBulkhead bulkhead;
 
   ReactiveDatabase(
@@ -51,7 +50,6 @@ public class ReactiveDatabase {
     this.db = db;
     this.maxSize = ReactivePoolProducer.maxSize(reactive, config);
     this.maxWait = execution.maxWait();
-    this.healthTimeout = reactive.pool().healthTimeout();
     this.bulkhead = new ReactiveBulkhead(vertx, maxSize, reactive.pool().maxWaiting());
     // Vert.x reports the pool's connections itself (sql_pool_active, _idle {pool_name=
     // "loomlab-reactive"}); the size, and the wait, which happens in the bulkhead, it cannot.
@@ -127,20 +125,9 @@ public class ReactiveDatabase {
                     : acquisitionProblem(failure, budget, System.nanoTime() - start));
   }
 
-  /** The readiness probe: one round trip within {@code loomlab.reactive.pool.health-timeout}. */
-  Uni<Void> ping() {
-    return bulkhead
-        .acquire(healthTimeout)
-        .onFailure(ReactiveDatabase::isRefusal)
-        .transform(this::healthWaitProblem)
-        .onItem()
-        .transformToUni(
-            permit -> ReactiveBulkhead.holding(permit, () -> pool.query("SELECT 1").execute()))
-        .ifNoItem()
-        .after(healthTimeout)
-        .failWith(
-            () -> new TimeoutException("no answer within " + healthTimeout.toMillis() + " ms"))
-        .replaceWithVoid();
+  /** Permits of the bulkhead free now: 0 while every connection is taken. */
+  public int available() {
+    return bulkhead.available();
   }
 
   public int maxSize() {
@@ -149,12 +136,6 @@ public class ReactiveDatabase {
 
   public Duration maxWait() {
     return maxWait;
-  }
-
-  private Throwable healthWaitProblem(Throwable failure) {
-    return ProblemException.unavailable(
-        "no reactive pool connection free within " + healthTimeout.toMillis() + " ms",
-        db.retryAfterSeconds());
   }
 
   private Throwable acquisitionProblem(Throwable failure, WaitBudget budget, long waitedNanos) {

@@ -29,6 +29,31 @@ class ReactivePoolProducer {
   @Singleton
   Pool pool(
       Vertx vertx, Config config, ReactiveConfig reactive, ExecutionConfig execution, DbConfig db) {
+    PgConnectOptions connect = connectOptions(config, db);
+    PoolOptions options =
+        new PoolOptions()
+            .setName(POOL_NAME)
+            .setMaxSize(maxSize(reactive, config))
+            // The bulkhead in front (ReactiveDatabase) bounds the waiters and their wait; this pool
+            // sees a waiter only while a connection opens, and times it out as a safety net.
+            .setMaxWaitQueueSize(-1)
+            .setConnectionTimeout((int) execution.maxWait().toMillis())
+            .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
+    LOG.infof(
+        "reactive pool: %d connections to %s:%d/%s, wait at most %d ms",
+        options.getMaxSize(),
+        connect.getHost(),
+        connect.getPort(),
+        connect.getDatabase(),
+        options.getConnectionTimeout());
+    return Pool.pool(vertx, connect, options);
+  }
+
+  /**
+   * Where and as whom the service's reactive connections connect: the JDBC datasource's URL and
+   * credentials, with {@link SessionTimeouts}' settings. The readiness check's own connection too.
+   */
+  static PgConnectOptions connectOptions(Config config, DbConfig db) {
     String url =
         config
             .getOptionalValue("quarkus.datasource.jdbc.url", String.class)
@@ -51,23 +76,7 @@ class ReactivePoolProducer {
     connect.setCachePreparedStatements(true);
     // Quarkus' Micrometer binder names the client's metrics "<type>|<name>": sql_* {clientName}.
     connect.setMetricsName("sql|" + POOL_NAME);
-    PoolOptions options =
-        new PoolOptions()
-            .setName(POOL_NAME)
-            .setMaxSize(maxSize(reactive, config))
-            // The bulkhead in front (ReactiveDatabase) bounds the waiters and their wait; this pool
-            // sees a waiter only while a connection opens, and times it out as a safety net.
-            .setMaxWaitQueueSize(-1)
-            .setConnectionTimeout((int) execution.maxWait().toMillis())
-            .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
-    LOG.infof(
-        "reactive pool: %d connections to %s:%d/%s, wait at most %d ms",
-        options.getMaxSize(),
-        connect.getHost(),
-        connect.getPort(),
-        connect.getDatabase(),
-        options.getConnectionTimeout());
-    return Pool.pool(vertx, connect, options);
+    return connect;
   }
 
   /** The pool's size: its own knob, else the JDBC pool's. */

@@ -9,6 +9,7 @@ import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.execution.Workload;
 import dev.loomlab.ingest.IngestConfig;
+import dev.loomlab.input.BodyAdmission;
 import dev.loomlab.input.InputConfig;
 import dev.loomlab.mixed.CpuWork;
 import dev.loomlab.mixed.MixedConfig;
@@ -52,6 +53,7 @@ public class LabInfoService {
   private final CpuWork cpuWork;
   private final DbConfig db;
   private final InputConfig input;
+  private final BodyAdmission bodies;
 
   LabInfoService(
       Config config,
@@ -67,7 +69,8 @@ public class LabInfoService {
       MixedConfig mixed,
       CpuWork cpuWork,
       DbConfig db,
-      InputConfig input) {
+      InputConfig input,
+      BodyAdmission bodies) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
@@ -82,6 +85,7 @@ public class LabInfoService {
     this.cpuWork = cpuWork;
     this.db = db;
     this.input = input;
+    this.bodies = bodies;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -135,6 +139,7 @@ public class LabInfoService {
     pools.put("input.max-array-length", input.maxArrayLength());
     pools.put("input.max-string-length", input.maxStringLength());
     pools.put("input.max-nesting-depth", input.maxNestingDepth());
+    pools.put("input.body-heap-bytes", bodies.heap());
     // Quarkus' default: two event loops per CPU.
     pools.put(
         "reactive.event-loops", intValue("quarkus.vertx.event-loops-pool-size").orElse(2 * cpus));

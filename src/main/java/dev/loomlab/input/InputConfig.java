@@ -1,7 +1,9 @@
 package dev.loomlab.input;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.util.Optional;
 
 /**
  * Bounds every JSON body meets while it is parsed ({@code loomlab.input.*}), before anything is
@@ -34,4 +36,19 @@ public interface InputConfig {
   /** {@code loomlab.input.max-number-length}: the most characters of one JSON number. */
   @WithDefault("40")
   int maxNumberLength();
+
+  /**
+   * {@code loomlab.input.body-heap}: the heap all request bodies in flight may take together,
+   * reckoned at {@link #bodyHeapFactor()} times their declared length; past it a request waits
+   * within {@code loomlab.execution.max-wait}, then gets 503. Unset: a quarter of the maximum heap.
+   */
+  Optional<MemorySize> bodyHeap();
+
+  /**
+   * {@code loomlab.input.body-heap-factor}: the heap one body takes per byte of it while it is read
+   * and parsed (the bytes themselves, then the strings and numbers built of them; measured: a 10 MB
+   * body of one embedding allocates about 14 MB before it is refused).
+   */
+  @WithDefault("3")
+  int bodyHeapFactor();
 }

@@ -27,7 +27,7 @@ class ObservabilityTest {
         .then()
         .statusCode(200)
         .body("status", equalTo("UP"))
-        .body("checks.name", hasItem("Database connections health check"));
+        .body("checks.name", hasItem("database"));
   }
 
   @Test

@@ -96,14 +96,14 @@ class ReactiveModeTest {
   }
 
   @Test
-  void reactivePoolIsPartOfReadiness() {
+  void readinessAsksTheDatabaseOutsideBothPools() {
     given()
         .get("/q/health/ready")
         .then()
         .statusCode(200)
-        .body("checks.name", hasItem("reactive-pool"))
-        .body("checks.find { it.name == 'reactive-pool' }.status", equalTo("UP"))
-        .body("checks.find { it.name == 'reactive-pool' }.data.max-size", equalTo(20));
+        .body("checks.name", hasItem("database"))
+        .body("checks.find { it.name == 'database' }.status", equalTo("UP"))
+        .body("checks.find { it.name == 'database' }.data.reactive-permits-free", equalTo(20));
   }
 
   @Test
