@@ -32,6 +32,7 @@ KUSTOMIZATIONS = [
     "overlays/native",
     "overlays/jvm-autoscaled",
     "overlays/jvm-queue-autoscaled",
+    "overlays/jvm-production",
     "monitoring",
     "jobs",
     "operator",

@@ -37,7 +37,8 @@ public final class DatabaseProblems {
     return ProblemException.databaseError(
         "the database refused the statement (SQLState "
             + e.getSQLState()
-            + "), logged by the service");
+            + "), logged by the service",
+        e.getSQLState());
   }
 
   /**

@@ -166,7 +166,8 @@ public class ReactiveDatabase {
       return ProblemException.databaseError(
           "the database refused the statement (SQLState "
               + pg.getSqlState()
-              + "), logged by the service");
+              + "), logged by the service",
+          pg.getSqlState());
     }
     return unreachable(failure);
   }

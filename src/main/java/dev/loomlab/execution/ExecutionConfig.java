@@ -3,6 +3,8 @@ package dev.loomlab.execution;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
 
 /** Executors that workloads fan out to ({@code loomlab.execution.*}). */
 @ConfigMapping(prefix = "loomlab.execution")
@@ -28,6 +30,14 @@ public interface ExecutionConfig {
    */
   @WithDefault("true")
   boolean threadWaitBounded();
+
+  /**
+   * {@code loomlab.execution.workloads-off}: workloads this deployment does not serve (their paths
+   * answer 404 saying so), e.g. {@code tasks,db,pinning}: the demos built to exhaust a resource
+   * (threads and heap, connections, carriers), which a production deployment turns off. None by
+   * default; {@code /api/info} lists what is on.
+   */
+  Optional<Set<Workload>> workloadsOff();
 
   /** {@code loomlab.execution.retry-after}: the Retry-After (s) of a 503 past the budget. */
   @WithDefault("1")

@@ -8,6 +8,7 @@ import dev.loomlab.execution.ExecutionConfig;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.execution.Workload;
+import dev.loomlab.execution.WorkloadSwitch;
 import dev.loomlab.ingest.IngestConfig;
 import dev.loomlab.input.BodyAdmission;
 import dev.loomlab.input.InputConfig;
@@ -54,6 +55,7 @@ public class LabInfoService {
   private final DbConfig db;
   private final InputConfig input;
   private final BodyAdmission bodies;
+  private final WorkloadSwitch workloads;
 
   LabInfoService(
       Config config,
@@ -70,7 +72,8 @@ public class LabInfoService {
       CpuWork cpuWork,
       DbConfig db,
       InputConfig input,
-      BodyAdmission bodies) {
+      BodyAdmission bodies,
+      WorkloadSwitch workloads) {
     this.config = config;
     this.sleep = sleep;
     this.tasks = tasks;
@@ -86,6 +89,7 @@ public class LabInfoService {
     this.db = db;
     this.input = input;
     this.bodies = bodies;
+    this.workloads = workloads;
   }
 
   void onStart(@Observes StartupEvent event) {
@@ -140,6 +144,7 @@ public class LabInfoService {
     pools.put("input.max-string-length", input.maxStringLength());
     pools.put("input.max-nesting-depth", input.maxNestingDepth());
     pools.put("input.body-heap-bytes", bodies.heap());
+    pools.put("workloads.on", workloads.on());
     // Quarkus' default: two event loops per CPU.
     pools.put(
         "reactive.event-loops", intValue("quarkus.vertx.event-loops-pool-size").orElse(2 * cpus));

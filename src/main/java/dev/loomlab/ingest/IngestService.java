@@ -111,6 +111,7 @@ public class IngestService {
       throws SQLException {
     writeAlone(budget, Table.PARENT, job);
     Map<Table, Future<?>> futures = new EnumMap<>(Table.class);
+    ProblemException refused = null;
     try {
       for (Table t : Table.CHILDREN) {
         futures.put(
@@ -128,11 +129,20 @@ public class IngestService {
                     }));
       }
     } catch (RejectedExecutionException e) {
-      futures.values().forEach(f -> f.cancel(true));
-      throw ProblemException.unavailable(
-          "the " + mode.id() + " fan-out pool is full; replay the chunk later", 1);
+      // The parent is committed: the children already handed over run to their end and are
+      // reported with the ones the pool refused, as a partial write (replay converges).
+      refused =
+          ProblemException.unavailable(
+              "not written: the " + mode.id() + " fan-out pool was full", 1);
     }
     Map<Table, Throwable> failures = new EnumMap<>(Table.class);
+    if (refused != null) {
+      for (Table t : Table.CHILDREN) {
+        if (!futures.containsKey(t)) {
+          failures.put(t, refused);
+        }
+      }
+    }
     for (Map.Entry<Table, Future<?>> e : futures.entrySet()) {
       try {
         e.getValue().get();

@@ -20,9 +20,10 @@ final class WriteProblems {
   private WriteProblems() {}
 
   /**
-   * The parent committed, then {@code failures} of the children failed (in table order): 503 {@code
-   * write-conflict} if each lost to a concurrent writer, else 500 {@code partial-write}, naming the
-   * tables. Nothing when none failed.
+   * The parent committed, then {@code failures} of the children failed (in table order): 500 {@code
+   * partial-write-refused} if the database refused a child's data (a replay cannot converge), 503
+   * {@code write-conflict} if each lost to a concurrent writer, else 500 {@code partial-write}
+   * (replay converges), naming the tables. Nothing when none failed.
    */
   static void throwIfChildrenFailed(
       Domain<?, ?> domain, Map<Table, Throwable> failures, DbConfig db) {
@@ -32,12 +33,14 @@ final class WriteProblems {
     List<String> failed = new ArrayList<>();
     List<String> causes = new ArrayList<>();
     boolean allConflicts = true;
+    boolean refusedByDatabase = false;
     for (Map.Entry<Table, Throwable> e : failures.entrySet()) {
       String table = domain.table(e.getKey());
       failed.add(table);
       causes.add(table + ": " + describe(e.getValue()));
       allConflicts &=
           e.getValue() instanceof ProblemException p && p.type() == ProblemType.WRITE_CONFLICT;
+      refusedByDatabase |= e.getValue() instanceof ProblemException p && p.refusedData();
     }
     String detail =
         "wrote "
@@ -49,6 +52,14 @@ final class WriteProblems {
             + " child tables; failed: "
             + String.join("; ", causes)
             + ". Every write is an upsert: replay the same chunk.";
+    if (refusedByDatabase) {
+      throw ProblemException.partialWriteRefused(
+          detail.replace(
+              "Every write is an upsert: replay the same chunk.",
+              "The database refused the data itself: a replay of the same chunk meets the same"
+                  + " refusal; correct the records and send them again."),
+          failed);
+    }
     throw allConflicts
         ? ProblemException.writeConflict(detail, failed, db.retryAfterSeconds())
         : ProblemException.partialWrite(detail, failed);

@@ -1,9 +1,9 @@
 package dev.loomlab.input;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomlab.execution.ExecutionConfig;
 import dev.loomlab.problem.Problem;
+import dev.loomlab.problem.ProblemResponses;
 import dev.loomlab.problem.ProblemType;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.Vertx;
@@ -16,7 +16,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -143,8 +142,9 @@ public class BodyAdmission {
   }
 
   private void refuseOverloaded(HttpServerRequest request) {
-    Problem problem =
-        problem(
+    String problem =
+        ProblemResponses.encoded(
+            json,
             ProblemType.OVERLOADED,
             503,
             "the bodies in flight hold the heap they may take (loomlab.input.body-heap) past"
@@ -161,8 +161,9 @@ public class BodyAdmission {
    * answer.
    */
   private void refuseOversize(HttpServerRequest request, long length) {
-    Problem problem =
-        problem(
+    String problem =
+        ProblemResponses.encoded(
+            json,
             ProblemType.PAYLOAD_TOO_LARGE,
             413,
             "the body declares "
@@ -174,7 +175,7 @@ public class BodyAdmission {
     answer(request, 413, problem, length);
   }
 
-  private void answer(HttpServerRequest request, int status, Problem problem, long drain) {
+  private void answer(HttpServerRequest request, int status, String body, long drain) {
     boolean http1 = request.version() != HttpVersion.HTTP_2;
     HttpServerResponse response =
         request
@@ -184,7 +185,6 @@ public class BodyAdmission {
     if (http1) {
       response.putHeader(HttpHeaders.CONNECTION, "close");
     }
-    String body = encoded(problem);
     if (drain > 4 * maxBodySize || !http1) {
       response.end(body).onComplete(done -> closeIf(http1, request));
       return;
@@ -198,20 +198,6 @@ public class BodyAdmission {
   private static void closeIf(boolean http1, HttpServerRequest request) {
     if (http1) {
       request.connection().close();
-    }
-  }
-
-  private static Problem problem(
-      ProblemType type, int status, String detail, HttpServerRequest request) {
-    return new Problem(
-        type.uri(), type.title(), status, detail, request.path(), List.of(), List.of(), null);
-  }
-
-  private String encoded(Problem problem) {
-    try {
-      return json.writeValueAsString(problem);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

@@ -80,20 +80,29 @@ public class CpuWork {
     try {
       long half = ms * 1_000_000 / 2;
       spend(half);
-      long start = THREADS.getCurrentThreadCpuTime();
+      long start = cpuNow();
       long rounds = spend(half);
-      double measured = (THREADS.getCurrentThreadCpuTime() - start) / 1e6;
+      double measured = (cpuNow() - start) / 1e6;
       roundsPerMs.complete(rounds / measured);
     } catch (RuntimeException e) {
       roundsPerMs.completeExceptionally(e);
     }
   }
 
+  /**
+   * This thread's CPU time; where the JVM does not measure it (it answers -1), the wall clock
+   * stands in, so that calibration still ends (on its idle thread the two are close).
+   */
+  private static long cpuNow() {
+    long cpu = THREADS.getCurrentThreadCpuTime();
+    return cpu < 0 ? System.nanoTime() : cpu;
+  }
+
   /** Hashes in batches until this thread has spent {@code cpuNanos}; the rounds it took. */
   private long spend(long cpuNanos) {
-    long end = THREADS.getCurrentThreadCpuTime() + cpuNanos;
+    long end = cpuNow() + cpuNanos;
     long rounds = 0;
-    while (THREADS.getCurrentThreadCpuTime() < end) {
+    while (cpuNow() < end) {
       hash(256);
       rounds += 256;
     }

@@ -19,6 +19,7 @@ public class ProblemException extends RuntimeException {
   private final Map<String, String> headers;
   private final List<String> failed;
   private final String queue;
+  private final String sqlState;
 
   public ProblemException(
       ProblemType type,
@@ -26,7 +27,7 @@ public class ProblemException extends RuntimeException {
       List<Problem.Violation> violations,
       Map<String, String> headers,
       List<String> failed) {
-    this(type, detail, violations, headers, failed, null);
+    this(type, detail, violations, headers, failed, null, null);
   }
 
   private ProblemException(
@@ -35,7 +36,8 @@ public class ProblemException extends RuntimeException {
       List<Problem.Violation> violations,
       Map<String, String> headers,
       List<String> failed,
-      String queue) {
+      String queue,
+      String sqlState) {
     super(detail);
     this.type = type;
     this.status = type.status();
@@ -43,6 +45,7 @@ public class ProblemException extends RuntimeException {
     this.headers = Map.copyOf(headers);
     this.failed = List.copyOf(failed);
     this.queue = queue;
+    this.sqlState = sqlState;
   }
 
   /**
@@ -53,6 +56,15 @@ public class ProblemException extends RuntimeException {
   public static ProblemException partialWrite(String detail, List<String> failedTables) {
     return new ProblemException(
         ProblemType.PARTIAL_WRITE, detail, List.of(), Map.of(), failedTables);
+  }
+
+  /**
+   * 500 for a parallel write whose parent committed and whose children the database refused for
+   * their data: replaying the same chunk cannot converge.
+   */
+  public static ProblemException partialWriteRefused(String detail, List<String> failedTables) {
+    return new ProblemException(
+        ProblemType.PARTIAL_WRITE_REFUSED, detail, List.of(), Map.of(), failedTables);
   }
 
   /**
@@ -97,7 +109,13 @@ public class ProblemException extends RuntimeException {
    */
   public static ProblemException overloaded(String detail, String queue, int retryAfterSeconds) {
     return new ProblemException(
-        ProblemType.OVERLOADED, detail, List.of(), retryAfter(retryAfterSeconds), List.of(), queue);
+        ProblemType.OVERLOADED,
+        detail,
+        List.of(),
+        retryAfter(retryAfterSeconds),
+        List.of(),
+        queue,
+        null);
   }
 
   /** 503 with a {@code Retry-After} header: the database does not answer. */
@@ -110,9 +128,18 @@ public class ProblemException extends RuntimeException {
         List.of());
   }
 
-  /** 500: the database refused a statement for a reason no other type covers. */
-  public static ProblemException databaseError(String detail) {
-    return new ProblemException(ProblemType.DATABASE_ERROR, detail, List.of(), Map.of(), List.of());
+  /** 500: the database refused a statement for a reason no other type covers ({@code sqlState}). */
+  public static ProblemException databaseError(String detail, String sqlState) {
+    return new ProblemException(
+        ProblemType.DATABASE_ERROR, detail, List.of(), Map.of(), List.of(), null, sqlState);
+  }
+
+  /**
+   * For {@code database-error}: whether the database refused the data itself (SQLState class 22,
+   * data exception, or 23, integrity constraint violation), which the same statement meets again.
+   */
+  public boolean refusedData() {
+    return sqlState != null && (sqlState.startsWith("22") || sqlState.startsWith("23"));
   }
 
   /**

@@ -32,6 +32,12 @@ public enum ProblemType {
   DEPENDENCY_FAILED("dependency-failed", 504, "Dependency failed"),
   /** 500: a parallel write landed some tables and not others; replaying the chunk converges. */
   PARTIAL_WRITE("partial-write", 500, "Partial write"),
+  /**
+   * 500: a parallel write landed its parent, then the database refused a child's data: a replay of
+   * the same chunk meets the same refusal; the failed tables are listed. (Validation refuses every
+   * such value known before anything is written; this is the net under it.)
+   */
+  PARTIAL_WRITE_REFUSED("partial-write-refused", 500, "Partial write refused by the database"),
   /** 500: the database refused a statement for another reason; the detail has its SQLState. */
   DATABASE_ERROR("database-error", 500, "Database error"),
   /** 500: a bug; the detail carries the id under which the server logged it. */

@@ -43,10 +43,11 @@ public interface TasksConfig {
   /**
    * {@code loomlab.tasks.measurement-wait}: the figures of a run (peak threads, RSS and heap per
    * task) are process-wide, so runs are measured one at a time; a request waits at most this long
-   * for the one in progress, then gets 503 with Retry-After. The default outlasts the longest run
-   * {@code max-expected-ms} admits.
+   * for the one in progress (no longer than any request waits: {@code loomlab.execution.max-wait}'s
+   * default), then gets 503 with a Retry-After of when that run should end. The full GCs a run
+   * forces are its measurement (heap per sleeping task), one run at a time.
    */
-  @WithDefault("65s")
+  @WithDefault("2s")
   Duration measurementWait();
 
   /**

@@ -66,6 +66,34 @@ class PartialWriteTest {
   }
 
   @Test
+  void childDataTheDatabaseRefusesIsNotCalledReplayable() throws Exception {
+    // The database refusing the description's data itself (a data exception, as U+0000 was before
+    // validation refused it): a replay meets the same refusal, and the answer says so.
+    TestDatabase.execute(
+        """
+        CREATE OR REPLACE FUNCTION loomlab_test_fail_once() RETURNS trigger AS $$
+        BEGIN
+          IF NEW.recruit_id BETWEEN %d AND %d THEN
+            RAISE EXCEPTION 'refused (test trigger)' USING ERRCODE = '22021';
+          END IF;
+          RETURN NEW;
+        END $$ LANGUAGE plpgsql;
+        """
+            .formatted(FROM, FROM + 99));
+    for (String mode : new String[] {"worker", "virtual", "reactive"}) {
+      long from = FROM + (mode.equals("worker") ? 80 : mode.equals("virtual") ? 85 : 90);
+      RECRUITS
+          .post(mode, "parallel", TestRecords.recruits(from, 2))
+          .then()
+          .statusCode(500)
+          .contentType("application/problem+json")
+          .body("type", equalTo("urn:loomlab:problem:partial-write-refused"))
+          .body("failed", contains("recruit_description"))
+          .body("detail", containsString("a replay of the same chunk meets the same refusal"));
+    }
+  }
+
+  @Test
   void parallelChildFailureNamesTheTableAndAReplayConverges() throws Exception {
     for (String mode : new String[] {"worker", "virtual", "reactive"}) {
       long from =

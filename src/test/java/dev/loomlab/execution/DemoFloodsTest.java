@@ -1,0 +1,74 @@
+package dev.loomlab.execution;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.in;
+import static org.hamcrest.Matchers.lessThan;
+
+import dev.loomlab.db.OverloadProbe;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demos built to exhaust a resource, flooded, cannot take the service out of its Service: while
+ * each flood runs, readiness stays UP and the other workloads answer; every request of the flood
+ * gets an answer (its result or a 503 within its wait) in bounded time.
+ */
+@QuarkusTest
+class DemoFloodsTest {
+
+  @Test
+  void floodOfTasksMeasurementsIsRefusedWithinTheWait() throws Exception {
+    // One measurement at a time: the others wait at most loomlab.tasks.measurement-wait.
+    // 20 tasks of 1.5 s on the worker mode's 10 threads: a run of 3 s.
+    assertFloodLeavesTheServiceServing("/api/worker/tasks?count=20&ms=1500", 4, 3_000 + 2_000);
+  }
+
+  @Test
+  void floodOfSlowQueriesHoldingEveryConnection() throws Exception {
+    assertFloodLeavesTheServiceServing("/api/worker/db/slow?ms=3000", 30, 3_000 + 2_000);
+  }
+
+  @Test
+  void floodOfNativePinsHoldingEveryCarrier() throws Exception {
+    // Eight pins of 1 s on two carriers: four rounds of two, every virtual thread waits its turn.
+    assertFloodLeavesTheServiceServing("/api/virtual/pinning?lock=native&ms=1000", 8, 4 * 1_000);
+  }
+
+  private static void assertFloodLeavesTheServiceServing(String path, int concurrent, long worstMs)
+      throws Exception {
+    given().get("/q/health/ready").then().statusCode(200);
+    CompletableFuture<List<OverloadProbe.Answer>> flood =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return OverloadProbe.fire(path, concurrent);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    int asked = 0;
+    while (!flood.isDone() && asked < 20) {
+      asked++;
+      given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+      given().get("/api/worker/sleep?ms=1").then().statusCode(200);
+      given().get("/api/reactive/sleep?ms=1").then().statusCode(200);
+    }
+    List<OverloadProbe.Answer> answers = flood.get(120, TimeUnit.SECONDS);
+    String why = path + " answered " + answers;
+    assertThat(
+        why,
+        answers.stream().map(OverloadProbe.Answer::status).toList(),
+        everyItem(in(List.of(200, 503))));
+    // Generous (a busy machine): an answer, not a hang; the sharp bounds are other tests'.
+    assertThat(
+        why,
+        answers.stream().mapToLong(OverloadProbe.Answer::millis).max().orElse(0),
+        lessThan(worstMs + 20_000));
+  }
+}
