@@ -32,10 +32,30 @@ DB_USER=loomlab
 running() { [[ -f "$DATA/postmaster.pid" ]] && as_pg "$PG_BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; }
 psql_admin() { as_pg "$PG_BIN/psql" -h "$SOCK" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 
+# The data folder, private to the server's user: made 0700 here, or found as a real folder (not a
+# link) of that user or root that no one else may write. As root the default path is predictable
+# (/var/tmp is everyone's): a folder planted there by another user is refused, not used as root.
+private_dir() {
+  local dir=$1 owner=$2 who mode
+  [[ -L $dir ]] && die "db: $dir is a symbolic link; refusing it (remove it, or set LOOMLAB_PG_DIR)"
+  if [[ ! -e $dir ]]; then
+    install -d -m 0700 -o "$owner" -g "$(id -gn "$owner")" "$dir"
+    return
+  fi
+  [[ -d $dir ]] || die "db: $dir is not a folder; refusing it"
+  who="$(stat -c %U "$dir")"
+  mode="$(stat -c %a "$dir")"
+  [[ $who == "$owner" || $who == root ]] ||
+    die "db: $dir belongs to $who, not $owner; refusing it (remove it, or set LOOMLAB_PG_DIR)"
+  ((8#$mode & 8#022)) && die "db: $dir is writable by others (mode $mode); refusing it"
+  return 0
+}
+
 init() {
   [[ -x "$PG_BIN/initdb" ]] || die "PostgreSQL 15 server binaries not found in $PG_BIN (Debian: apt-get install postgresql-15)"
-  mkdir -p "$PG_DIR" "$SOCK"
-  if [[ $EUID -eq 0 ]]; then chown postgres: "$PG_DIR" "$SOCK"; fi
+  if [[ $EUID -eq 0 ]]; then private_dir "$PG_DIR" postgres; else private_dir "$PG_DIR" "$(id -un)"; fi
+  mkdir -p "$SOCK"
+  if [[ $EUID -eq 0 ]]; then chown postgres: "$SOCK"; fi
   [[ -f "$PWFILE" ]] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$PWFILE")
   if [[ $EUID -eq 0 ]]; then chown postgres: "$PWFILE"; fi
   [[ -f "$DATA/PG_VERSION" ]] && return 0
@@ -92,9 +112,10 @@ status() {
 
 env_exports() {
   [[ -f "$PWFILE" ]] || die "db: not provisioned yet; run '$0 start'"
-  echo "export QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME"
-  echo "export QUARKUS_DATASOURCE_USERNAME=$DB_USER"
-  echo "export QUARKUS_DATASOURCE_PASSWORD=$(cat "$PWFILE")"
+  # Quoted for the shell that evaluates them: the password file's content stays a value.
+  printf 'export QUARKUS_DATASOURCE_JDBC_URL=%q\n' "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME"
+  printf 'export QUARKUS_DATASOURCE_USERNAME=%q\n' "$DB_USER"
+  printf 'export QUARKUS_DATASOURCE_PASSWORD=%q\n' "$(cat "$PWFILE")"
 }
 
 case "${1:-}" in
