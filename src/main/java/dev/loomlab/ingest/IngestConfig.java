@@ -61,5 +61,13 @@ public interface IngestConfig {
      */
     @WithDefault("10M")
     MemorySize maxMessageSize();
+
+    /**
+     * {@code loomlab.ingest.grpc.idle-timeout}: the longest a stream waits for its next chunk (or
+     * its end) once the last was acknowledged; past it the call ends {@code DEADLINE_EXCEEDED}, so
+     * a client gone quiet does not hold a stream open for ever.
+     */
+    @WithDefault("60s")
+    Duration idleTimeout();
   }
 }

@@ -176,6 +176,8 @@ class TasksResourceTest {
         .when()
         .get("/api/virtual/tasks")
         .then()
+        .log()
+        .ifValidationFails()
         .statusCode(200)
         .body("count", equalTo((int) count));
     given().get("/q/health/live").then().statusCode(200);

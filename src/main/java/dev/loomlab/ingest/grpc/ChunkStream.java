@@ -23,6 +23,7 @@ import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.InvalidMessageException;
 import io.vertx.grpc.common.MessageSizeOverflowException;
 import io.vertx.grpc.server.GrpcServerRequest;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -57,6 +58,8 @@ final class ChunkStream<M, R extends IngestRecord> {
   private final RequestThreads threads;
   private final GrpcStreamMetrics metrics;
   private final Context context;
+  private final Duration idleTimeout;
+  private long idleTimer = -1;
   private Mode mode;
   private WriteStrategy writes;
   private boolean busy;
@@ -71,7 +74,8 @@ final class ChunkStream<M, R extends IngestRecord> {
       ChunkChecks checks,
       WaitBudgets budgets,
       RequestThreads threads,
-      GrpcStreamMetrics metrics) {
+      GrpcStreamMetrics metrics,
+      Duration idleTimeout) {
     this.call = call;
     this.domain = domain;
     this.messages = messages;
@@ -81,6 +85,7 @@ final class ChunkStream<M, R extends IngestRecord> {
     this.threads = threads;
     this.metrics = metrics;
     this.context = Vertx.currentContext();
+    this.idleTimeout = idleTimeout;
   }
 
   void start() {
@@ -97,6 +102,35 @@ final class ChunkStream<M, R extends IngestRecord> {
         .errorHandler(this::onCut)
         .exceptionHandler(this::onCut)
         .endHandler(v -> onEnd());
+    armIdle();
+  }
+
+  /** Waits for the client's next chunk at most {@code idle-timeout}. */
+  private void armIdle() {
+    disarmIdle();
+    idleTimer = context.owner().setTimer(idleTimeout.toMillis(), id -> onIdle());
+  }
+
+  private void disarmIdle() {
+    if (idleTimer >= 0) {
+      context.owner().cancelTimer(idleTimer);
+      idleTimer = -1;
+    }
+  }
+
+  private void onIdle() {
+    idleTimer = -1;
+    if (closed || busy || ended) {
+      return;
+    }
+    closeWith(
+        GrpcStatus.DEADLINE_EXCEEDED,
+        ProblemException.unavailable(
+            "no chunk for loomlab.ingest.grpc.idle-timeout ("
+                + idleTimeout.toMillis()
+                + " ms) after the last acknowledgement; what was acknowledged is committed, open a"
+                + " new stream for the rest",
+            1));
   }
 
   private <E extends Enum<E>> E metadata(String header, E absent, Set<E> accepted) {
@@ -104,6 +138,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   }
 
   private void onChunk(M chunk) {
+    disarmIdle();
     long arrival = System.nanoTime();
     long sequence = messages.sequence().applyAsLong(chunk);
     call.pause();
@@ -154,6 +189,7 @@ final class ChunkStream<M, R extends IngestRecord> {
       finish();
     } else {
       call.resume();
+      armIdle();
     }
   }
 
@@ -219,12 +255,14 @@ final class ChunkStream<M, R extends IngestRecord> {
   }
 
   private void closeWith(GrpcStatus status, ProblemException p) {
+    disarmIdle();
     closed = true;
     metrics.stream(domain, mode, status);
     GrpcProblems.end(call.response(), status, p, null);
   }
 
   private void onCut(Object cause) {
+    disarmIdle();
     if (closed) {
       return;
     }
@@ -245,6 +283,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   }
 
   private void finish() {
+    disarmIdle();
     if (closed) {
       return;
     }
@@ -254,6 +293,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   }
 
   private void fail(ProblemException p, Long sequence) {
+    disarmIdle();
     if (closed) {
       return;
     }

@@ -85,7 +85,8 @@ class IngestGrpcServer {
                     checks,
                     budgets,
                     threads,
-                    metrics)
+                    metrics,
+                    config.grpc().idleTimeout())
                 .start());
     server.callHandler(
         method(
@@ -102,7 +103,8 @@ class IngestGrpcServer {
                     checks,
                     budgets,
                     threads,
-                    metrics)
+                    metrics,
+                    config.grpc().idleTimeout())
                 .start());
     router
         .route("/" + IngestGrpc.SERVICE_NAME + "/*")

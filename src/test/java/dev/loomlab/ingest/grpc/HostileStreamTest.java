@@ -38,7 +38,7 @@ class HostileStreamTest {
 
   @Test
   void compressedMessagesAreRefusedUninflated() throws Exception {
-    long id = 1_050_000;
+    long id = 1_070_000;
     RECRUITS.delete(id, id);
     // 256 MB of zeros, under 300 KB once gzipped: far under the wire bound, far over it inflated.
     byte[] bomb = gzip(256 << 20);
@@ -58,7 +58,7 @@ class HostileStreamTest {
 
   @Test
   void compressedFlagWithoutAnEncodingResetsTheCall() throws Exception {
-    long id = 1_050_050;
+    long id = 1_070_050;
     RECRUITS.delete(id, id);
     byte[] chunk = IngestStreamTest.chunk(RECRUITS, 1, id, 1).toByteArray();
     try (StreamClient client = new StreamClient()) {
@@ -74,34 +74,36 @@ class HostileStreamTest {
 
   @Test
   void tinyRecordsPastTheChunkBoundAreRefusedUnparsed() throws Exception {
+    RECRUITS.delete(1_070_100, 1_070_100);
     RecruitChunk.Builder chunk = RecruitChunk.newBuilder().setSequence(1);
-    Recruit tiny = Recruit.newBuilder().setId(1_050_100).build();
+    Recruit tiny = Recruit.newBuilder().setId(1_070_100).build();
     for (int i = 0; i < 200_000; i++) {
       chunk.addRecruits(tiny);
     }
     Outcome o = stream(chunk.build());
     assertThat(o.message(), o.code(), equalTo(3)); // INVALID_ARGUMENT
     assertThat(o.message(), containsString("at most 1000 recruits per chunk"));
-    RECRUITS.assertNothingIn(1_050_100, 1_050_100);
+    RECRUITS.assertNothingIn(1_070_100, 1_070_100);
     assertReady();
   }
 
   @Test
   void hugeEmbeddingIsRefusedUnparsed() throws Exception {
-    Recruit.Builder recruit = Recruit.newBuilder().setId(1_050_200).setCompany("c").setTitle("t");
+    RECRUITS.delete(1_070_200, 1_070_200);
+    Recruit.Builder recruit = Recruit.newBuilder().setId(1_070_200).setCompany("c").setTitle("t");
     for (int i = 0; i < 2_000_000; i++) {
       recruit.addEmbedding(0.5f);
     }
     Outcome o = stream(RecruitChunk.newBuilder().setSequence(1).addRecruits(recruit).build());
     assertThat(o.message(), o.code(), equalTo(3));
     assertThat(o.message(), containsString("recruits[0].embedding: at most 384 values"));
-    RECRUITS.assertNothingIn(1_050_200, 1_050_200);
+    RECRUITS.assertNothingIn(1_070_200, 1_070_200);
     assertReady();
   }
 
   @Test
   void instantPastAnyClockIsAnInvalidArgument() throws Exception {
-    long id = 1_050_300;
+    long id = 1_070_300;
     RECRUITS.delete(id, id);
     Map<String, Object> record = IngestStreamTest.records(RECRUITS, id, 1).get(0);
     record.remove("postedAt");
