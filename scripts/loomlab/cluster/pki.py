@@ -6,6 +6,7 @@ pair, and one token per identity."""
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from pathlib import Path
 
@@ -31,6 +32,7 @@ def openssl(*args):
 def make_pki(pki: Path):
     """Long because it declares every certificate of the cluster, one call each."""
     pki.mkdir(parents=True, exist_ok=True)
+    pki.chmod(0o700)  # the keys openssl writes follow the umask: the folder keeps them private
 
     def authority(name: str, subject: str):
         openssl(
@@ -128,8 +130,14 @@ def make_kubeconfigs():
             "contexts": [{"name": "loom-lab", "context": {"cluster": "loom-lab", "user": user}}],
         }
         path = KUBECONFIG if name == "admin" else RUN / f"{name}.kubeconfig"
-        path.write_text(json.dumps(cfg, indent=1))
-        path.chmod(0o600)
-    tokens = RUN / "pki" / "tokens.csv"
-    tokens.write_text("\n".join(lines) + "\n")
-    tokens.chmod(0o600)
+        write_private(path, json.dumps(cfg, indent=1))
+    write_private(RUN / "pki" / "tokens.csv", "\n".join(lines) + "\n")
+
+
+def write_private(path: Path, text: str):
+    """A file only its owner reads, from its first byte: made 0600, never world-readable for a moment
+    (an old one is replaced, not rewritten in place with its old mode)."""
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)

@@ -53,6 +53,7 @@ def up():
         with Step("the pod sandbox image (scripts/k8s/images.sh pause)"):
             sh("bash", ROOT / "scripts" / "k8s" / "images.sh", "pause", timeout=900)
     RUN.mkdir(parents=True, exist_ok=True)
+    RUN.chmod(0o700)  # tokens, kubeconfigs and keys live below it
     (RUN / "host-before.json").write_text(json.dumps(host.host_state(), indent=1))
     try:
         bring_up(t)
