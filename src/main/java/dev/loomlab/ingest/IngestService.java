@@ -75,9 +75,10 @@ public class IngestService {
 
   public <V> V find(Domain<?, V> domain, long id) {
     Bounds.check("id", id, 1, Long.MAX_VALUE);
-    try {
+    // Behind the bulkhead within the request's budget, as every other use of a connection.
+    try (ConnectionPermits.Lease lease = permits.lease(budgets.current())) {
       return reader
-          .find(domain, id)
+          .find(lease.connection(), domain, id)
           .orElseThrow(() -> ProblemException.notFound("no " + domain.noun() + " with id " + id));
     } catch (SQLException e) {
       throw DatabaseProblems.of(e, dbConfig);

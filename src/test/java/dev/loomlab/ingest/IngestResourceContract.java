@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.response.ValidatableResponse;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -343,17 +345,13 @@ public abstract class IngestResourceContract {
   void oneHugeEmbeddingStopsAtTheBoundWhileParsed() throws Exception {
     long id = base() + 2_400;
     TestDatabase.delete(noun(), id, id);
-    // About 10 MB: five million values, each of which Jackson would box into a Double.
-    StringBuilder body = new StringBuilder(10_100_000);
-    body.append("[{\"id\":").append(id).append(",\"embedding\":[0");
-    for (int i = 1; i < 4_900_000; i++) {
-      body.append(",0");
-    }
-    body.append("]}]");
+    // About 10 MB: five million values, each of which Jackson would box into a Double; built once
+    // as bytes (the service and this client share one JVM).
+    byte[] body = embeddingBomb(id);
     for (String mode : List.of("worker", "virtual", "reactive")) {
       given()
           .contentType(ContentType.JSON)
-          .body(body.toString())
+          .body(body)
           .post("/api/" + mode + "/" + domain() + "/batch?writes=sequential")
           .then()
           .statusCode(400)
@@ -369,20 +367,42 @@ public abstract class IngestResourceContract {
     long id = base() + 2_500;
     TestDatabase.delete(noun(), id, id);
     // 200,000 records of one key each, as tiny as a record gets.
-    StringBuilder body = new StringBuilder(4_000_000).append('[');
+    byte[] record = ("{\"id\":" + id + "}").getBytes(StandardCharsets.US_ASCII);
+    ByteArrayOutputStream body = new ByteArrayOutputStream(200_000 * (record.length + 1) + 2);
+    body.write('[');
     for (int i = 0; i < 200_000; i++) {
-      body.append(i == 0 ? "" : ",").append("{\"id\":").append(id).append('}');
+      if (i > 0) {
+        body.write(',');
+      }
+      body.write(record, 0, record.length);
     }
-    body.append(']');
+    body.write(']');
     given()
         .contentType(ContentType.JSON)
-        .body(body.toString())
+        .body(body.toByteArray())
         .post("/api/virtual/" + domain() + "/batch?writes=parallel")
         .then()
         .statusCode(400)
         .contentType("application/problem+json")
         .body("detail", containsString("loomlab.input.max-array-length"));
     assertNothingIn(id, id);
+  }
+
+  /** {@code [{"id":ID,"embedding":[0,0,...]}]} of about 9.8 MB, as bytes. */
+  private static byte[] embeddingBomb(long id) {
+    byte[] head = ("[{\"id\":" + id + ",\"embedding\":[0").getBytes(StandardCharsets.US_ASCII);
+    int values = 4_900_000;
+    byte[] body = new byte[head.length + 2 * (values - 1) + 3];
+    System.arraycopy(head, 0, body, 0, head.length);
+    int at = head.length;
+    for (int i = 1; i < values; i++) {
+      body[at++] = ',';
+      body[at++] = '0';
+    }
+    body[at++] = ']';
+    body[at++] = '}';
+    body[at] = ']';
+    return body;
   }
 
   @Test
