@@ -63,22 +63,31 @@ public class ChunkValidator implements ConstraintValidator<ValidChunk, List> {
                 i,
                 "skills");
       }
-      List<Double> e = r.embedding();
+      float[] e = r.embedding();
       if (e != null) {
-        if (e.size() != config.embeddingDimension()) {
+        if (e.length != config.embeddingDimension()) {
           valid =
               violation(
                   context,
-                  "must have exactly " + config.embeddingDimension() + " values, got " + e.size(),
+                  "must have exactly " + config.embeddingDimension() + " values, got " + e.length,
                   i,
                   "embedding");
-        } else if (!e.stream()
-            .allMatch(v -> v != null && Double.isFinite(v) && Float.isFinite(v.floatValue()))) {
+        } else if (!allFinite(e)) {
+          // A value past float's range (1e39, 1e400) reads as an infinity.
           valid = violation(context, "values must be finite numbers", i, "embedding");
         }
       }
     }
     return valid;
+  }
+
+  private static boolean allFinite(float[] values) {
+    for (float v : values) {
+      if (!Float.isFinite(v)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A violation on the chunk ({@code index < 0}), on element {@code index}, or on its property. */

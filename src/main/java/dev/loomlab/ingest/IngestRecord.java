@@ -14,7 +14,8 @@ public interface IngestRecord {
 
   List<Skill> skills();
 
-  List<Double> embedding();
+  /** The embedding as pgvector stores it: single-precision, four bytes a value, never boxed. */
+  float[] embedding();
 
   /** The text of the TEXT table (a recruit's description, a candidate's profile); null: none. */
   @JsonIgnore
@@ -37,13 +38,13 @@ public interface IngestRecord {
 
   /** pgvector's text form, "[0.1,0.2,...]". */
   default String embeddingLiteral() {
-    List<Double> e = embedding();
-    StringBuilder sb = new StringBuilder(e.size() * 10).append('[');
-    for (int i = 0; i < e.size(); i++) {
+    float[] e = embedding();
+    StringBuilder sb = new StringBuilder(e.length * 10).append('[');
+    for (int i = 0; i < e.length; i++) {
       if (i > 0) {
         sb.append(',');
       }
-      sb.append(e.get(i).floatValue());
+      sb.append(e[i]);
     }
     return sb.append(']').toString();
   }

@@ -27,7 +27,7 @@ public record CandidateInput(
     @PositiveOrZero Integer desiredSalary,
     List<@NotNull @Valid Skill> skills,
     @Size(max = 20_000) @StorableText String profile,
-    @NotNull List<@NotNull Double> embedding)
+    @NotNull float[] embedding)
     implements IngestRecord {
 
   @Override

@@ -25,11 +25,11 @@ public final class ProtoFields {
     return out;
   }
 
-  /** Packed floats as the engine's values; float to double and back is exact. */
-  public static List<Double> embedding(List<Float> values) {
-    List<Double> out = new ArrayList<>(values.size());
-    for (Float v : values) {
-      out.add(v.doubleValue());
+  /** Packed floats as the engine's values. */
+  public static float[] embedding(List<Float> values) {
+    float[] out = new float[values.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = values.get(i);
     }
     return out;
   }

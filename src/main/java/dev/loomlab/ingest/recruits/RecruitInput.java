@@ -30,7 +30,7 @@ public record RecruitInput(
     @StorableTime OffsetDateTime postedAt,
     List<@NotNull @Valid Skill> skills,
     @Size(max = 20_000) @StorableText String description,
-    @NotNull List<@NotNull Double> embedding)
+    @NotNull float[] embedding)
     implements IngestRecord {
 
   @JsonIgnore
