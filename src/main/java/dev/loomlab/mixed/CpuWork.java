@@ -77,13 +77,26 @@ public class CpuWork {
   }
 
   private void calibrate(long ms) {
+    // In slices of an eighth of the calibration, until the rate stops rising: at start-up the JIT
+    // may not have compiled the hash loop yet (on a busy machine its compiler threads wait too),
+    // and a rate taken in the interpreter was measured 10-40x below the compiled one, so every
+    // request then burnt a fraction of what it asked. At most 40 slices.
     try {
-      long half = ms * 1_000_000 / 2;
-      spend(half);
-      long start = cpuNow();
-      long rounds = spend(half);
-      double measured = (cpuNow() - start) / 1e6;
-      roundsPerMs.complete(rounds / measured);
+      long slice = Math.max(1, ms / 8) * 1_000_000;
+      double best = 0;
+      int flat = 0;
+      for (int i = 0; i < 40 && flat < 3; i++) {
+        long start = cpuNow();
+        long rounds = spend(slice);
+        double rate = rounds / ((cpuNow() - start) / 1e6);
+        if (rate > best * 1.05) {
+          best = rate;
+          flat = 0;
+        } else {
+          flat++;
+        }
+      }
+      roundsPerMs.complete(best);
     } catch (RuntimeException e) {
       roundsPerMs.completeExceptionally(e);
     }
