@@ -16,8 +16,9 @@ public interface InputConfig {
   /**
    * {@code loomlab.input.max-array-length}: the most values one JSON array may hold. The largest
    * array an endpoint takes: a chunk's records ({@code loomlab.ingest.max-chunk}), an embedding
-   * ({@code loomlab.ingest.embedding-dimension}), skills ({@code loomlab.ingest.max-skills});
-   * checked against them at start-up.
+   * ({@code loomlab.ingest.embedding-dimension}), skills ({@code loomlab.ingest.max-skills}). Keep
+   * it at least the largest of them: nothing checks that, and a body past it is refused while
+   * parsed, before those bounds are checked.
    */
   @WithDefault("1000")
   int maxArrayLength();
