@@ -8,6 +8,8 @@ import yaml
 from loomlab import ROOT
 
 RUNNER = ROOT / "deploy/k8s/access/runner.yaml"
+BOUNDS = ROOT / "deploy/k8s/access/bounds.yaml"
+K8S = ROOT / "deploy/k8s"
 
 
 def role_rules() -> list[dict]:
@@ -43,6 +45,83 @@ class RunnerRoleTest(unittest.TestCase):
     def test_exec_is_the_results_readers_alone(self):
         (rule,) = grants("pods/exec")
         self.assertEqual(sorted(rule["verbs"]), ["create", "get"])
+
+
+def quantity(value: str | int) -> float:
+    """A Kubernetes quantity as a number (cores, bytes)."""
+    text = str(value)
+    for suffix, factor in (("Mi", 2**20), ("Gi", 2**30), ("Ki", 2**10), ("m", 1e-3)):
+        if text.endswith(suffix):
+            return float(text[: -len(suffix)]) * factor
+    return float(text)
+
+
+def documents(path: str) -> list[dict]:
+    return [d for d in yaml.safe_load_all((K8S / path).read_text()) if d]
+
+
+def containers(path: str, kind: str) -> list[dict]:
+    (workload,) = [d for d in documents(path) if d["kind"] == kind]
+    found: list[dict] = workload["spec"]["template"]["spec"]["containers"]
+    return found
+
+
+def bounds(kind: str) -> dict:
+    (found,) = [d for d in yaml.safe_load_all(BOUNDS.read_text()) if d and d["kind"] == kind]
+    return dict(found["spec"])
+
+
+class NamespaceBoundsTest(unittest.TestCase):
+    """The quota holds the largest run the lab documents, added up from the manifests themselves;
+    no container of the lab asks past the LimitRange's maximum."""
+
+    # (manifest, kind, how many pods of it the largest run holds at once)
+    LARGEST_RUN = (
+        ("app/deployment.yaml", "Deployment", 2 * 4 + 2),  # two variants at maxReplicas, a surge
+        ("base/postgres.yaml", "StatefulSet", 1),
+        ("jobs/base/job.yaml", "Job", 4),  # k6 runner pods
+        ("components/monitoring/prometheus.yaml", "Deployment", 1),
+        ("jobs/sleep-indexed/resume-job.yaml", "Job", 1),
+    )
+
+    def lab_containers(self):
+        for path, kind, count in self.LARGEST_RUN:
+            for container in containers(path, kind):
+                yield container, count
+
+    def test_the_autoscalers_stay_within_the_counted_replicas(self):
+        (hpa,) = documents("components/autoscaler/hpa.yaml")
+        (scaled,) = [d for d in documents("components/queue-autoscaler/scaledobject.yaml")]
+        self.assertLessEqual(hpa["spec"]["maxReplicas"], 4)
+        self.assertLessEqual(scaled["spec"]["maxReplicaCount"], 4)
+
+    def test_the_quota_holds_the_largest_run(self):
+        hard = bounds("ResourceQuota")["hard"]
+        for side in ("requests", "limits"):
+            for resource in ("cpu", "memory"):
+                total = sum(quantity(c["resources"][side][resource]) * n for c, n in self.lab_containers())
+                with self.subTest(side=side, resource=resource):
+                    self.assertLessEqual(total, quantity(hard[f"{side}.{resource}"]))
+        pods = sum(n for _, _, n in self.LARGEST_RUN) + 2  # and two helper pods (pods.py)
+        self.assertLessEqual(pods, int(hard["pods"]))
+
+    def test_the_quota_holds_every_volume(self):
+        hard = bounds("ResourceQuota")["hard"]
+        workloads = [d for d in (K8S / "jobs").iterdir() if d.name not in ("base", "results") and d.is_dir()]
+        (pvc,) = documents("jobs/results/pvc.yaml")
+        (database,) = [d for d in documents("base/postgres.yaml") if d["kind"] == "StatefulSet"]
+        claims = [pvc] * len(workloads) + database["spec"]["volumeClaimTemplates"]
+        self.assertLessEqual(len(claims), int(hard["persistentvolumeclaims"]))
+        storage = sum(quantity(c["spec"]["resources"]["requests"]["storage"]) for c in claims)
+        self.assertLessEqual(storage, quantity(hard["requests.storage"]))
+
+    def test_no_container_asks_past_the_limit_range(self):
+        (container_limits,) = [x for x in bounds("LimitRange")["limits"] if x["type"] == "Container"]
+        for container, _ in self.lab_containers():
+            for resource, most in container_limits["max"].items():
+                with self.subTest(container=container["name"], resource=resource):
+                    asked = quantity(container["resources"]["limits"][resource])
+                    self.assertLessEqual(asked, quantity(most))
 
 
 if __name__ == "__main__":
