@@ -81,13 +81,29 @@ def stop_containerd():
         for c in sh(*CTR, "containers", "ls", "-q", check=False, timeout=10).stdout.split():
             sh(*CTR, "containers", "delete", c, check=False, timeout=10)
     stop("containerd")
-    # Shims outlive containerd by design; ours name our socket on their command line.
+    for pid in our_shims():
+        proc.stop_pid(pid, 5)
+
+
+def our_shims() -> list[int]:
+    """containerd's shims, which outlive it by design: the processes that run a containerd-shim binary
+    with our socket as their -address. Nothing else (an editor on a log, a tail -f) is touched."""
+    found = []
     for p in Path("/proc").glob("[0-9]*"):
         try:
-            if str(SOCK).encode() in (p / "cmdline").read_bytes() or str(RUN).encode() in (p / "cmdline").read_bytes():
-                proc.stop_pid(int(p.name), 5)
+            argv = (p / "cmdline").read_bytes().split(b"\0")
         except OSError:
-            pass
+            continue
+        if is_our_shim(argv):
+            found.append(int(p.name))
+    return found
+
+
+def is_our_shim(argv: list[bytes]) -> bool:
+    if not argv or not Path(argv[0].decode(errors="replace")).name.startswith("containerd-shim"):
+        return False
+    address = str(SOCK).encode()
+    return any(f in (b"-address", b"--address") and v == address for f, v in zip(argv, argv[1:], strict=False))
 
 
 def undo_host(before: dict | None):

@@ -11,13 +11,21 @@ from loomlab import proc
 
 from .settings import COMPONENTS, ROOT, RUN, fail
 
+# What a component inherits of the caller's environment: where binaries are, the home and locale.
+# Nothing else (a database password, a cloud token, a proxy meant for the caller's own tools).
+INHERITED = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR")
+
+
+def component_env(env: dict | None = None) -> dict:
+    """The environment a component starts with: INHERITED from the caller, then `env`."""
+    return {k: v for k, v in os.environ.items() if k in INHERITED} | (env or {})
+
 
 def start(name: str, cmd: list, env: dict | None = None):
     (RUN / "logs").mkdir(parents=True, exist_ok=True)
     (RUN / "pids").mkdir(parents=True, exist_ok=True)
     log = (RUN / "logs" / f"{name}.log").open("ab")
-    full_env = dict(os.environ)
-    full_env.update(env or {})
+    full_env = component_env(env)
     p = subprocess.Popen(
         [str(c) for c in cmd],
         stdout=log,
