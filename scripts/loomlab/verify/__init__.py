@@ -60,8 +60,8 @@ class Failure(Exception):
     pass
 
 
-def render(directory: Path) -> list[dict]:
+def render(directory: Path, label: str = "") -> list[dict]:
     p = run(["kubectl", "kustomize", str(directory)])
     if p.returncode != 0:
-        raise Failure(f"render {directory.relative_to(ROOT)}: {p.stderr.strip()}")
+        raise Failure(f"render {label or directory.relative_to(ROOT)}: {p.stderr.strip()}")
     return [d for d in yaml.safe_load_all(p.stdout) if d]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
-from . import K8S, KUSTOMIZATIONS, NAMESPACE, SERVED_CRDS, Failure, render, say
+from . import K8S, KUSTOMIZATIONS, NAMESPACE, ROOT, SERVED_CRDS, Failure, render, say
 from .apiserver import ApiServer
 from .k6files import k6_check
 from .refs import refs_check
@@ -27,22 +29,23 @@ def stages(docs, label, kubeconform, schemas, server, which=("schema", "server",
 
 
 def render_all() -> dict[str, list[dict]]:
-    """Stage 1: every kustomization rendered (with a throwaway database credential where none is)."""
-    creds = K8S / "base" / "db-credentials.env"
-    made_creds = not creds.exists()
-    if made_creds:  # a throwaway value so base renders; never committed (gitignored)
-        creds.write_text("username=loomlab\npassword=verify-only\n")
-    try:
+    """Stage 1: every kustomization rendered, from a copy of deploy/ and k6/ that holds a throwaway
+    database credential where the tree has none (the real, gitignored file is never written: a
+    verify killed midway would leave a known password for the next deploy)."""
+    with tempfile.TemporaryDirectory(prefix="loomlab-verify-") as tmp:
+        copy = Path(tmp)
+        for tree in ("deploy", "k6"):
+            shutil.copytree(ROOT / tree, copy / tree, symlinks=True)
+        creds = copy / K8S.relative_to(ROOT) / "base" / "db-credentials.env"
+        if not creds.exists():
+            creds.write_text("username=loomlab\npassword=verify-only\n")
         say("== 1. render")
         rendered = {}
         for k in KUSTOMIZATIONS:
-            rendered[k] = render(K8S / k)
+            rendered[k] = render(copy / K8S.relative_to(ROOT) / k, f"deploy/k8s/{k}")
             kinds = sorted({d["kind"] for d in rendered[k]})
             say(f"   {k}: {len(rendered[k])} objects ({', '.join(kinds)})")
         return rendered
-    finally:
-        if made_creds:
-            creds.unlink()
 
 
 def broken_cases(kubeconform: str, schemas: Path, server: ApiServer):
