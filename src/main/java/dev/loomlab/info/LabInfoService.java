@@ -143,6 +143,8 @@ public class LabInfoService {
     pools.put("input.max-array-length", input.maxArrayLength());
     pools.put("input.max-string-length", input.maxStringLength());
     pools.put("input.max-nesting-depth", input.maxNestingDepth());
+    pools.put("input.max-request-line", input.maxRequestLine());
+    pools.put("input.max-header-bytes", input.maxHeaderBytes());
     pools.put("input.body-heap-bytes", bodies.heap());
     pools.put("workloads.on", workloads.on());
     // Quarkus' default: two event loops per CPU.

@@ -64,7 +64,7 @@ public class BodyAdmission {
   }
 
   void route(@Observes Router router) {
-    router.route().order(Integer.MIN_VALUE).handler(this::admit);
+    router.route().order(RequestHeadBounds.ORDER + 1).handler(this::admit);
   }
 
   private void admit(RoutingContext ctx) {

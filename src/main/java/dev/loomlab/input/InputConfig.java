@@ -16,9 +16,8 @@ public interface InputConfig {
   /**
    * {@code loomlab.input.max-array-length}: the most values one JSON array may hold. The largest
    * array an endpoint takes: a chunk's records ({@code loomlab.ingest.max-chunk}), an embedding
-   * ({@code loomlab.ingest.embedding-dimension}), skills ({@code loomlab.ingest.max-skills}). Keep
-   * it at least the largest of them: nothing checks that, and a body past it is refused while
-   * parsed, before those bounds are checked.
+   * ({@code loomlab.ingest.embedding-dimension}), skills ({@code loomlab.ingest.max-skills}): the
+   * service refuses to start when it is below one of them (ingest's ArrayBoundCheck).
    */
   @WithDefault("1000")
   int maxArrayLength();
@@ -52,4 +51,21 @@ public interface InputConfig {
    */
   @WithDefault("3")
   int bodyHeapFactor();
+
+  /**
+   * {@code loomlab.input.max-request-line}: the most characters of a request's first line (method,
+   * path and query, version); past it 414 with a problem document. Vert.x reads up to {@code
+   * quarkus.http.limits.max-initial-line-length} (set above this), and answers a longer line
+   * itself, without a body.
+   */
+  @WithDefault("4096")
+  int maxRequestLine();
+
+  /**
+   * {@code loomlab.input.max-header-bytes}: the most bytes of a request's header names and values;
+   * past it 431 with a problem document. Vert.x reads up to {@code
+   * quarkus.http.limits.max-header-size} (set above this), and answers more itself, without a body.
+   */
+  @WithDefault("20480")
+  int maxHeaderBytes();
 }

@@ -10,6 +10,11 @@ public enum ProblemType {
   INVALID_INPUT("invalid-input", 400, "Invalid input"),
   /** 413: the body is larger than {@code quarkus.http.limits.max-body-size}; nothing was read. */
   PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large"),
+  /**
+   * 414, 431: the request line or the headers are longer than {@code
+   * loomlab.input.max-request-line} or {@code loomlab.input.max-header-bytes}; nothing was read.
+   */
+  REQUEST_HEAD_TOO_LARGE("request-head-too-large", 0, "Request line or headers too large"),
   /** 404: no such resource, or no such mode for the path. */
   NOT_FOUND("not-found", 404, "Not found"),
   /** 405, 406, 415: the method, the accepted media type or the body's media type is not served. */

@@ -27,7 +27,7 @@ final class GrpcProblems {
     return switch (type) {
       case INVALID_INPUT -> GrpcStatus.INVALID_ARGUMENT;
       case NOT_FOUND -> GrpcStatus.NOT_FOUND;
-      case PAYLOAD_TOO_LARGE -> GrpcStatus.RESOURCE_EXHAUSTED;
+      case PAYLOAD_TOO_LARGE, REQUEST_HEAD_TOO_LARGE -> GrpcStatus.RESOURCE_EXHAUSTED;
       case UNSUPPORTED_REQUEST, NOT_IMPLEMENTED -> GrpcStatus.UNIMPLEMENTED;
       case OVERLOADED, DATABASE_UNAVAILABLE, WRITE_CONFLICT, DEPENDENCY_FAILED ->
           GrpcStatus.UNAVAILABLE;
