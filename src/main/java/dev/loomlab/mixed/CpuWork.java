@@ -13,8 +13,12 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Real CPU work of a requested length: SHA-256 rounds, each over the payload and the previous
  * digest, so no round can be skipped and the last digest is the answer. How many rounds make a
- * millisecond is measured once at start-up, on a thread of its own (the service is ready meanwhile;
- * the first requests wait for it), from that thread's CPU time, so a busy machine does not skew it.
+ * millisecond is measured at start-up, on a thread of its own (the service is ready meanwhile; the
+ * first requests wait for it), from that thread's CPU time, so a busy machine does not skew it;
+ * then every burn of a millisecond or more corrects it with the rate it measured on its own thread.
+ * (A start-up figure alone can be 10x off: taken before the JIT compiled the hash loop, or after,
+ * while the compiler threads of a busy machine still wait, and every request then burns a tenth of
+ * what it asked, or ten times.)
  */
 @Startup
 @ApplicationScoped
@@ -24,6 +28,8 @@ public class CpuWork {
 
   private final byte[] payload;
   private final CompletableFuture<Double> roundsPerMs = new CompletableFuture<>();
+  // The rate the burns measured, half the last one's and half what it was; 0 until the first.
+  private volatile double learned;
 
   CpuWork(MixedConfig config) {
     this.payload = payload(config.payloadBytes());
@@ -44,12 +50,18 @@ public class CpuWork {
 
   /** Rounds that take {@code cpuMs} of CPU on this machine, as calibrated. */
   public long roundsFor(long cpuMs) {
-    return Math.round(roundsPerMs.join() * cpuMs);
+    return Math.round(rate() * cpuMs);
   }
 
-  /** The calibration's figure, for /api/info and the reports; empty until it is measured. */
+  private double rate() {
+    double rate = learned;
+    return rate > 0 ? rate : roundsPerMs.join();
+  }
+
+  /** The rate in use, for /api/info and the reports; empty until it is measured. */
   public Optional<Double> calibrated() {
-    return Optional.ofNullable(roundsPerMs.getNow(null));
+    double rate = learned;
+    return rate > 0 ? Optional.of(rate) : Optional.ofNullable(roundsPerMs.getNow(null));
   }
 
   /** {@code cpuMs} of CPU work on the calling thread. */
@@ -61,8 +73,17 @@ public class CpuWork {
     byte[] digest = hash(rounds);
     long wall = System.nanoTime() - wall0;
     long cpu = cpu0 < 0 ? -1 : THREADS.getCurrentThreadCpuTime() - cpu0;
+    learn(rounds, cpu);
     String hex = HexFormat.of().formatHex(digest);
     return new Burn(current.getName(), current.isVirtual(), rounds, hex, cpu, wall);
+  }
+
+  /** Corrects the rate with a burn's own, when it took a millisecond or more of measured CPU. */
+  private void learn(long rounds, long cpuNanos) {
+    if (cpuNanos >= 1_000_000) {
+      double measured = rounds / (cpuNanos / 1e6);
+      learned = (rate() + measured) / 2;
+    }
   }
 
   private byte[] hash(long rounds) {
