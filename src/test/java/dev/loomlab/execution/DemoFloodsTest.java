@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The demos built to exhaust a resource, flooded, cannot take the service out of its Service: while
- * each flood runs, readiness stays UP and the other workloads answer; every request of the flood
- * gets an answer (its result or a 503 within its wait) in bounded time.
+ * each flood runs, readiness never fails as often in a row as a probe's failure threshold and the
+ * other workloads answer; every request of the flood gets an answer (its result or a 503 within its
+ * wait) in bounded time.
  */
 @QuarkusTest
 class DemoFloodsTest {
@@ -52,13 +53,26 @@ class DemoFloodsTest {
                 throw new IllegalStateException(e);
               }
             });
-    int asked = 0;
-    while (!flood.isDone() && asked < 20) {
-      asked++;
-      given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    // Probed as the kubelet does, at 500 ms (faster than the Deployments' 1 s and 5 s): the pod
+    // leaves its Service after failureThreshold (3) DOWN answers in a row, so that is the bound; a
+    // single DOWN (seen once on a busy CI machine during the tasks flood) is printed, not failed.
+    int downInARow = 0;
+    int mostDownInARow = 0;
+    for (int probes = 0; !flood.isDone() && probes < 40; probes++) {
+      var ready = given().get("/q/health/ready");
+      if (ready.statusCode() == 200) {
+        ready.then().body("status", equalTo("UP"));
+        downInARow = 0;
+      } else {
+        System.out.printf(
+            "readiness during %s: %d %s%n", path, ready.statusCode(), ready.asString());
+        mostDownInARow = Math.max(mostDownInARow, ++downInARow);
+      }
       given().get("/api/worker/sleep?ms=1").then().statusCode(200);
       given().get("/api/reactive/sleep?ms=1").then().statusCode(200);
+      Thread.sleep(500);
     }
+    assertThat("readiness DOWN answers in a row during " + path, mostDownInARow, lessThan(3));
     List<OverloadProbe.Answer> answers = flood.get(120, TimeUnit.SECONDS);
     String why = path + " answered " + answers;
     assertThat(
