@@ -67,17 +67,20 @@ wait_http() {
   return 1
 }
 
-# lab_python: prints the Python of every harness command: a venv at .venv with the package of
-# scripts/pyproject.toml installed (editable, so the checkout's code runs) and its pinned
-# dependencies, created once per checkout and again when pyproject.toml changes.
+# lab_python: prints the Python of every harness command: a venv at .venv with every package of
+# scripts/requirements.lock (hash-checked) and the package of scripts/pyproject.toml (editable, so
+# the checkout's code runs), created once per checkout and again when either file changes.
 lab_python() {
   local venv="$LOOMLAB_ROOT/.venv" stamp sig
   stamp="$venv/.loomlab-installed"
-  sig="$(sha256sum "$LOOMLAB_ROOT/scripts/pyproject.toml" | cut -c1-16)"
+  sig="$(cat "$LOOMLAB_ROOT/scripts/pyproject.toml" "$LOOMLAB_ROOT/scripts/requirements.lock" | sha256sum | cut -c1-16)"
   if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$sig" ]]; then
-    log "python: creating $venv (pip install -e scripts[dev]: the harness, its pinned dependencies and its checker)"
+    log "python: creating $venv (every package from scripts/requirements.lock, each file checked by its SHA-256; then the harness)"
+    rm -rf "$venv"
     python3 -m venv "$venv" >&2
-    "$venv/bin/pip" install -q --disable-pip-version-check -e "$LOOMLAB_ROOT/scripts[dev]" >&2
+    local pip=("$venv/bin/pip" install -q --disable-pip-version-check --no-deps)
+    "${pip[@]}" --require-hashes -r "$LOOMLAB_ROOT/scripts/requirements.lock" >&2
+    "${pip[@]}" --no-build-isolation -e "$LOOMLAB_ROOT/scripts" >&2
     echo "$sig" >"$stamp"
   fi
   echo "$venv/bin/python"
