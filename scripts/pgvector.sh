@@ -13,6 +13,10 @@ source "$(dirname "$0")/common.sh"
 
 PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
 PGVECTOR_DEB_SUITE="${PGVECTOR_DEB_SUITE:-trixie}"
+# The upstream release built, pinned by its source tarball's SHA-256 (any Debian revision of it is
+# taken; apt has checked its files against the suite's signed index, this holds the release itself).
+PGVECTOR_VERSION="0.8.0"
+PGVECTOR_ORIG_SHA256="867a2c328d4928a5a9d6f052cd3bc78c7d60228a9b914ad32aa3db88e9de27b0"
 
 [[ -x "$PG_CONFIG" ]] || die "PostgreSQL 15 server not found ($PG_CONFIG); install Debian's postgresql-15"
 sharedir="$("$PG_CONFIG" --sharedir)"
@@ -39,6 +43,10 @@ apt_private=(-o "Dir::Etc::sourcelist=$work/apt/sources.list" -o "Dir::Etc::sour
 log "pgvector: fetching source from Debian $PGVECTOR_DEB_SUITE (private apt config)"
 apt-get -qq "${apt_private[@]}" update
 apt-get -qq "${apt_private[@]}" source --download-only pgvector >/dev/null
+orig="pgvector_${PGVECTOR_VERSION}.orig.tar.gz"
+[[ -f $orig ]] || die "pgvector: $PGVECTOR_DEB_SUITE no longer carries $PGVECTOR_VERSION (it has: $(ls pgvector_*.dsc)); update PGVECTOR_VERSION and its SHA-256 in $0"
+echo "$PGVECTOR_ORIG_SHA256  $orig" | sha256sum -c --quiet - ||
+  die "pgvector: $orig does not have the pinned SHA-256; refusing to build it"
 dpkg-source -x --no-check pgvector_*.dsc src >/dev/null
 
 server_version="$(dpkg-query -W -f='${Version}' postgresql-15)"
