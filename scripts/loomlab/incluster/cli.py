@@ -195,7 +195,14 @@ def netpol(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-COMMANDS = {"run": run, "autoscale": autoscale, "failover": failover, "fetch": fetch, "netpol": netpol}
+COMMANDS = {
+    "run": run,
+    "autoscale": autoscale,
+    "failover": failover,
+    "fetch": fetch,
+    "monitoring": monitoring,
+    "netpol": netpol,
+}
 
 if __name__ == "__main__":
     COMMANDS[sys.argv[1]](sys.argv[2:])

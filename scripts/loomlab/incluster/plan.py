@@ -3,6 +3,7 @@ suite at the profile's scale, and the time it should take."""
 
 from __future__ import annotations
 
+from loomlab import ROOT
 from loomlab.bench import api as bench
 
 from . import target
@@ -13,6 +14,11 @@ VARIANTS = {
     "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", "loom-lab/loom-lab-jvm-aot:0.1.0"),
     "native": ("loom-lab-native", "in-cluster native", "loom-lab/loom-lab-native:0.1.0"),
 }
+
+
+def has_job(workload: str) -> bool:
+    """Whether the workload has its k6 Job (deploy/k8s/jobs/<workload>), which an in-cluster run applies."""
+    return (ROOT / "deploy/k8s/jobs" / workload / "kustomization.yaml").is_file()
 
 
 def workload_suites(profile: str) -> dict:
@@ -50,6 +56,12 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, bench.Suite]]
     unknown = [w for w in wanted if w not in suites]
     if unknown:
         raise SystemExit(f"unknown workload(s): {', '.join(unknown)}")
+    without = [w for w in wanted if not has_job(w)]
+    if without:
+        raise SystemExit(
+            f"no in-cluster Job for {', '.join(without)} (deploy/k8s/jobs/<workload>); "
+            f"in-cluster workloads: {', '.join(w for w in suites if has_job(w))}"
+        )
     return [
         (v, suites[w])
         for w in wanted
