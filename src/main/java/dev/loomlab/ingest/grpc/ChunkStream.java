@@ -10,10 +10,8 @@ import dev.loomlab.ingest.ChunkChecks;
 import dev.loomlab.ingest.Domain;
 import dev.loomlab.ingest.IngestRecord;
 import dev.loomlab.ingest.IngestService;
-import dev.loomlab.ingest.Table;
 import dev.loomlab.ingest.WriteStrategy;
 import dev.loomlab.ingest.grpc.v1.ChunkAck;
-import dev.loomlab.ingest.grpc.v1.TableWrite;
 import dev.loomlab.problem.Bounds;
 import dev.loomlab.problem.ProblemException;
 import io.vertx.core.Context;
@@ -21,7 +19,6 @@ import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcError;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.InvalidMessageException;
-import io.vertx.grpc.common.MessageSizeOverflowException;
 import io.vertx.grpc.server.GrpcServerRequest;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -153,7 +150,7 @@ final class ChunkStream<M, R extends IngestRecord> {
             checks.check(domain, records);
             BatchResult result =
                 budgets.within(budget, () -> ingest.batch(domain, mode, writes, records));
-            outcome = new Outcome(ack(sequence, result), null);
+            outcome = new Outcome(ChunkAcks.of(domain, sequence, result), null);
           } catch (ProblemException p) {
             outcome = new Outcome(null, p);
           } catch (RuntimeException e) {
@@ -193,65 +190,13 @@ final class ChunkStream<M, R extends IngestRecord> {
     }
   }
 
-  private ChunkAck ack(long sequence, BatchResult result) {
-    ChunkAck.Builder ack =
-        ChunkAck.newBuilder()
-            .setSequence(sequence)
-            .setRecords(result.records())
-            .setTotalMs(result.totalMs())
-            .setMode(result.mode())
-            .setWrites(result.writes())
-            .setThread(Thread.currentThread().getName())
-            .setVirtual(Thread.currentThread().isVirtual());
-    for (Table t : Table.values()) {
-      String table = domain.table(t);
-      ack.addTables(
-          TableWrite.newBuilder()
-              .setRole(TableWrite.Role.forNumber(t.ordinal() + 1))
-              .setTable(table)
-              .setRows(result.rows().getOrDefault(table, 0))
-              .setMs(result.tableMs().getOrDefault(table, 0L)));
-    }
-    return ack.build();
-  }
-
-  /** A message that is not a chunk (malformed protobuf) or is larger than the bound. */
+  /** A message that is not a chunk (malformed protobuf) or is larger than a bound. */
   private void onInvalid(InvalidMessageException e) {
     if (closed) {
       return;
     }
-    if (e instanceof MessageSizeOverflowException) {
-      closeWith(
-          GrpcStatus.RESOURCE_EXHAUSTED,
-          ProblemException.badRequest(
-              "a chunk message is larger than loomlab.ingest.grpc.max-message-size; nothing of it"
-                  + " was written, send smaller chunks",
-              List.of()));
-    } else if (crossed(e) != null) {
-      closeWith(
-          GrpcStatus.INVALID_ARGUMENT,
-          ProblemException.badRequest(
-              "a chunk crosses a bound: " + crossed(e).getMessage() + "; nothing of it was written",
-              List.of()));
-    } else {
-      closeWith(
-          GrpcStatus.INVALID_ARGUMENT,
-          ProblemException.badRequest(
-              "a message is not a valid "
-                  + domain.noun()
-                  + " chunk (malformed protobuf); nothing of it was written",
-              List.of()));
-    }
-  }
-
-  /** The bound a message crossed, found by the decoder's scan, or null. */
-  private static Throwable crossed(InvalidMessageException e) {
-    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-      if (t instanceof BoundedChunkDecoder.Crossed) {
-        return t;
-      }
-    }
-    return null;
+    InvalidChunks.Refusal refusal = InvalidChunks.refusal(e, domain.noun());
+    closeWith(refusal.status(), refusal.problem());
   }
 
   private void closeWith(GrpcStatus status, ProblemException p) {
