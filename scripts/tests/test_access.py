@@ -124,5 +124,25 @@ class NamespaceBoundsTest(unittest.TestCase):
                     self.assertLessEqual(asked, quantity(most))
 
 
+def env_keys(path: str, kind: str) -> dict[str, str]:
+    """A workload's environment variables read from db-credentials: name -> the Secret's key."""
+    (container,) = containers(path, kind)
+    return {
+        e["name"]: e["valueFrom"]["secretKeyRef"]["key"]
+        for e in container.get("env", [])
+        if e.get("valueFrom", {}).get("secretKeyRef", {}).get("name") == "db-credentials"
+    }
+
+
+class DatabaseRolesTest(unittest.TestCase):
+    def test_the_service_logs_in_as_the_applications_role_never_the_superuser(self):
+        database = env_keys("base/postgres.yaml", "StatefulSet")
+        service = env_keys("app/deployment.yaml", "Deployment")
+        self.assertEqual(service["QUARKUS_DATASOURCE_USERNAME"], database["POSTGRES_APP_USER"])
+        self.assertEqual(service["QUARKUS_DATASOURCE_PASSWORD"], database["POSTGRES_APP_PASSWORD"])
+        self.assertNotIn(database["POSTGRES_USER"], service.values())
+        self.assertNotIn(database["POSTGRES_PASSWORD"], service.values())
+
+
 if __name__ == "__main__":
     unittest.main()

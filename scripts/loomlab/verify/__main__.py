@@ -38,7 +38,9 @@ def render_all() -> dict[str, list[dict]]:
             shutil.copytree(ROOT / tree, copy / tree, symlinks=True)
         creds = copy / K8S.relative_to(ROOT) / "base" / "db-credentials.env"
         if not creds.exists():
-            creds.write_text("username=loomlab\npassword=verify-only\n")
+            creds.write_text(
+                "admin-username=postgres\nadmin-password=verify-only\nusername=loomlab\npassword=verify-only\n"
+            )
         say("== 1. render")
         rendered = {}
         for k in KUSTOMIZATIONS:

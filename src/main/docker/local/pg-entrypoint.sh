@@ -1,18 +1,37 @@
 #!/bin/sh
-# First start: initdb on the (empty) volume with the given superuser and password, TCP logins
-# by password, the database created; every start: exec postgres with the container's arguments.
+# As the official image's entrypoint does, for the part the lab uses: the first start initialises
+# PGDATA (initdb with the given superuser, TCP logins by password), creates POSTGRES_DB, then runs
+# /docker-entrypoint-initdb.d/*.sh against a server that listens on its socket only (base's
+# postgres-init: the application's own role, owner of the database). All of it happens in a
+# folder beside PGDATA, renamed into place only when every step passed: a start that fails
+# half-way starts afresh the next time. Every start: exec postgres with the container's arguments.
 set -eu
 : "${PGDATA:?}" "${POSTGRES_USER:?}" "${POSTGRES_PASSWORD:?}" "${POSTGRES_DB:?}"
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
-  mkdir -p "$PGDATA"
-  chmod 700 "$PGDATA"
+  init="$PGDATA.init"
+  # Neither holds a cluster (no PG_VERSION): what a failed first start left.
+  rm -rf "$init" "$PGDATA"
+  mkdir -p "$init"
+  chmod 700 "$init"
   pwfile="$(mktemp)"
   printf '%s\n' "$POSTGRES_PASSWORD" >"$pwfile"
-  initdb -D "$PGDATA" -U "$POSTGRES_USER" --pwfile="$pwfile" -E UTF8 --locale=C.UTF-8 \
+  initdb -D "$init" -U "$POSTGRES_USER" --pwfile="$pwfile" -E UTF8 --locale=C.UTF-8 \
     --auth-local=trust --auth-host=scram-sha-256 >/dev/null
   rm -f "$pwfile"
-  echo "host all all 0.0.0.0/0 scram-sha-256" >>"$PGDATA/pg_hba.conf"
-  echo "CREATE DATABASE \"$POSTGRES_DB\";" | postgres --single -D "$PGDATA" -j postgres >/dev/null
+  echo "host all all 0.0.0.0/0 scram-sha-256" >>"$init/pg_hba.conf"
+  pg_ctl -D "$init" -w -s -o "-c listen_addresses=''" start
+  psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d postgres <<'SQL'
+\getenv db POSTGRES_DB
+CREATE DATABASE :"db";
+SQL
+  for script in /docker-entrypoint-initdb.d/*.sh; do
+    [ -e "$script" ] || continue
+    echo "pg-entrypoint: running $script"
+    # shellcheck disable=SC1090 # sourced, as the official image sources a script it cannot run
+    . "$script"
+  done
+  pg_ctl -D "$init" -w -s -m fast stop
+  mv "$init" "$PGDATA"
   echo "pg-entrypoint: initialised $PGDATA with database $POSTGRES_DB"
 fi
 # A volume's fsGroup may have opened the data directory to its group: PostgreSQL wants 0700.
