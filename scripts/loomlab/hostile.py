@@ -40,6 +40,16 @@ def post(url: str, body: bytes, timeout: float = 120) -> Answer:
         return Answer(e.code, e.read(2000).decode(errors="replace"), time.monotonic() - start)
 
 
+def is_loom_lab(base: str) -> bool:
+    """Whether `base` is loom-lab at all (its /api/info names its pools): a port held by something
+    else would answer every bomb with nothing, and no case would mean anything."""
+    try:
+        with urllib.request.urlopen(base + "/api/info", timeout=10) as r:
+            return "pools" in json.loads(r.read())
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
 def ready(base: str) -> bool:
     try:
         with urllib.request.urlopen(base + "/q/health/ready", timeout=10) as r:
@@ -130,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--at-once", type=int, default=6, help="body bombs sent at once (default 6)")
     args = parser.parse_args(argv)
     base = args.url.rstrip("/")
+    if not is_loom_lab(base):
+        print(f"hostile: {base} is not a loom-lab service (no /api/info with its pools)", file=sys.stderr)
+        return 2
     cases = Cases()
     grpc_bombs(base, args.gib, cases)
     body_bombs(base, args.at_once, cases)
