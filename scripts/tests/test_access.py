@@ -6,6 +6,7 @@ import unittest
 import yaml
 
 from loomlab import ROOT
+from loomlab.verify import testrun
 
 RUNNER = ROOT / "deploy/k8s/access/runner.yaml"
 BOUNDS = ROOT / "deploy/k8s/access/bounds.yaml"
@@ -142,6 +143,25 @@ class DatabaseRolesTest(unittest.TestCase):
         self.assertEqual(service["QUARKUS_DATASOURCE_PASSWORD"], database["POSTGRES_APP_PASSWORD"])
         self.assertNotIn(database["POSTGRES_USER"], service.values())
         self.assertNotIn(database["POSTGRES_PASSWORD"], service.values())
+
+
+class OperatorTestRunTest(unittest.TestCase):
+    """The pods the k6 operator makes of the TestRun, as verify dry-runs them: each restricted-shaped
+    and labelled as the namespace's NetworkPolicies expect."""
+
+    def test_every_pod_drops_privilege_and_is_labelled(self):
+        (run,) = [d for d in documents("operator/testrun.yaml") if d["kind"] == "TestRun"]
+        made = testrun.pods(run)
+        names = [p["metadata"]["name"] for p in made]
+        self.assertEqual(names, ["k6-sleep-runner", "k6-sleep-starter", "k6-sleep-initializer"])
+        for pod in made:
+            with self.subTest(pod=pod["metadata"]["name"]):
+                self.assertEqual(pod["metadata"]["labels"]["app.kubernetes.io/name"], "k6")
+                self.assertTrue(pod["spec"]["securityContext"]["runAsNonRoot"])
+                self.assertEqual(pod["spec"]["securityContext"]["seccompProfile"], {"type": "RuntimeDefault"})
+                container = pod["spec"]["containers"][0]["securityContext"]
+                self.assertFalse(container["allowPrivilegeEscalation"])
+                self.assertEqual(container["capabilities"]["drop"], ["ALL"])
 
 
 if __name__ == "__main__":

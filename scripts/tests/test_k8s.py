@@ -248,7 +248,8 @@ class Monitoring(unittest.TestCase):
         docs = deploy.render("deploy/k8s/monitoring", {})
         left_out = sorted(d["metadata"]["name"] for d in docs if deploy.monitoring(d))
         self.assertTrue(all(n.startswith("prometheus") for n in left_out), left_out)
-        self.assertEqual(len(left_out), 7, left_out)  # account, role, binding, config, Service, Deployment, policy
+        # account, role, binding, config, Service, Deployment, its two policies (in, out)
+        self.assertEqual(len(left_out), 8, left_out)
         self.assertEqual([d["kind"] for d in docs if not deploy.monitoring(d)], ["Namespace"])
 
     def test_the_report_sets_prometheus_beside_the_labs_own_scrapes(self):

@@ -13,9 +13,34 @@ class CasesTest(unittest.TestCase):
     def test_every_policy_in_deploy_k8s_has_an_allowed_and_a_refused_case(self):
         names = netpol.policies_in(ROOT / "deploy/k8s")
         self.assertEqual(
-            names, {"postgres-from-service-only", "service-from-namespace-only", "prometheus-from-namespace-and-keda"}
+            names,
+            {
+                "default-deny",
+                "dns-from-every-pod",
+                "postgres-from-service-only",
+                "service-from-namespace-only",
+                "service-to-database-only",
+                "k6-to-service-prometheus-and-runners",
+                "k6-api-from-starter-only",
+                "prometheus-from-namespace-and-keda",
+                "prometheus-to-targets-and-api-server",
+                "k6-api-from-operator",
+            },
         )
         self.assertEqual(netpol.uncovered(names), [])
+
+    def test_the_namespace_denies_both_ways_by_default(self):
+        (deny,) = [d for d in netpol.load_policies(netpol.POLICIES) if d["metadata"]["name"] == "default-deny"]
+        self.assertEqual(deny["spec"], {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]})
+
+    def test_a_deny_only_policy_needs_a_refused_case(self):
+        allowed_only = [c for c in netpol.CASES if c.allowed]
+        self.assertEqual(netpol.uncovered({"default-deny"}, allowed_only), ["default-deny"])
+
+    def test_a_runner_refusal_is_tested_after_the_allowed_case_has_waited_for_the_listener(self):
+        # A refused case passes at once on "refused": the listener must be known up before it.
+        runner_cases = [c for c in netpol.CASES if c.host == netpol.RUNNER]
+        self.assertTrue(runner_cases[0].allowed)
 
     def test_a_policy_with_only_refused_cases_is_uncovered(self):
         refused_only = [c for c in netpol.CASES if not c.allowed]

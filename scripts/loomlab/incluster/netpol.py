@@ -2,9 +2,10 @@
 the running stack (deploy/k8s/local, or base and an overlay). Throwaway pods open TCP connections
 the policies decide: from another namespace, from a pod of the namespace that is not the service,
 from a pod with the service's labels, from a k6 pod; and resolve a name through the cluster's DNS.
-Each case names the policy that decides it. A case that must be refused fails the check the moment
-it connects; one that must connect may take until the policy engine has seen the new pod (bounded).
-The service's and the database's pods must stay Ready: the node's probes still pass.
+Each case names the policies that decide it (the source's egress, the target's ingress). A case
+that must be refused fails the check the moment it connects; one that must connect may take until
+the policy engine has seen the new pod (bounded). The service's and the database's pods must stay
+Ready: the node's probes still pass.
 
 `--broken DIR` applies the policies of DIR (deploy/k8s/testdata/netpol/...) in place of their
 namesakes, expects the check to fail, and puts the real ones back."""
@@ -49,25 +50,33 @@ CONNECT = (
 
 @dataclass(frozen=True)
 class Probe:
-    """A throwaway pod: where it runs (the namespace, or the one outside it) and its labels."""
+    """A throwaway pod: where it runs (the namespace, or the one outside it), its labels, and whether
+    it listens on a k6 runner's API port (to be the target of the cases that must not reach one)."""
 
     name: str
     outside: bool
     labels: dict
+    listens: bool = False
 
 
 @dataclass(frozen=True)
 class Case:
     what: str
     probe: Probe
-    host: str  # {ns} and {service} are filled in
+    host: str  # {ns}, {service} and {runner} (the listening probe's pod IP) are filled in
     port: str  # a TCP port, or "dns"
-    policy: str  # the policy that decides it ("" for DNS)
+    policies: tuple[str, ...]  # the policies that decide it: the source's egress, the target's ingress
     allowed: bool
 
 
 OUTSIDE = Probe("netpol-outside", True, {"app.kubernetes.io/name": "netpol-probe"})
-K6 = Probe("netpol-k6", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load"})
+# A pod of the namespace that no policy names: default-deny alone decides what it reaches.
+BARE = Probe("netpol-bare", False, {"app.kubernetes.io/name": "netpol-probe"})
+# A k6 runner: its labels, and k6's REST API port open (a stand-in listener).
+K6 = Probe("netpol-k6", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load"}, True)
+STARTER = Probe(
+    "netpol-starter", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load-starter"}
+)
 # The service's labels as the policies select it, and a variant no Deployment selects: the pod is
 # neither adopted by a ReplicaSet nor an endpoint of a Service.
 AS_SERVICE = Probe(
@@ -80,17 +89,42 @@ AS_SERVICE = Probe(
     },
 )
 DB, SVC = "postgres.{ns}.svc.cluster.local", "{service}.{ns}.svc.cluster.local"
-PROM = "prometheus.{ns}.svc.cluster.local"
+PROM, RUNNER = "prometheus.{ns}.svc.cluster.local", "{runner}"
+PG_IN, SVC_IN = "postgres-from-service-only", "service-from-namespace-only"
+PROM_IN, SVC_OUT = "prometheus-from-namespace-and-keda", "service-to-database-only"
+K6_OUT, K6_IN = "k6-to-service-prometheus-and-runners", "k6-api-from-starter-only"
+# In order: the allowed case to a runner's API waits for its listener before the refused ones run.
 CASES = (
-    Case("another namespace to the database", OUTSIDE, DB, "5432", "postgres-from-service-only", False),
-    Case("another namespace to the service", OUTSIDE, SVC, "8080", "service-from-namespace-only", False),
-    Case("a k6 pod to the database", K6, DB, "5432", "postgres-from-service-only", False),
-    Case("a k6 pod to the service", K6, SVC, "8080", "service-from-namespace-only", True),
-    Case("the service's labels to the database", AS_SERVICE, DB, "5432", "postgres-from-service-only", True),
-    Case("another namespace to Prometheus", OUTSIDE, PROM, "9090", "prometheus-from-namespace-and-keda", False),
-    Case("a k6 pod to Prometheus (remote write)", K6, PROM, "9090", "prometheus-from-namespace-and-keda", True),
-    Case("another namespace resolves the database's name", OUTSIDE, DB, "dns", "", True),
+    Case("another namespace to the database", OUTSIDE, DB, "5432", (PG_IN,), False),
+    Case("another namespace to the service", OUTSIDE, SVC, "8080", (SVC_IN,), False),
+    Case("a k6 pod to the database", K6, DB, "5432", (PG_IN, K6_OUT), False),
+    Case("a k6 pod to the service", K6, SVC, "8080", (SVC_IN, K6_OUT), True),
+    Case("the service's labels to the database", AS_SERVICE, DB, "5432", (PG_IN, SVC_OUT), True),
+    Case("the service's labels to Prometheus", AS_SERVICE, PROM, "9090", (SVC_OUT,), False),
+    Case("another namespace to Prometheus", OUTSIDE, PROM, "9090", (PROM_IN,), False),
+    Case("a k6 pod to Prometheus (remote write)", K6, PROM, "9090", (PROM_IN, K6_OUT), True),
+    Case("a pod no policy names to the service", BARE, SVC, "8080", ("default-deny",), False),
+    Case("the runners' starter to a k6 runner's API", STARTER, RUNNER, "6565", (K6_IN, K6_OUT), True),
+    Case("another namespace to a k6 runner's API", OUTSIDE, RUNNER, "6565", (K6_IN,), False),
+    Case("the service's labels to a k6 runner's API", AS_SERVICE, RUNNER, "6565", (K6_IN, SVC_OUT), False),
+    Case("another namespace resolves the database's name", OUTSIDE, DB, "dns", (), True),
+    Case("a pod no policy names resolves the database's name", BARE, DB, "dns", ("dns-from-every-pod",), True),
 )
+# Policies that only allow or only deny: default-deny refuses everything no other policy allows (it
+# has no allowed case of its own); DNS is allowed to every pod (its refusals are default-deny's);
+# Prometheus' egress is proven by `./lab k8s monitoring` (every target up, discovery through the
+# API server), since a probe with its labels would join its Service.
+DENY_ONLY = {"default-deny"}
+ALLOW_ONLY = {"dns-from-every-pod"}
+# The k6 operator's allowance (deploy/k8s/operator) has no case: the operator is not served here;
+# `./lab k8s verify` dry-runs it.
+PROVEN_ELSEWHERE = {"prometheus-to-targets-and-api-server", "k6-api-from-operator"}
+# The stand-in for k6's REST API on a runner probe, then the probe's idle wait.
+LISTEN = [
+    "sh",
+    "-c",
+    "python3 -m http.server 6565 --bind 0.0.0.0 >/dev/null 2>&1 & trap 'exit 0' TERM; sleep 600 & wait $!",
+]
 
 
 def policies_in(folder: Path) -> set[str]:
@@ -106,8 +140,14 @@ def policies_in(folder: Path) -> set[str]:
 
 
 def uncovered(names: set[str], cases=CASES) -> list[str]:
-    """Policies without both an allowed and a refused case."""
-    return sorted(n for n in names if {c.allowed for c in cases if c.policy == n} != {True, False})
+    """Policies without the cases that prove them: an allowed and a refused one (only the side it has
+    for a deny-only or allow-only policy)."""
+    missing = []
+    for name in sorted(names - PROVEN_ELSEWHERE):
+        need = {False} if name in DENY_ONLY else {True} if name in ALLOW_ONLY else {True, False}
+        if not need <= {c.allowed for c in cases if name in c.policies}:
+            missing.append(name)
+    return missing
 
 
 def attempt(kube: Kube, namespace: str, pod: str, host: str, port: str) -> str:
@@ -124,9 +164,9 @@ def attempt(kube: Kube, namespace: str, pod: str, host: str, port: str) -> str:
     ).strip()
 
 
-def decide(kube: Kube, case: Case, namespace: str, service: str) -> tuple[str, bool]:
-    """What the case saw and whether that is what its policy says."""
-    host = case.host.format(ns=kube.ns, service=service)
+def decide(kube: Kube, case: Case, namespace: str, service: str, runner: str) -> tuple[str, bool]:
+    """What the case saw and whether that is what its policies say."""
+    host = case.host.format(ns=kube.ns, service=service, runner=runner)
     if case.port == "dns":
         seen = attempt(kube, namespace, case.probe.name, host, "dns")
         return seen, seen.count(".") == 3
@@ -153,28 +193,37 @@ def running(kube: Kube, name: str):
     return lambda: kube.pod(name)["status"].get("phase") == "Running"
 
 
+def ready_endpoints(kube: Kube, service: str) -> int:
+    """The ready addresses behind a Service (none: a connection to it is dropped by the node, and no
+    case through it would say anything about a policy)."""
+    endpoints = kube.core.read_namespaced_endpoints(service, kube.ns)
+    return sum(len(s.addresses or []) for s in endpoints.subsets or [])
+
+
 def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table, bool]:
     """Every case from its probe pod: the table and whether each saw what its policy says."""
     probes = list({c.probe.name: c.probe for c in CASES}.values())
     for probe in probes:
         on = outside if probe.outside else kube
-        on.apply([pods.restricted_pod(probe.name, probe.labels, image, pods.IDLE)])
+        on.apply([pods.restricted_pod(probe.name, probe.labels, image, LISTEN if probe.listens else pods.IDLE)])
     try:
         for probe in probes:
             on = outside if probe.outside else kube
             if not proc.wait_until(running(on, probe.name), 180, 1):
                 raise SystemExit(f"the probe pod {probe.name} did not start in {on.ns}")
+        runner = kube.pod(K6.name)["status"]["podIP"]
         table = lr.Table(["case", "from", "to", "decided by", "must", "seen", "ok"])
         ok = True
         for case in CASES:
             namespace = outside.ns if case.probe.outside else kube.ns
-            seen, right = decide(kube, case, namespace, service)
+            seen, right = decide(kube, case, namespace, service, runner)
             ok &= right
+            to = K6.name if case.host == RUNNER else case.host.format(ns=kube.ns, service=service).split(".")[0]
             table.add(
                 case.what,
                 f"{namespace}/{case.probe.name}",
-                f"{case.host.format(ns=kube.ns, service=service).split('.')[0]}:{case.port}",
-                case.policy or "(DNS, no policy)",
+                f"{to}:{case.port}",
+                ", ".join(case.policies) or "(DNS, no policy)",
                 "connect" if case.allowed else "be refused",
                 seen,
                 "yes" if right else "NO",
@@ -209,6 +258,11 @@ def main(argv=None):
     if missing:
         raise SystemExit(f"policies without an allowed and a refused case: {', '.join(missing)}")
     kube = target.connect(args)
+    if not ready_endpoints(kube, args.service):
+        raise SystemExit(
+            f"{args.service} has no ready pod (scaled to 0 after a run?): scale it to 1 first; the cases through it"
+            " would be decided by the missing endpoint, not by a policy"
+        )
     outside = Kube(Target(kube.target.kubeconfig, kube.target.context, f"{kube.ns}-outside"))
     image = target.pushed(args.registry).get(PROBE_IMAGE, PROBE_IMAGE)
     outside.wait_namespace_gone()  # a run just before may still be deleting it

@@ -13,7 +13,7 @@ import yaml
 
 from loomlab import proc
 
-from . import NOT_SERVED_KINDS, Failure, run
+from . import NOT_SERVED_KINDS, Failure, run, testrun
 
 
 def free_port() -> int:
@@ -139,6 +139,8 @@ class ApiServer:
 
     def dry_run(self, docs: list[dict], label: str):
         checked = [d for d in docs if d.get("kind") not in NOT_SERVED_KINDS and d.get("kind") != "Namespace"]
+        # A TestRun is judged by the pods the k6 operator makes of it.
+        checked += [pod for d in docs if d.get("kind") == "TestRun" for pod in testrun.pods(d)]
         # A Namespace exists already (namespace() made it): checked on its own where it is all there is.
         checked = checked or [d for d in docs if d.get("kind") == "Namespace"]
         p = self.kubectl("apply", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump_all(checked))
