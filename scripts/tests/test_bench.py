@@ -420,3 +420,26 @@ class CompareTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StrictGateTest(unittest.TestCase):
+    """--strict on an open load: below a mode's bound a few drops (a stall of the shared node) pass
+    the gate, more fail it, errors as before; above the bound nothing fails it."""
+
+    LOAD = loads.Load("open", "sleep.js", "open", {}, bound=lambda mode, pools: 500.0, rate=400)
+
+    def failed(self, requests: int, dropped: int, error_rate: float = 0.0, load=LOAD) -> bool:
+        run = {"requests": requests, "dropped": dropped, "error_rate": error_rate}
+        return tables.run_failed(load, "virtual", {}, run)
+
+    def test_a_few_drops_below_the_bound_pass(self):
+        self.assertFalse(self.failed(2394, 6))
+        self.assertFalse(self.failed(2314, 86))
+
+    def test_many_drops_or_errors_below_the_bound_fail(self):
+        self.assertTrue(self.failed(2200, 200))
+        self.assertTrue(self.failed(2400, 0, error_rate=0.02))
+
+    def test_above_the_bound_nothing_fails(self):
+        above = loads.Load("open", "sleep.js", "open", {}, bound=lambda mode, pools: 300.0, rate=400)
+        self.assertFalse(self.failed(1800, 600, load=above))
