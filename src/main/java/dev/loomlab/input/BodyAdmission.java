@@ -2,7 +2,6 @@ package dev.loomlab.input;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.loomlab.execution.ExecutionConfig;
-import dev.loomlab.problem.Problem;
 import dev.loomlab.problem.ProblemResponses;
 import dev.loomlab.problem.ProblemType;
 import io.quarkus.runtime.configuration.MemorySize;
@@ -176,28 +175,14 @@ public class BodyAdmission {
   }
 
   private void answer(HttpServerRequest request, int status, String body, long drain) {
-    boolean http1 = request.version() != HttpVersion.HTTP_2;
-    HttpServerResponse response =
-        request
-            .response()
-            .setStatusCode(status)
-            .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE);
-    if (http1) {
-      response.putHeader(HttpHeaders.CONNECTION, "close");
-    }
-    if (drain > 4 * maxBodySize || !http1) {
-      response.end(body).onComplete(done -> closeIf(http1, request));
+    HttpServerResponse response = ProblemResponses.closing(request, status);
+    if (drain > 4 * maxBodySize || request.version() == HttpVersion.HTTP_2) {
+      response.end(body).onComplete(done -> ProblemResponses.closeConnection(request));
       return;
     }
     request.handler(dropped -> {});
-    request.endHandler(ended -> closeIf(http1, request));
+    request.endHandler(ended -> ProblemResponses.closeConnection(request));
     request.resume();
     response.end(body);
-  }
-
-  private static void closeIf(boolean http1, HttpServerRequest request) {
-    if (http1) {
-      request.connection().close();
-    }
   }
 }

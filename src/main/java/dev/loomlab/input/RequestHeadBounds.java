@@ -1,13 +1,10 @@
 package dev.loomlab.input;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.loomlab.problem.Problem;
 import dev.loomlab.problem.ProblemResponses;
 import dev.loomlab.problem.ProblemType;
 import io.quarkus.runtime.configuration.MemorySize;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -104,22 +101,10 @@ public class RequestHeadBounds {
 
   /** The answer, then an HTTP/1 connection closed (what follows the head is not read). */
   private void refuse(HttpServerRequest request, int status, String detail) {
-    boolean http1 = request.version() != HttpVersion.HTTP_2;
     String problem =
         ProblemResponses.encoded(json, ProblemType.REQUEST_HEAD_TOO_LARGE, status, detail, request);
-    if (http1) {
-      request.response().putHeader(HttpHeaders.CONNECTION, "close");
-    }
-    request
-        .response()
-        .setStatusCode(status)
-        .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+    ProblemResponses.closing(request, status)
         .end(problem)
-        .onComplete(
-            done -> {
-              if (http1) {
-                request.connection().close();
-              }
-            });
+        .onComplete(done -> ProblemResponses.closeConnection(request));
   }
 }
