@@ -32,7 +32,10 @@ class TasksMeasurementQueueTest {
   public static class PatientMeasurements implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of("loomlab.tasks.measurement-wait", "60s");
+      // A thread is waited for as long: the measurements' full GCs stop the whole JVM, and on a
+      // busy
+      // machine the next request's wait for a thread can outlast the 2 s default while they run.
+      return Map.of("loomlab.tasks.measurement-wait", "60s", "loomlab.execution.max-wait", "60s");
     }
   }
 

@@ -11,11 +11,6 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.lessThan;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.response.Response;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import me.escoffier.loom.loomunit.LoomUnitExtension;
 import me.escoffier.loom.loomunit.ShouldNotPin;
 import org.junit.jupiter.api.Test;
@@ -62,32 +57,6 @@ class TasksResourceTest {
         .body("elapsedMs", both(greaterThanOrEqualTo(200)).and(lessThan(5_000)))
         .body("heapGrowthBytes", greaterThanOrEqualTo(0))
         .body("rssGrowthBytes", greaterThanOrEqualTo(0));
-  }
-
-  @Test
-  @ShouldNotPin
-  void aRunThatFindsAnotherPastTheWaitIsRefusedWithWhenToRetry() throws Exception {
-    // A run of 4 s; the second waits loomlab.tasks.measurement-wait (2 s), not for the first.
-    try (ExecutorService clients = Executors.newFixedThreadPool(1)) {
-      Future<Integer> first =
-          clients.submit(
-              () ->
-                  given()
-                      .queryParam("count", 10)
-                      .queryParam("ms", 4_000)
-                      .get("/api/virtual/tasks")
-                      .statusCode());
-      Response second = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-      // Until the first holds the measurement (its request may start after this one's).
-      while (System.nanoTime() < deadline && (second == null || second.statusCode() != 503)) {
-        second = given().queryParam("count", 1).queryParam("ms", 0).get("/api/worker/tasks");
-      }
-      assertThat(second.asString(), second.statusCode(), equalTo(503));
-      assertThat(second.asString(), second.path("detail"), containsString("measurement-wait"));
-      assertThat(Integer.parseInt(second.getHeader("Retry-After")), greaterThanOrEqualTo(1));
-      assertThat(first.get(60, TimeUnit.SECONDS), equalTo(200));
-    }
   }
 
   @Test

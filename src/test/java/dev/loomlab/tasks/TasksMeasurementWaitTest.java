@@ -1,0 +1,84 @@
+package dev.loomlab.tasks;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import me.escoffier.loom.loomunit.LoomUnitExtension;
+import me.escoffier.loom.loomunit.ShouldNotPin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A run that finds another in progress waits {@code loomlab.tasks.measurement-wait} (2 s by
+ * default) and is then refused, not queued for the whole run.
+ */
+@QuarkusTest
+@TestProfile(TasksMeasurementWaitTest.PatientThreads.class)
+@ExtendWith(LoomUnitExtension.class)
+class TasksMeasurementWaitTest {
+
+  /**
+   * The measurement's wait stays at its default; the wait for a thread does not bound this test: a
+   * measurement's full GCs stop the whole JVM, and on a busy machine they can hold the first run's
+   * request past the 2 s default before it starts (it is then refused, and nothing holds the
+   * measurement for the second to find).
+   */
+  public static class PatientThreads implements QuarkusTestProfile {
+    @Override
+    public Map<String, String> getConfigOverrides() {
+      return Map.of("loomlab.execution.max-wait", "60s");
+    }
+  }
+
+  @Test
+  @ShouldNotPin
+  void aRunThatFindsAnotherPastTheWaitIsRefusedWithWhenToRetry() throws Exception {
+    // A run of 4 s; a second, tried until the first holds the measurement (its request may start
+    // after the second's), waits 2 s and is refused rather than waiting for the first to end.
+    // One request of each alone first: concurrent first requests wait on each other's one-time
+    // class initialisation (Netty's query decoder, Jackson), which pins a virtual thread.
+    for (String mode : List.of("virtual", "worker")) {
+      given()
+          .queryParam("count", 1)
+          .queryParam("ms", 0)
+          .get("/api/" + mode + "/tasks")
+          .then()
+          .statusCode(200);
+    }
+    try (ExecutorService clients = Executors.newFixedThreadPool(1)) {
+      Future<Integer> first =
+          clients.submit(
+              () ->
+                  given()
+                      .queryParam("count", 10)
+                      .queryParam("ms", 4_000)
+                      .get("/api/virtual/tasks")
+                      .statusCode());
+      Response second = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < deadline
+          && !first.isDone()
+          && (second == null || second.statusCode() != 503)) {
+        second = given().queryParam("count", 1).queryParam("ms", 0).get("/api/worker/tasks");
+      }
+      assertThat("the first run answered before any second was tried", second != null);
+      assertThat(second.asString(), second.statusCode(), equalTo(503));
+      assertThat(second.asString(), second.path("detail"), containsString("measurement-wait"));
+      assertThat(Integer.parseInt(second.getHeader("Retry-After")), greaterThanOrEqualTo(1));
+      assertThat(first.get(60, TimeUnit.SECONDS), equalTo(200));
+    }
+  }
+}
