@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable
@@ -55,21 +56,33 @@ def stop_pid(pid: int, timeout: float = 20) -> bool:
     return True
 
 
+# Raised by a check that is wrong, not by one that is early: they end the wait at once. Everything
+# else a poll raises (a refused connection, an API error, a field the object does not have yet)
+# means "not yet", and the last such error is printed if the wait runs out.
+CHECK_BUGS = (TypeError, AttributeError, NameError, AssertionError, ArithmeticError, ImportError)
+
+
 def wait_until(
     check: Callable[[], object], timeout: float, period: float = 0.2, give_up: Callable[[], bool] | None = None
 ):
     """Calls `check` until it returns something truthy (returned) or `timeout` s pass (None); also
-    None at once when `give_up` says there is no point (the process behind it died). Exceptions
-    count as not yet."""
+    None at once when `give_up` says there is no point (the process behind it died). An exception
+    counts as not yet, unless it is one of CHECK_BUGS (raised: a bug in a check is not a timeout)."""
     deadline = time.monotonic() + timeout
+    last: Exception | None = None
     while True:
         try:
             value = check()
             if value:
                 return value
-        except Exception:  # noqa: BLE001 - anything a poll can raise means "not yet"
-            pass
+            last = None
+        except CHECK_BUGS:
+            raise
+        except Exception as e:  # noqa: BLE001 - anything else a poll raises means "not yet"
+            last = e
         if time.monotonic() >= deadline or (give_up is not None and give_up()):
+            if last is not None:
+                print(f"   (the last poll of that wait failed: {type(last).__name__}: {last})", file=sys.stderr)
             return None
         time.sleep(period)
 

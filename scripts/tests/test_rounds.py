@@ -1,0 +1,124 @@
+"""bench.rounds, the heart of the verdict, driven by a fake ServiceUnderTest: the modes interleave in
+rounds whose order rotates, rounds are added while the verdict cannot tell, up to --max-rounds, and a
+load whose rounds cannot order the modes ends as "cannot tell"."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import tempfile
+import unittest
+from collections.abc import Callable
+from pathlib import Path
+
+from loomlab.bench import rounds, verdict
+from loomlab.bench.loads import Load, Suite
+from loomlab.bench.progress import Progress
+
+MODES = ("worker", "virtual", "reactive")
+
+
+class FakeService:
+    """One mode's service: each measured run answers the throughput `rate(mode, n)` gives for its
+    n-th run, and books the call, so a test reads the order the rounds ran in."""
+
+    environment = "fake"
+    url = "http://fake"
+
+    def __init__(self, mode: str, rate: Callable[[str, int], float], calls: list[tuple[str, bool]]):
+        self.mode, self.rate, self.calls = mode, rate, calls
+        self.measured = 0
+        self.stopped = False
+
+    def wait_ready(self, timeout_s: float = 0) -> None:
+        pass
+
+    def info(self) -> dict:
+        return {"jdk": "fake", "imageKind": "jvm", "pools": {}}
+
+    def sample(self) -> dict:
+        return {}
+
+    def run(self, load, mode, out, label, args, warmup=False) -> dict:
+        self.calls.append((mode, warmup))
+        if warmup:
+            return {"throughput": 100.0}
+        self.measured += 1
+        tput = self.rate(mode, self.measured)
+        return {"throughput": tput, "mean": 1000 / tput, "p99": 2000 / tput, "error_rate": 0.0, "dropped": 0}
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def args(repeats: int, max_rounds: int) -> argparse.Namespace:
+    return argparse.Namespace(
+        warmups=3, warmup_tolerance=0.05, warmup_seconds=0, repeats=repeats, max_rounds=max_rounds, flames=""
+    )
+
+
+def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
+    """rounds.interleaved over one load of the three modes: (its results, the calls, the services)."""
+    load = Load("closed 10 users", "k6/sleep.js", "closed", {}, modes=MODES, est_s=1.0)
+    suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
+    calls: list[tuple[str, bool]] = []
+    services: dict[str, FakeService] = {}
+
+    def start(suite_, mode, tag, args_, out, slot=0):
+        services[mode] = FakeService(mode, rate, calls)
+        return services[mode]
+
+    with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
+        results, _ = rounds.interleaved(
+            suite, args(repeats, max_rounds), Path(out), set(), Progress(1, 1.0), start, "t"
+        )
+    return results[0], calls, services
+
+
+class RoundsTest(unittest.TestCase):
+    def test_every_round_runs_each_mode_once_in_an_order_rotated_every_round(self):
+        _, calls, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 4, 4)
+        measured = [mode for mode, warmup in calls if not warmup]
+        self.assertEqual(
+            measured,
+            ["worker", "virtual", "reactive", "virtual", "reactive", "worker"]
+            + ["reactive", "worker", "virtual", "worker", "virtual", "reactive"],
+        )
+
+    def test_each_mode_warms_up_before_any_round_and_every_service_stops(self):
+        _, calls, services = drive(lambda mode, n: 100.0, 4, 4)
+        first_measured = next(i for i, (_, warmup) in enumerate(calls) if not warmup)
+        self.assertEqual({m for m, w in calls[:first_measured] if w}, set(MODES))
+        self.assertFalse(any(w for _, w in calls[first_measured:]))
+        self.assertTrue(all(s.stopped for s in services.values()))
+
+    def test_rounds_are_added_until_the_verdict_can_name_a_winner(self):
+        # Two rounds give no interval at 80 %: a clear winner still needs verdict.min_rounds().
+        results, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 2, 10)
+        self.assertEqual(len(results["virtual"]["runs"]), verdict.min_rounds())
+        found = verdict.decide(results, list(MODES))
+        assert found is not None
+        self.assertEqual((found.kind, found.winners), ("win", ["virtual"]))
+
+    def test_a_clear_winner_stops_at_the_least_rounds(self):
+        results, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 5, 10)
+        self.assertEqual(len(results["worker"]["runs"]), 5)
+
+    def test_rounds_that_cannot_order_the_modes_stop_at_the_cap_and_say_so(self):
+        # virtual and reactive trade the lead every round, by 30 %: no interval excludes a tie.
+        def rate(mode, n):
+            if mode == "worker":
+                return 50.0
+            return 130.0 if (mode == "virtual") == (n % 2 == 0) else 100.0
+
+        results, _, _ = drive(rate, 4, 7)
+        self.assertEqual([len(results[m]["runs"]) for m in MODES], [7, 7, 7])
+        found = verdict.decide(results, list(MODES))
+        assert found is not None
+        self.assertNotEqual(found.kind, "win")
+        self.assertIn("cannot tell", found.text())
+
+
+if __name__ == "__main__":
+    unittest.main()
