@@ -1,0 +1,289 @@
+"""Unit tests of the in-cluster runner's pure parts (loomlab.incluster): the images a run deploys,
+the Jobs `./lab k8s run` makes and the figures it reads back (summaries, replicas, Prometheus),
+the failover and scale-out experiments, and which workloads run in the cluster."""
+
+import unittest
+from pathlib import Path
+
+from loomlab.incluster import deploy, plan
+
+
+class Images(unittest.TestCase):
+    def test_pushed_images_replace_the_local_ones_in_every_pod_template(self):
+        from loomlab.incluster import target
+
+        docs = [
+            {
+                "kind": "Deployment",
+                "spec": {
+                    "template": {
+                        "spec": {
+                            "containers": [
+                                {"name": "a", "image": "loom-lab/loom-lab-jvm:0.1.0"},
+                                {"name": "b", "image": "other:1"},
+                            ]
+                        }
+                    }
+                },
+            },
+            {"kind": "Service", "spec": {"ports": []}},
+        ]
+        pushed = {"loom-lab/loom-lab-jvm:0.1.0": "127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab"}
+        out = target.with_images(docs, pushed)
+        images = [c["image"] for c in out[0]["spec"]["template"]["spec"]["containers"]]
+        self.assertEqual(images, ["127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab", "other:1"])
+        self.assertEqual(
+            docs[0]["spec"]["template"]["spec"]["containers"][0]["image"], "loom-lab/loom-lab-jvm:0.1.0"
+        )  # the rendered documents are left as they were
+
+
+class Summaries(unittest.TestCase):
+    def test_the_summary_is_found_between_stderr_lines_that_k6_interleaves(self):
+        log = (
+            "loom-lab | sleep worker\n" + deploy.SUMMARY_BEGIN + "\n"
+            'time="2026-11-22T21:47:40Z" level=error'
+            " msg=\"thresholds on metrics 'dropped_iterations' have been crossed\"\n"
+            '{"metrics": {}}\n' + deploy.SUMMARY_END + "\n"
+        )
+        self.assertEqual(deploy.summary_of(log), '{"metrics": {}}')
+
+    def test_a_log_without_summary_gives_nothing(self):
+        self.assertEqual(deploy.summary_of("k6 failed before its summary\n"), "")
+
+
+class Jobs(unittest.TestCase):
+    TEMPLATE = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "k6-sleep", "labels": {"a": "b"}},
+        "spec": {
+            "template": {
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "k6",
+                            "env": [
+                                {"name": "SCRIPT", "value": "sleep.js"},
+                                {"name": "VUS", "value": "500"},
+                                {"name": "K6_PROMETHEUS_RW_SERVER_URL", "value": "http://prometheus:9090/api/v1/write"},
+                                {
+                                    "name": "TESTID",
+                                    "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['job-name']"}},
+                                },
+                            ],
+                        }
+                    ]
+                }
+            }
+        },
+    }
+
+    def test_job_names_are_dns_labels_and_unique(self):
+        a = deploy.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3")
+        b = deploy.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3" * 3)
+        self.assertRegex(a, r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+        self.assertLessEqual(len(b), 63)
+
+    def test_a_run_gets_one_target_one_mode_and_its_load(self):
+        from loomlab.bench import loads
+
+        load = loads.Load(
+            "closed",
+            "k6/sleep.js",
+            "sleep",
+            {"VUS": "50", "ITERATIONS": "4"},
+            warmup_env={"ITERATIONS": "1"},
+            timeout_s=100,
+        )
+        job = deploy.make_job(
+            {"sleep.js": self.TEMPLATE}, load, "k6-x", "http://loom-lab-jvm:8080", "virtual", "run 1", warmup=True
+        )
+        env = {e["name"]: e.get("value") for e in job["spec"]["template"]["spec"]["containers"][0]["env"]}
+        self.assertEqual(env["TARGETS"], "http://loom-lab-jvm:8080")
+        self.assertEqual(
+            env["K6_PROMETHEUS_RW_SERVER_URL"], "http://prometheus:9090/api/v1/write", "k6 still writes to Prometheus"
+        )
+        self.assertIn("TESTID", env)
+        self.assertNotIn("500", env.values(), "the template's load is replaced")
+        self.assertEqual(env["MODES"], "virtual")
+        self.assertEqual((env["VUS"], env["ITERATIONS"], env["SUMMARY_LOG"]), ("50", "1", "1"))
+        self.assertEqual(job["metadata"]["name"], "k6-x")
+        self.assertEqual(job["spec"]["activeDeadlineSeconds"], 160)
+        self.assertEqual(self.TEMPLATE["metadata"]["name"], "k6-sleep", "the template is not modified")
+
+
+class Monitoring(unittest.TestCase):
+    def test_a_run_leaves_out_prometheus_and_only_prometheus(self):
+        # deploy/k8s/monitoring adds the component to the namespace, as deploy/k8s/local adds it to
+        # the database and the services (local needs the gitignored credentials to render).
+        docs = deploy.render("deploy/k8s/monitoring", {})
+        left_out = sorted(d["metadata"]["name"] for d in docs if deploy.monitoring(d))
+        self.assertTrue(all(n.startswith("prometheus") for n in left_out), left_out)
+        # account, role, binding, config, Service, Deployment, its two policies (in, out)
+        self.assertEqual(len(left_out), 8, left_out)
+        self.assertEqual([d["kind"] for d in docs if not deploy.monitoring(d)], ["Namespace"])
+
+    def test_the_report_sets_prometheus_beside_the_labs_own_scrapes(self):
+        from loomlab.incluster.report import prometheus_table
+
+        def run(threads, cpu_s, p_threads, p_cpu):
+            prom = {"threads_total_max": p_threads, "cpu_cores": p_cpu}
+            return {"peak_live_threads": threads, "cpu_s": cpu_s, "wall_s": 10.0, "prometheus": prom}
+
+        sections = [
+            {
+                "load": "closed 50 VUs x 4",
+                "results": {
+                    "worker": {"runs": [run(60, 4.0, 60, 0.38), run(62, 5.0, 61, 0.52), run(61, 4.5, 61, 0.45)]},
+                    "virtual": {"runs": [{"peak_live_threads": 30, "cpu_s": 1.0, "wall_s": 10.0}]},  # none from it
+                },
+            }
+        ]
+        table = prometheus_table(sections)
+        self.assertEqual(
+            table.rows, [["closed 50 VUs x 4", "worker", "3", "10.0", "61 / 61", "0.45 / 0.45", "1.00, 1.00"]]
+        )
+        self.assertIsNone(prometheus_table([{"load": "x", "results": {}}]), "no Prometheus figures: no table")
+
+
+class Replicas(unittest.TestCase):
+    def test_each_pods_requests_during_the_run_in_pod_order(self):
+        from loomlab.incluster.measure import pod_requests
+
+        samples = [{"pod_requests": {"b": 10.0, "a": 5.0}}, {"cpu_ns": 1.0}, {"pod_requests": {"b": 60.0, "a": 45.0}}]
+        self.assertEqual(pod_requests({}, samples)["pod_requests"], [40.0, 50.0])
+        self.assertNotIn("pod_requests", pod_requests({}, samples[:1]))
+
+    def test_a_deployments_bounds_are_its_pods_pools_times_its_replicas(self):
+        from loomlab.bench.loads import service_pools
+        from loomlab.bench.workloads.sleep import sleep_bound
+
+        pools = {"worker.max-threads": 50, "fan-out.worker-threads": 200, "execution.max-wait-ms": 2000}
+        self.assertEqual(service_pools(pools), pools, "one pod")
+        two = service_pools({**pools, "replicas": 2})
+        self.assertEqual(
+            (two["worker.max-threads"], two["fan-out.worker-threads"], two["execution.max-wait-ms"]), (100, 400, 2000)
+        )
+        self.assertEqual(sleep_bound(500, 100)("worker", two), 1000)
+
+    def test_the_report_gives_each_pods_share(self):
+        from loomlab.bench import loads
+        from loomlab.bench.tables import replicas_table
+
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=("worker",))
+        one = replicas_table(load, {"worker": {"runs": [{"pod_requests": [100.0]}]}})
+        self.assertIsNone(one, "one pod: no table")
+        t = replicas_table(
+            load,
+            {
+                "worker": {
+                    "runs": [
+                        {"pod_requests": [40.0, 60.0]},
+                        {"pod_requests": [50.0, 50.0]},
+                        {"pod_requests": [45.0, 55.0]},
+                    ]
+                }
+            },
+        )
+        self.assertEqual(t.rows, [["worker", "1", "45", "45.0 (40.0-50.0)"], ["worker", "2", "55", "55.0 (50.0-60.0)"]])
+
+
+class Failover(unittest.TestCase):
+    def test_failed_requests_and_their_window_from_k6s_csv(self):
+        import tempfile
+
+        from loomlab.bench import k6csv
+        from loomlab.incluster.failover import failures, summary_line
+
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "run.csv.gz"
+            # k6's times in microseconds: 10 s, 10.5 s, 11 s, 12 s; two of the four failed.
+            k6csv.write(
+                path,
+                [
+                    (10_000_000, 100.0, False),
+                    (10_500_000, 3.0, True),
+                    (11_000_000, 5.0, True),
+                    (12_000_000, 101.0, False),
+                ],
+            )
+            total, failed = failures(path.read_bytes())
+        self.assertEqual((total, [t for t, _ in failed]), (4, [10.5, 11.0]))
+        self.assertEqual(
+            summary_line(total, failed, killed_at=10.0),
+            "2 of 4 requests failed (2 HTTP 200), from +0.5 s to +1.0 s after the kill",
+        )
+        self.assertEqual(summary_line(4, [], 10.0), "none of 4 requests failed")
+
+
+class ScaleOut(unittest.TestCase):
+    @staticmethod
+    def section(mode, pods, rps, p99, rss_mb=400, threads=60):
+        run = {
+            "throughput": rps,
+            "p99": p99,
+            "error_rate": 0.0,
+            "dropped": 0,
+            "peak_rss_bytes": rss_mb * 1e6,
+            "cpu_s": 2.0,
+            "requests": 4000,
+            "peak_live_threads": threads,
+        }
+        return {
+            "workload": "sleep",
+            "load": "open 750 req/s",
+            "environment": f"in-cluster JVM, {pods} pod",
+            "results": {mode: {"runs": [run, run]}},
+        }
+
+    def test_the_fewest_worker_pods_that_match_the_virtual_pod(self):
+        from loomlab.incluster import scale
+
+        sections = [
+            self.section("worker", 1, 500, 2000, 400, 120),
+            self.section("worker", 2, 745, 130, 800, 240),
+            self.section("worker", 4, 750, 110, 1600, 480),
+            self.section("virtual", 1, 750, 120, 400, 40),
+        ]
+        md = "\n".join(scale.tables(sections))
+        self.assertIn(
+            "**2 worker pods matched one virtual pod (req/s 745.0 against 750.0, p99 130.0 against 120.0 ms),"
+            " at 2.0x its RSS and 6.0x its threads**",
+            md,
+        )
+        self.assertIn("| worker x 4 | 750.0 | 110.0 | 0.00 | 0 | 1,600 | 0.500 | 480 |", md)
+
+    def test_or_that_the_most_tried_did_not(self):
+        from loomlab.incluster import scale
+
+        sections = [self.section("worker", r, 500 * r / 4, 900) for r in (1, 2, 4)] + [
+            self.section("virtual", 1, 750, 120)
+        ]
+        self.assertIn(
+            "**none of 1, 2, 4 worker pods matched one virtual pod; the closest, 4 pods: req/s 500.0 against"
+            " 750.0, p99 900.0 against 120.0 ms**",
+            "\n".join(scale.tables(sections)),
+        )
+
+
+class Workloads(unittest.TestCase):
+    def test_every_workload_runs_in_the_cluster_at_the_quick_scale(self):
+        quick = plan.workload_suites("quick")
+        self.assertEqual(
+            set(quick), {"sleep", "tasks", "product", "recruits", "candidates", "db", "pinning", "mixed", "buffers"}
+        )
+        self.assertEqual(quick["recruits"].loads[0].env["RECORDS"], "3000")
+        self.assertEqual(plan.workload_suites("smoke")["recruits"].loads[0].env["RECORDS"], "500")
+        # The chunk writers in the cluster: three modes but COPY.
+        self.assertEqual(
+            {ld.env["WRITES"]: ld.modes for ld in quick["candidates"].loads},
+            {
+                "sequential": ("worker", "virtual", "reactive"),
+                "parallel": ("worker", "virtual", "reactive"),
+                "copy": ("virtual",),
+            },
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
