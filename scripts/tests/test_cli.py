@@ -4,7 +4,11 @@ and its help prints (`./lab k8s monitoring --help` died with a KeyError)."""
 import contextlib
 import inspect
 import io
+import os
+import re
+import subprocess
 import unittest
+from pathlib import Path
 
 from loomlab.incluster import cli
 
@@ -26,6 +30,34 @@ class CommandTableTest(unittest.TestCase):
                     parse(["--help"])
                 self.assertEqual(done.exception.code, 0)
                 self.assertIn("usage:", out.getvalue())
+
+
+LAB = Path(__file__).resolve().parents[2] / "lab"
+
+
+class LabHelpTest(unittest.TestCase):
+    """The same, the way a user asks: through `./lab`, whose bash dispatch keeps its own lists of
+    commands. Help needs nothing installed (Debian's python3, the standard library)."""
+
+    def lab(self, *argv: str) -> subprocess.CompletedProcess:
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8"}
+        return subprocess.run([str(LAB), *argv], capture_output=True, text=True, env=env, timeout=120)
+
+    def test_every_in_cluster_command_is_in_the_usage_and_its_help_prints(self):
+        # The usage `./lab k8s` prints for a command it does not know: the longest of its usages.
+        usage = max(re.findall(r'die "usage: ./lab k8s ([a-z|-]+)', LAB.read_text()), key=len)
+        for name in cli.COMMANDS:
+            with self.subTest(command=name):
+                self.assertIn(name, usage.split("|"))
+                for flag in ("--help", "-h"):
+                    done = self.lab("k8s", name, flag)
+                    self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+                    self.assertIn("usage:", done.stdout)
+
+    def test_the_benchs_help_prints(self):
+        done = self.lab("bench", "--help")
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        self.assertIn("usage:", done.stdout)
 
 
 class WorkloadWithoutJobTest(unittest.TestCase):
