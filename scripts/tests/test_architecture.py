@@ -1,0 +1,67 @@
+"""docs/architecture.md held against the tree: every path its tables name exists, every workload of
+k6/lib/modes.json has a row, a workload without a Job says so, and every in-cluster command has a
+row saying where it works."""
+
+from __future__ import annotations
+
+import json
+import re
+import unittest
+from pathlib import Path
+
+from loomlab.incluster import cli, plan
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "architecture.md"
+# Entries of modes.json that are columns of other workloads, not workloads (the page says which).
+COLUMNS = {"about", "copy", "virtual+rx"}
+
+
+def table(name: str) -> list[list[str]]:
+    """The rows of the table between <!-- name --> and <!-- /name -->, header and rule left out."""
+    text = PAGE.read_text()
+    block = text[text.index(f"<!-- {name} -->") : text.index(f"<!-- /{name} -->")]
+    lines = [ln for ln in block.splitlines() if ln.startswith("|")][2:]
+    return [[cell.strip() for cell in ln.strip("|").split("|")] for ln in lines]
+
+
+def paths(cell: str) -> list[str]:
+    return re.findall(r"`((?:src|k6|scripts|deploy)/[^`]+)`", cell)
+
+
+class ArchitecturePageTest(unittest.TestCase):
+    def test_every_path_the_page_names_exists(self):
+        # Paths with a placeholder (`<package>`) stand for many and are left out.
+        named = [p for p in re.findall(r"`((?:src|k6|scripts|deploy|docs)/[^` ]+)`", PAGE.read_text()) if "<" not in p]
+        self.assertTrue(named)
+        self.assertEqual([p for p in named if not (ROOT / p).exists()], [])
+
+    def test_every_workload_has_a_row_with_its_four_files(self):
+        workloads = set(json.loads((ROOT / "k6/lib/modes.json").read_text())) - COLUMNS
+        rows = {row[0]: row for row in table("workloads")}
+        self.assertEqual(set(rows), workloads)
+        for name, row in rows.items():
+            with self.subTest(workload=name):
+                self.assertEqual(len(row), 5)
+                for cell in row[1:4]:
+                    self.assertEqual(len(paths(cell)), 1, cell)
+
+    def test_the_job_column_matches_what_an_in_cluster_run_accepts(self):
+        for name, *_, job in table("workloads"):
+            with self.subTest(workload=name):
+                if plan.has_job(name):
+                    self.assertEqual(paths(job), [f"deploy/k8s/jobs/{name}"])
+                else:
+                    self.assertTrue(job.startswith("none"), job)
+
+    def test_every_in_cluster_command_has_a_row_saying_where_it_works(self):
+        rows = {row[0]: row for row in table("experiments")}
+        self.assertEqual(set(cli.COMMANDS) - set(rows), set())
+        for name, module, where in rows.values():
+            with self.subTest(command=name):
+                self.assertEqual(len(paths(module)), 1)
+                self.assertRegex(where, r"^(any cluster|the lab's cluster only)")
+
+
+if __name__ == "__main__":
+    unittest.main()
