@@ -175,5 +175,44 @@ class DnsQueryTest(unittest.TestCase):
         self.assertEqual(dns_query("kubernetes.default.svc.cluster.local", "127.0.0.1", timeout=0.2, port=9), [])
 
 
+class EtcdAndSecrets(unittest.TestCase):
+    """etcd serves only clients with a certificate of its own CA; the API server is one, and seals
+    Secrets before they reach etcd."""
+
+    def test_etcd_listens_on_loopback_over_tls_and_asks_every_client_for_a_certificate(self):
+        from loomlab.cluster import flags
+
+        argv = [str(a) for a in flags.etcd({"ETCD": "etcd"})]
+        opts = dict(zip(argv[1::2], argv[2::2], strict=False))
+        self.assertEqual(opts["--listen-client-urls"], "https://127.0.0.1:2379")
+        self.assertEqual(opts["--listen-peer-urls"], "https://127.0.0.1:2380")
+        self.assertEqual(opts["--client-cert-auth"], "true")
+        self.assertEqual(opts["--peer-client-cert-auth"], "true")
+        self.assertTrue(opts["--trusted-ca-file"].endswith("etcd-ca.crt"))
+
+    def test_the_api_server_shows_its_etcd_client_certificate_and_encrypts_secrets(self):
+        from loomlab.cluster import flags
+
+        argv = [str(a) for a in flags.apiserver({"KUBE_APISERVER": "kube-apiserver"})]
+        opts = dict(zip(argv[1::2], argv[2::2], strict=False))
+        self.assertTrue(opts["--etcd-servers"].startswith("https://"))
+        self.assertTrue(opts["--etcd-certfile"].endswith("apiserver-etcd-client.crt"))
+        self.assertTrue(opts["--encryption-provider-config"].endswith("encryption.yaml"))
+
+    def test_secrets_are_sealed_first_and_what_was_written_before_stays_readable(self):
+        import base64
+        import json
+
+        from loomlab.cluster import pki
+
+        config = json.loads(pki.encryption_config(b"k" * 32))
+        (rule,) = config["resources"]
+        self.assertEqual(rule["resources"], ["secrets"])
+        first, last = rule["providers"]
+        (key,) = first["secretbox"]["keys"]
+        self.assertEqual(len(base64.b64decode(key["secret"])), 32)
+        self.assertEqual(last, {"identity": {}})
+
+
 if __name__ == "__main__":
     unittest.main()

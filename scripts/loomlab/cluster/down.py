@@ -12,7 +12,7 @@ from pathlib import Path
 
 from loomlab import proc
 
-from . import host
+from . import host, outside
 from .api import kubectl
 from .images import CTR
 from .processes import running, stop
@@ -118,6 +118,8 @@ def undo_host(before: dict | None):
         for sub in sorted((p for p in d.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
             sub.rmdir()
         d.rmdir()
+    # up's proof from outside, should up have died in it: its veth pair goes with its host end.
+    sh("ip", "link", "del", outside.HOST_END, check=False)
     if sh("ip", "link", "show", BRIDGE, check=False).returncode == 0:
         for veth in sh("ip", "-o", "link", "show", "master", BRIDGE, check=False).stdout.splitlines():
             sh("ip", "link", "del", veth.split(": ")[1].split("@")[0], check=False)

@@ -29,17 +29,30 @@ def kubeconfigs(kubeconfig: Path) -> dict[str, object]:
     }
 
 
+ETCD_URL = "https://127.0.0.1:2379"
+
+
 def etcd(t: dict) -> Argv:
-    client, peer = "http://127.0.0.1:2379", "http://127.0.0.1:2380"
+    """On loopback and TLS only: a client (the API server) and the peer port show a certificate of
+    etcd's own CA, so no other process of this host reads or writes the cluster's state."""
+    peer = "https://127.0.0.1:2380"
     return command(
         t["ETCD"],
         {
             "--data-dir": RUN / "etcd",
-            "--listen-client-urls": client,
-            "--advertise-client-urls": client,
+            "--listen-client-urls": ETCD_URL,
+            "--advertise-client-urls": ETCD_URL,
             "--listen-peer-urls": peer,
             "--initial-advertise-peer-urls": peer,
             "--initial-cluster": f"default={peer}",
+            "--cert-file": PKI / "etcd-server.crt",
+            "--key-file": PKI / "etcd-server.key",
+            "--trusted-ca-file": PKI / "etcd-ca.crt",
+            "--client-cert-auth": "true",
+            "--peer-cert-file": PKI / "etcd-server.crt",
+            "--peer-key-file": PKI / "etcd-server.key",
+            "--peer-trusted-ca-file": PKI / "etcd-ca.crt",
+            "--peer-client-cert-auth": "true",
             "--log-level": "warn",
         },
     )
@@ -49,7 +62,11 @@ def apiserver(t: dict) -> Argv:
     return command(
         t["KUBE_APISERVER"],
         {
-            "--etcd-servers": "http://127.0.0.1:2379",
+            "--etcd-servers": ETCD_URL,
+            "--etcd-cafile": PKI / "etcd-ca.crt",
+            "--etcd-certfile": PKI / "apiserver-etcd-client.crt",
+            "--etcd-keyfile": PKI / "apiserver-etcd-client.key",
+            "--encryption-provider-config": PKI / "encryption.yaml",
             "--bind-address": NODE_IP,
             "--advertise-address": NODE_IP,
             "--secure-port": API_PORT,

@@ -200,6 +200,7 @@ def network_up():
     write_sysctl("net.ipv4.ip_forward", "1")
     write_sysctl("net.bridge.bridge-nf-call-iptables", "1")
     confine()
+    refuse_from_outside()
 
 
 def confine():
@@ -216,6 +217,23 @@ def confine():
     while sh(*mangle, "-D", "FORWARD", "-j", "LOOMLAB-FORWARD", check=False).returncode == 0:
         pass
     sh(*mangle, "-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD")
+
+
+def refuse_from_outside():
+    """The node's services (API server, kubelet, CoreDNS, metrics-server) listen on the bridge's
+    address; Linux would answer a packet for it on any interface, so a machine on the LAN that
+    routes the pod range here could reach them. Packets for that address are accepted only from
+    this host (lo) and the pods (the bridge); the rest is dropped in the mangle table's INPUT,
+    before any component's rule."""
+    mangle = ("iptables", "-t", "mangle")
+    if sh(*mangle, "-n", "-L", "LOOMLAB-INPUT", check=False).returncode != 0:
+        sh(*mangle, "-N", "LOOMLAB-INPUT")
+        sh(*mangle, "-A", "LOOMLAB-INPUT", "-i", "lo", "-j", "RETURN")
+        sh(*mangle, "-A", "LOOMLAB-INPUT", "-i", BRIDGE, "-j", "RETURN")
+        sh(*mangle, "-A", "LOOMLAB-INPUT", "-j", "DROP")
+    while sh(*mangle, "-D", "INPUT", "-d", NODE_IP, "-j", "LOOMLAB-INPUT", check=False).returncode == 0:
+        pass
+    sh(*mangle, "-I", "INPUT", "1", "-d", NODE_IP, "-j", "LOOMLAB-INPUT")
 
 
 def clean_iptables(save: str, restore: str, prefixes: tuple[str, ...] = CHAIN_PREFIXES):

@@ -1,10 +1,13 @@
 """Certificates, tokens and kubeconfigs: a CA of the cluster's own, the API server's serving and
 kubelet-client certificates, the aggregation layer's front proxy (a CA of its own and the client
-certificate the API server shows metrics-server, as kubeadm sets it up), the service-account key
-pair, and one token per identity."""
+certificate the API server shows metrics-server, as kubeadm sets it up), etcd's (a CA of its own,
+etcd's certificate and the API server's client certificate: etcd serves only clients that show
+one), the service-account key pair, the key Secrets are encrypted with in etcd, and one token per
+identity."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import secrets
@@ -104,7 +107,13 @@ def make_pki(pki: Path):
     # headers, trusted because this client certificate of the front-proxy CA sends them.
     authority("front-proxy-ca", "/CN=loom-lab-front-proxy-ca")
     cert("front-proxy-client", "/CN=front-proxy-client", usage="clientAuth", ca="front-proxy-ca")
+    # etcd, as kubeadm sets it up: a CA of its own, so no certificate of the cluster's CA opens it;
+    # etcd's certificate serves clients and its own peer port, the API server's is a client's.
+    authority("etcd-ca", "/CN=loom-lab-etcd-ca")
+    cert("etcd-server", "/CN=etcd", "IP:127.0.0.1,DNS:localhost", usage="serverAuth,clientAuth", ca="etcd-ca")
+    cert("apiserver-etcd-client", "/CN=kube-apiserver-etcd-client", usage="clientAuth", ca="etcd-ca")
     openssl("genrsa", "-out", pki / "sa.key", "2048")
+    write_private(pki / "encryption.yaml", encryption_config(secrets.token_bytes(32)))
     openssl("rsa", "-in", pki / "sa.key", "-pubout", "-out", pki / "sa.pub")
 
 
@@ -132,6 +141,27 @@ def make_kubeconfigs():
         path = KUBECONFIG if name == "admin" else RUN / f"{name}.kubeconfig"
         write_private(path, json.dumps(cfg, indent=1))
     write_private(RUN / "pki" / "tokens.csv", "\n".join(lines) + "\n")
+
+
+def encryption_config(key: bytes) -> str:
+    """The API server's EncryptionConfiguration: Secrets written to etcd sealed with `key`
+    (secretbox: XSalsa20-Poly1305); `identity` after it reads what was written before."""
+    return json.dumps(
+        {
+            "apiVersion": "apiserver.config.k8s.io/v1",
+            "kind": "EncryptionConfiguration",
+            "resources": [
+                {
+                    "resources": ["secrets"],
+                    "providers": [
+                        {"secretbox": {"keys": [{"name": "key1", "secret": base64.b64encode(key).decode()}]}},
+                        {"identity": {}},
+                    ],
+                }
+            ],
+        },
+        indent=1,
+    )
 
 
 def write_private(path: Path, text: str):

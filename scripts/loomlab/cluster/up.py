@@ -11,7 +11,7 @@ import time
 
 from loomlab import proc
 
-from . import configs, down, flags, host, monitoring, pki
+from . import configs, down, etcd, flags, host, monitoring, outside, pki
 from .api import Api, dns_query, kubectl
 from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
@@ -84,10 +84,13 @@ def bring_up(t: dict):
         pki.make_pki(RUN / "pki")
         pki.make_kubeconfigs()
         configs.write_configs()
-    with Step("etcd on 127.0.0.1:2379"):
+    with Step("etcd on 127.0.0.1:2379, TLS, a client certificate required"):
         start_etcd(t)
     with Step(f"kube-apiserver on {NODE_IP}:{API_PORT}"):
         api = start_apiserver(t)
+    with Step("Secrets encrypted at rest (a Secret read raw from etcd)"):
+        if not etcd.secrets_sealed(api):
+            raise RuntimeError("a Secret is stored in etcd as written, not sealed")
     with Step(f"registry on {REGISTRY} (the node pulls the lab's images from it)"):
         start_registry(t)
     with Step("containerd (own root, state and socket) and the pod sandbox image"):
@@ -111,6 +114,13 @@ def bring_up(t: dict):
 
         if not proc.wait_until(node_ready, 90, 0.25):
             raise RuntimeError(f"the node did not become Ready (see {RUN / 'logs' / 'kubelet.log'})")
+    with Step("the node's services refused from outside this host (from a namespace on a veth)"):
+        refused, control = outside.node_refused_from_outside()
+        if not (refused and control):
+            raise RuntimeError(
+                f"from outside: the API server {'refused' if refused else 'answered'}, the control "
+                f"listener {'answered' if control else 'did not answer'} (both must hold)"
+            )
     with Step("NetworkPolicies enforced (kube-router, firewall only)"):
         start_policy_engine(t)
     with Step("metrics API (metrics-server behind the aggregation layer) available"):
@@ -148,9 +158,11 @@ def start_policy_engine(t: dict):
 
 
 def start_etcd(t: dict):
-    etcd = start("etcd", flags.etcd(t))
-    if not proc.wait_http("http://127.0.0.1:2379/health", 30, alive=lambda: etcd.poll() is None):
-        raise RuntimeError("etcd did not become healthy")
+    server = start("etcd", flags.etcd(t))
+    if not proc.wait_until(etcd.healthy, 30, 0.2, give_up=lambda: server.poll() is not None):
+        raise RuntimeError(f"etcd did not become healthy (see {RUN / 'logs' / 'etcd.log'})")
+    if not etcd.refuses_a_client_without_a_certificate():
+        raise RuntimeError("etcd serves a client that shows no certificate")
 
 
 def start_registry(t: dict):
