@@ -6,11 +6,11 @@ import subprocess
 import tempfile
 import time
 import unittest
-from argparse import Namespace
 from pathlib import Path
 
 from loomlab.bench import flames, profiler
 from loomlab.bench.loads import Load
+from loomlab.bench.settings import RunSettings
 
 # Collapsed stacks as the converter writes them (--classify: the category first; suffixes: _[j]
 # compiled, _[i] inlined, _[k] kernel).
@@ -92,11 +92,10 @@ class SummaryTest(unittest.TestCase):
         self.assertLess(text.index("`Thread.run`"), text.index("Pool.take"))
 
     def test_only_the_loads_the_pattern_names_are_profiled(self):
-        self.assertTrue(flames.wanted(Namespace(flames="A3"), "sleep", LOAD))
-        self.assertTrue(flames.wanted(Namespace(flames="^sleep "), "sleep", LOAD))
-        self.assertFalse(flames.wanted(Namespace(flames="mixed"), "sleep", LOAD))
-        self.assertFalse(flames.wanted(Namespace(flames=""), "sleep", LOAD))
-        self.assertFalse(flames.wanted(Namespace(), "sleep", LOAD))
+        self.assertTrue(flames.wanted(RunSettings(flames="A3"), "sleep", LOAD))
+        self.assertTrue(flames.wanted(RunSettings(flames="^sleep "), "sleep", LOAD))
+        self.assertFalse(flames.wanted(RunSettings(flames="mixed"), "sleep", LOAD))
+        self.assertFalse(flames.wanted(RunSettings(), "sleep", LOAD))
 
     def test_the_start_options_are_one_argument_to_jcmd(self):
         options = profiler.agent_options("start", Path("/tmp/x.jfr"))

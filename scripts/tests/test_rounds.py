@@ -4,7 +4,6 @@ load whose rounds cannot order the modes ends as "cannot tell"."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import tempfile
@@ -15,6 +14,7 @@ from pathlib import Path
 from loomlab.bench import rounds, verdict
 from loomlab.bench.loads import Load, Suite
 from loomlab.bench.progress import Progress
+from loomlab.bench.settings import RunSettings
 
 MODES = ("worker", "virtual", "reactive")
 
@@ -40,7 +40,7 @@ class FakeService:
     def sample(self) -> dict:
         return {}
 
-    def run(self, load, mode, out, label, args, warmup=False) -> dict:
+    def run(self, load, mode, out, label, settings, warmup=False) -> dict:
         self.calls.append((mode, warmup))
         if warmup:
             return {"throughput": 100.0}
@@ -52,10 +52,8 @@ class FakeService:
         self.stopped = True
 
 
-def args(repeats: int, max_rounds: int) -> argparse.Namespace:
-    return argparse.Namespace(
-        warmups=3, warmup_tolerance=0.05, warmup_seconds=0, repeats=repeats, max_rounds=max_rounds, flames=""
-    )
+def settings(repeats: int, max_rounds: int) -> RunSettings:
+    return RunSettings(warmups=3, warmup_tolerance=0.05, warmup_seconds=0, repeats=repeats, max_rounds=max_rounds)
 
 
 def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
@@ -65,13 +63,13 @@ def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
     calls: list[tuple[str, bool]] = []
     services: dict[str, FakeService] = {}
 
-    def start(suite_, mode, tag, args_, out, slot=0):
+    def start(suite_, mode, tag, settings_, out, slot=0):
         services[mode] = FakeService(mode, rate, calls)
         return services[mode]
 
     with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
         results, _ = rounds.interleaved(
-            suite, args(repeats, max_rounds), Path(out), set(), Progress(1, 1.0), start, "t"
+            suite, settings(repeats, max_rounds), Path(out), set(), Progress(1, 1.0), start, "t"
         )
     return results[0], calls, services
 

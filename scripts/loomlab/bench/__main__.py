@@ -21,10 +21,12 @@ from .cli import parser
 from .compare import compare
 from .loads import Suite
 from .plan import planned_seconds, suite_modes, total_seconds
-from .profiles import PROFILES, profile_defaults, suites
+from .profiles import PROFILES, suites
 from .progress import Progress
 from .report import finish, run_meta
 from .rounds import measure
+from .runner import LocalJvm
+from .settings import RunSettings
 
 
 def chosen_suites(args) -> list[Suite]:
@@ -51,20 +53,21 @@ def chosen_suites(args) -> list[Suite]:
     return chosen
 
 
-def announce(args, chosen: list[Suite], modes: set[str]) -> Progress:
-    """Prints the plan (with --plan, each suite and mode too) and returns its progress."""
+def announce(settings: RunSettings, chosen: list[Suite], modes: set[str], listed: bool) -> Progress:
+    """Prints the plan (`listed`: each suite and mode too) and returns its progress."""
     total_loads = sum(len(s.loads) for s in chosen)
-    plans = [(s, m, planned_seconds(s, m, args)) for s in chosen for m in suite_modes(s, modes)]
-    planned, most = total_seconds(chosen, modes, args), total_seconds(chosen, modes, args, args.max_rounds)
+    plans = [(s, m, planned_seconds(s, m, settings)) for s in chosen for m in suite_modes(s, modes)]
+    planned = total_seconds(chosen, modes, settings)
+    most = total_seconds(chosen, modes, settings, settings.max_rounds)
     print(
         f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
-        f" at {args.repeats} rounds per load, up to {lr.fmt_duration(most)} where"
-        f" the runs cannot tell at {args.repeats} and need up to {args.max_rounds} (a verdict needs an interval"
+        f" at {settings.repeats} rounds per load, up to {lr.fmt_duration(most)} where"
+        f" the runs cannot tell at {settings.repeats} and need up to {settings.max_rounds} (a verdict needs an interval"
         f" of {verdict.CONFIDENCE:.0%} confidence: {verdict.min_rounds()} rounds at least); the progress lines"
         " correct it by the pace measured so far",
         flush=True,
     )
-    if args.plan:
+    if listed:
         for s in chosen:
             print(
                 f"  {s.workload}{' / ' + s.variant if s.variant else ''} loads: {'; '.join(ld.name for ld in s.loads)}"
@@ -79,9 +82,7 @@ def announce(args, chosen: list[Suite], modes: set[str]) -> Progress:
 
 def main(argv=None):
     args = parser().parse_args(argv)
-    args.interleave = not args.blocks
-    if args.runners < 1:
-        raise SystemExit("--runners must be 1 or more")
+    settings = RunSettings.of(args, interleave=not args.blocks, dashboards=args.dashboards)
     if args.compare:
         compare(Path(args.compare[0]), Path(args.compare[1]))
         return
@@ -89,15 +90,15 @@ def main(argv=None):
         raise SystemExit("--k6, --java and --out are needed to run (./lab bench passes them)")
     chosen = chosen_suites(args)
     modes = {m for m in args.mode.split(",") if m}
-    profile_defaults(args)
-    progress = announce(args, chosen, modes)
+    progress = announce(settings, chosen, modes, args.plan)
     if args.plan:
         return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    sections, info = measure(chosen, args, out, modes, progress)
-    meta = run_meta(args, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6)
-    finish(out, args, meta, sections)
+    local = LocalJvm(args.java, args.k6, Path(args.jar), args.port, args.jvm_flags)
+    sections, info = measure(chosen, settings, out, modes, progress, local.start)
+    meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6)
+    finish(out, meta, sections, chartjs=args.chartjs, strict=args.strict)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,13 @@ from __future__ import annotations
 from .figures import figures_of
 from .loads import MODES, Load, Scale, Suite, k6_mode
 from .plan import planned_seconds, suite_modes
-from .profiles import profile_defaults, suites
+from .profiles import suites
 from .progress import Progress
 from .report import finish, machine, run_meta
 from .rounds import measure
 from .runner import Sampler, split_figures
 from .runners import RESUME, merged_run, resume_all, runner_file
+from .settings import RunSettings
 from .target import ServiceUnderTest
 from .verdict import interval
 from .workloads import product, sleep
@@ -21,6 +22,7 @@ __all__ = [
     "MODES",
     "Progress",
     "RESUME",
+    "RunSettings",
     "Load",
     "Sampler",
     "Scale",
@@ -35,7 +37,6 @@ __all__ = [
     "merged_run",
     "planned_seconds",
     "product",
-    "profile_defaults",
     "resume_all",
     "run_meta",
     "runner_file",

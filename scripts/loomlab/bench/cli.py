@@ -12,9 +12,9 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab.labreport import fmt_duration
 
-from . import verdict
 from .plan import profile_seconds
 from .profiles import PROFILES
+from .settings import round_options
 
 
 def planned(profile: str) -> str:
@@ -61,45 +61,11 @@ def parser() -> argparse.ArgumentParser:
         "virtual+rx (virtual threads awaiting the reactive clients), comma-separated (default: every mode "
         "a workload has)",
     )
-    p.add_argument(
-        "--warmups", type=int, default=None, help="most warm-up runs per mode (at least 2 unless fewer; 15, smoke: 1)"
-    )
-    p.add_argument(
-        "--warmup-seconds",
-        type=float,
-        default=None,
-        help="least time of warm-up load per mode before the runs may count as warm (15; smoke: 0)",
-    )
-    p.add_argument(
-        "--warmup-tolerance",
-        type=float,
-        default=0.03,
-        help="warm-up stops once two runs in a row differ by less than this fraction",
-    )
-    p.add_argument(
-        "--repeats",
-        type=int,
-        default=None,
-        help="least measured rounds per load (default: the fewest whose interval reaches the verdict's"
-        f" {verdict.CONFIDENCE:.0%}% confidence; smoke: 1)",
-    )
-    p.add_argument(
-        "--max-rounds",
-        type=int,
-        default=None,
-        help="most rounds per load: rounds go on past --repeats while the verdict cannot tell (6; smoke: --repeats)",
-    )
+    round_options(p, "processes on this machine, started paused")
     p.add_argument(
         "--blocks",
         action="store_true",
         help="run each mode's loads in a block, one JVM at a time, instead of interleaved rounds",
-    )
-    p.add_argument(
-        "--runners",
-        type=int,
-        default=1,
-        help="k6 runners per run: the load split with k6's execution segments, the runners started paused"
-        " and resumed together, their raw samples merged exactly (default 1)",
     )
     p.add_argument(
         "--flames",
@@ -109,7 +75,6 @@ def parser() -> argparse.ArgumentParser:
         " one more run per mode with async-profiler attached, not counted: CPU and allocation flame graphs,"
         " CPU per request by category, the frames that differ between modes, the profiler's cost (local JVMs)",
     )
-    p.add_argument("--sample-period", type=float, default=0.5, help="seconds between /q/metrics scrapes")
     p.add_argument(
         "--dashboards",
         choices=["auto", "all", "none"],

@@ -17,6 +17,7 @@ from loomlab import labreport as lr
 
 from .loads import Load
 from .profiler import ALLOC_INTERVAL_BYTES, CPU_INTERVAL_NS, Profiler
+from .settings import RunSettings
 
 # The converter's categories (--classify: the root frame of each CPU sample), as the table names
 # them. C1/C2 compiled and interpreted frames are the application's and the libraries' Java code.
@@ -47,9 +48,9 @@ KEPT_SHARE = 0.005
 SUFFIX = re.compile(r"_\[[a-z0-9]+\]$")
 
 
-def wanted(args, suite_workload: str, load: Load) -> bool:
+def wanted(settings: RunSettings, suite_workload: str, load: Load) -> bool:
     """Whether --flames (a regular expression) names this load, matched against 'workload load'."""
-    pattern = getattr(args, "flames", "")
+    pattern = settings.flames
     return bool(pattern) and re.search(pattern, f"{suite_workload} {load.name}") is not None
 
 
@@ -110,16 +111,19 @@ def summarise(files: dict[str, Path], requests: float) -> dict:
     }
 
 
-def profile_load(services: dict, load: Load, modes: list[str], results: dict, slug: str, args, out: Path) -> None:
-    """One profiled run per mode after the load's rounds: results[mode]["profiled"] gets its figures,
-    the summary of its recording and its flame graphs (paths relative to the report)."""
-    profiler = Profiler.fetch(args.java)
+def profile_load(
+    services: dict, load: Load, modes: list[str], results: dict, slug: str, settings: RunSettings, out: Path
+) -> None:
+    """One profiled run per mode after the load's rounds (local JVMs: runner.Service): results[mode]
+    ["profiled"] gets its figures, the summary of its recording and its flame graphs (paths relative to
+    the report)."""
+    profiler = Profiler.fetch(services[modes[0]].java)
     for mode in modes:
         service = services[mode]
         run_json = out / "profiles" / f"{slug}-{mode}.json"
         print(f"   profiled run (not counted) {mode} {load.name} ...", end="", flush=True)
         with profiler.recording(service.pid, run_json.with_suffix(".jfr")) as jfr:
-            figures = service.run(load, mode, run_json, f"profiled {mode} {load.name}", args)
+            figures = service.run(load, mode, run_json, f"profiled {mode} {load.name}", settings)
         files = profiler.convert(jfr)
         results[mode]["profiled"] = {
             "figures": figures,

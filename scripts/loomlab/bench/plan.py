@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 
 from .loads import MODES, Load, Suite
-from .profiles import profile_defaults, suites
+from .profiles import suites
+from .settings import RunSettings
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
@@ -16,39 +17,49 @@ def suite_modes(suite: Suite, modes: set) -> list[str]:
     return [m for m in MODES if any(m in ld.modes for ld in suite.loads) and (not modes or m in modes)]
 
 
-def warmup_seconds(suite: Suite, args) -> float:
-    return args.warmup_seconds if suite.warmup_seconds is None else min(suite.warmup_seconds, args.warmup_seconds)
+def warmup_seconds(suite: Suite, settings: RunSettings) -> float:
+    least = settings.warmup_seconds
+    return least if suite.warmup_seconds is None else min(suite.warmup_seconds, least)
 
 
-def repeats_of(load: Load, args) -> int:
+def repeats_of(load: Load, settings: RunSettings) -> int:
     """The least measured runs (rounds) of a load: --repeats, or fewer where the load says so."""
-    return args.repeats if load.repeats is None else min(load.repeats, args.repeats)
+    return settings.repeats if load.repeats is None else min(load.repeats, settings.repeats)
 
 
-def planned_seconds(suite: Suite, mode: str, args) -> dict:
+def planned_seconds(suite: Suite, mode: str, settings: RunSettings) -> dict:
     """What one mode of a suite should take: start-up and warm-up, then each load's least rounds."""
     first = next(ld for ld in suite.loads if mode in ld.modes)
-    least_runs = min(2, args.warmups, first.warmups or 2)
+    least_runs = min(2, settings.warmups, first.warmups or 2)
 
     def per_mode(v):
         return v.get(mode, 0.0) if isinstance(v, dict) else v
 
-    warm = max(warmup_seconds(suite, args), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(ld): repeats_of(ld, args) * per_mode(ld.est_s) for ld in suite.loads if mode in ld.modes}
+    warm = max(warmup_seconds(suite, settings), per_mode(first.warmup_est_s or first.est_s) * least_runs)
+    runs = {id(ld): repeats_of(ld, settings) * per_mode(ld.est_s) for ld in suite.loads if mode in ld.modes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
 
-def total_seconds(chosen: list[Suite], modes: set, args, rounds: int | None = None) -> float:
+def total_seconds(chosen: list[Suite], modes: set, settings: RunSettings, rounds: int | None = None) -> float:
     """The planned seconds of the suites in every mode they have, at `rounds` rounds per load (at
     least --repeats; default: --repeats)."""
-    scale = max(rounds or args.repeats, args.repeats) / max(args.repeats, 1)
-    plans = [planned_seconds(s, m, args) for s in chosen for m in suite_modes(s, modes)]
+    scale = max(rounds or settings.repeats, settings.repeats) / max(settings.repeats, 1)
+    plans = [planned_seconds(s, m, settings) for s in chosen for m in suite_modes(s, modes)]
     return sum(p["start"] + sum(p["runs"].values()) * scale for p in plans)
 
 
 def profile_seconds(profile: str) -> tuple[float, float]:
     """A profile's planned seconds with its own defaults: at its least rounds, and at its most."""
-    args = argparse.Namespace(profile=profile, warmups=None, warmup_seconds=None, repeats=None, max_rounds=None)
-    profile_defaults(args)
+    unsaid = argparse.Namespace(
+        profile=profile,
+        warmups=None,
+        warmup_seconds=None,
+        warmup_tolerance=RunSettings.warmup_tolerance,
+        repeats=None,
+        max_rounds=None,
+        runners=1,
+        sample_period=RunSettings.sample_period,
+    )
+    settings = RunSettings.of(unsaid, interleave=True)
     chosen = suites(profile)
-    return total_seconds(chosen, set(), args), total_seconds(chosen, set(), args, args.max_rounds)
+    return total_seconds(chosen, set(), settings), total_seconds(chosen, set(), settings, settings.max_rounds)

@@ -3,7 +3,6 @@ those whose variants of the seeds' configuration run, and what the profile answe
 
 from __future__ import annotations
 
-from . import verdict
 from .loads import Scale, Suite
 from .workloads import MODULES, ingest
 
@@ -61,12 +60,3 @@ def suites(profile: str) -> list[Suite]:
     ]
     # Core suites first, in report order, then the variants (as the reports have always listed them).
     return [s for s in chosen if s.core] + [s for s in chosen if not s.core]
-
-
-def profile_defaults(args):
-    """The profile's defaults where the command line said nothing: what it says wins."""
-    smoke = args.profile == "smoke"
-    args.warmups = args.warmups if args.warmups is not None else (1 if smoke else 15)
-    args.warmup_seconds = args.warmup_seconds if args.warmup_seconds is not None else (0 if smoke else 15)
-    args.repeats = args.repeats if args.repeats is not None else (1 if smoke else verdict.min_rounds())
-    args.max_rounds = max(args.repeats, args.max_rounds if args.max_rounds is not None else (1 if smoke else 6))

@@ -9,7 +9,6 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from loomlab import htmlreport
 from loomlab.render import render
@@ -18,6 +17,7 @@ from . import flames, verdict
 from .answer import AT_BOUND, answer_table
 from .chart import chart_svg
 from .records import results_of
+from .settings import RunSettings
 from .tables import LOCAL
 
 
@@ -51,7 +51,7 @@ def k6_version(k6: str) -> str:
     return subprocess.run([k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
 
 
-def run_meta(args: Any, info: dict, command: str, k6: str, **extra: object) -> dict:
+def run_meta(settings: RunSettings, info: dict, command: str, k6: str, **extra: object) -> dict:
     """What every report says of its run, the same for the bench and the in-cluster runner: when,
     on what, with which k6, and the rounds' settings as the command line left them; `extra` adds or
     overrides (title, where k6 and the JVMs ran, the setup lines)."""
@@ -61,16 +61,16 @@ def run_meta(args: Any, info: dict, command: str, k6: str, **extra: object) -> d
         "machine": machine(),
         "info": info,
         "k6": k6_version(k6),
-        "profile": args.profile,
-        "warmups": args.warmups,
-        "warmup_seconds": args.warmup_seconds,
-        "warmup_tolerance": args.warmup_tolerance,
-        "repeats": args.repeats,
-        "max_rounds": args.max_rounds,
-        "interleave": args.interleave,
-        "sample_period": args.sample_period,
-        "dashboards": args.dashboards,
-        "runners": args.runners,
+        "profile": settings.profile,
+        "warmups": settings.warmups,
+        "warmup_seconds": settings.warmup_seconds,
+        "warmup_tolerance": settings.warmup_tolerance,
+        "repeats": settings.repeats,
+        "max_rounds": settings.max_rounds,
+        "interleave": settings.interleave,
+        "sample_period": settings.sample_period,
+        "dashboards": settings.dashboards,
+        "runners": settings.runners,
         **extra,
     }
 
@@ -82,14 +82,23 @@ def machine() -> str:
     )
 
 
-def finish(out: Path, args, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
-    """report.md (`lead`, then the sections, then `appendix`: markdown lines), report.html and
-    results.json; with --strict, exit 1 on a failed run."""
+def finish(
+    out: Path,
+    meta: dict,
+    sections: list[dict],
+    appendix: Sequence[str] = (),
+    lead: Sequence[str] = (),
+    *,
+    chartjs: str = "",
+    strict: bool = False,
+):
+    """report.md (`lead`, then the sections, then `appendix`: markdown lines), report.html (with the
+    Chart.js bundle at `chartjs`, if any) and results.json; `strict`: exit 1 on a failed run."""
     results = results_of(meta, sections)
     (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
     (out / "chart.svg").write_text(chart_svg(results))
     write_report(out, meta, sections, appendix, lead)
-    htmlreport.write(out, meta, sections, Path(args.chartjs) if args.chartjs else None, answer_table(sections, LOCAL))
+    htmlreport.write(out, meta, sections, Path(chartjs) if chartjs else None, answer_table(sections, LOCAL))
     print(f"report: {out / 'report.md'}")
     crossed = [
         f"{s['workload']} {s['load']} {mode} ({s['environment']})"
@@ -106,7 +115,7 @@ def finish(out: Path, args, meta: dict, sections: list[dict], appendix: Sequence
             f"failed (a closed run crossed a threshold, or an open run dropped or failed below its bound): "
             f"{', '.join(failed)}"
         )
-        if args.strict:
+        if strict:
             sys.exit(1)
     elif crossed:
         print("every crossing above is an open run past its mode's bound: the overload it was made to show")

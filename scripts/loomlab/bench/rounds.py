@@ -19,7 +19,8 @@ from . import flames, verdict
 from .loads import Load, Suite, effective_bound, service_pools
 from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
 from .progress import Progress
-from .runner import Service, local_service
+from .runner import Service
+from .settings import RunSettings
 from .summaries import SUMMARIES
 from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 from .target import ServiceUnderTest
@@ -36,22 +37,24 @@ def ready(service: ServiceUnderTest, mode: str) -> dict:
     return info
 
 
-def warm_up(service: ServiceUnderTest, suite: Suite, load: Load, mode: str, slug: str, args, out: Path) -> dict:
+def warm_up(
+    service: ServiceUnderTest, suite: Suite, load: Load, mode: str, slug: str, settings: RunSettings, out: Path
+) -> dict:
     """Warm-up, not counted: the JIT compiles this mode's request path on the suite's first load;
     later loads run on the warm JVM. Warm once two runs in a row agree and the JIT had
     --warmup-seconds of load (short runs agree with each other long before the JIT is done)."""
-    warmups = args.warmups if load.warmups is None else min(load.warmups, args.warmups)
-    least = warmup_seconds(suite, args)
+    warmups = settings.warmups if load.warmups is None else min(load.warmups, settings.warmups)
+    least = warmup_seconds(suite, settings)
     previous, warm = math.nan, {}
     started = time.monotonic()
     for w in range(warmups):
         label = f"warm-up {w + 1}/{warmups} {suite.workload} {mode}"
         print(f"   {label} ...", end="", flush=True)
-        warm = service.run(load, mode, out / "warmup" / f"{slug}-{mode}-{w + 1}.json", label, args, warmup=True)
+        warm = service.run(load, mode, out / "warmup" / f"{slug}-{mode}-{w + 1}.json", label, settings, warmup=True)
         print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
         if (
             w + 1 >= 2
-            and lr.settled(previous, warm["throughput"], args.warmup_tolerance)
+            and lr.settled(previous, warm["throughput"], settings.warmup_tolerance)
             and time.monotonic() - started >= least
         ):
             break
@@ -66,7 +69,7 @@ def measured(
     r: int,
     label: str,
     slug: str,
-    args,
+    settings: RunSettings,
     out: Path,
     progress: Progress,
     plan_s: float,
@@ -76,7 +79,7 @@ def measured(
     """One measured run, booked in results[mode]["runs"] and the progress."""
     print(f"   {progress.label(i)} {label} ...", end="", flush=True)
     run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
-    fig = service.run(load, mode, run_json, label, args)
+    fig = service.run(load, mode, run_json, label, settings)
     eta = progress.tick(plan_s)
     results[mode]["runs"].append(fig)
     results[mode].setdefault("first_run", str(run_json.relative_to(out)))
@@ -87,22 +90,23 @@ def measured(
     )
 
 
-def interleaved(suite: Suite, args, out: Path, modes: set, progress: Progress, start, tag: str):
+def interleaved(suite: Suite, settings: RunSettings, out: Path, modes: set, progress: Progress, start, tag: str):
     """Every mode's service started and warmed, kept up; each load in rounds, the order rotated."""
     order = suite_modes(suite, modes)
     results: list[dict] = [dict() for _ in suite.loads]
     services, plans, warm, info = {}, {}, {}, {}
     try:
         for slot, mode in enumerate(order):
-            plans[mode] = planned_seconds(suite, mode, args)
-            services[mode] = start(suite, mode, tag, args, out, slot)
+            plans[mode] = planned_seconds(suite, mode, settings)
+            services[mode] = start(suite, mode, tag, settings, out, slot)
             info = ready(services[mode], mode)
             first = next(ld for ld in suite.loads if mode in ld.modes)
-            warm[mode] = warm_up(services[mode], suite, first, mode, slug_of(tag, first), args, out)
+            warm[mode] = warm_up(services[mode], suite, first, mode, slug_of(tag, first), settings, out)
             print(f"   warm: {progress.tick(plans[mode]['start'])}", flush=True)
         for i, load in enumerate(suite.loads):
             in_load = [m for m in order if m in load.modes]
-            least, cap = repeats_of(load, args), max(repeats_of(load, args), args.max_rounds)
+            least = repeats_of(load, settings)
+            cap = max(least, settings.max_rounds)
             results[i] = {m: {"runs": [], "warmup": warm.get(m, {})} for m in in_load}
             r = 0
             while True:
@@ -115,7 +119,7 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: Progress, s
                         r,
                         f"round {r + 1} {suite.workload} {mode} {load.name}",
                         slug_of(tag, load),
-                        args,
+                        settings,
                         out,
                         progress,
                         plans[mode]["runs"][id(load)] / least,
@@ -128,30 +132,30 @@ def interleaved(suite: Suite, args, out: Path, modes: set, progress: Progress, s
                     break
                 told = found.text() if found else "no verdict"
                 print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
-            if flames.wanted(args, suite.workload, load):
-                flames.profile_load(services, load, in_load, results[i], slug_of(tag, load), args, out)
+            if flames.wanted(settings, suite.workload, load):
+                flames.profile_load(services, load, in_load, results[i], slug_of(tag, load), settings, out)
     finally:
         for service in services.values():
             service.stop()
     return results, info
 
 
-def blocks(suite: Suite, args, out: Path, modes: set, progress: Progress, start, tag: str):
+def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set, progress: Progress, start, tag: str):
     """One mode after another, each its least rounds: start, warm up, run every load, stop."""
     results: list[dict] = [dict() for _ in suite.loads]
     info = {}
     for mode in suite_modes(suite, modes):
-        plan = planned_seconds(suite, mode, args)
-        service = start(suite, mode, tag, args, out)
+        plan = planned_seconds(suite, mode, settings)
+        service = start(suite, mode, tag, settings, out)
         try:
             info = ready(service, mode)
             first = next(ld for ld in suite.loads if mode in ld.modes)
-            warm = warm_up(service, suite, first, mode, slug_of(tag, first), args, out)
+            warm = warm_up(service, suite, first, mode, slug_of(tag, first), settings, out)
             print(f"   warm: {progress.tick(plan['start'])}", flush=True)
             for i, load in enumerate(suite.loads):
                 if mode not in load.modes:
                     continue
-                least = repeats_of(load, args)
+                least = repeats_of(load, settings)
                 results[i][mode] = {"runs": [], "warmup": warm}
                 for r in range(least):
                     measured(
@@ -161,7 +165,7 @@ def blocks(suite: Suite, args, out: Path, modes: set, progress: Progress, start,
                         r,
                         f"run {r + 1}/{least} {suite.workload} {mode} {load.name}",
                         slug_of(tag, load),
-                        args,
+                        settings,
                         out,
                         progress,
                         plan["runs"][id(load)] / least,
@@ -175,21 +179,21 @@ def blocks(suite: Suite, args, out: Path, modes: set, progress: Progress, start,
 
 def measure(
     chosen: list[Suite],
-    args,
+    settings: RunSettings,
     out: Path,
     modes: set,
     progress: Progress,
-    start: Callable[..., ServiceUnderTest] = local_service,
+    start: Callable[..., ServiceUnderTest],
     environment: str = Service.environment,
     prefix: str = "",
 ) -> tuple[list[dict], dict]:
-    """Runs the suites, interleaved where args.interleave says so, and turns each load's results
+    """Runs the suites, interleaved where settings.interleave says so, and turns each load's results
     into a report section. `prefix` names the environment in the run files (in-cluster variants).
     Long because it turns each load's results into a report section: one key per table or figure the
     report reads."""
     sections, info = [], {}
     for n, suite in enumerate(chosen):
-        scaled = " (smoke: scaled down to seconds)" if args.profile == "smoke" else ""
+        scaled = " (smoke: scaled down to seconds)" if settings.profile == "smoke" else ""
         if not suite.description.endswith(scaled):
             suite.description += scaled
         where = f" [{environment}]" if environment != Service.environment else ""
@@ -202,8 +206,8 @@ def measure(
             .replace(" ", "_")
             .replace(",", "")
         )
-        run = interleaved if args.interleave else blocks
-        results, info = run(suite, args, out, modes, progress, start, tag)
+        run = interleaved if settings.interleave else blocks
+        results, info = run(suite, settings, out, modes, progress, start, tag)
         progress.loads_done += len(suite.loads)
         # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
         pools = service_pools(info.get("pools", {}))
@@ -219,7 +223,7 @@ def measure(
                 "env": load.env,
                 "server_env": suite.server_env,
                 "pools": info.get("pools", {}),
-                "interleaved": args.interleave,
+                "interleaved": settings.interleave,
                 "table": load_table(load, results[i], pools),
                 "server": server_table(load, results[i], info.get("imageKind") == "native"),
                 "runners": runners_table(load, results[i]),

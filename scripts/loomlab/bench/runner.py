@@ -9,6 +9,7 @@ import subprocess
 import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 from loomlab import ROOT, metrics, proc
@@ -16,6 +17,7 @@ from loomlab import ROOT, metrics, proc
 from . import profiler, runners
 from .figures import figures_of, open_throughput
 from .loads import Load, Suite, k6_mode, on_cpus
+from .settings import RunSettings
 from .tables import LOCAL
 from .target import ServiceUnderTest
 
@@ -26,8 +28,11 @@ class Service:
 
     environment = LOCAL
 
-    def __init__(self, java: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path, cpus: str = ""):
+    def __init__(
+        self, java: str, k6: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path, cpus: str = ""
+    ):
         self.url = f"http://127.0.0.1:{port}"
+        self.java, self.k6 = java, k6
         self.log = log
         full_env = dict(os.environ)
         full_env.update(env)
@@ -60,26 +65,38 @@ class Service:
         """One scrape of /q/metrics: the figures a run keeps (samples.SAMPLED_GAUGES, _COUNTERS)."""
         return metrics.scrape_sample(self.get("/q/metrics", timeout=5))
 
-    def run(self, load: Load, mode: str, out: Path, label: str, args, warmup=False) -> dict:
+    def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
         """One k6 run of `load` against this service: its figures (see figures_of)."""
-        return run_k6(args.k6, load, mode, self.url, out, label, self, args, warmup)
+        return run_k6(self.k6, load, mode, self.url, out, label, self, settings, warmup)
 
     def stop(self):
         proc.stop(self.proc)
 
 
-def local_service(suite: Suite, mode: str, tag: str, args, out: Path, slot: int = 0) -> Service:
-    """A JVM of its own for each suite and mode, with the suite's configuration; `slot` numbers the
-    JVMs that run side by side (port + slot)."""
-    return Service(
-        args.java,
-        Path(args.jar),
-        args.port + slot,
-        suite.server_env,
-        args.jvm_flags.split() + (list(profiler.JVM_FLAGS) if getattr(args, "flames", "") else []),
-        out / f"service-{tag}-{mode}.log",
-        suite.service_cpus,
-    )
+@dataclass(frozen=True)
+class LocalJvm:
+    """Where the local services come from: the JDK, the jar, the first port, the JVM flags, and the
+    k6 that loads them (`./lab bench` passes each)."""
+
+    java: str
+    k6: str
+    jar: Path
+    port: int
+    jvm_flags: str
+
+    def start(self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0) -> Service:
+        """A JVM of its own for each suite and mode, with the suite's configuration; `slot` numbers
+        the JVMs that run side by side (port + slot). rounds.measure calls it."""
+        return Service(
+            self.java,
+            self.k6,
+            self.jar,
+            self.port + slot,
+            suite.server_env,
+            self.jvm_flags.split() + (list(profiler.JVM_FLAGS) if settings.flames else []),
+            out / f"service-{tag}-{mode}.log",
+            suite.service_cpus,
+        )
 
 
 class Sampler(threading.Thread):
@@ -119,7 +136,15 @@ class Sampler(threading.Thread):
 
 
 def run_k6(
-    k6: str, load: Load, mode: str, base_url: str, out: Path, label: str, service: Service, args, warmup=False
+    k6: str,
+    load: Load,
+    mode: str,
+    base_url: str,
+    out: Path,
+    label: str,
+    service: Service,
+    settings: RunSettings,
+    warmup=False,
 ) -> dict:
     out.parent.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
@@ -127,7 +152,7 @@ def run_k6(
     if warmup:
         env.update(load.warmup_env)
     env.update({**k6_mode(mode), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
-    if not warmup and (args.dashboards == "all" or (args.dashboards == "auto" and load.dashboard)):
+    if not warmup and (settings.dashboards == "all" or (settings.dashboards == "auto" and load.dashboard)):
         env.update(
             {
                 "K6_WEB_DASHBOARD": "true",
@@ -137,10 +162,9 @@ def run_k6(
                 "K6_WEB_DASHBOARD_PERIOD": "1s",
             }
         )
-    n = getattr(args, "runners", 1)
-    if n > 1:
-        return run_split(k6, load, env, n, out, label, service, args)
-    sampler = Sampler.begin(service, args.sample_period)
+    if settings.runners > 1:
+        return run_split(k6, load, env, settings.runners, out, label, service, settings.sample_period)
+    sampler = Sampler.begin(service, settings.sample_period)
     started = time.monotonic()
     try:
         k6_run = subprocess.run(
@@ -163,10 +187,12 @@ def run_k6(
     return figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
 
 
-def run_split(k6: str, load: Load, env: dict, n: int, out: Path, label: str, service: Service, args) -> dict:
+def run_split(
+    k6: str, load: Load, env: dict, n: int, out: Path, label: str, service: Service, sample_period: float
+) -> dict:
     """run_k6 over N local runners (runners.py): the figures of the merged summary, each runner's
     own figures and the start skew beside them."""
-    sampler = Sampler.begin(service, args.sample_period)
+    sampler = Sampler.begin(service, sample_period)
     started = time.monotonic()
     try:
         summary, k6_exit = runners.run_local(k6, load, ROOT / load.script, env, n, out, label, ROOT)

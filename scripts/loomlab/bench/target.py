@@ -4,9 +4,10 @@ in a cluster (incluster.measure.ClusterService) implement it, and rounds.measure
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from .loads import Load
+from .settings import RunSettings
 
 
 class ServiceUnderTest(Protocol):
@@ -26,7 +27,7 @@ class ServiceUnderTest(Protocol):
     def sample(self) -> dict:
         """One scrape of /q/metrics, as labreport's sampled figures (raises OSError when it fails)."""
 
-    def run(self, load: Load, mode: str, out: Path, label: str, args: Any, warmup: bool = False) -> dict:
+    def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup: bool = False) -> dict:
         """One k6 run of `load` in `mode`, its raw summary at `out`: the run's figures."""
 
     def stop(self) -> None:

@@ -15,7 +15,7 @@ from . import cli, deploy, plan, report, scale, target
 from .measure import ClusterService
 
 
-def plan_blocks(args, variants: list[str], modes: set[str]) -> tuple[list[tuple], float]:
+def plan_blocks(args, settings: bench.RunSettings, variants: list[str], modes: set[str]) -> tuple[list[tuple], float]:
     """(variant, suite, modes, pods, the environment the report names) of each block, and the
     planned seconds of them all."""
     if args.profile == "scale":
@@ -23,13 +23,13 @@ def plan_blocks(args, variants: list[str], modes: set[str]) -> tuple[list[tuple]
             ("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
             for suite, mode, pods in scale.runs()
         ]
-        return blocks, scale.planned_seconds(args)
+        return blocks, scale.planned_seconds(settings)
     runs = plan.suites_on_variants(args, variants)
     blocks = [(v, suite, modes, args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
-    return blocks, plan.planned_seconds(runs, modes, args)
+    return blocks, plan.planned_seconds(runs, modes, settings)
 
 
-def apply_services(kube: Kube, args, variants: list[str]) -> tuple[list[dict], dict, str]:
+def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> tuple[list[dict], dict, str]:
     """deploy/k8s/local (the database and the variants' Deployments and Services) and the Jobs' own
     objects applied and rolled out: the rendered services, the Job templates, the policy probe."""
     images = target.pushed(args.registry)
@@ -38,26 +38,38 @@ def apply_services(kube: Kube, args, variants: list[str]) -> tuple[list[dict], d
     templates = deploy.job_templates(job_docs)
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
-    if args.interleave:  # every mode gets pods of its own: the variants' shared ones step aside
+    if interleave:  # every mode gets pods of its own: the variants' shared ones step aside
         for v in variants:
             kube.patch_deployment(plan.VARIANTS[v][0], [{"op": "replace", "path": "/spec/replicas", "value": 0}])
     return service_docs, templates, policies
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    args = cli.run(argv)
-    bench.profile_defaults(args)
-    variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants, args.registry)
-    blocks, planned = plan_blocks(args, variants, {m for m in args.mode.split(",") if m})
-    block_names = [f"{s.workload} on {e}" + (f" ({min(m)})" if len(m) == 1 else "") for _, s, m, _, e in blocks]
+def settings_of(args) -> bench.RunSettings:
+    """Interleaved rounds, as the local bench: every mode's pods up and warm side by side (a
+    Deployment of the mode's own), each round every mode once, alone, the order rotated. The scale
+    profile compares pod counts of one mode: blocks. k6's dashboard export is a local-file feature."""
+    return bench.RunSettings.of(args, interleave=args.profile != "scale", dashboards="none")
+
+
+def announce(blocks: list[tuple], planned: float, skipped: list[str]) -> None:
+    """The plan: its blocks and their time, and the variants left out with why."""
+    names = [f"{s.workload} on {e}" + (f" ({min(m)})" if len(m) == 1 else "") for _, s, m, _, e in blocks]
     print(
-        f"plan: {len(blocks)} blocks ({', '.join(block_names)}); about {lr.fmt_duration(planned)} with pod start-ups"
+        f"plan: {len(blocks)} blocks ({', '.join(names)}); about {lr.fmt_duration(planned)} with pod start-ups"
         " and Jobs",
         flush=True,
     )
     for s in skipped:
         print(f"skipped: {s}", flush=True)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = cli.run(argv)
+    settings = settings_of(args)
+    variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants, args.registry)
+    blocks, planned = plan_blocks(args, settings, variants, {m for m in args.mode.split(",") if m})
+    announce(blocks, planned, skipped)
     if args.plan:
         return
     if not variants:
@@ -67,7 +79,7 @@ def main(argv=None):
 
     kube = target.connect(args)
     print(f"== {kube.target.describe()}: {kube.server}, namespace {kube.ns}; images from {args.registry}", flush=True)
-    service_docs, templates, policies = apply_services(kube, args, variants)
+    service_docs, templates, policies = apply_services(kube, args, settings.interleave, variants)
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
     services = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Service"}
     startups: list[dict] = []
@@ -79,20 +91,23 @@ def main(argv=None):
 
         def start(suite_, mode, tag, args_, out_, slot=0, variant=variant, name=name, pods=pods):
             dep = deployments[name]
-            own = (dep, services[name]) if args.interleave else None
+            own = (dep, services[name]) if settings.interleave else None
             env = dep["spec"]["template"]["spec"]["containers"][0].get("env", [])
             return ClusterService(kube, variant, suite_, mode, tag, env, templates, out_, startups, pods, own)
 
         prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
-        done, i = bench.measure([copy.deepcopy(suite)], args, out, block_modes, progress, start, environment, prefix)
+        done, i = bench.measure(
+            [copy.deepcopy(suite)], settings, out, block_modes, progress, start, environment, prefix
+        )
         sections += done
         info = i or info
 
     command = "./lab k8s run " + " ".join(a for a in argv if a not in (str(out), args.chartjs, "--out", "--chartjs"))
-    meta = report.meta(kube, args, command, info, service_docs, policies, skipped, startups)
+    meta = report.meta(kube, args, settings, command, info, service_docs, policies, skipped, startups)
     extra = report.extra_sections(startups, sections, Path(args.local))
     (out / "startup.json").write_text(json.dumps(startups, indent=1))
-    bench.finish(out, args, meta, sections, extra, scale.tables(sections) if args.profile == "scale" else [])
+    lead = scale.tables(sections) if args.profile == "scale" else []
+    bench.finish(out, meta, sections, extra, lead, chartjs=args.chartjs, strict=args.strict)
 
 
 main()

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from loomlab import ROOT
+from loomlab.bench.settings import round_options
 
 
 def description(module: str) -> str:
@@ -69,36 +70,13 @@ def run(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
     p.add_argument(
-        "--runners",
-        type=int,
-        default=1,
-        help="k6 runner pods per run: an Indexed Job split by k6's execution segments, the runners resumed"
-        " together once all are Ready, their raw samples merged exactly (default 1)",
-    )
-    p.add_argument(
         "--replicas",
         type=int,
         default=1,
         help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
         " pod's share read from its own /q/metrics; default 1)",
     )
-    p.add_argument(
-        "--repeats",
-        type=int,
-        default=None,
-        help="the least interleaved rounds per load (every mode once a round, each mode's pods up and"
-        " warm, the order rotated); 4 (smoke: 1), the fewest whose interval reaches 80 %%",
-    )
-    p.add_argument(
-        "--max-rounds",
-        type=int,
-        default=None,
-        help="more rounds while the verdict cannot tell, up to this many (default 6; smoke: --repeats)",
-    )
-    p.add_argument("--warmups", type=int, default=None, help="warm-up runs per mode at most (15; smoke: 1)")
-    p.add_argument("--warmup-seconds", type=float, default=None, help="least warm-up load per mode (15; smoke: 0)")
-    p.add_argument("--warmup-tolerance", type=float, default=0.03)
-    p.add_argument("--sample-period", type=float, default=0.5)
+    round_options(p, "pods of an Indexed Job, resumed together once all are Ready")
     p.add_argument("--chartjs", default="")
     p.add_argument(
         "--local",
@@ -107,13 +85,7 @@ def run(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--plan", action="store_true", help="print what would run and exit")
     target_options(p)
-    args = needs_out(p, p.parse_args(argv))
-    args.dashboards = "none"  # k6's dashboard export is a local-file feature; Jobs print summaries
-    # Interleaved rounds, as the local bench: every mode's pods up and warm side by side (a Deployment
-    # of the mode's own), each round every mode once, alone, the order rotated. The scale profile
-    # compares pod counts of one mode: blocks.
-    args.interleave = args.profile != "scale"
-    return args
+    return needs_out(p, p.parse_args(argv))
 
 
 def autoscale(argv: list[str]) -> argparse.Namespace:
@@ -190,8 +162,6 @@ def netpol(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--rounds", type=int, default=6, help="--cost: rounds per mode (6)")
     p.add_argument("--out", default=None, help="--cost: the report folder (default: target/loom-lab/netpol-<time>)")
     target_options(p)
-    # A run of --cost is one k6 pod, its service scraped as `./lab k8s run` scrapes it.
-    p.set_defaults(runners=1, sample_period=0.5)
     return p.parse_args(argv)
 
 

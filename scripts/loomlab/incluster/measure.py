@@ -178,13 +178,15 @@ class ClusterService:
         except Exception as e:  # noqa: BLE001 - the Sampler skips a failed scrape (OSError)
             raise OSError(str(e)) from e
 
-    def run(self, load: bench.Load, mode: str, out: Path, label: str, args, warmup: bool = False) -> dict:
+    def run(
+        self, load: bench.Load, mode: str, out: Path, label: str, settings: bench.RunSettings, warmup: bool = False
+    ) -> dict:
         out.parent.mkdir(parents=True, exist_ok=True)
         job_name = job_id(out.stem)
         job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
-        if args.runners > 1:
-            return self.run_split(load, mode, out, label, args, distribute(job, args.runners))
-        sampler = bench.Sampler.begin(self, args.sample_period)
+        if settings.runners > 1:
+            return self.run_split(load, mode, out, label, settings.sample_period, distribute(job, settings.runners))
+        sampler = bench.Sampler.begin(self, settings.sample_period)
         started, wall = time.monotonic(), time.time()
         try:
             self.kube.apply([job])
@@ -207,11 +209,11 @@ class ClusterService:
         figures = bench.figures_of(load, json.loads(summary_text), samples, exit_code, took)
         return pod_requests(figures | from_prometheus, samples)
 
-    def run_split(self, load: bench.Load, mode: str, out: Path, label: str, args, job: dict) -> dict:
+    def run_split(self, load: bench.Load, mode: str, out: Path, label: str, sample_period: float, job: dict) -> dict:
         """One run as an Indexed Job of N runners, resumed together once all are Ready (through
         the API server's pod proxy, as `k6 resume` would), merged from their raw samples."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
-        sampler = bench.Sampler.begin(self, args.sample_period)
+        sampler = bench.Sampler.begin(self, sample_period)
         started, wall = time.monotonic(), time.time()
         try:
             self.kube.apply([job])

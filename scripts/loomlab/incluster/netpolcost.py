@@ -24,9 +24,11 @@ from .plan import VARIANTS
 
 VARIANT = "jvm"
 MODES = ("worker", "virtual")
+# One k6 pod per run, the service scraped as `./lab k8s run` scrapes it.
+SETTINGS = bench.RunSettings()
 
 
-def measured(service: ClusterService, load: bench.Load, mode: str, enforced: bool, r: int, args, out: Path) -> dict:
+def measured(service: ClusterService, load: bench.Load, mode: str, enforced: bool, r: int, out: Path) -> dict:
     """One A3 run with the engine as `enforced` says; the engine's CPU per second of the run."""
     if enforced:
         settle = policyengine.on()
@@ -36,7 +38,7 @@ def measured(service: ClusterService, load: bench.Load, mode: str, enforced: boo
     cpu0, _ = policyengine.usage()
     state = "enforced" if enforced else "off"
     figures = service.run(
-        load, mode, out / "runs" / f"a3-{mode}-{state}-r{r + 1}.json", f"round {r + 1} {mode} {state}", args
+        load, mode, out / "runs" / f"a3-{mode}-{state}-r{r + 1}.json", f"round {r + 1} {mode} {state}", SETTINGS
     )
     cpu1, rss = policyengine.usage()
     figures.update(engine_cpu_s=cpu1 - cpu0, engine_rss_mb=rss, engine_settle_s=settle)
@@ -105,12 +107,12 @@ def cost(args) -> None:
             service.wait_ready()
             for w in range(2):
                 service.run(
-                    load, mode, run.out / "warmup" / f"a3-{mode}-{w + 1}.json", f"warm-up {mode}", args, warmup=True
+                    load, mode, run.out / "warmup" / f"a3-{mode}-{w + 1}.json", f"warm-up {mode}", SETTINGS, warmup=True
                 )
             results[mode] = {True: [], False: []}
             for r in range(args.rounds):
                 for enforced in (True, False) if r % 2 == 0 else (False, True):
-                    results[mode][enforced].append(measured(service, load, mode, enforced, r, args, run.out))
+                    results[mode][enforced].append(measured(service, load, mode, enforced, r, run.out))
             service.stop()
     finally:
         policyengine.on()

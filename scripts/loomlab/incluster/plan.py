@@ -70,11 +70,11 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, bench.Suite]]
     ]
 
 
-def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set, args) -> float:
+def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set, settings: bench.RunSettings) -> float:
     """The bench's plan plus a few seconds per Job: pod start, k6 start, log read."""
 
     def one(suite: bench.Suite, mode: str) -> float:
-        p = bench.planned_seconds(suite, mode, args)
-        return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (args.repeats + 2)
+        p = bench.planned_seconds(suite, mode, settings)
+        return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (settings.repeats + 2)
 
     return sum(one(s, m) for _, s in plan for m in bench.suite_modes(s, modes))

@@ -3,6 +3,7 @@ local bench, and the setup lines (the cluster, the pods' resources, the policy p
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import subprocess
@@ -88,7 +89,7 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     return t if t.rows else None
 
 
-def pods_per_variant(args) -> str:
+def pods_per_variant(args: argparse.Namespace) -> str:
     return (
         "the worker mode on 1, 2 and 4 pods, virtual and reactive on one"
         if args.profile == "scale"
@@ -124,7 +125,8 @@ def images_line(kube: Kube, startups: list[dict]) -> str:
 
 def meta(
     kube: Kube,
-    args,
+    args: argparse.Namespace,
+    settings: bench.RunSettings,
     command: str,
     info: dict,
     service_docs: list[dict],
@@ -139,7 +141,7 @@ def meta(
     # The k6 the Jobs' image carries is the one the lab builds (scripts/k6.sh): its version.
     k6 = subprocess.run(["bash", str(ROOT / "scripts/k6.sh")], capture_output=True, text=True).stdout.strip()
     return bench.run_meta(
-        args,
+        settings,
         info,
         command,
         k6,
@@ -148,7 +150,7 @@ def meta(
         " (the node line below says where the service ran)",
         jvm_where=(
             " (each mode's own Deployment, fresh pods per suite, up side by side for the rounds)"
-            if args.interleave
+            if settings.interleave
             else " (a fresh pod per suite and mode, Recreate)"
         ),
         setup=[

@@ -48,11 +48,11 @@ def environment(base: str, pods: int) -> str:
     return f"{base}, {pods} pod{'s' if pods > 1 else ''}"
 
 
-def planned_seconds(args) -> float:
+def planned_seconds(settings: bench.RunSettings) -> float:
     return sum(
-        p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (args.repeats + 2)
+        p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (settings.repeats + 2)
         for s, m, _ in runs()
-        for p in [bench.planned_seconds(s, m, args)]
+        for p in [bench.planned_seconds(s, m, settings)]
     )
 
 
