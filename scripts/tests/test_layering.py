@@ -84,6 +84,16 @@ class LayeringTest(unittest.TestCase):
             run = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, f"{module}: {run.stderr[-2000:]}")
 
+    def test_no_module_runs_on_import(self):
+        # A command runs under `if __name__ == "__main__":`; importing it (a test, the help) runs nothing.
+        running = []
+        for path, tree in modules():
+            for node in tree.body:
+                call = node.value if isinstance(node, ast.Expr) else None
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "main":
+                    running.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+        self.assertEqual(running, [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -55,4 +55,5 @@ def main(argv: list[str]):
         fail("usage: lab k8s up|down|status|env|registry|node-images")
 
 
-main(sys.argv[1:])
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -110,4 +110,5 @@ def main(argv=None):
     bench.finish(out, meta, sections, extra, lead, chartjs=args.chartjs, strict=args.strict)
 
 
-main()
+if __name__ == "__main__":
+    main()
