@@ -57,16 +57,6 @@ pick_jdk() {
 
 mvnw() { (cd "$LOOMLAB_ROOT" && ./mvnw -B -ntp "$@"); }
 
-# wait_http URL SECONDS: poll until URL answers 2xx, or fail after SECONDS.
-wait_http() {
-  local url="$1" secs="$2" i
-  for ((i = 0; i < secs * 5; i++)); do
-    curl -fsS -o /dev/null "$url" 2>/dev/null && return 0
-    sleep 0.2
-  done
-  return 1
-}
-
 # lab_python: prints the Python of every harness command: a venv at .venv with every package of
 # scripts/requirements.lock (hash-checked) and the package of scripts/pyproject.toml (editable, so
 # the checkout's code runs), created once per checkout and again when either file changes.
