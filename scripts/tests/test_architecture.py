@@ -9,7 +9,8 @@ import re
 import unittest
 from pathlib import Path
 
-from loomlab.incluster import cli, plan
+from loomlab.incluster import cli
+from loomlab.incluster.core import plan
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "architecture.md"
@@ -60,6 +61,8 @@ class ArchitecturePageTest(unittest.TestCase):
         for name, module, where in rows.values():
             with self.subTest(command=name):
                 self.assertEqual(len(paths(module)), 1)
+                if name in cli.MODULES:
+                    self.assertEqual(paths(module)[0], str(cli.module_file(name).relative_to(ROOT)))
                 self.assertRegex(where, r"^(any cluster|the lab's cluster only)")
 
 

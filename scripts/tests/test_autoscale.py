@@ -17,12 +17,12 @@ class Autoscaler(unittest.TestCase):
         }
 
     def cpu(self):
-        from loomlab.incluster.autoscalers import Autoscaler as Scaler
+        from loomlab.incluster.experiments.autoscalers import Autoscaler as Scaler
 
         return Scaler.render("cpu", {}, "loom-lab")
 
     def test_quantities(self):
-        from loomlab.incluster.autoscalers import quantity
+        from loomlab.incluster.experiments.autoscalers import quantity
 
         self.assertEqual(
             [quantity(q) for q in ("250m", "1", "1500u", "2000000000n", "48500m")], [0.25, 1.0, 0.0015, 2.0, 48.5]
@@ -30,7 +30,7 @@ class Autoscaler(unittest.TestCase):
         self.assertTrue(quantity(None) != quantity(None), "no figure: NaN")
 
     def test_the_answer_says_when_it_scaled_and_on_what(self):
-        from loomlab.incluster.looks import verdict
+        from loomlab.incluster.experiments.looks import verdict
 
         looks = [self.look(0, 0.1, 1, 1, 0), self.look(30, 1.4, 1, 2, 200), self.look(60, 0.8, 2, 2, 0, 2)]
         self.assertEqual(
@@ -40,7 +40,7 @@ class Autoscaler(unittest.TestCase):
         )
 
     def test_the_answer_says_why_it_did_not_scale(self):
-        from loomlab.incluster.looks import timeline_table, verdict
+        from loomlab.incluster.experiments.looks import timeline_table, verdict
 
         looks = [self.look(0, 0.1, 1, 1, 0), self.look(30, 0.45, 1, 1, 320)]
         self.assertEqual(
@@ -51,7 +51,7 @@ class Autoscaler(unittest.TestCase):
         self.assertEqual(timeline_table(looks).rows[1], ["30", "1 (1)", "0.45", "1 -> 1", "0.45", "50", "320", "1,900"])
 
     def test_the_queue_autoscaler_is_keda_on_the_worker_demand_in_the_runs_namespace(self):
-        from loomlab.incluster.autoscalers import Autoscaler as Scaler
+        from loomlab.incluster.experiments.autoscalers import Autoscaler as Scaler
 
         scaler = Scaler.render("queue", {}, "team-a")
         self.assertEqual(scaler.doc["kind"], "ScaledObject")
@@ -64,7 +64,7 @@ class Autoscaler(unittest.TestCase):
         self.assertIsNone(Scaler.render("none", {}, "loom-lab").hpa)
 
     def test_phases_cut_where_the_ready_pods_change_and_where_the_load_ends(self):
-        from loomlab.incluster.phases import bounds
+        from loomlab.incluster.experiments.phases import bounds
 
         looks = [self.look(t, 0.1, 1, 1, 0, 1) for t in (0, 5, 10, 15, 20)]
         looks += [self.look(t, 0.1, 2, 2, 0, 2) for t in (25, 30, 35, 40)]
@@ -76,7 +76,7 @@ class Autoscaler(unittest.TestCase):
         )
 
     def test_the_runs_side_by_side(self):
-        from loomlab.incluster.autoscaletable import table
+        from loomlab.incluster.experiments.autoscaletable import table
 
         looks = [self.look(0, 0.1, 1, 1, 0), self.look(20, 300, 1, 4, 900), self.look(32, 20, 4, 4, 0, 4)]
         looks += [self.look(300, 1, 4, 1, 0, 1)]

@@ -2,6 +2,7 @@
 and its help prints (`./lab k8s monitoring --help` died with a KeyError)."""
 
 import contextlib
+import importlib.util
 import inspect
 import io
 import os
@@ -35,6 +36,19 @@ class CommandTableTest(unittest.TestCase):
 LAB = Path(__file__).resolve().parents[2] / "lab"
 
 
+class ModuleTableTest(unittest.TestCase):
+    def test_every_command_has_a_module_that_runs_it(self):
+        self.assertEqual(set(cli.MODULES), set(cli.COMMANDS))
+        for name, module in cli.MODULES.items():
+            with self.subTest(command=name):
+                spec = importlib.util.find_spec(f"loomlab.{module}")
+                self.assertIsNotNone(spec)
+                assert spec is not None
+                if spec.submodule_search_locations is not None:  # a package runs its __main__
+                    self.assertIsNotNone(importlib.util.find_spec(f"loomlab.{module}.__main__"))
+                self.assertTrue(cli.module_file(name).is_file())
+
+
 class LabHelpTest(unittest.TestCase):
     """The same, the way a user asks: through `./lab`, whose bash dispatch keeps its own lists of
     commands. Help needs nothing installed (Debian's python3, the standard library)."""
@@ -62,7 +76,7 @@ class LabHelpTest(unittest.TestCase):
 
 class WorkloadWithoutJobTest(unittest.TestCase):
     def test_a_workload_without_a_job_is_refused_by_name(self):
-        from loomlab.incluster import plan
+        from loomlab.incluster.core import plan
 
         args = cli.run(["--workload", "buffers", "--profile", "smoke", "--out", "/nonexistent"])
         with self.assertRaises(SystemExit) as refused:

@@ -5,12 +5,12 @@ the failover and scale-out experiments, and which workloads run in the cluster."
 import unittest
 from pathlib import Path
 
-from loomlab.incluster import deploy, plan
+from loomlab.incluster.core import deploy, plan
 
 
 class Images(unittest.TestCase):
     def test_pushed_images_replace_the_local_ones_in_every_pod_template(self):
-        from loomlab.incluster import target
+        from loomlab.incluster.core import target
 
         docs = [
             {
@@ -124,7 +124,7 @@ class Monitoring(unittest.TestCase):
         self.assertEqual([d["kind"] for d in docs if not deploy.monitoring(d)], ["Namespace"])
 
     def test_the_report_sets_prometheus_beside_the_labs_own_scrapes(self):
-        from loomlab.incluster.report import prometheus_table
+        from loomlab.incluster.core.report import prometheus_table
 
         def run(threads, cpu_s, p_threads, p_cpu):
             prom = {"threads_total_max": p_threads, "cpu_cores": p_cpu}
@@ -148,7 +148,7 @@ class Monitoring(unittest.TestCase):
 
 class Replicas(unittest.TestCase):
     def test_each_pods_requests_during_the_run_in_pod_order(self):
-        from loomlab.incluster.measure import pod_requests
+        from loomlab.incluster.core.measure import pod_requests
 
         samples = [{"pod_requests": {"b": 10.0, "a": 5.0}}, {"cpu_ns": 1.0}, {"pod_requests": {"b": 60.0, "a": 45.0}}]
         self.assertEqual(pod_requests({}, samples)["pod_requests"], [40.0, 50.0])
@@ -193,7 +193,7 @@ class Failover(unittest.TestCase):
         import tempfile
 
         from loomlab.bench import k6csv
-        from loomlab.incluster.failover import failures, summary_line
+        from loomlab.incluster.experiments.failover import failures, summary_line
 
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "run.csv.gz"
@@ -237,7 +237,7 @@ class ScaleOut(unittest.TestCase):
         }
 
     def test_the_fewest_worker_pods_that_match_the_virtual_pod(self):
-        from loomlab.incluster import scale
+        from loomlab.incluster.experiments import scale
 
         sections = [
             self.section("worker", 1, 500, 2000, 400, 120),
@@ -254,7 +254,7 @@ class ScaleOut(unittest.TestCase):
         self.assertIn("| worker x 4 | 750.0 | 110.0 | 0.00 | 0 | 1,600 | 0.500 | 480 |", md)
 
     def test_or_that_the_most_tried_did_not(self):
-        from loomlab.incluster import scale
+        from loomlab.incluster.experiments import scale
 
         sections = [self.section("worker", r, 500 * r / 4, 900) for r in (1, 2, 4)] + [
             self.section("virtual", 1, 750, 120)

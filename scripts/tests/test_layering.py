@@ -94,6 +94,16 @@ class LayeringTest(unittest.TestCase):
                     running.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
         self.assertEqual(running, [])
 
+    def test_the_in_cluster_core_imports_no_experiment(self):
+        found = []
+        for path, tree in modules():
+            if PACKAGE / "incluster" / "core" not in path.parents:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("loomlab.incluster.experiments"):
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} imports {node.module}")
+        self.assertEqual(found, [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -6,7 +6,7 @@ import sys
 import unittest
 
 from loomlab import ROOT
-from loomlab.incluster import netpol
+from loomlab.incluster.experiments import netpol
 
 
 class CasesTest(unittest.TestCase):

@@ -109,7 +109,7 @@ class ClusterReportsTest(unittest.TestCase):
 
     def test_autoscale_md(self):
         from loomlab.bench import api as bench
-        from loomlab.incluster import autoscale
+        from loomlab.incluster.experiments import autoscale
 
         out = Path(tempfile.mkdtemp())
         report_ = {
@@ -138,7 +138,7 @@ class ClusterReportsTest(unittest.TestCase):
     def test_failover_md(self):
         import argparse
 
-        from loomlab.incluster import failover
+        from loomlab.incluster.experiments import failover
 
         out = Path(tempfile.mkdtemp())
         args = argparse.Namespace(rate=300, seconds=60, kill_at=20.0)

@@ -1,5 +1,5 @@
 """The service a run measures, as the bench sees it: a local JVM (runner.Service) or a Deployment
-in a cluster (incluster.measure.ClusterService) implement it, and rounds.measure drives either."""
+in a cluster (incluster.core.measure.ClusterService) implement it, and rounds.measure drives either."""
 
 from __future__ import annotations
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
+from loomlab.incluster import cli
+from loomlab.incluster.core import deploy, plan, report, target
+from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.experiments import scale
 from loomlab.kube import Kube
-
-from . import cli, deploy, plan, report, scale, target
-from .measure import ClusterService
 
 
 def plan_blocks(args, settings: bench.RunSettings, variants: list[str], modes: set[str]) -> tuple[list[tuple], float]:

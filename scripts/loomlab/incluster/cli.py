@@ -13,10 +13,26 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab.bench.settings import round_options
 
+# Each command's module, under loomlab (`python -m loomlab.<module>` runs it; ./lab asks --module).
+MODULES = {
+    "run": "incluster",
+    "autoscale": "incluster.experiments.autoscale",
+    "failover": "incluster.experiments.failover",
+    "fetch": "incluster.experiments.fetch",
+    "monitoring": "incluster.experiments.monitoring",
+    "netpol": "incluster.experiments.netpol",
+}
 
-def description(module: str) -> str:
+
+def module_file(command: str) -> Path:
+    """The source file of a command's module (a package: its __init__.py)."""
+    path = ROOT / "scripts" / "loomlab" / Path(*MODULES[command].split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def description(command: str) -> str:
     """A command module's first paragraph, read without importing it (its imports need the venv)."""
-    source = Path(__file__).with_name(f"{module}.py").read_text()
+    source = module_file(command).read_text()
     return (ast.get_docstring(ast.parse(source)) or "").split("\n\n")[0]
 
 
@@ -48,7 +64,7 @@ def target_options(p: argparse.ArgumentParser):
 
 def run(argv: list[str]) -> argparse.Namespace:
     """Long because it declares every option of `./lab k8s run`, one call each, with its help."""
-    p = argparse.ArgumentParser(prog="lab k8s run", description=description("__init__"))
+    p = argparse.ArgumentParser(prog="lab k8s run", description=description("run"))
     p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
     p.add_argument(
         "--profile",
@@ -175,4 +191,7 @@ COMMANDS = {
 }
 
 if __name__ == "__main__":
-    COMMANDS[sys.argv[1]](sys.argv[2:])
+    if sys.argv[1] == "--module":  # ./lab: the module that runs a command
+        print(MODULES[sys.argv[2]])
+    else:
+        COMMANDS[sys.argv[1]](sys.argv[2:])

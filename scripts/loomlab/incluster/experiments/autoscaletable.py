@@ -1,5 +1,5 @@
 """The runs of `./lab k8s autoscale` side by side, one row each, from their autoscale-*.json:
-`python -m loomlab.incluster.autoscaletable FILE...` prints the table the results page gives
+`python -m loomlab.incluster.experiments.autoscaletable FILE...` prints the table the results page gives
 (what each autoscaler did and when, what the load got, and what the pods cost)."""
 
 from __future__ import annotations

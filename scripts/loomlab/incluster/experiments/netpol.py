@@ -22,9 +22,10 @@ from kubernetes.stream import stream
 
 from loomlab import ROOT, proc
 from loomlab import labreport as lr
+from loomlab.incluster import cli
+from loomlab.incluster.core import pods, target
+from loomlab.incluster.experiments import netpolcost
 from loomlab.kube import Kube, Target
-
-from . import cli, netpolcost, pods, target
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
 PROBE_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has Python

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from loomlab import ROOT
 from loomlab.bench import api as bench
-
-from . import target
+from loomlab.incluster.core import target
 
 # variant -> (Deployment and Service, environment named in the report, the image the manifests name)
 VARIANTS = {

@@ -13,10 +13,8 @@ from pathlib import Path
 
 from loomlab import metrics, proc, samples
 from loomlab.bench import api as bench
-from loomlab.kube import Kube, ready
-
-from . import fetch
-from .deploy import (
+from loomlab.incluster.core import volumes
+from loomlab.incluster.core.deploy import (
     RUNNER_PORT,
     distribute,
     job_id,
@@ -29,8 +27,9 @@ from .deploy import (
     wait_runners_done,
     wait_runners_ready,
 )
-from .plan import VARIANTS
-from .promql import Prometheus, pods_matcher, pods_window
+from loomlab.incluster.core.plan import VARIANTS
+from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
+from loomlab.kube import Kube, ready
 
 STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
 
@@ -234,7 +233,7 @@ class ClusterService:
         # of its own on the results volume: read back (and removed) through a reader pod, on any cluster.
         files = out.parent / f"{out.stem}-files"
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
-        fetch.fetch(self.kube, results_claim(job), files, image, folder=name, remove=True)
+        volumes.fetch(self.kube, results_claim(job), files, image, folder=name, remove=True)
         stem = f"{Path(load.script).stem}-{self.name}-{bench.k6_mode(mode)['MODE']}"
         for i, log in enumerate(logs):
             bench.runner_file(out, i, "log").write_text(log)

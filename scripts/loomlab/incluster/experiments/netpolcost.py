@@ -16,11 +16,10 @@ from statistics import median
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, policyengine
+from loomlab.incluster.core import deploy
+from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import lab_cluster_up
-
-from . import deploy
-from .measure import ClusterService
-from .plan import VARIANTS
 
 VARIANT = "jvm"
 MODES = ("worker", "virtual")

@@ -15,9 +15,8 @@ import yaml
 
 from loomlab import ROOT, proc
 from loomlab.bench import api as bench
+from loomlab.incluster.core import target
 from loomlab.kube import Kube, ready
-
-from . import target
 
 SUMMARY_BEGIN = "----- loom-lab k6 summary -----"
 SUMMARY_END = "----- end of loom-lab k6 summary -----"

@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 
 from loomlab import labreport as lr
+from loomlab.incluster import cli
+from loomlab.incluster.core import target
+from loomlab.incluster.core.promql import Prometheus
 from loomlab.kube import ready
-
-from . import cli, target
-from .promql import Prometheus
 
 QUERIES = (
     ("the service's live JVM threads, per pod", 'jvm_threads_live_threads{app="loom-lab"}'),

@@ -6,8 +6,7 @@ autoscaler changed, before and after."""
 from __future__ import annotations
 
 from loomlab import labreport as lr
-
-from .promql import Prometheus, k6_window, pods_window
+from loomlab.incluster.core.promql import Prometheus, k6_window, pods_window
 
 # A phase shorter than this has too few samples to give a rate or a p99 (Prometheus scrapes every 5 s).
 SHORTEST_S = 10.0

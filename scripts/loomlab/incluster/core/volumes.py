@@ -1,22 +1,19 @@
-"""`./lab k8s fetch WORKLOAD`: the raw summaries (and samples) of a workload's Job, off its results
-volume, on any cluster: a reader pod that mounts the volume read-only (after the Job's pod let go
-of it, so a ReadWriteOnce volume may move to another node), the files packed with tar and read
-back through the API server (pods/exec), the pod deleted. Writes them under --out."""
+"""A results volume read back on any cluster: a reader pod that mounts it (read-only unless its files
+are to be removed, after the Job's pod let go of it, so a ReadWriteOnce volume may move to another
+node), the files packed with tar and read through the API server (pods/exec), the pod deleted."""
 
 from __future__ import annotations
 
 import base64
 import io
-import sys
 import tarfile
 from pathlib import Path
 
 from kubernetes.stream import stream
 
 from loomlab import proc
+from loomlab.incluster.core import pods
 from loomlab.kube import Kube
-
-from . import cli, pods, target
 
 READER_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
 
@@ -71,18 +68,3 @@ def fetch(kube: Kube, claim: str, out: Path, image: str, folder: str = ".", remo
         members = [m for m in tar.getmembers() if m.isfile()]
         tar.extractall(out, members=members, filter="data")
     return sorted(m.name.removeprefix("./") for m in members)
-
-
-def main(argv=None):
-    args = cli.fetch(sys.argv[1:] if argv is None else argv)
-    kube = target.connect(args)
-    image = target.pushed(args.registry).get(READER_IMAGE, READER_IMAGE)
-    out = Path(args.out or f"target/loom-lab/k8s-results/{args.workload}")
-    files = fetch(kube, f"k6-results-{args.workload}", out, image)
-    print(f"{len(files)} files of k6-results-{args.workload} in {out}:")
-    for f in files:
-        print(f"  {f}")
-
-
-if __name__ == "__main__":
-    main()

@@ -12,9 +12,8 @@ from datetime import datetime
 
 from kubernetes.dynamic.exceptions import ResourceNotFoundError
 
+from loomlab.incluster.core import deploy
 from loomlab.kube import ApiException, Kube
-
-from . import deploy
 
 OVERLAYS = {"cpu": "deploy/k8s/overlays/jvm-autoscaled", "queue": "deploy/k8s/overlays/jvm-queue-autoscaled"}
 KINDS = {"HorizontalPodAutoscaler": "autoscaling/v2", "ScaledObject": "keda.sh/v1alpha1"}

@@ -2,7 +2,7 @@
 bound by its threads, and what scaling it costs next to one virtual pod.
 
 The JVM variant gets the sleep suite's configuration (a worker pool of 50: a bound of 500 req/s at
-100 ms) and one autoscaler (incluster.autoscalers): the CPU HorizontalPodAutoscaler, KEDA on the
+100 ms) and one autoscaler (experiments.autoscalers): the CPU HorizontalPodAutoscaler, KEDA on the
 worker pool's demand from Prometheus, or none. One k6 Job holds the mode (worker, or --mode
 virtual) at a multiple of that bound, then the load stops and the run watches the scale-down (up to
 --after s). Every few seconds it records what the autoscaler saw and decided beside what the pods
@@ -22,15 +22,16 @@ from pathlib import Path
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, keda
+from loomlab.incluster import cli
+from loomlab.incluster.core import deploy
+from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.core.plan import VARIANTS
+from loomlab.incluster.core.promql import Prometheus
+from loomlab.incluster.experiments import autoscalers, phases
+from loomlab.incluster.experiments.autoscalers import Autoscaler
+from loomlab.incluster.experiments.looks import look, timeline_table, verdict
 from loomlab.kube import ApiException, Kube, lab_cluster_up
 from loomlab.render import render
-
-from . import autoscalers, cli, deploy, phases
-from .autoscalers import Autoscaler
-from .looks import look, timeline_table, verdict
-from .measure import ClusterService
-from .plan import VARIANTS
-from .promql import Prometheus
 
 VARIANT = "jvm"
 

@@ -22,12 +22,12 @@ from loomlab import proc
 from loomlab.bench import api as bench
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
+from loomlab.incluster import cli
+from loomlab.incluster.core import deploy, volumes
+from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import Kube
 from loomlab.render import render
-
-from . import cli, deploy, fetch
-from .measure import ClusterService
-from .plan import VARIANTS
 
 VARIANT, MODE = "jvm", "virtual"
 
@@ -120,7 +120,7 @@ def main(argv):
         pod = deploy.wait_job(kube, job_name, load.timeout_s)
         log = deploy.pod_log(kube, pod)
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
-        fetch.fetch(kube, deploy.results_claim(job), out / "samples", image, folder=job_name, remove=True)
+        volumes.fetch(kube, deploy.results_claim(job), out / "samples", image, folder=job_name, remove=True)
         samples = (out / "samples" / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
     finally:
         kube.delete_job(job_name)

@@ -1,5 +1,5 @@
 """One look at an autoscaled variant during `./lab k8s autoscale`: what its autoscaler saw and
-decided (incluster.autoscalers) beside what each pod saw (its CPU from the metrics API, its worker
+decided (experiments.autoscalers) beside what each pod saw (its CPU from the metrics API, its worker
 pool from its /q/metrics), the timeline of every look as a table, and the run's answer."""
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ import urllib.parse
 
 from loomlab import labreport as lr
 from loomlab import metrics
+from loomlab.incluster.experiments.autoscalers import Autoscaler, quantity
 from loomlab.kube import Kube
 from loomlab.kube import ready as kube_ready
-
-from .autoscalers import Autoscaler, quantity
 
 
 def pods_now(kube: Kube, variant: str) -> list[dict]:

@@ -12,9 +12,8 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
+from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import ApiException, Kube
-
-from .plan import VARIANTS
 
 
 def startup_table(startups: list[dict]) -> lr.Table:
