@@ -9,12 +9,12 @@ Everything is read as a user would: Job results from the pod's log, /q/metrics a
 through the Service (the API server's service proxy). Writes report.md, report.html and
 results.json like ./lab bench, each section naming its environment.
 
-  plan.py     the variants, the suites at the profile's scale, what runs and how long
-  deploy.py   the manifests applied, rollouts, the k6 Jobs made from deploy/k8s/jobs and awaited
-  measure.py  a variant's Deployment as the bench's service under test
-  report.py   start-up and beside-the-local-bench tables, the report's setup lines
-  cli.py      the options of run, autoscale, failover and fetch (standard library only: --help)
-  __main__.py the command line
+  core/         what every command builds on: plan (the variants, the suites at the profile's
+                scale, the time), deploy (the manifests applied, the k6 Jobs made and awaited),
+                measure (a variant's Deployment as the bench's service under test), report, ...
+  experiments/  the other commands: scale, autoscale, failover, netpol, monitoring, fetch
+  cli.py        every command's options and module (standard library only: --help)
+  __main__.py   the command line of run
 
 Called by ./lab with the cluster up and the images built; see `./lab k8s run --help`.
 """
