@@ -8,21 +8,24 @@
 #   --push REGISTRY[/PREFIX]
 #          push the images a cluster runs (jvm, jvm-aot, postgres, k6, prometheus, keda) to a registry, as
 #          REGISTRY/PREFIX/loom-lab/<name>:<tag>, and record each one's digest in
-#          $LOOMLAB_CACHE/images/pushed/<registry>.txt (local ref=pushed ref@digest), which
+#          $LOOMLAB_CACHE/images/pushed/<registry>.txt (manifest name=pushed ref@digest), which
 #          `./lab k8s run --registry` deploys. A registry on loopback (127.0.0.1, localhost) is
 #          spoken to over plain HTTP; any other over TLS, with buildah's credentials (buildah login).
 #
-# Names and tags are the manifests' (deploy/k8s), never `latest`:
+# Names and tags are the manifests' (deploy/k8s), never `latest`, each under $NAMED there:
 #   loom-lab/loom-lab-jvm:0.1.0  loom-lab/loom-lab-jvm-aot:0.1.0  loom-lab/postgres-pgvector:15
 #   loom-lab/k6:1.8.1            loom-lab/prometheus:3.16      loom-lab/keda:2.21.0
 #   loom-lab/pause:1.0-local (the lab's node's sandbox, imported)
 # `./lab k8s run --registry` deploys the pushed digests; on the lab's cluster the node also pulls
-# the manifests' own names from the lab's registry (its docker.io mirror).
+# the manifests' own names, which are the lab's registry's.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 
 DEBIAN_SUITE="${DEBIAN_SUITE:-bookworm}"
 APP_TAG=0.1.0
+# The registry the manifests name the images in: the lab's own at its default port, so that no name
+# falls back to docker.io (loomlab.cluster.settings.NAMED_REGISTRY; a test holds the two equal).
+NAMED=127.0.0.1:5000
 src="$LOOMLAB_ROOT/src/main/docker/local"
 out="$LOOMLAB_CACHE/images"
 store="$LOOMLAB_CACHE/buildah"
@@ -202,7 +205,7 @@ push() {
   case "${push_to%%/*}" in 127.0.0.1:* | localhost:* | 127.0.0.1 | localhost) tls=false ;; esac
   "${B[@]}" push --quiet --tls-verify="$tls" --digestfile "$out/pushed/$name.digest" "localhost/$ref" "docker://$dest" >/dev/null
   digest="$(cat "$out/pushed/$name.digest")"
-  echo "$ref=${dest%:*}@$digest" >>"$record.partial"
+  echo "$NAMED/$ref=${dest%:*}@$digest" >>"$record.partial"
   log "images: pushed $dest@$digest"
 }
 

@@ -69,8 +69,9 @@ class ComponentConfigs(unittest.TestCase):
             "hosts.toml": f'server = "http://{settings.REGISTRY}"',
             "mirror.toml": f'server = "http://{settings.REGISTRY}"',
         }
-        self.assertEqual(set(expected), set(configs.FILES))
-        for name in configs.FILES:
+        templates = {*configs.FILES, configs.MIRROR[0]}
+        self.assertEqual(set(expected), templates)
+        for name in templates:
             text = configs.render(name)
             self.assertNotIn("$", text, name)
             self.assertIn(expected[name], text, name)
@@ -212,6 +213,27 @@ class EtcdAndSecrets(unittest.TestCase):
         (key,) = first["secretbox"]["keys"]
         self.assertEqual(len(base64.b64decode(key["secret"])), 32)
         self.assertEqual(last, {"identity": {}})
+
+
+class QualifiedImages(unittest.TestCase):
+    """No image of the lab is named so that docker.io is assumed."""
+
+    def test_a_reference_is_qualified_when_it_names_its_registry(self):
+        from loomlab.verify.refs import fully_qualified
+
+        self.assertTrue(fully_qualified("127.0.0.1:5000/loom-lab/k6:1.8.1"))
+        self.assertTrue(fully_qualified("registry.example.com/team/loom-lab/k6@sha256:ab"))
+        self.assertTrue(fully_qualified("localhost/loom-lab/debian:bookworm-local"))
+        self.assertFalse(fully_qualified("loom-lab/loom-lab-jvm:0.1.0"))
+        self.assertFalse(fully_qualified("busybox"))
+
+    def test_images_sh_names_the_registry_the_python_names(self):
+        import re
+
+        text = (settings.ROOT / "scripts" / "k8s" / "images.sh").read_text()
+        named = re.search(r"^NAMED=(\S+)$", text, re.M)
+        assert named is not None
+        self.assertEqual(named.group(1), settings.NAMED_REGISTRY)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ class Images(unittest.TestCase):
                     "template": {
                         "spec": {
                             "containers": [
-                                {"name": "a", "image": "loom-lab/loom-lab-jvm:0.1.0"},
+                                {"name": "a", "image": "127.0.0.1:5000/loom-lab/loom-lab-jvm:0.1.0"},
                                 {"name": "b", "image": "other:1"},
                             ]
                         }
@@ -28,12 +28,14 @@ class Images(unittest.TestCase):
             },
             {"kind": "Service", "spec": {"ports": []}},
         ]
-        pushed = {"loom-lab/loom-lab-jvm:0.1.0": "127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab"}
+        pushed = {
+            "127.0.0.1:5000/loom-lab/loom-lab-jvm:0.1.0": "registry.example.com/t/loom-lab/loom-lab-jvm@sha256:ab"
+        }
         out = target.with_images(docs, pushed)
         images = [c["image"] for c in out[0]["spec"]["template"]["spec"]["containers"]]
-        self.assertEqual(images, ["127.0.0.1:5000/loom-lab/loom-lab-jvm@sha256:ab", "other:1"])
+        self.assertEqual(images, ["registry.example.com/t/loom-lab/loom-lab-jvm@sha256:ab", "other:1"])
         self.assertEqual(
-            docs[0]["spec"]["template"]["spec"]["containers"][0]["image"], "loom-lab/loom-lab-jvm:0.1.0"
+            docs[0]["spec"]["template"]["spec"]["containers"][0]["image"], "127.0.0.1:5000/loom-lab/loom-lab-jvm:0.1.0"
         )  # the rendered documents are left as they were
 
 

@@ -20,10 +20,10 @@ FILES = {
     "registry.yml": Path("registry.yml"),
     # containerd's registry host configuration: the lab's registry speaks plain HTTP on loopback.
     "hosts.toml": Path(f"containerd/certs.d/{s.REGISTRY}/hosts.toml"),
-    # ... and stands in for docker.io, where the manifests' loom-lab/* images are named: the node
-    # pulls those names from the lab's registry, and no pull ever leaves the machine.
-    "mirror.toml": Path("containerd/certs.d/docker.io/hosts.toml"),
 }
+# ... and, should it listen on another port, stands in for the registry the manifests name
+# (NAMED_REGISTRY): the node pulls those names from the lab's registry, and no pull leaves the machine.
+MIRROR = ("mirror.toml", Path(f"containerd/certs.d/{s.NAMED_REGISTRY}/hosts.toml"))
 
 
 def values() -> dict:
@@ -48,7 +48,8 @@ def render(name: str) -> str:
 
 
 def write_configs():
-    for name, target in FILES.items():
+    files = FILES if s.REGISTRY == s.NAMED_REGISTRY else dict([*FILES.items(), MIRROR])
+    for name, target in files.items():
         path = s.RUN / target
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(render(name))

@@ -17,12 +17,12 @@ from loomlab import proc
 
 from .api import Api, kubectl
 from .processes import tools
-from .settings import REGISTRY_PREFIX, ROOT, say, sh
+from .settings import NAMED_REGISTRY, REGISTRY_PREFIX, ROOT, say, sh
 
 # config/default's parts, less ../webhooks.
 PARTS = ("crd", "general", "rbac", "manager", "metrics-server", "service_account")
 UPSTREAM_IMAGES = ("ghcr.io/kedacore/keda", "ghcr.io/kedacore/keda-metrics-apiserver")  # any tag
-IMAGE = "loom-lab/keda:2.21.0"  # scripts/k8s/images.sh keda: /keda and /keda-adapter, as upstream's
+IMAGE = f"{NAMED_REGISTRY}/loom-lab/keda:2.21.0"  # scripts/k8s/images.sh keda: /keda and /keda-adapter, as upstream's
 APISERVICE = "v1beta1.external.metrics.k8s.io"
 
 

@@ -36,6 +36,9 @@ METRICS_PORT = 4443  # metrics-server, behind the API server's aggregation layer
 REGISTRY_PORT = int(os.environ.get("LOOMLAB_K8S_REGISTRY_PORT", "5000"))
 REGISTRY = f"127.0.0.1:{REGISTRY_PORT}"
 REGISTRY_PREFIX = REGISTRY  # what `./lab k8s images --push` pushes to for the lab's cluster
+# The registry the manifests (deploy/k8s) name every image of the lab in: the lab's own at its default
+# port, fully qualified so that no name falls back to docker.io (scripts/k8s/images.sh says the same).
+NAMED_REGISTRY = "127.0.0.1:5000"
 REGISTRY_ROOT = HOME / "registry"
 PORTS = [2379, 2380, API_PORT, METRICS_PORT, REGISTRY_PORT, 10248, 10249, 10250, 10256, 10257, 10259]
 COMPONENTS = [

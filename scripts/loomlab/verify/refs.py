@@ -85,3 +85,24 @@ def refs_check(docs: list[dict], label: str) -> int:
     if problems:
         raise Failure(f"refs {label}: " + "; ".join(problems))
     return count
+
+
+def fully_qualified(image: str) -> bool:
+    """Whether an image reference names its registry: a first part with a dot or a port, or
+    localhost (a bare `loom-lab/x` means docker.io/loom-lab/x, a namespace this project does not own)."""
+    first, _, rest = image.partition("/")
+    return bool(rest) and ("." in first or ":" in first or first == "localhost")
+
+
+def images_check(docs: list[dict], label: str) -> int:
+    """Every image a pod, a Job or the operator's TestRun runs is fully qualified."""
+    images = []
+    for d in docs:
+        for spec, _ in pod_specs(d):
+            images += [c.get("image", "") for c in spec.get("containers", []) + spec.get("initContainers", [])]
+        if d.get("kind") == "TestRun":
+            images.append(d.get("spec", {}).get("runner", {}).get("image", ""))
+    bare = sorted({i for i in images if not fully_qualified(i)})
+    if bare:
+        raise Failure(f"{label}: images without their registry (docker.io would be assumed): {', '.join(bare)}")
+    return len(images)

@@ -9,9 +9,9 @@ from loomlab.incluster.core import target
 
 # variant -> (Deployment and Service, environment named in the report, the image the manifests name)
 VARIANTS = {
-    "jvm": ("loom-lab-jvm", "in-cluster JVM", "loom-lab/loom-lab-jvm:0.1.0"),
-    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", "loom-lab/loom-lab-jvm-aot:0.1.0"),
-    "native": ("loom-lab-native", "in-cluster native", "loom-lab/loom-lab-native:0.1.0"),
+    "jvm": ("loom-lab-jvm", "in-cluster JVM", f"{target.LAB_IMAGES}/loom-lab-jvm:0.1.0"),
+    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", f"{target.LAB_IMAGES}/loom-lab-jvm-aot:0.1.0"),
+    "native": ("loom-lab-native", "in-cluster native", f"{target.LAB_IMAGES}/loom-lab-native:0.1.0"),
 }
 
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import copy
 
-from loomlab.cluster.settings import IMAGES
+from loomlab.cluster.settings import IMAGES, NAMED_REGISTRY
 from loomlab.kube import Kube, Target
+
+# The lab's images as the manifests name them; `pushed` maps these names to what a registry holds.
+LAB_IMAGES = f"{NAMED_REGISTRY}/loom-lab"
 
 
 def connect(args) -> Kube:

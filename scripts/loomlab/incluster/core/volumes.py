@@ -12,10 +12,10 @@ from pathlib import Path
 from kubernetes.stream import stream
 
 from loomlab import proc
-from loomlab.incluster.core import pods
+from loomlab.incluster.core import pods, target
 from loomlab.kube import Kube
 
-READER_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
+READER_IMAGE = f"{target.LAB_IMAGES}/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
 
 
 def reader_pod(name: str, claim: str, image: str, writable: bool) -> dict:

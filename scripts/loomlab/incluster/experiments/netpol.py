@@ -28,7 +28,7 @@ from loomlab.incluster.experiments import netpolcost
 from loomlab.kube import Kube, Target
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
-PROBE_IMAGE = "loom-lab/k6:1.8.1"  # the Jobs' own image: it has Python
+PROBE_IMAGE = f"{target.LAB_IMAGES}/k6:1.8.1"  # the Jobs' own image: it has Python
 # A refused connection fails at once (kube-router rejects); a dropped one at this timeout.
 CONNECT_TIMEOUT_S = 3
 # How long a case that must connect may wait for the policy engine to admit a new pod.
