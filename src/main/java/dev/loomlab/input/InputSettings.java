@@ -1,0 +1,33 @@
+package dev.loomlab.input;
+
+import dev.loomlab.settings.PublishedSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+
+/** The bounds every request meets before its body is parsed, and the heap bodies may hold. */
+@ApplicationScoped
+class InputSettings implements PublishedSettings {
+
+  private final InputConfig config;
+  private final BodyAdmission bodies;
+
+  InputSettings(InputConfig config, BodyAdmission bodies) {
+    this.config = config;
+    this.bodies = bodies;
+  }
+
+  @Override
+  public int order() {
+    return 70;
+  }
+
+  @Override
+  public void publish(Map<String, Object> settings) {
+    settings.put("input.max-array-length", config.maxArrayLength());
+    settings.put("input.max-string-length", config.maxStringLength());
+    settings.put("input.max-nesting-depth", config.maxNestingDepth());
+    settings.put("input.max-request-line", config.maxRequestLine());
+    settings.put("input.max-header-bytes", config.maxHeaderBytes());
+    settings.put("input.body-heap-bytes", bodies.heap());
+  }
+}
