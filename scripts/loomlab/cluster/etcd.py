@@ -53,6 +53,9 @@ def secrets_sealed(api: Api) -> bool:
     what etcd holds; the Secret is deleted again."""
     name, value = "loom-lab-at-rest-probe", secrets.token_hex(16)
     path = "/api/v1/namespaces/kube-system/secrets"
+    # kube-system is made by the API server's bootstrap controller, just after it is ready.
+    if not proc.wait_until(lambda: api.json("/api/v1/namespaces/kube-system", 2), 30, 0.2):
+        raise RuntimeError("the API server made no kube-system namespace")
     api.send(
         "POST",
         path,
