@@ -5,6 +5,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LoomUnitExtension.class)
 class TasksMeasurementWaitTest {
 
+  private static final int ATTEMPTS = 5;
+
   /**
    * The measurement's wait stays at its default; the wait for a thread does not bound this test: a
    * measurement's full GCs stop the whole JVM, and on a busy machine they can hold the first run's
@@ -47,7 +50,8 @@ class TasksMeasurementWaitTest {
   @ShouldNotPin
   void aRunThatFindsAnotherPastTheWaitIsRefusedWithWhenToRetry() throws Exception {
     // A run of 4 s; a second, tried until the first holds the measurement (its request may start
-    // after the second's), waits 2 s and is refused rather than waiting for the first to end.
+    // after the second's), waits 2 s and is refused rather than waiting for the first to end. A
+    // first that a second's measurement held past the wait is refused in its turn: tried again.
     // One request of each alone first: concurrent first requests wait on each other's one-time
     // class initialisation (Netty's query decoder, Jackson), which pins a virtual thread.
     for (String mode : List.of("virtual", "worker")) {
@@ -59,26 +63,33 @@ class TasksMeasurementWaitTest {
           .statusCode(200);
     }
     try (ExecutorService clients = Executors.newFixedThreadPool(1)) {
-      Future<Integer> first =
-          clients.submit(
-              () ->
-                  given()
-                      .queryParam("count", 10)
-                      .queryParam("ms", 4_000)
-                      .get("/api/virtual/tasks")
-                      .statusCode());
-      Response second = null;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (System.nanoTime() < deadline
-          && !first.isDone()
-          && (second == null || second.statusCode() != 503)) {
-        second = given().queryParam("count", 1).queryParam("ms", 0).get("/api/worker/tasks");
+      for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        Future<Integer> first =
+            clients.submit(
+                () ->
+                    given()
+                        .queryParam("count", 10)
+                        .queryParam("ms", 4_000)
+                        .get("/api/virtual/tasks")
+                        .statusCode());
+        Response second = null;
+        while (!first.isDone() && (second == null || second.statusCode() != 503)) {
+          second = given().queryParam("count", 1).queryParam("ms", 0).get("/api/worker/tasks");
+        }
+        if (second != null && second.statusCode() == 503) {
+          assertThat(second.asString(), second.path("detail"), containsString("measurement-wait"));
+          assertThat(Integer.parseInt(second.getHeader("Retry-After")), greaterThanOrEqualTo(1));
+          assertThat(first.get(60, TimeUnit.SECONDS), equalTo(200));
+          return;
+        }
+        // The first lost the race: it waited behind a second's measurement, whose full GCs can
+        // outlast the 2 s on a busy machine, and was refused itself. The wait did its job; again.
+        int refused = first.get(60, TimeUnit.SECONDS);
+        System.out.printf(
+            "attempt %d: the first run answered %d before a second found it%n", attempt, refused);
+        assertThat(refused, equalTo(503));
       }
-      assertThat("the first run answered before any second was tried", second != null);
-      assertThat(second.asString(), second.statusCode(), equalTo(503));
-      assertThat(second.asString(), second.path("detail"), containsString("measurement-wait"));
-      assertThat(Integer.parseInt(second.getHeader("Retry-After")), greaterThanOrEqualTo(1));
-      assertThat(first.get(60, TimeUnit.SECONDS), equalTo(200));
+      fail("in " + ATTEMPTS + " attempts no second run found the first in progress");
     }
   }
 }
