@@ -48,13 +48,14 @@ def etcd(t: dict) -> Argv:
             "--cert-file": PKI / "etcd-server.crt",
             "--key-file": PKI / "etcd-server.key",
             "--trusted-ca-file": PKI / "etcd-ca.crt",
-            "--client-cert-auth": "true",
             "--peer-cert-file": PKI / "etcd-server.crt",
             "--peer-key-file": PKI / "etcd-server.key",
             "--peer-trusted-ca-file": PKI / "etcd-ca.crt",
-            "--peer-client-cert-auth": "true",
             "--log-level": "warn",
         },
+        # Switches: etcd reads `--client-cert-auth true` as the switch and a stray argument.
+        "--client-cert-auth",
+        "--peer-client-cert-auth",
     )
 
 
