@@ -33,14 +33,18 @@ class RunSettings:
         """The settings of a command line's arguments: what it says wins over the profile's defaults
         (smoke: one warm-up, no least warm-up time, one round)."""
         smoke = args.profile == "smoke"
-        repeats = args.repeats if args.repeats is not None else (1 if smoke else verdict.min_rounds())
+        repeats = args.repeats if args.repeats is not None else (1 if smoke else cls.repeats)
         settings = cls(
             profile=args.profile,
-            warmups=args.warmups if args.warmups is not None else (1 if smoke else 15),
-            warmup_seconds=args.warmup_seconds if args.warmup_seconds is not None else (0 if smoke else 15),
+            warmups=args.warmups if args.warmups is not None else (1 if smoke else cls.warmups),
+            warmup_seconds=args.warmup_seconds
+            if args.warmup_seconds is not None
+            else (0 if smoke else cls.warmup_seconds),
             warmup_tolerance=args.warmup_tolerance,
             repeats=repeats,
-            max_rounds=max(repeats, args.max_rounds if args.max_rounds is not None else (1 if smoke else 6)),
+            max_rounds=max(
+                repeats, args.max_rounds if args.max_rounds is not None else (1 if smoke else cls.max_rounds)
+            ),
             interleave=interleave,
             runners=args.runners,
             flames=getattr(args, "flames", ""),
