@@ -1,5 +1,7 @@
-"""Every in-cluster command's parser is in the table `./lab k8s <command> --help` dispatches through,
-and its help prints (`./lab k8s monitoring --help` died with a KeyError)."""
+"""./lab's one command table (loomlab.commands): every command's help prints through ./lab, every
+branch it names exists in ./lab's dispatch, every in-cluster parser is in it, and every `./lab ...`
+the pages write is a command of it (`./lab k8s monitoring --help` died with a KeyError when ./lab
+kept its own lists)."""
 
 import contextlib
 import importlib.util
@@ -11,15 +13,18 @@ import subprocess
 import unittest
 from pathlib import Path
 
+from loomlab import commands
 from loomlab.incluster import cli
 
 
-class CommandTableTest(unittest.TestCase):
+class InClusterParsersTest(unittest.TestCase):
     def test_every_parser_is_in_the_table(self):
         parsers = {
             name
             for name, f in inspect.getmembers(cli, inspect.isfunction)
-            if f.__module__ == cli.__name__ and list(inspect.signature(f).parameters) == ["argv"]
+            if f.__module__ == cli.__name__
+            and inspect.signature(f).return_annotation == "argparse.Namespace"
+            and list(inspect.signature(f).parameters) == ["argv"]
         }
         self.assertEqual(parsers, set(cli.COMMANDS))
 
@@ -50,28 +55,72 @@ class ModuleTableTest(unittest.TestCase):
 
 
 class LabHelpTest(unittest.TestCase):
-    """The same, the way a user asks: through `./lab`, whose bash dispatch keeps its own lists of
-    commands. Help needs nothing installed (Debian's python3, the standard library)."""
+    """The way a user asks: through `./lab`. Help needs nothing installed (Debian's python3, the
+    standard library) and does nothing else: `./lab k8s up --help` must not bring a cluster up."""
 
     def lab(self, *argv: str) -> subprocess.CompletedProcess:
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8"}
         return subprocess.run([str(LAB), *argv], capture_output=True, text=True, env=env, timeout=120)
 
-    def test_every_in_cluster_command_is_in_the_usage_and_its_help_prints(self):
-        # The usage `./lab k8s` prints for a command it does not know: the longest of its usages.
-        usage = max(re.findall(r'die "usage: ./lab k8s ([a-z|-]+)', LAB.read_text()), key=len)
-        for name in cli.COMMANDS:
-            with self.subTest(command=name):
-                self.assertIn(name, usage.split("|"))
-                for flag in ("--help", "-h"):
-                    done = self.lab("k8s", name, flag)
+    def test_every_commands_help_prints_through_lab(self):
+        for c in commands.COMMANDS:
+            if c.own_help:  # k6's and maven's own --help
+                continue
+            for flag in ("--help", "-h"):
+                with self.subTest(command=c.words, flag=flag):
+                    done = self.lab(*c.words.split(), flag)
                     self.assertEqual(done.returncode, 0, done.stderr[-2000:])
-                    self.assertIn("usage:", done.stdout)
+                    self.assertIn("usage:" if c.options else f"./lab {c.words}", done.stdout)
 
-    def test_the_benchs_help_prints(self):
-        done = self.lab("bench", "--help")
+    def test_the_usage_lists_every_command(self):
+        done = self.lab("help")
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
-        self.assertIn("usage:", done.stdout)
+        for c in commands.COMMANDS:
+            self.assertIn(f"./lab {c.words}", done.stdout)
+
+    def test_an_unknown_command_is_refused_with_the_usage(self):
+        for argv in (["nope"], ["k8s", "nope"], ["k8s"]):
+            with self.subTest(argv=argv):
+                done = self.lab(*argv)
+                self.assertEqual(done.returncode, commands.UNKNOWN)
+                self.assertIn("./lab", done.stderr)
+                self.assertEqual(done.stdout, "")
+
+
+class CommandTableTest(unittest.TestCase):
+    def test_every_branch_the_table_names_is_in_labs_dispatch(self):
+        body = LAB.read_text().split("\nmain() {", 1)[1]
+        branches = set(re.findall(r"^  ([a-z][a-z0-9-]*)\)", body, re.M))
+        self.assertEqual({c.how for c in commands.COMMANDS}, branches)
+
+    def test_the_in_cluster_commands_are_the_tables(self):
+        table = {c.words.split()[1] for c in commands.COMMANDS if c.options.startswith("incluster.cli:")}
+        self.assertEqual(table, set(cli.COMMANDS))
+        for c in commands.COMMANDS:
+            if c.how in ("deploy", "python"):
+                self.assertEqual(c.module, cli.MODULES[c.words.split()[1]])
+
+    def test_which_names_the_branch_and_the_words_it_took(self):
+        self.assertEqual(
+            commands.which(["k8s", "autoscale", "--on", "queue"]), "deploy 2 incluster.experiments.autoscale"
+        )
+        self.assertEqual(commands.which(["bench", "--profile", "smoke"]), "bench 1 -")
+        self.assertEqual(commands.which(["k8s", "up"]), "cluster 2 -")
+
+    def test_a_registry_is_read_as_the_parser_declares_it(self):
+        self.assertEqual(cli.registry_of(["--profile", "smoke", "--registry", "r:5000/p", "--strict"]), "r:5000/p")
+        self.assertEqual(cli.registry_of(["--registry=r:5000"]), "r:5000")
+        self.assertEqual(cli.registry_of(["--strict"]), "")
+
+    def test_every_lab_command_the_pages_write_is_in_the_table(self):
+        root = LAB.parent
+        pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+        for page in pages:
+            for words in re.findall(r"\./lab((?: [a-z][a-z0-9-]*){1,2})", page.read_text()):
+                argv = words.split()
+                with self.subTest(page=page.name, command=words):
+                    group = argv == ["k8s"]
+                    self.assertTrue(group or commands.find(argv) is not None, f"{page.name}: ./lab{words}")
 
 
 class WorkloadWithoutJobTest(unittest.TestCase):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import sys
 from pathlib import Path
 
 from loomlab import ROOT
@@ -95,5 +96,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def parse(argv: list[str]) -> argparse.Namespace:
+    return parser().parse_args(argv)
+
+
 if __name__ == "__main__":
-    parser().parse_args()
+    parse(sys.argv[1:])

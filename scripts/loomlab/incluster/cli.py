@@ -13,7 +13,7 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab.bench.settings import round_options
 
-# Each command's module, under loomlab (`python -m loomlab.<module>` runs it; ./lab asks --module).
+# Each command's module, under loomlab (`python -m loomlab.<module>` runs it; loomlab.commands tells ./lab).
 MODULES = {
     "run": "incluster",
     "autoscale": "incluster.experiments.autoscale",
@@ -190,8 +190,17 @@ COMMANDS = {
     "netpol": netpol,
 }
 
+
+def registry_of(argv: list[str]) -> str:
+    """The registry a deploying command's arguments name (target_options' --registry), or "": ./lab
+    pushes the images there before the command runs."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--registry", default="")
+    return p.parse_known_args(argv)[0].registry
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "--module":  # ./lab: the module that runs a command
-        print(MODULES[sys.argv[2]])
+    if sys.argv[1] == "--registry-of":  # ./lab: where to push the images first
+        print(registry_of(sys.argv[2:]))
     else:
         COMMANDS[sys.argv[1]](sys.argv[2:])

@@ -1,0 +1,226 @@
+"""./lab's commands, written once: each command's words, synopsis and summary, where its options are
+declared and how ./lab runs it. ./lab's usage, every `--help` and its dispatch come from this table.
+Standard library only: ./lab asks it with Debian's python3 before anything is installed, so help
+installs and builds nothing.
+
+    python3 -m loomlab.commands usage          the usage
+    python3 -m loomlab.commands help ARGS...   exit 0 after printing the help ARGS ask for, 1 when
+                                               they ask none, 2 (with the usage) on an unknown command
+    python3 -m loomlab.commands which ARGS...  "HOW WORDS MODULE": how ./lab runs the command, how
+                                               many of ARGS name it, its Python module (or -)
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass
+
+from loomlab.incluster.cli import MODULES as IN_CLUSTER
+
+
+@dataclass(frozen=True)
+class Command:
+    words: str  # what the user types after ./lab: "bench", "k8s run"
+    synopsis: str  # its arguments, as the usage shows them
+    summary: str  # what it does, a line or a few
+    how: str  # the branch of ./lab's dispatch that runs it
+    options: str = ""  # "module:function": the function (of argv) that parses its options
+    own_help: bool = False  # the tool's own --help (k6, mvn): ./lab passes it on
+
+    @property
+    def module(self) -> str:
+        """The harness module that runs it, for the in-cluster commands (cli.MODULES); else '-'."""
+        first, _, rest = self.words.partition(" ")
+        return IN_CLUSTER.get(rest, "-") if first == "k8s" else "-"
+
+
+def _in_cluster(name: str, synopsis: str, summary: str, how: str) -> Command:
+    """An in-cluster command: its options in incluster/cli.py, its module in cli.MODULES."""
+    return Command(f"k8s {name}", synopsis, summary, how, f"incluster.cli:{name}")
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "bench",
+        "[options]",
+        "the main job: build, database, k6, run the comparison, write the report",
+        "bench",
+        "bench.cli:parse",
+    ),
+    Command(
+        "test",
+        "[--under-load N] [maven args]",
+        "provision (JDK, PostgreSQL + pgvector), then the whole test suite (with N CPU hogs beside it:"
+        " the suite must pass on a busy machine)",
+        "test",
+    ),
+    Command(
+        "serve",
+        "",
+        "database + the service on 127.0.0.1:8080, in the foreground (Ctrl-C stops); Quarkus settings as"
+        " environment variables apply, e.g. QUARKUS_HTTP_PORT=8081 QUARKUS_THREAD_POOL_MAX_THREADS=50 ./lab serve",
+        "serve",
+    ),
+    Command(
+        "db",
+        "start|stop|status|env|destroy",
+        "the local PostgreSQL 15 + pgvector (QUARKUS_DATASOURCE_JDBC_URL wins)",
+        "db",
+    ),
+    Command("k6", "[k6 args]", "the cached real k6 (built once from the Go module proxy)", "k6", own_help=True),
+    Command(
+        "k8s up",
+        "",
+        "a real single-node Kubernetes on this machine (root), with a registry on loopback, built and started",
+        "cluster",
+    ),
+    Command("k8s down", "", "the lab's cluster stopped and the host restored as before up", "cluster"),
+    Command("k8s status", "", "whether the lab's cluster is up", "cluster"),
+    Command("k8s env", "", "KUBECONFIG of the lab's cluster, for eval", "cluster"),
+    Command("k8s registry", "", "the lab's registry, to push to", "cluster"),
+    Command("k8s node-images", "", "the images the node's containerd holds", "cluster"),
+    Command(
+        "k8s images",
+        "[--push REGISTRY[/PREFIX]] [NAME]",
+        "the images (JVM, JVM + AOT cache, PostgreSQL + pgvector, k6), built here with buildah, pushed to a"
+        " registry with their digests",
+        "images",
+    ),
+    _in_cluster(
+        "run",
+        "[options]",
+        "the comparison in any cluster (--kubeconfig, --context, --namespace; default: the lab's own when"
+        " up), from a registry (--registry; default: the lab's), k6 Jobs against the JVM and JVM + AOT"
+        " pods, same report as bench",
+        "deploy",
+    ),
+    _in_cluster(
+        "autoscale",
+        "[--on cpu|queue|none] [options]",
+        "the worker mode held above its thread bound under a CPU autoscaler, the queue autoscaler (KEDA on"
+        " Prometheus) or none: what it saw and did, each phase's figures",
+        "deploy",
+    ),
+    _in_cluster(
+        "failover", "[options]", "one of two pods killed under a constant load: what failed, how long", "deploy"
+    ),
+    _in_cluster("fetch", "WORKLOAD", "the raw summaries of a workload's k6 Job, off its results volume", "python"),
+    _in_cluster(
+        "monitoring",
+        "[--job NAME]",
+        "the namespace's Prometheus: every pod a target and up, loom-lab's metrics and a k6 Job's samples queryable",
+        "python",
+    ),
+    _in_cluster(
+        "netpol",
+        "[--broken DIR]",
+        "the NetworkPolicies proven from outside with throwaway pods, each case allowed or refused by the"
+        " policy it names",
+        "python",
+    ),
+    Command("k8s verify", "", "the manifests checked against schemas and a real API server", "verify"),
+    Command("k8s secret", "", "the database Secret's env file generated (kept when it exists)", "secret"),
+    Command("k8s rerun", "WORKLOAD", "a finished k6 Job deleted and re-applied", "rerun"),
+    Command(
+        "startup",
+        "[--launches N] [--port PORT]",
+        "JVM vs JVM + AOT cache vs native: first request, RSS, throughput",
+        "startup",
+    ),
+    Command("aot", "[maven args]", "Quarkus' AOT-cache packaging, trained by the integration tests", "aot"),
+    Command("native", "[maven args]", "the native build and its ITs, where GraalVM/Mandrel or Docker exists", "native"),
+    Command("mvn", "[args]", "./mvnw with the JDK the lab picks", "mvn", own_help=True),
+    Command("fmt", "", "format the Java sources (the build checks it)", "fmt"),
+)
+
+HELP_FLAGS = ("-h", "--help")
+NOT_HELP = 10  # `help`'s exit status when the arguments ask no help
+UNKNOWN = 2
+
+
+def find(args: list[str]) -> Command | None:
+    """The command the arguments name: the longest table entry their first words spell."""
+    named = [c for c in COMMANDS if c.words.split() == args[: len(c.words.split())]]
+    return max(named, key=lambda c: len(c.words)) if named else None
+
+
+def entry(c: Command, width: int = 28) -> str:
+    """A command's lines in the usage: its words and synopsis, then its summary wrapped beside them."""
+    head = f"  ./lab {c.words} {c.synopsis}".rstrip()
+    words, lines, line = c.summary.split(), [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > 100 - width:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}".strip()
+    lines.append(line)
+    pad = " " * width
+    if len(head) + 2 <= width:
+        return "\n".join([head.ljust(width) + lines[0], *(pad + x for x in lines[1:])])
+    return "\n".join([head, *(pad + x for x in lines)])
+
+
+def usage(group: str = "") -> str:
+    chosen = [c for c in COMMANDS if not group or c.words.split()[0] == group]
+    lines = ["loom-lab's command line: everything from a fresh machine to a report.", ""]
+    lines += [entry(c) for c in chosen]
+    lines += [
+        "",
+        "Each command picks a JDK >= 21 itself (25 to build) and says which; --help on any command says more.",
+    ]
+    return "\n".join(lines)
+
+
+def help_for(args: list[str]) -> int:
+    """Print the help the arguments ask for: the usage for none or `help`, a command's options (its
+    parser) or its entry for -h/--help anywhere after it. NOT_HELP when they ask none."""
+    if not args or args[0] in ("help", *HELP_FLAGS):
+        print(usage())
+        return 0
+    c = find(args)
+    if c is None:
+        group = args[0] if any(x.words.startswith(args[0] + " ") for x in COMMANDS) else ""
+        print(usage(group), file=sys.stderr)
+        if group and len(args) == 1:
+            print(f"\nlab: {group} needs one of the commands above", file=sys.stderr)
+        else:
+            print(f"\nlab: unknown command '{' '.join(args[:2] if group else args[:1])}'", file=sys.stderr)
+        return UNKNOWN
+    rest = args[len(c.words.split()) :]
+    if c.own_help or not any(a in HELP_FLAGS for a in rest):
+        return NOT_HELP
+    if not c.options:
+        print(entry(c))
+        return 0
+    module, _, function = c.options.partition(":")
+    try:
+        getattr(importlib.import_module(f"loomlab.{module}"), function)(["--help"])
+    except SystemExit as done:  # argparse's --help exits 0
+        return int(done.code or 0)
+    return 0
+
+
+def which(args: list[str]) -> str:
+    c = find(args)
+    if c is None:
+        raise SystemExit(f"lab: unknown command '{' '.join(args)}'")
+    return f"{c.how} {len(c.words.split())} {c.module}"
+
+
+def main(argv: list[str]) -> int:
+    what, args = argv[0], argv[1:]
+    if what == "usage":
+        print(usage())
+        return 0
+    if what == "help":
+        return help_for(args)
+    if what == "which":
+        print(which(args))
+        return 0
+    raise SystemExit("usage: python3 -m loomlab.commands usage|help|which ARGS...")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
