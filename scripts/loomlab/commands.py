@@ -135,6 +135,7 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 HELP_FLAGS = ("-h", "--help")
+USAGE = "help"  # `./lab help`: the usage, answered before any command
 NOT_HELP = 10  # `help`'s exit status when the arguments ask no help
 UNKNOWN = 2
 
@@ -176,7 +177,7 @@ def usage(group: str = "") -> str:
 def help_for(args: list[str]) -> int:
     """Print the help the arguments ask for: the usage for none or `help`, a command's options (its
     parser) or its entry for -h/--help anywhere after it. NOT_HELP when they ask none."""
-    if not args or args[0] in ("help", *HELP_FLAGS):
+    if not args or args[0] in (USAGE, *HELP_FLAGS):
         print(usage())
         return 0
     c = find(args)
