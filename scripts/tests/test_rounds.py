@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import tempfile
 import unittest
 from collections.abc import Callable
 from pathlib import Path
 
-from loomlab.bench import rounds, verdict
+from loomlab.bench import answer, rounds, verdict
 from loomlab.bench.loads import Load, Suite
 from loomlab.bench.progress import Progress
 from loomlab.bench.settings import RunSettings
@@ -57,7 +58,8 @@ def settings(repeats: int, max_rounds: int) -> RunSettings:
 
 
 def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
-    """rounds.interleaved over one load of the three modes: (its results, the calls, the services)."""
+    """rounds.interleaved over one load of the three modes: (its results, the calls, the services, the
+    verdict the rounds carry out)."""
     load = Load("closed 10 users", "k6/sleep.js", "closed", {}, modes=MODES, est_s=1.0)
     suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
     calls: list[tuple[str, bool]] = []
@@ -68,15 +70,15 @@ def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
         return services[mode]
 
     with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
-        results, _ = rounds.interleaved(
+        results, verdicts, _ = rounds.interleaved(
             suite, settings(repeats, max_rounds), Path(out), set(), Progress(1, 1.0), start, "t"
         )
-    return results[0], calls, services
+    return results[0], calls, services, verdicts[0]
 
 
 class RoundsTest(unittest.TestCase):
     def test_every_round_runs_each_mode_once_in_an_order_rotated_every_round(self):
-        _, calls, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 4, 4)
+        _, calls, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 4, 4)
         measured = [mode for mode, warmup in calls if not warmup]
         self.assertEqual(
             measured,
@@ -85,7 +87,7 @@ class RoundsTest(unittest.TestCase):
         )
 
     def test_each_mode_warms_up_before_any_round_and_every_service_stops(self):
-        _, calls, services = drive(lambda mode, n: 100.0, 4, 4)
+        _, calls, services, _ = drive(lambda mode, n: 100.0, 4, 4)
         first_measured = next(i for i, (_, warmup) in enumerate(calls) if not warmup)
         self.assertEqual({m for m, w in calls[:first_measured] if w}, set(MODES))
         self.assertFalse(any(w for _, w in calls[first_measured:]))
@@ -93,14 +95,14 @@ class RoundsTest(unittest.TestCase):
 
     def test_rounds_are_added_until_the_verdict_can_name_a_winner(self):
         # Two rounds give no interval at 80 %: a clear winner still needs verdict.min_rounds().
-        results, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 2, 10)
+        results, _, _, found = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 2, 10)
         self.assertEqual(len(results["virtual"]["runs"]), verdict.min_rounds())
-        found = verdict.decide(results, list(MODES))
         assert found is not None
         self.assertEqual((found.kind, found.winners), ("win", ["virtual"]))
+        self.assertEqual(found, verdict.decide(results, list(MODES)))  # carried: the last round's
 
     def test_a_clear_winner_stops_at_the_least_rounds(self):
-        results, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 5, 10)
+        results, _, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 5, 10)
         self.assertEqual(len(results["worker"]["runs"]), 5)
 
     def test_rounds_that_cannot_order_the_modes_stop_at_the_cap_and_say_so(self):
@@ -110,12 +112,33 @@ class RoundsTest(unittest.TestCase):
                 return 50.0
             return 130.0 if (mode == "virtual") == (n % 2 == 0) else 100.0
 
-        results, _, _ = drive(rate, 4, 7)
+        results, _, _, found = drive(rate, 4, 7)
         self.assertEqual([len(results[m]["runs"]) for m in MODES], [7, 7, 7])
-        found = verdict.decide(results, list(MODES))
         assert found is not None
         self.assertNotEqual(found.kind, "win")
         self.assertIn("cannot tell", found.text())
+
+
+class CarriedVerdictTest(unittest.TestCase):
+    """The verdict is decided once, where the rounds ran, and carried: the report and --compare read
+    the section's, through results.json too; a section without one is decided from its runs."""
+
+    def section(self):
+        results, _, _, found = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 5, 5)
+        assert found is not None
+        return {"workload": "sleep", "load": "closed 10 users", "results": results, "verdict": found.record()}
+
+    def test_the_report_reads_the_carried_verdict_through_json(self):
+        carried = json.loads(json.dumps(self.section()))
+        self.assertEqual(answer.verdict_of(carried)[0], "virtual")
+        # The section's verdict, not its runs', is the one printed: a record saying otherwise wins.
+        carried["verdict"]["winners"] = ["reactive"]
+        self.assertEqual(answer.verdict_of(carried)[0], "reactive")
+
+    def test_a_section_without_a_verdict_is_decided_from_its_runs(self):
+        bare = self.section()
+        del bare["verdict"]
+        self.assertEqual(answer.verdict_of(bare)[0], "virtual")
 
 
 if __name__ == "__main__":

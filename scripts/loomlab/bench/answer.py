@@ -78,11 +78,19 @@ def by_how_much(v: verdict.Verdict) -> str:
     return f"{p.median:.2f}x {what} ({p.low:.2f}-{p.high:.2f}) vs {p.b}"
 
 
+def carried(section: Mapping) -> verdict.Verdict | None:
+    """The verdict the rounds decided and the section carries; None for a section without one (a
+    Job's answer read off its volume, results.json written before sections carried it), which
+    verdict_of decides from its runs."""
+    found = section.get("verdict")
+    return verdict.Verdict.of_record(found) if found else None
+
+
 def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
     """(winner, by how much, rounds, cause) of one section, or None where fewer than two modes ran."""
     results = section["results"]
     modes = [m for m in MODES if m in results and results[m]["runs"]]
-    v = verdict.decide(results, modes)
+    v = carried(section) or verdict.decide(results, modes)
     if v is None:
         return None
     agg = {m: lr.aggregate(results[m]["runs"]) for m in modes}

@@ -43,6 +43,26 @@ class ModeResults(TypedDict, total=False):
     profiled: dict[str, Any]
 
 
+class PairRecord(TypedDict):
+    """A winner against its closest contender: the median per-round ratio, its interval and coverage."""
+
+    a: str
+    b: str
+    median: float
+    low: float
+    high: float
+    coverage: float
+    state: str
+
+
+class VerdictRecord(TypedDict):
+    kind: str  # "win", "ahead", "tie" or "cannot tell"
+    winners: list[str]
+    metric: str  # "req/s" or "p99"
+    rounds: int
+    against: PairRecord | None
+
+
 class Section(TypedDict, total=False):
     """One load of one suite, measured in every mode it has."""
 
@@ -62,6 +82,7 @@ class Section(TypedDict, total=False):
     bounds: dict[str, float]
     rate: float | None
     failed: list[str]
+    verdict: VerdictRecord  # decided once, by the rounds that ran the load (absent: fewer than 2 modes)
 
 
 class Results(TypedDict):

@@ -16,7 +16,7 @@ from pathlib import Path
 from loomlab import labreport as lr
 
 from . import flames, verdict
-from .loads import Load, Suite, effective_bound, service_pools
+from .loads import MODES, Load, Suite, effective_bound, service_pools
 from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
 from .progress import Progress
 from .runner import Service
@@ -94,6 +94,7 @@ def interleaved(suite: Suite, settings: RunSettings, out: Path, modes: set, prog
     """Every mode's service started and warmed, kept up; each load in rounds, the order rotated."""
     order = suite_modes(suite, modes)
     results: list[dict] = [dict() for _ in suite.loads]
+    verdicts: list[verdict.Verdict | None] = [None for _ in suite.loads]
     services, plans, warm, info = {}, {}, {}, {}
     try:
         for slot, mode in enumerate(order):
@@ -105,6 +106,7 @@ def interleaved(suite: Suite, settings: RunSettings, out: Path, modes: set, prog
             print(f"   warm: {progress.tick(plans[mode]['start'])}", flush=True)
         for i, load in enumerate(suite.loads):
             in_load = [m for m in order if m in load.modes]
+            in_report_order = [m for m in MODES if m in in_load]
             least = repeats_of(load, settings)
             cap = max(least, settings.max_rounds)
             results[i] = {m: {"runs": [], "warmup": warm.get(m, {})} for m in in_load}
@@ -127,7 +129,7 @@ def interleaved(suite: Suite, settings: RunSettings, out: Path, modes: set, prog
                         i,
                     )
                 r += 1
-                found = verdict.decide(results[i], in_load)
+                found = verdicts[i] = verdict.decide(results[i], in_report_order)
                 if r >= cap or (r >= least and (found is None or found.kind not in ("cannot tell", "ahead"))):
                     break
                 told = found.text() if found else "no verdict"
@@ -137,7 +139,7 @@ def interleaved(suite: Suite, settings: RunSettings, out: Path, modes: set, prog
     finally:
         for service in services.values():
             service.stop()
-    return results, info
+    return results, verdicts, info
 
 
 def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set, progress: Progress, start, tag: str):
@@ -174,7 +176,9 @@ def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set, progress:
                     )
         finally:
             service.stop()
-    return results, info
+    # Decided once, after the last mode's runs: the rounds are the i-th run of each mode.
+    verdicts = [verdict.decide(r, [m for m in MODES if m in r]) for r in results]
+    return results, verdicts, info
 
 
 def measure(
@@ -207,7 +211,7 @@ def measure(
             .replace(",", "")
         )
         run = interleaved if settings.interleave else blocks
-        results, info = run(suite, settings, out, modes, progress, start, tag)
+        results, verdicts, info = run(suite, settings, out, modes, progress, start, tag)
         progress.loads_done += len(suite.loads)
         # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
         pools = service_pools(info.get("pools", {}))
@@ -238,6 +242,9 @@ def measure(
                 "rate": load.rate,
                 "failed": [m for m in load.modes for run_ in results[i][m]["runs"] if run_failed(load, m, pools, run_)],
             }
+            found = verdicts[i]
+            if found is not None:
+                section["verdict"] = found.record()
             sections.append(section)
             print(f"\n{suite.workload}: {load.name}{where}\n{section['table'].text()}")
             if section["ratio"]:

@@ -12,7 +12,7 @@ every mode ties on req/s, p99 decides the same way."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 # Two modes whose req/s ratio stays within 5 % (p99: 20 %, latency is noisier) tie.
 TIE = 0.05
@@ -111,6 +111,15 @@ class Verdict:
         if self.kind == "ahead":
             return f"{', '.join(self.winners)} (between them: cannot tell at {self.rounds} rounds)"
         return ", ".join(self.winners)
+
+    def record(self) -> dict:
+        """What a section carries into results.json: decided once, where the rounds ran."""
+        return asdict(self)
+
+    @classmethod
+    def of_record(cls, r: dict) -> Verdict:
+        against = Pair(**r["against"]) if r.get("against") else None
+        return cls(r["kind"], list(r["winners"]), r["metric"], r["rounds"], against)
 
 
 def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> Verdict | None:
