@@ -2,7 +2,27 @@
 in-cluster runner and the reports. One import root (scripts/), one interpreter: the venv ./lab
 creates from scripts/pyproject.toml. ./lab is a thin entry into `python -m loomlab.<command>`."""
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 # The repository's root: scripts/loomlab/__init__.py -> ../..
 ROOT = Path(__file__).resolve().parents[2]
+
+
+class LabError(Exception):
+    """What a command refuses or could not do, in words for its user: `command` prints it and exits
+    1. Library modules raise it instead of SystemExit, so a caller (a test, a retry) can catch it;
+    proc.wait_until never takes it for "not yet". A bug keeps its traceback."""
+
+
+def command(main: Callable[..., object], *args: object) -> NoReturn:
+    """A command's entry: runs main(*args); an int it returns is the exit status, a LabError is
+    printed as "lab: ..." with exit 1."""
+    try:
+        status = main(*args)
+    except LabError as e:
+        print(f"lab: {e}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
+    raise SystemExit(status if isinstance(status, int) else 0)

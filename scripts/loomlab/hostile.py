@@ -20,6 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from loomlab import command
+
 GRPC_PATH = "/loomlab.ingest.v1.Ingest/WriteRecruits"
 
 
@@ -155,4 +157,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    command(main)

@@ -19,6 +19,7 @@ from typing import Any
 from kubernetes import client, config, dynamic
 from kubernetes.client.rest import ApiException
 
+from loomlab import LabError
 from loomlab.cluster.settings import KUBECONFIG as LOOMLAB_KUBECONFIG
 
 DEFAULT_NAMESPACE = "loom-lab"
@@ -217,7 +218,7 @@ class Kube:
         deadline = time.monotonic() + timeout_s
         while self.namespace_exists():
             if time.monotonic() > deadline:
-                raise SystemExit(f"namespace {self.ns} still there after {timeout_s:.0f} s")
+                raise LabError(f"namespace {self.ns} still there after {timeout_s:.0f} s")
             time.sleep(1)
 
     def delete_job(self, name: str):

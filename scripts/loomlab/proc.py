@@ -11,6 +11,8 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from loomlab import LabError
+
 
 def stop(proc: subprocess.Popen, timeout: float = 20) -> int | None:
     """SIGTERM, wait up to `timeout` s, then SIGKILL; returns the exit code."""
@@ -67,7 +69,8 @@ def wait_until(
 ):
     """Calls `check` until it returns something truthy (returned) or `timeout` s pass (None); also
     None at once when `give_up` says there is no point (the process behind it died). An exception
-    counts as not yet, unless it is one of CHECK_BUGS (raised: a bug in a check is not a timeout)."""
+    counts as not yet, unless it is one of CHECK_BUGS (raised: a bug in a check is not a timeout) or
+    a LabError (raised: the check's own verdict, such as a pod that cannot pull its image)."""
     deadline = time.monotonic() + timeout
     last: Exception | None = None
     while True:
@@ -76,7 +79,7 @@ def wait_until(
             if value:
                 return value
             last = None
-        except CHECK_BUGS:
+        except (*CHECK_BUGS, LabError):  # a bug, or a check's own verdict that waiting cannot change
             raise
         except Exception as e:  # noqa: BLE001 - anything else a poll raises means "not yet"
             last = e

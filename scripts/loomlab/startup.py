@@ -19,7 +19,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from loomlab import ROOT, proc
+from loomlab import ROOT, LabError, command, proc
 from loomlab import labreport as lr
 
 FIRST = "/api/virtual/sleep?ms=0"
@@ -60,10 +60,10 @@ def launch(cmd: list[str], port: int, env: dict, log: Path) -> tuple[subprocess.
         if get(url, timeout=1) == 200:
             return service, (time.monotonic() - t0) * 1000
         if service.poll() is not None:
-            raise SystemExit(f"{cmd[0]} exited with {service.returncode}; see {log}")
+            raise LabError(f"{cmd[0]} exited with {service.returncode}; see {log}")
         time.sleep(0.005)
     stop(service)
-    raise SystemExit(f"no successful request within 60 s; see {log}")
+    raise LabError(f"no successful request within 60 s; see {log}")
 
 
 def stop(service: subprocess.Popen):
@@ -252,4 +252,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    command(main)

@@ -3,7 +3,7 @@
 
 import unittest
 
-from loomlab import labreport
+from loomlab import LabError, labreport
 from loomlab.bench import compare, loads, profiles, summaries, tables
 from loomlab.bench.plan import suite_modes
 from loomlab.bench.workloads import db, ingest, sleep
@@ -185,7 +185,7 @@ class CommandLineTest(unittest.TestCase):
         chosen = chosen_suites(parser().parse_args(["--profile", "cpu", "--loads", "mixed C=(0|5) ms"]))
         self.assertEqual([s.workload for s in chosen], ["mixed"])
         self.assertEqual([ld.name.split(",")[0] for ld in chosen[0].loads], ["C=0 ms", "C=5 ms"])
-        with self.assertRaises(SystemExit):
+        with self.assertRaises(LabError):
             chosen_suites(parser().parse_args(["--profile", "quick", "--loads", "no such load"]))
 
 

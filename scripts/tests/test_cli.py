@@ -13,7 +13,7 @@ import subprocess
 import unittest
 from pathlib import Path
 
-from loomlab import commands
+from loomlab import LabError, commands
 from loomlab.incluster import cli
 
 
@@ -128,6 +128,6 @@ class WorkloadWithoutJobTest(unittest.TestCase):
         from loomlab.incluster.core import plan
 
         args = cli.run(["--workload", "buffers", "--profile", "smoke", "--out", "/nonexistent"])
-        with self.assertRaises(SystemExit) as refused:
+        with self.assertRaises(LabError) as refused:
             plan.suites_on_variants(args, ["jvm"])
-        self.assertIn("no in-cluster Job for buffers", str(refused.exception.code))
+        self.assertIn("no in-cluster Job for buffers", str(refused.exception))

@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab import labreport
+from loomlab import LabError, labreport
 from loomlab.bench import k6csv, loads, merge, runners
 
 FIXTURE = Path(__file__).resolve().parent / "testdata" / "k6-runner"
@@ -242,10 +242,10 @@ class RunnersTest(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertEqual(len(summary_["runner_figures"]), 2)
         self.assertEqual(labreport.k6_figures(summary_, "main")["requests"], 40)
-        with self.assertRaisesRegex(SystemExit, "runner 1 of 2 .* failed \\(exit 107\\).*\\n.*GoError"):
+        with self.assertRaisesRegex(LabError, "runner 1 of 2 .* failed \\(exit 107\\).*\\n.*GoError"):
             runners.merged_run(load, out, "sleep virtual", [0, 107], ["", "GoError: boom"])
         runners.runner_file(out, 0, "json").unlink()
-        with self.assertRaisesRegex(SystemExit, "runner 0 of 2 .* wrote no summary"):
+        with self.assertRaisesRegex(LabError, "runner 0 of 2 .* wrote no summary"):
             runners.merged_run(load, out, "sleep virtual", [0, 0], ["", ""])
 
 

@@ -5,6 +5,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from loomlab import LabError
 from loomlab import labreport as lr
 from loomlab.bench import chart, records
 from tests import test_bench
@@ -36,7 +37,7 @@ class ResultsTest(unittest.TestCase):
 
     def test_a_results_json_of_another_schema_is_refused(self):
         folder = self.write({"meta": {}, "sections": []})  # before the schema: version 1
-        with self.assertRaises(SystemExit) as e:
+        with self.assertRaises(LabError) as e:
             records.read_results(folder)
         self.assertIn("schema 1, this harness reads 2", str(e.exception))
 

@@ -14,6 +14,7 @@ import os
 import re
 from pathlib import Path
 
+from loomlab import LabError, command
 from loomlab import labreport as lr
 
 from . import verdict
@@ -35,7 +36,7 @@ def chosen_suites(args) -> list[Suite]:
     wanted = {w for w in args.workload.split(",") if w}
     missing = wanted - {s.workload for s in suites(args.profile)}
     if missing:
-        raise SystemExit(
+        raise LabError(
             f"workload(s) not in the {args.profile} profile: "
             + "; ".join(
                 f"{w}: " + (", ".join(p for p in PROFILES if w in {s.workload for s in suites(p)}) or "no profile")
@@ -49,7 +50,7 @@ def chosen_suites(args) -> list[Suite]:
             s.loads = [ld for ld in s.loads if re.search(args.loads, f"{s.workload} {ld.name}")]
         chosen = [s for s in chosen if s.loads]
         if not chosen:
-            raise SystemExit(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
+            raise LabError(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
     return chosen
 
 
@@ -87,7 +88,7 @@ def main(argv=None):
         compare(Path(args.compare[0]), Path(args.compare[1]))
         return
     if not args.plan and not (args.k6 and args.java and args.out):
-        raise SystemExit("--k6, --java and --out are needed to run (./lab bench passes them)")
+        raise LabError("--k6, --java and --out are needed to run (./lab bench passes them)")
     chosen = chosen_suites(args)
     modes = {m for m in args.mode.split(",") if m}
     progress = announce(settings, chosen, modes, args.plan)
@@ -102,4 +103,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    command(main)

@@ -18,6 +18,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from loomlab import LabError, command
+
 from . import answer, figures
 from .loads import Load, Scale, effective_bound
 from .tables import load_table
@@ -36,7 +38,7 @@ def pools_of(target: str, wait_s: float = 0) -> dict:
                 return json.loads(r.read()).get("pools", {})
         except OSError as e:
             if time.monotonic() >= deadline:
-                raise SystemExit(f"{target} did not answer /api/info within {wait_s:.0f} s: {e}") from None
+                raise LabError(f"{target} did not answer /api/info within {wait_s:.0f} s: {e}") from None
             time.sleep(1)
 
 
@@ -127,4 +129,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    command(main, sys.argv[1:])

@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from loomlab import LabError, command
+
 from . import k6csv
 
 WANTED = ["http_req_duration", "http_reqs", "http_req_failed", "dropped_iterations"]
@@ -67,7 +69,7 @@ def main(argv):
         )
         took = time.monotonic() - started
         if child.returncode:
-            raise SystemExit(child.stderr)
+            raise LabError(child.stderr)
         rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         values = json.loads(child.stdout)
         print(
@@ -77,4 +79,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    command(main, sys.argv[1:])

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import ROOT
+from loomlab import ROOT, LabError
 
 # CPU samples every millisecond of a thread's CPU time: a 2 s A3 run on two cores gives thousands.
 CPU_INTERVAL_NS = 1_000_000
@@ -56,7 +56,7 @@ class Profiler:
         )
         # jcmd exits 0 even when the agent refused: the agent's own code is on the last line.
         if done.returncode != 0 or not done.stdout.rstrip().endswith("return code: 0"):
-            raise SystemExit(f"async-profiler via jcmd {pid} ({options}) failed: {done.stdout}{done.stderr}")
+            raise LabError(f"async-profiler via jcmd {pid} ({options}) failed: {done.stdout}{done.stderr}")
 
     @contextmanager
     def recording(self, pid: int, jfr: Path) -> Iterator[Path]:

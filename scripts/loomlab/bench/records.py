@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any, TypedDict
 
+from loomlab import LabError
+
 # results.json's shape. 2: "schema" itself, and sections as below. --compare reads only its own.
 SCHEMA_VERSION = 2
 
@@ -102,7 +104,7 @@ def read_results(folder: Path) -> Results:
     data = json.loads((folder / "results.json").read_text())
     schema = data.get("schema", 1)
     if schema != SCHEMA_VERSION:
-        raise SystemExit(
+        raise LabError(
             f"{folder / 'results.json'}: schema {schema}, this harness reads {SCHEMA_VERSION}"
             " (rerun the bench, or compare with the harness that wrote it)"
         )

@@ -12,7 +12,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import ROOT, metrics, proc
+from loomlab import ROOT, LabError, metrics, proc
 
 from . import profiler, runners
 from .figures import figures_of, open_throughput
@@ -50,8 +50,8 @@ class Service:
         if proc.wait_http(self.url + "/q/health/ready", timeout_s, alive=lambda: self.proc.poll() is None):
             return
         if self.proc.poll() is not None:
-            raise SystemExit(f"service exited with {self.proc.returncode}; see {self.log}")
-        raise SystemExit(f"service not ready after {timeout_s} s; see {self.log}")
+            raise LabError(f"service exited with {self.proc.returncode}; see {self.log}")
+        raise LabError(f"service not ready after {timeout_s} s; see {self.log}")
 
     def get(self, path: str, timeout=10) -> str:
         with urllib.request.urlopen(self.url + path, timeout=timeout) as r:
@@ -177,13 +177,13 @@ def run_k6(
         )
     except subprocess.TimeoutExpired as e:
         sampler.finish()
-        raise SystemExit(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped") from e
+        raise LabError(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped") from e
     samples = sampler.finish()
     took = time.monotonic() - started
     (out.with_suffix(".log")).write_text(k6_run.stdout + k6_run.stderr)
     (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
     if not out.exists():
-        raise SystemExit(f"k6 run '{label}' wrote no summary (exit {k6_run.returncode}):\n{k6_run.stderr[-2000:]}")
+        raise LabError(f"k6 run '{label}' wrote no summary (exit {k6_run.returncode}):\n{k6_run.stderr[-2000:]}")
     return figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+from loomlab import LabError, proc
 from loomlab import labreport as lr
-from loomlab import proc
 
 from . import merge
 from .loads import Load, on_cpus
@@ -96,7 +96,7 @@ def resume_all(resume_one, targets: list) -> float:
     for t in threads:
         t.join()
     if errors:
-        raise SystemExit(f"could not resume every k6 runner: {'; '.join(errors)}")
+        raise LabError(f"could not resume every k6 runner: {'; '.join(errors)}")
     return max(done) - min(done)
 
 
@@ -106,7 +106,7 @@ def merged_run(load: Load, out: Path, label: str, exits: list[int], logs: list[s
     n = len(exits)
     for i, code in enumerate(exits):
         if code not in (0, THRESHOLDS_CROSSED):
-            raise SystemExit(
+            raise LabError(
                 f"k6 runner {i} of {n} for '{label}' failed (exit {code}); no partial merge is "
                 f"reported. Its log:\n{logs[i][-2000:]}"
             )
@@ -114,12 +114,12 @@ def merged_run(load: Load, out: Path, label: str, exits: list[int], logs: list[s
     for i in range(n):
         path = runner_file(out, i, "json")
         if not path.exists():
-            raise SystemExit(f"k6 runner {i} of {n} for '{label}' wrote no summary:\n{logs[i][-2000:]}")
+            raise LabError(f"k6 runner {i} of {n} for '{label}' wrote no summary:\n{logs[i][-2000:]}")
         summaries.append(json.loads(path.read_text()))
     try:
         summary = merge.merge([runner_file(out, i, "csv.gz") for i in range(n)], summaries, wanted(load))
     except merge.MergeError as e:
-        raise SystemExit(f"'{label}': {e}") from e
+        raise LabError(f"'{label}': {e}") from e
     summary["runner_figures"] = [lr.k6_figures(s, load.scenario) for s in summaries]
     return summary, THRESHOLDS_CROSSED if merge.crossed(summary) else 0
 
@@ -157,7 +157,7 @@ def run_local(
             if not proc.wait_until(
                 functools.partial(paused, f"127.0.0.1:{FIRST_PORT + i}"), 60, 0.1, give_up=exited(p)
             ):
-                raise SystemExit(
+                raise LabError(
                     f"k6 runner {i} of {n} for '{label}' never became ready (paused, REST API up): "
                     f"{runner_file(out, i, 'log')}"
                 )
@@ -166,7 +166,7 @@ def run_local(
         for p in procs:
             p.wait(timeout=max(1.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        raise SystemExit(f"k6 runners of '{label}' exceeded {load.timeout_s} s and were stopped") from None
+        raise LabError(f"k6 runners of '{label}' exceeded {load.timeout_s} s and were stopped") from None
     finally:
         for p, log in zip(procs, logs, strict=False):
             proc.stop(p)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from loomlab import LabError
+
 from . import verdict
 
 
@@ -52,7 +54,7 @@ class RunSettings:
             dashboards=dashboards,
         )
         if settings.runners < 1:
-            raise SystemExit("--runners must be 1 or more")
+            raise LabError("--runners must be 1 or more")
         return settings
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from loomlab import command
+
 from .api import Api
 from .down import down
 from .images import CTR
@@ -56,4 +58,4 @@ def main(argv: list[str]):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    command(main, sys.argv[1:])

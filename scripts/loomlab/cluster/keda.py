@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from loomlab import proc
+from loomlab import LabError, proc
 
 from .api import Api, kubectl
 from .processes import tools
@@ -69,7 +69,7 @@ def install(timeout_s: float = 300) -> None:
         input=json.dumps({"kind": "List", "apiVersion": "v1", "items": docs}),
     )
     if not proc.wait_until(lambda: available(api), timeout_s, 2):
-        raise SystemExit(
+        raise LabError(
             f"KEDA not available within {timeout_s:.0f} s"
             f" (kubectl -n keda get pods; kubectl get apiservice {APISERVICE})"
         )

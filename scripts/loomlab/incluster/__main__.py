@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from loomlab import LabError, command
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
@@ -74,7 +75,7 @@ def main(argv=None):
     if args.plan:
         return
     if not variants:
-        raise SystemExit("no service variant has an image: ./lab k8s images")
+        raise LabError("no service variant has an image: ./lab k8s images")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -112,4 +113,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    command(main)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from loomlab import ROOT, proc
+from loomlab import ROOT, LabError, proc
 from loomlab.bench import api as bench
 from loomlab.incluster.core import target
 from loomlab.kube import Kube, ready
@@ -81,7 +81,7 @@ def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
     for kind_name in names:
         kind, name = kind_name.split("/")
         if not proc.wait_until(functools.partial(kube.rolled_out, kind, name), timeout_s, 1):
-            raise SystemExit(
+            raise LabError(
                 f"{kind_name} not rolled out within {timeout_s} s (kubectl -n {kube.ns} describe {kind_name})"
             )
 
@@ -187,7 +187,7 @@ def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) ->
         pods = {pod_index(p): p for p in job_pods(kube, name)}
         for i, p in pods.items():
             if terminated(p):
-                raise SystemExit(
+                raise LabError(
                     f"Job {name}: runner {i} ended before every runner was ready: " f"{pod_log(kube, p, 10)[-2000:]}"
                 )
         if len(pods) == runners and all(map(ready, pods.values())):
@@ -196,7 +196,7 @@ def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) ->
 
     pods = proc.wait_until(all_ready, timeout_s, 0.2)
     if not pods:
-        raise SystemExit(
+        raise LabError(
             f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "
             f"(kubectl -n {kube.ns} get pods -l batch.kubernetes.io/job-name={name})"
         )
@@ -214,7 +214,7 @@ def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> 
 
     pods = proc.wait_until(done, timeout_s, 0.5)
     if not pods:
-        raise SystemExit(f"Job {name}: its runners did not finish within {timeout_s:.0f} s")
+        raise LabError(f"Job {name}: its runners did not finish within {timeout_s:.0f} s")
     return pods
 
 
@@ -239,12 +239,12 @@ def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
                 "CreateContainerConfigError",
                 "InvalidImageName",
             ):
-                raise SystemExit(f"Job {name}: {waiting['reason']}: {waiting.get('message', '')}")
+                raise LabError(f"Job {name}: {waiting['reason']}: {waiting.get('message', '')}")
         return None
 
     pod = proc.wait_until(done, timeout_s, 0.5)
     if not pod:
-        raise SystemExit(f"Job {name} did not finish within {timeout_s:.0f} s")
+        raise LabError(f"Job {name} did not finish within {timeout_s:.0f} s")
     return pod
 
 

@@ -11,7 +11,7 @@ import shutil
 import time
 from pathlib import Path
 
-from loomlab import metrics, proc, samples
+from loomlab import LabError, metrics, proc, samples
 from loomlab.bench import api as bench
 from loomlab.incluster.core import volumes
 from loomlab.incluster.core.deploy import (
@@ -123,7 +123,7 @@ class ClusterService:
         """Until every new pod is Ready; first pod created -> the last Ready is the start-up,
         polled every 0.1 s."""
         if not proc.wait_until(self._pods, timeout_s, 0.1):
-            raise SystemExit(f"{self.name}: no new pod within {timeout_s} s")
+            raise LabError(f"{self.name}: no new pod within {timeout_s} s")
         created = time.monotonic()
 
         def all_ready():
@@ -132,7 +132,7 @@ class ClusterService:
 
         pods = proc.wait_until(all_ready, timeout_s, 0.1)
         if not pods:
-            raise SystemExit(
+            raise LabError(
                 f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
                 f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant})"
             )
@@ -147,7 +147,7 @@ class ClusterService:
         self.startup["rss_ready_mb"] = self._rss()
         self.startup["health"] = json.loads(self.get("/q/health")).get("status")
         if not proc.wait_until(lambda: json.loads(self.get("/q/health/ready")).get("status") == "UP", 30):
-            raise SystemExit(f"{self.name}: /q/health/ready not UP through the Service")
+            raise LabError(f"{self.name}: /q/health/ready not UP through the Service")
 
     def _rss(self) -> float:
         return self.sample()["rss_bytes"] / 1e6
@@ -202,7 +202,7 @@ class ClusterService:
         )
         out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
         if not summary_text:
-            raise SystemExit(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
+            raise LabError(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
         out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
         figures = bench.figures_of(load, json.loads(summary_text), samples, exit_code, took)

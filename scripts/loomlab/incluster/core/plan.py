@@ -3,7 +3,7 @@ suite at the profile's scale, and the time it should take."""
 
 from __future__ import annotations
 
-from loomlab import ROOT
+from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
 from loomlab.incluster.core import target
 
@@ -32,7 +32,7 @@ def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
     chosen, skipped = [], []
     for v in [v for v in wanted.split(",") if v]:
         if v not in VARIANTS:
-            raise SystemExit(f"unknown variant {v} ({', '.join(VARIANTS)})")
+            raise LabError(f"unknown variant {v} ({', '.join(VARIANTS)})")
         if registry and not target.has_image(registry, VARIANTS[v][2]):
             skipped.append(
                 f"{v}: no image in {registry}"
@@ -54,10 +54,10 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, bench.Suite]]
     suites = workload_suites(args.profile)
     unknown = [w for w in wanted if w not in suites]
     if unknown:
-        raise SystemExit(f"unknown workload(s): {', '.join(unknown)}")
+        raise LabError(f"unknown workload(s): {', '.join(unknown)}")
     without = [w for w in wanted if not has_job(w)]
     if without:
-        raise SystemExit(
+        raise LabError(
             f"no in-cluster Job for {', '.join(without)} (deploy/k8s/jobs/<workload>); "
             f"in-cluster workloads: {', '.join(w for w in suites if has_job(w))}"
         )

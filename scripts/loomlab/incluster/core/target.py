@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 
+from loomlab import LabError
 from loomlab.cluster.settings import IMAGES, NAMED_REGISTRY
 from loomlab.kube import Kube, Target
 
@@ -24,7 +25,7 @@ def pushed(registry: str | None) -> dict[str, str]:
         return {}
     record = IMAGES / "pushed" / (registry.replace("/", "_").replace(":", "_") + ".txt")
     if not record.exists():
-        raise SystemExit(f"nothing pushed to {registry}: ./lab k8s images --push {registry}")
+        raise LabError(f"nothing pushed to {registry}: ./lab k8s images --push {registry}")
     return dict(line.split("=", 1) for line in record.read_text().splitlines() if "=" in line)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kubernetes.stream import stream
 
-from loomlab import proc
+from loomlab import LabError, proc
 from loomlab.incluster.core import pods, target
 from loomlab.kube import Kube
 
@@ -43,7 +43,7 @@ def fetch(kube: Kube, claim: str, out: Path, image: str, folder: str = ".", remo
     kube.apply([reader_pod(name, claim, image, remove)])
     try:
         if not proc.wait_until(lambda: kube.pod(name)["status"].get("phase") == "Running", 180, 0.5):
-            raise SystemExit(f"the reader pod {name} did not start (kubectl -n {kube.ns} describe pod {name})")
+            raise LabError(f"the reader pod {name} did not start (kubectl -n {kube.ns} describe pod {name})")
         # base64: the exec stream carries text.
         packed = stream(
             kube.core.connect_get_namespaced_pod_exec,

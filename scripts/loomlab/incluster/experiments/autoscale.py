@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from loomlab import LabError, command
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, keda
@@ -75,7 +76,7 @@ def need_keda(kube: Kube, args):
     try:
         kube.json("/apis/keda.sh/v1alpha1", 5)
     except ApiException as e:
-        raise SystemExit(
+        raise LabError(
             "--on queue needs KEDA in the cluster (its ScaledObject API is not served here): install KEDA's"
             " release (docs/kubernetes.md, the queue autoscaler)"
         ) from e
@@ -165,4 +166,4 @@ def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    command(main, sys.argv[1:])

@@ -17,8 +17,8 @@ import json
 import time
 from pathlib import Path
 
+from loomlab import LabError, command, proc
 from loomlab import labreport as lr
-from loomlab import proc
 from loomlab.bench import api as bench
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
@@ -113,7 +113,7 @@ def main(argv):
     try:
         kube.apply([job])
         if not proc.wait_until(lambda: running_pod(kube, job_name), 120, 0.2):
-            raise SystemExit(f"Job {job_name} did not start")
+            raise LabError(f"Job {job_name} did not start")
         time.sleep(args.kill_at + 3)  # k6's setup() waits for readiness first: a few seconds
         killed_at = kill(kube, victim)
         back_at = proc.wait_until(lambda: serving_again(kube, victim), 120, 0.2)
@@ -164,4 +164,4 @@ def write_report(out: Path, args, name: str, result: dict, figures: dict):
 if __name__ == "__main__":
     import sys
 
-    main(sys.argv[1:])
+    command(main, sys.argv[1:])

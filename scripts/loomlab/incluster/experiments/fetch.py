@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from loomlab import command
 from loomlab.incluster import cli
 from loomlab.incluster.core import target
 from loomlab.incluster.core.volumes import READER_IMAGE, fetch
@@ -25,4 +26,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    command(main)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from loomlab import command
 from loomlab import labreport as lr
 from loomlab.incluster import cli
 from loomlab.incluster.core import target
@@ -57,4 +58,4 @@ def main(argv: list[str]):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    command(main, sys.argv[1:])

@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 from kubernetes.stream import stream
 
-from loomlab import ROOT, proc
+from loomlab import ROOT, LabError, command, proc
 from loomlab import labreport as lr
 from loomlab.incluster import cli
 from loomlab.incluster.core import pods, target
@@ -211,7 +211,7 @@ def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table
         for probe in probes:
             on = outside if probe.outside else kube
             if not proc.wait_until(running(on, probe.name), 180, 1):
-                raise SystemExit(f"the probe pod {probe.name} did not start in {on.ns}")
+                raise LabError(f"the probe pod {probe.name} did not start in {on.ns}")
         runner = kube.pod(K6.name)["status"]["podIP"]
         table = lr.Table(["case", "from", "to", "decided by", "must", "seen", "ok"])
         ok = True
@@ -257,10 +257,10 @@ def main(argv=None):
         return
     missing = uncovered(policies_in(ROOT / "deploy/k8s"))
     if missing:
-        raise SystemExit(f"policies without an allowed and a refused case: {', '.join(missing)}")
+        raise LabError(f"policies without an allowed and a refused case: {', '.join(missing)}")
     kube = target.connect(args)
     if not ready_endpoints(kube, args.service):
-        raise SystemExit(
+        raise LabError(
             f"{args.service} has no ready pod (scaled to 0 after a run?): scale it to 1 first; the cases through it"
             " would be decided by the missing endpoint, not by a policy"
         )
@@ -290,4 +290,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    command(main)

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from statistics import median
 
+from loomlab import LabError
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, policyengine
@@ -90,7 +91,7 @@ def table(results: dict) -> lr.Table:
 
 def cost(args) -> None:
     if not lab_cluster_up() or args.kubeconfig not in (None, str(KUBECONFIG)):
-        raise SystemExit(
+        raise LabError(
             "--cost turns the lab's own policy engine off and on: it needs the lab's cluster up (./lab k8s up)"
         )
     run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
