@@ -67,6 +67,11 @@ lab_python() {
   if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$sig" ]]; then
     log "python: creating $venv (every package from scripts/requirements.lock, each file checked by its SHA-256; then the harness)"
     rm -rf "$venv"
+    if ! python3 -c 'import ensurepip' 2>/dev/null; then
+      [[ $EUID -eq 0 ]] || die "python3 -m venv needs Debian's python3-venv: sudo apt-get install -y python3-venv"
+      log "python: installing python3-venv from Debian (python3 -m venv needs it)"
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    fi
     python3 -m venv "$venv" >&2
     local pip=("$venv/bin/pip" install -q --disable-pip-version-check --no-deps)
     "${pip[@]}" --require-hashes -r "$LOOMLAB_ROOT/scripts/requirements.lock" >&2

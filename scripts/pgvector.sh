@@ -27,7 +27,11 @@ if [[ -f "$sharedir/extension/vector.control" && -f "$pkglibdir/vector.so" ]]; t
 fi
 [[ $EUID -eq 0 ]] || die "pgvector is missing and installing it into $pkglibdir needs root.
       Run 'sudo scripts/pgvector.sh' once, or point QUARKUS_DATASOURCE_JDBC_URL at a PostgreSQL with pgvector."
-if ! command -v make >/dev/null || ! command -v gcc >/dev/null; then die "pgvector needs make and gcc to build"; fi
+# Its build tools, from Debian where missing (root already: see above).
+if ! command -v make >/dev/null || ! command -v gcc >/dev/null || ! command -v dpkg-source >/dev/null; then
+  log "pgvector: installing its build tools from Debian (gcc make dpkg-dev)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc make dpkg-dev >/dev/null
+fi
 
 work="$LOOMLAB_CACHE/pgvector-build"
 rm -rf "$work" && mkdir -p "$work"/{apt/lists/partial,apt/cache/archives/partial,apt/sources.list.d}

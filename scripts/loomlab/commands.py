@@ -42,6 +42,14 @@ def _in_cluster(name: str, synopsis: str, summary: str, how: str) -> Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command(
+        "doctor",
+        "[COMMAND]",
+        "what each command needs on this machine, found or missing, with the line that installs it"
+        " (every command checks its own first)",
+        "doctor",
+        "doctor:parse",
+    ),
+    Command(
         "bench",
         "[options]",
         "the main job: build, database, k6, run the comparison, write the report",

@@ -1,0 +1,221 @@
+"""`./lab doctor [COMMAND]`: what each command needs on this machine, found or missing, with the line
+that installs what is missing on Debian 12, or where it comes from when Debian 12 has none (a JDK 25,
+Go >= 1.24). ./lab runs the checks a command needs before it starts (`--gate`) and stops there with
+that line rather than half-way. Standard library only: it runs before the venv exists.
+
+A check is one of three kinds: needed (the command cannot run without it), provided (./lab installs
+it itself from Debian or builds it when missing: it needs root then, or nothing) and advice (a figure
+or a part of the report depends on it; the command runs without it)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from loomlab import commands
+
+from .probes import (
+    APT,
+    CACHE,
+    CLUSTER_PACKAGES,
+    GO_FOR_K6,
+    GO_FOR_K8S,
+    GO_FROM,
+    ROOT_USER,
+    Finding,
+    arch,
+    br_netfilter,
+    cgroups,
+    command,
+    database_port,
+    debian,
+    debian_packages,
+    go,
+    jdk,
+    k6_built,
+    k8s_built,
+    memory,
+    pgvector,
+    ports_free,
+    postgres,
+    python,
+    root,
+    space,
+    venv,
+)
+
+MISSING = 3  # the exit status when something a command needs is missing (a crash exits 1)
+
+
+@dataclass(frozen=True)
+class Check:
+    what: str
+    kind: str  # "needed", "provided" or "advice"
+    groups: tuple[str, ...]  # which part of the lab needs it (GROUPS maps commands to parts)
+    probe: Callable[[], Finding]
+    fix: str  # the line that installs it, or where it comes from
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("Debian 12 (bookworm)", "advice", ("any",), debian, "the lab is made and tried on Debian 12"),
+    Check(
+        "x86_64",
+        "advice",
+        ("any",),
+        arch,
+        "elsewhere everything runs but the flame graphs (async-profiler's x86_64 build)",
+    ),
+    Check("Python >= 3.11", "needed", ("harness",), python, f"{APT} python3"),
+    Check("python3 -m venv", "provided" if ROOT_USER else "needed", ("harness",), venv, f"{APT} python3-venv"),
+    Check(
+        "a JDK >= 25 (to build; 21 runs a jar)",
+        "needed",
+        ("java",),
+        jdk,
+        "Debian 12 has none: Temurin 25 (https://adoptium.net) under /usr/lib/jvm, or JAVA_HOME",
+    ),
+    Check("PostgreSQL 15 server", "needed", ("db",), postgres, f"{APT} postgresql-15"),
+    Check(
+        "pgvector 0.8.0 in it",
+        "provided",
+        ("db",),
+        pgvector,
+        "sudo ./lab db start, once (it installs gcc make dpkg-dev)",
+    ),
+    Check(
+        "Go for k6 v1.8.1",
+        "needed",
+        ("k6",),
+        go(GO_FOR_K6, k6_built),
+        GO_FROM.format(need="1.24"),
+    ),
+    Check(
+        "npm (k6 lint, report.html's charts)",
+        "provided",
+        ("lint", "charts"),
+        command("npm"),
+        f"{APT} nodejs npm (./lab does it as root)",
+    ),
+    Check("root (once: pgvector, Debian packages)", "advice", ("db",), root, "sudo ./lab ... the first time"),
+    Check(
+        "port 54329 (the database)", "needed", ("db",), database_port, "stop what listens there, or LOOMLAB_PG_PORT=..."
+    ),
+    Check("port 8081 (Quarkus' tests)", "needed", ("tests",), ports_free(8081), "stop what listens on 8081"),
+    Check("port 8080 (./lab serve)", "advice", ("serve",), ports_free(8080), "QUARKUS_HTTP_PORT=8082 ./lab serve"),
+    Check(
+        "disk: 10 GiB (builds, database)", "needed", ("java",), space(10, CACHE), "free space under ~/.cache/loom-lab"
+    ),
+    Check(
+        "memory: 8 GiB", "advice", ("java",), memory(8), "the suite and a bench run in about 4 GiB; the cluster more"
+    ),
+    Check("root (the cluster, the images)", "needed", ("cluster", "images"), root, "sudo ./lab k8s ..."),
+    Check(
+        "Debian packages of the cluster and images",
+        "provided",
+        ("cluster", "images"),
+        debian_packages(*CLUSTER_PACKAGES),
+        f"{APT} {' '.join(CLUSTER_PACKAGES)} (./lab does it as root)",
+    ),
+    Check(
+        "Go for the Kubernetes components",
+        "needed",
+        ("cluster",),
+        go(GO_FOR_K8S, k8s_built),
+        GO_FROM.format(need="1.26"),
+    ),
+    Check("cgroups", "needed", ("cluster",), cgroups, "run as root on a host (not in an unprivileged container)"),
+    Check("br_netfilter", "needed", ("cluster",), br_netfilter, "modprobe br_netfilter"),
+    Check(
+        "kubectl",
+        "needed",
+        ("kubectl",),
+        command("kubectl"),
+        "Debian 12's kubernetes-client is 1.20, too old: kubectl 1.32 from"
+        " https://dl.k8s.io/release/v1.32.5/bin/linux/amd64/kubectl into /usr/local/bin",
+    ),
+    Check(
+        "ports 2379, 5000, 6443, 10250 (the cluster)",
+        "needed",
+        ("cluster",),
+        ports_free(2379, 5000, 6443, 10250),
+        "./lab k8s down, or stop the other cluster",
+    ),
+)
+
+# The parts of the lab each command needs (its branch in the command table: loomlab.commands).
+GROUPS: dict[str, tuple[str, ...]] = {
+    "bench": ("any", "harness", "java", "db", "k6", "charts"),
+    "test": ("any", "harness", "java", "db", "lint", "tests"),
+    "serve": ("any", "java", "db", "serve"),
+    "startup": ("any", "harness", "java", "db", "k6"),
+    "aot": ("any", "java", "db", "tests"),
+    "native": ("any", "java"),
+    "db": ("any", "db"),
+    "k6": ("any", "k6"),
+    "cluster": ("any", "harness", "cluster", "kubectl"),  # up (./lab gates only up)
+    "images": ("any", "java", "images"),
+    "deploy": ("any", "harness", "java", "images", "kubectl"),
+    "python": ("any", "harness", "kubectl"),
+    "verify": ("any", "harness", "kubectl"),
+    "rerun": ("any", "kubectl"),
+}
+
+
+def checks_for(how: str) -> list[Check]:
+    groups = set(GROUPS.get(how, ("any",)))
+    return [c for c in CHECKS if groups & set(c.groups)]
+
+
+def stops(c: Check, f: Finding) -> bool:
+    """A missing check that stops the command: needed, or provided where ./lab cannot provide it."""
+    return not f.ok and (c.kind == "needed" or (c.kind == "provided" and not ROOT_USER))
+
+
+def report(checks: list[Check]) -> tuple[list[str], int]:
+    lines, stopped = [], 0
+    for c in checks:
+        f = c.probe()
+        mark = "ok" if f.ok else ("MISSING" if stops(c, f) else ("later" if c.kind == "provided" else "note"))
+        stopped += stops(c, f)
+        lines.append(f"  {mark:<8} {c.what:<44} {f.found}")
+        if not f.ok:
+            lines.append(f"  {'':<8} {'':<44} -> {c.fix}")
+    return lines, stopped
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="lab doctor", description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "command", nargs="*", help="a command as ./lab takes it (bench, test, k8s up, ...); default: every one"
+    )
+    p.add_argument("--gate", metavar="BRANCH", help=argparse.SUPPRESS)  # ./lab: quiet unless something stops it
+    return p
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    return parser().parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    if args.gate:
+        lines, stopped = report(checks_for(args.gate))
+        if stopped:
+            print("lab: missing here (./lab doctor lists every check):\n" + "\n".join(lines), file=sys.stderr)
+        return MISSING if stopped else 0
+    if args.command:
+        found = commands.find(args.command)
+        if found is None:
+            p.error(f"unknown command {' '.join(args.command)}")
+        hows = [found.how]
+    else:
+        hows = list(GROUPS)
+    chosen = [c for c in CHECKS if any(c in checks_for(h) for h in hows)]
+    lines, stopped = report(chosen)
+    who = "./lab " + " ".join(args.command) if args.command else "every command"
+    print(f"what {who} needs here ({'as root' if ROOT_USER else 'not root'}):\n" + "\n".join(lines))
+    print(f"\n{stopped} missing" + (": install them with the lines above, then run it again" if stopped else ""))
+    return MISSING if stopped else 0

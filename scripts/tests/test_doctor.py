@@ -1,0 +1,64 @@
+"""./lab doctor: every check runs here and answers found or missing, a missing one that a command
+needs stops it with the line that installs it (exit MISSING, distinct from a crash), and every
+command ./lab gates has its parts named."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import subprocess
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from loomlab import commands, doctor
+
+LAB = Path(__file__).resolve().parents[2] / "lab"
+
+
+class DoctorTest(unittest.TestCase):
+    def test_every_check_answers_on_this_machine(self):
+        for c in doctor.CHECKS:
+            with self.subTest(check=c.what):
+                found = c.probe()
+                self.assertIsInstance(found, doctor.Finding)
+                self.assertTrue(found.found)
+                self.assertIn(c.kind, ("needed", "provided", "advice"))
+                self.assertTrue(c.fix)
+
+    def test_every_gated_branch_and_every_tables_branch_has_its_parts(self):
+        gate = re.search(r'case "\$how:\$name" in\n\s+([^)]+)\)', LAB.read_text())
+        assert gate is not None
+        gated = {g.strip().split(":")[0] for g in gate.group(1).split("|")}
+        self.assertTrue(gated <= set(doctor.GROUPS), gated - set(doctor.GROUPS))
+        parts = {g for c in doctor.CHECKS for g in c.groups}
+        for how, groups in doctor.GROUPS.items():
+            self.assertIn(how, {c.how for c in commands.COMMANDS})
+            self.assertTrue(set(groups) <= parts, f"{how}: {set(groups) - parts}")
+
+    def test_a_missing_need_stops_with_its_install_line(self):
+        missing = doctor.Check(
+            "a thing", "needed", ("db",), lambda: doctor.Finding(False, "none"), "apt-get install thing"
+        )
+        advice = doctor.Check("a hint", "advice", ("db",), lambda: doctor.Finding(False, "no"), "see the docs")
+        with mock.patch.object(doctor, "CHECKS", (missing, advice)):
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                self.assertEqual(doctor.main(["--gate", "db"]), doctor.MISSING)
+            self.assertIn("-> apt-get install thing", err.getvalue())
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                self.assertEqual(doctor.main(["db"]), doctor.MISSING)
+            self.assertIn("1 missing", out.getvalue())
+        with mock.patch.object(doctor, "CHECKS", (advice,)), contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(doctor.main(["--gate", "db"]), 0)
+
+    def test_lab_doctor_runs_without_a_traceback(self):
+        done = subprocess.run([str(LAB), "doctor"], capture_output=True, text=True, timeout=120)
+        self.assertIn(done.returncode, (0, doctor.MISSING), done.stderr[-2000:])
+        self.assertNotIn("Traceback", done.stderr)
+        self.assertIn("missing", done.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
