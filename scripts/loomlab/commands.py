@@ -57,6 +57,12 @@ COMMANDS: tuple[Command, ...] = (
         "bench.cli:parse",
     ),
     Command(
+        "report",
+        "DIR [--out OUT]",
+        "a run's report.md, report.html and chart again from its results.json alone (a committed run's too)",
+        "report",
+    ),
+    Command(
         "test",
         "[--under-load N] [maven args]",
         "provision (JDK, PostgreSQL + pgvector), then the whole test suite (with N CPU hogs beside it:"

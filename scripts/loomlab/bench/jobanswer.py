@@ -21,11 +21,9 @@ from pathlib import Path
 from loomlab import LabError, command
 
 from . import answer, figures
-from .loads import Load, Scale, effective_bound
+from .loads import effective_bound
 from .tables import load_table
-from .workloads import MODULES
-
-WORKLOAD_OF = {"recruits": "ingest", "candidates": "ingest", "ingest-grpc": "ingest"}
+from .workloads import find_load
 
 
 def pools_of(target: str, wait_s: float = 0) -> dict:
@@ -58,21 +56,6 @@ def bounds(target: str, expect: str) -> int:
             )
         return 3
     return 0
-
-
-def find_load(script: str, env: dict[str, str]) -> Load:
-    """The bench's load of this script whose parameters the Job runs with (its name, bound and
-    seed); a load of the Job's own parameters, without a bound, when the bench has none."""
-    workload = WORKLOAD_OF.get(script.removesuffix(".js"), script.removesuffix(".js"))
-    for module in MODULES:
-        if module.__name__.rsplit(".", 1)[1] != workload:
-            continue
-        for scale in (Scale(), Scale("smoke"), Scale("seeds")):
-            for suite in module.suites(scale):
-                for load in suite.loads:
-                    if load.script == f"k6/{script}" and all(env.get(k) == v for k, v in load.env.items()):
-                        return load
-    return Load(f"{script} with the Job's parameters", f"k6/{script}", "main", env)
 
 
 def answer_of(

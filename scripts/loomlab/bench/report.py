@@ -1,4 +1,5 @@
-"""What a run says: report.md, report.html and results.json from its sections, and --strict."""
+"""What a run says: report.md, report.html and results.json from its sections, and --strict; and the
+same report rebuilt from a results.json (`python -m loomlab.bench.report DIR [--out OUT]`)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from loomlab import htmlreport
+from loomlab import command, htmlreport
 from loomlab.render import render
 
-from . import flames, verdict
+from . import flames, verdict, workloads
 from .answer import AT_BOUND, answer_table
 from .chart import chart_svg
-from .records import results_of
+from .loads import service_pools
+from .records import read_results, results_of
+from .sections import section_tables
 from .settings import RunSettings
+from .summaries import SUMMARIES
 from .tables import LOCAL
 
 
@@ -119,3 +123,45 @@ def finish(
             sys.exit(1)
     elif crossed:
         print("every crossing above is an open run past its mode's bound: the overload it was made to show")
+
+
+def rebuild(folder: Path, out: Path, chartjs: str = "") -> Path:
+    """report.md, report.html and chart.svg of a run again, from its results.json alone: each
+    section's tables from its load (the bench's own, found by script, parameters and name) and its
+    figures, the verdict it carries, the suites' summaries after their last section. A run's
+    results.json is its record; the report is a view of it. Returns report.md."""
+    data = read_results(folder)
+    native = data["meta"].get("info", {}).get("imageKind") == "native"
+    sections: list[dict] = []
+    last: dict[str, int] = {}
+    for s in data["sections"]:
+        suite, load = workloads.of_section(s)
+        sections.append({**s, **section_tables(load, s["results"], service_pools(s.get("pools", {})), native)})
+        if suite is not None and suite.summary:
+            last[suite.summary] = len(sections) - 1
+    for name, i in last.items():
+        sections[i]["summary"] = SUMMARIES[name](sections[: i + 1])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "chart.svg").write_text(chart_svg(data))
+    write_report(out, data["meta"], sections)
+    htmlreport.write(out, data["meta"], sections, Path(chartjs) if chartjs else None, answer_table(sections, LOCAL))
+    return out / "report.md"
+
+
+def parse(argv: list[str]):
+    import argparse
+
+    p = argparse.ArgumentParser(prog="lab report", description=(rebuild.__doc__ or "").split(". Returns")[0])
+    p.add_argument("folder", type=Path, help="a run's folder, or any folder with its results.json")
+    p.add_argument("--out", type=Path, default=None, help="where the report goes (default: the folder)")
+    p.add_argument("--chartjs", default="", help="the Chart.js bundle for report.html's charts (./lab passes it)")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str]) -> None:
+    args = parse(argv)
+    print(f"report: {rebuild(args.folder, args.out or args.folder, args.chartjs)}")
+
+
+if __name__ == "__main__":
+    command(main, sys.argv[1:])

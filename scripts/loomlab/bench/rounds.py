@@ -20,9 +20,10 @@ from .loads import MODES, Load, Suite, effective_bound, service_pools
 from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
 from .progress import Progress
 from .runner import Service
+from .sections import section_tables
 from .settings import RunSettings
 from .summaries import SUMMARIES
-from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
+from .tables import run_failed
 from .target import ServiceUnderTest
 
 
@@ -228,14 +229,7 @@ def measure(
                 "server_env": suite.server_env,
                 "pools": info.get("pools", {}),
                 "interleaved": settings.interleave,
-                "table": load_table(load, results[i], pools),
-                "server": server_table(load, results[i], info.get("imageKind") == "native"),
-                "runners": runners_table(load, results[i]),
-                "replicas": replicas_table(load, results[i]),
-                "ratio": ratio_line(load, results[i]),
-                "flames": flames.flames_table(load, results[i]),
-                "frames_cpu": flames.frames_table(load, results[i]),
-                "frames_alloc": flames.frames_table(load, results[i], "alloc_frames_kib"),
+                **section_tables(load, results[i], pools, info.get("imageKind") == "native"),
                 "results": results[i],
                 "expected": load.expect(pools) if load.expect else {},
                 "bounds": {m: effective_bound(load, m, pools) for m in load.modes},

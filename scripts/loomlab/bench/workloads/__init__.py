@@ -1,7 +1,56 @@
 """The workloads, one module each: its seed's figures, its Little's-law bounds, its loads, and
 its suites at a Scale (the main suite first, then the seeds' variants of its configuration)."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+
+from ..loads import Load, Scale, Suite
 from . import buffers, cores, db, ingest, mixed, pinning, product, sleep, tasks
 
 # In report order.
 MODULES = (sleep, tasks, product, ingest, db, pinning, mixed, buffers, cores)
+
+# The k6 scripts whose workload module has another name.
+MODULE_OF = {"recruits": "ingest", "candidates": "ingest", "ingest-grpc": "ingest"}
+SCALES = ("quick", "smoke", "seeds")
+
+
+def suites_of(script: str) -> Iterator[tuple[Suite, Load]]:
+    """Every (suite, load) of k6/<script> at every scale, the quick scale's first."""
+    workload = MODULE_OF.get(script.removesuffix(".js"), script.removesuffix(".js"))
+    for module in MODULES:
+        if module.__name__.rsplit(".", 1)[1] == workload:
+            for scale in SCALES:
+                for suite in module.suites(Scale(scale)):
+                    for load in suite.loads:
+                        if load.script == f"k6/{script}":
+                            yield suite, load
+
+
+def find_load(script: str, env: Mapping[str, str]) -> Load:
+    """The bench's load of this script whose parameters these are (its name, bound and seed); a load
+    of these parameters, without a bound, when the bench has none."""
+    for _, load in suites_of(script):
+        if all(env.get(k) == v for k, v in load.env.items()):
+            return load
+    return Load(f"{script} with the Job's parameters", f"k6/{script}", "main", dict(env))
+
+
+def of_section(section: Mapping) -> tuple[Suite | None, Load]:
+    """The suite and load a section of results.json was measured with: its script, parameters and
+    name; the load without a bound when the bench no longer has it."""
+    script = section["script"].removeprefix("k6/")
+    found = [
+        (suite, load)
+        for suite, load in suites_of(script)
+        if load.env == section["env"] and suite.variant == section.get("variant", "")
+    ]
+    named = [(s, ld) for s, ld in found if ld.name == section["load"]]
+    if not (named or found):
+        return None, Load(section["load"], section["script"], "main", section["env"], modes=tuple(section["results"]))
+    suite, load = (named or found)[0]
+    load = replace(load, name=section["load"])
+    load.modes = tuple(section["results"])
+    return suite, load

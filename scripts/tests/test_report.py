@@ -1,0 +1,87 @@
+"""A report rebuilt from results.json alone (python -m loomlab.bench.report) is the report the run
+wrote, and the figures a results page quotes are its results.json's."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import tempfile
+import unittest
+from pathlib import Path
+
+from loomlab.bench import records, report, rounds
+from loomlab.bench.loads import Load, Suite
+from loomlab.bench.progress import Progress
+
+from .test_rounds import FakeService, settings
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "results"
+
+
+class Service(FakeService):
+    """A fake service whose runs carry every figure k6's summary gives a load's table."""
+
+    def run(self, load, mode, out, label, settings, warmup=False) -> dict:
+        figures = super().run(load, mode, out, label, settings, warmup)
+        tput = figures["throughput"]
+        server = {f"peak_{k}": 0.0 for k in ("live_threads", "in_flight", "rss_bytes", "heap_used_bytes")}
+        server |= {f"peak_{k}": 0.0 for k in ("worker_active", "worker_queued", "db_active", "db_awaiting")}
+        server |= {f"delta_{k}": 0.0 for k in ("gc_pause_s", "gc_pauses", "pinned", "submit_failed", "alloc_bytes")}
+        return (
+            figures
+            | server
+            | {
+                "requests": tput * 10,
+                "sd": 100 / tput,
+                "min": 500 / tput,
+                "p50": 900 / tput,
+                "p90": 1500 / tput,
+                "p95": 1800 / tput,
+                "max": 2500 / tput,
+                "duration_s": 10.0,
+                "cpu_s": 1.0,
+                "k6_exit": 0,
+                "wall_s": 10.0,
+            }
+        )
+
+
+class RebuildTest(unittest.TestCase):
+    def test_a_rebuilt_report_is_the_one_the_run_wrote(self):
+        load = Load("closed 10 users", "k6/sleep.js", "closed", {"VUS": "10"}, modes=("worker", "virtual"), est_s=1.0)
+        suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
+        rates = {"worker": 50.0, "virtual": 200.0}
+
+        def start(suite_, mode, tag, settings_, out, slot=0):
+            return Service(mode, lambda m, n: rates[m] * (1 + n / 100), [])
+
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            ran, again = Path(tmp, "run"), Path(tmp, "again")
+            ran.mkdir()
+            sections, info = rounds.measure([suite], settings(5, 5), ran, set(), Progress(1, 1.0), start, "fake")
+            meta = records.read_results(DOCS / "2026-11-25-after-the-move")["meta"] | {"info": info}
+            report.finish(ran, meta, sections)
+            report.rebuild(ran, again)
+            self.assertEqual((again / "report.md").read_text(), (ran / "report.md").read_text())
+            answer = r"\| sleep \(fake\) \| closed 10 users \| .* \| virtual \| 4.00x req/s \(4.00-4.00\) vs worker"
+            self.assertRegex((ran / "report.md").read_text(), answer)
+            self.assertEqual((again / "chart.svg").read_text(), (ran / "chart.svg").read_text())
+
+    def test_the_pages_answers_are_their_results_jsons(self):
+        # 2026-11-25, after the move: four winners with their intervals, the other seven loads tie.
+        page = (DOCS / "2026-11-25-after-the-move.md").read_text()
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(DOCS / "2026-11-25-after-the-move", Path(tmp)).read_text()
+        answer = text.split("## The answer", 1)[1].split("\n## ", 1)[0]
+        wins = re.findall(r"\| (\d+\.\d+x) (?:req/s|lower p99) \((\d+\.\d+-\d+\.\d+)\) vs worker \|", answer)
+        self.assertEqual(
+            wins, [("7.54x", "7.41-8.11"), ("1.23x", "1.23-1.23"), ("3.24x", "3.19-3.25"), ("2.88x", "2.79-2.92")]
+        )
+        self.assertEqual(answer.count("| tie: "), 7)
+        for ratio, interval in [("7.54x", "7.41-8.11"), ("3.24x", "3.19-3.25"), ("2.88x", "2.79-2.92")]:
+            self.assertIn(f"{ratio} ({interval})", page)
+
+
+if __name__ == "__main__":
+    unittest.main()
