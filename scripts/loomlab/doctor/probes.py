@@ -191,10 +191,9 @@ def cgroups() -> Finding:
 
 
 def br_netfilter() -> Finding:
-    if Path("/proc/sys/net/bridge/bridge-nf-call-iptables").exists():
-        return Finding(True, "loaded")
-    loadable = run("modinfo", "br_netfilter").returncode == 0 if shutil.which("modinfo") else False
-    return Finding(loadable, "loadable (up loads it)" if loadable else "not loaded, not found by modinfo")
+    """Bridge netfilter, loaded or built in (cluster/host.py's preflight looks at the same file)."""
+    ok = Path("/proc/sys/net/bridge/bridge-nf-call-iptables").exists()
+    return Finding(ok, "present" if ok else "no /proc/sys/net/bridge: the module is not loaded")
 
 
 def debian_packages(*names: str) -> Callable[[], Finding]:
