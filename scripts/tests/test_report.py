@@ -72,7 +72,7 @@ class RebuildTest(unittest.TestCase):
         # 2026-11-25, after the move: four winners with their intervals, the other seven loads tie.
         page = (DOCS / "2026-11-25-after-the-move.md").read_text()
         with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
-            text = report.rebuild(DOCS / "2026-11-25-after-the-move", Path(tmp)).read_text()
+            text = report.rebuild(DOCS / "2026-11-25-after-the-move", Path(tmp, "report")).read_text()
         answer = text.split("## The answer", 1)[1].split("\n## ", 1)[0]
         wins = re.findall(r"\| (\d+\.\d+x) (?:req/s|lower p99) \((\d+\.\d+-\d+\.\d+)\) vs worker \|", answer)
         self.assertEqual(
@@ -81,6 +81,25 @@ class RebuildTest(unittest.TestCase):
         self.assertEqual(answer.count("| tie: "), 7)
         for ratio, interval in [("7.54x", "7.41-8.11"), ("3.24x", "3.19-3.25"), ("2.88x", "2.79-2.92")]:
             self.assertIn(f"{ratio} ({interval})", page)
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_the_readmes_answer_table_is_its_results_jsons(self):
+        readme = (DOCS.parents[1] / "README.md").read_text()
+        found = re.search(r"<!-- answer: (\S+) -->\n(.*?)\n<!-- /answer -->", readme, re.S)
+        assert found is not None, "README.md has no answer table between its markers"
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(DOCS.parents[1] / found.group(1), Path(tmp, "report")).read_text()
+        rows = [
+            line for line in text.split("## The answer", 1)[1].split("\n## ", 1)[0].splitlines() if line.startswith("|")
+        ]
+        self.assertEqual(found.group(2).splitlines(), rows)
+
+    def test_the_committed_example_report_is_its_results_jsons(self):
+        run = DOCS / "2026-11-25-after-the-move"
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(run, Path(tmp, "report")).read_text()
+        self.assertEqual((run / "report.md").read_text(), text)
 
 
 if __name__ == "__main__":
