@@ -95,6 +95,15 @@ class ReadmeTest(unittest.TestCase):
         ]
         self.assertEqual(found.group(2).splitlines(), rows)
 
+    def test_the_readmes_cpu_per_request_is_the_reports(self):
+        readme = (DOCS.parents[1] / "README.md").read_text()
+        text = (DOCS / "2026-11-25-after-the-move" / "report.md").read_text()
+        a3 = text.split("## sleep: closed 500 VUs x 10 (A3)", 1)[1].split("\n## ", 1)[0]
+        server = a3.split("| mode | CPU s | CPU ms/req |", 1)[1]
+        cpu = {row.split(" | ")[0].strip("| "): row.split(" | ")[2] for row in server.splitlines()[2:5]}
+        said = f"A3: {cpu['reactive']} ms against virtual's {cpu['virtual']} and worker's {cpu['worker']}"
+        self.assertIn(said, " ".join(readme.split()))
+
     def test_the_committed_example_report_is_its_results_jsons(self):
         run = DOCS / "2026-11-25-after-the-move"
         with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):

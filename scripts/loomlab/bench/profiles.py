@@ -36,7 +36,7 @@ PROFILES = {
         " shared pool",
     ),
     "cores": ("quick", (), CORES, "the quick answer's A3 and product at 350 users on 1 core and on 2"),
-    "smoke": ("smoke", EVERY, (), "seconds, for CI"),
+    "smoke": ("smoke", EVERY, (), "every workload, each run scaled to seconds (CI)"),
     "sweep": (
         "quick",
         (),
