@@ -59,18 +59,18 @@ public class IngestService {
 
   public <R extends IngestRecord> BatchResult batch(
       Domain<R, ?> domain, Mode mode, WriteStrategy writes, List<R> input) {
-    Chunk<R> job = Chunk.of(domain, input);
+    Chunk<R> chunk = Chunk.of(domain, input);
     WaitBudget budget = budgets.current();
     try {
       switch (writes) {
-        case sequential -> sequential(budget, job);
-        case parallel -> parallel(budget, mode, job);
-        case copy -> copy(budget, job);
+        case sequential -> sequential(budget, chunk);
+        case parallel -> parallel(budget, mode, chunk);
+        case copy -> copy(budget, chunk);
       }
     } catch (SQLException e) {
       throw DatabaseProblems.of(e, dbConfig);
     }
-    return job.landed(meters, mode, writes);
+    return chunk.landed(meters, mode, writes);
   }
 
   public <V> V find(Domain<?, V> domain, long id) {
@@ -86,18 +86,18 @@ public class IngestService {
   }
 
   /** All four tables in one transaction: all or nothing. */
-  private <R extends IngestRecord> void sequential(WaitBudget budget, Chunk<R> job)
+  private <R extends IngestRecord> void sequential(WaitBudget budget, Chunk<R> chunk)
       throws SQLException {
     transaction(
         budget,
-        job.domain(),
+        chunk.domain(),
         Table.PARENT,
         (c, current) -> {
           for (Table t : Table.values()) {
             current[0] = t;
             long t0 = System.nanoTime();
-            int n = writer.write(c, job.domain(), t, job.records());
-            job.wrote(t, n, System.nanoTime() - t0);
+            int n = writer.write(c, chunk.domain(), t, chunk.records());
+            chunk.wrote(t, n, System.nanoTime() - t0);
           }
         });
   }
@@ -108,9 +108,9 @@ public class IngestService {
    * other children committed; replaying the chunk converges, every write being an upsert. The
    * children wait for their connections within what the parent left of the request's budget.
    */
-  private <R extends IngestRecord> void parallel(WaitBudget budget, Mode mode, Chunk<R> job)
+  private <R extends IngestRecord> void parallel(WaitBudget budget, Mode mode, Chunk<R> chunk)
       throws SQLException {
-    writeAlone(budget, Table.PARENT, job);
+    writeAlone(budget, Table.PARENT, chunk);
     Map<Table, Future<?>> futures = new EnumMap<>(Table.class);
     ProblemException refused = null;
     try {
@@ -122,7 +122,7 @@ public class IngestService {
                 .submit(
                     () -> {
                       try {
-                        writeAlone(budget, t, job);
+                        writeAlone(budget, t, chunk);
                       } catch (SQLException e) {
                         throw DatabaseProblems.of(e, dbConfig);
                       }
@@ -155,35 +155,36 @@ public class IngestService {
         throw new IllegalStateException("interrupted while writing children", ex);
       }
     }
-    WriteProblems.throwIfChildrenFailed(job.domain(), failures, dbConfig);
+    WriteProblems.throwIfChildrenFailed(chunk.domain(), failures, dbConfig);
   }
 
-  private <R extends IngestRecord> void copy(WaitBudget budget, Chunk<R> job) throws SQLException {
+  private <R extends IngestRecord> void copy(WaitBudget budget, Chunk<R> chunk)
+      throws SQLException {
     transaction(
         budget,
-        job.domain(),
+        chunk.domain(),
         Table.PARENT,
         (c, current) -> {
           long t0 = System.nanoTime();
-          int[] written = writer.copy(c, job.domain(), job.records());
+          int[] written = writer.copy(c, chunk.domain(), chunk.records());
           // One statement set: its time is booked on the parent, not split per table.
-          job.wrote(Table.PARENT, written[Table.PARENT.ordinal()], System.nanoTime() - t0);
+          chunk.wrote(Table.PARENT, written[Table.PARENT.ordinal()], System.nanoTime() - t0);
           for (Table t : Table.CHILDREN) {
-            job.counted(t, written[t.ordinal()]);
+            chunk.counted(t, written[t.ordinal()]);
           }
         });
   }
 
-  private <R extends IngestRecord> void writeAlone(WaitBudget budget, Table t, Chunk<R> job)
+  private <R extends IngestRecord> void writeAlone(WaitBudget budget, Table t, Chunk<R> chunk)
       throws SQLException {
     transaction(
         budget,
-        job.domain(),
+        chunk.domain(),
         t,
         (c, current) -> {
           long t0 = System.nanoTime();
-          int n = writer.write(c, job.domain(), t, job.records());
-          job.wrote(t, n, System.nanoTime() - t0);
+          int n = writer.write(c, chunk.domain(), t, chunk.records());
+          chunk.wrote(t, n, System.nanoTime() - t0);
         });
   }
 

@@ -68,20 +68,20 @@ public class ReactiveIngestService {
     return Uni.createFrom()
         .deferred(
             () -> {
-              Chunk<R> job = Chunk.of(domain, input);
+              Chunk<R> chunk = Chunk.of(domain, input);
               Uni<Void> written =
                   writes == WriteStrategy.sequential
-                      ? sequential(budget, job)
-                      : parallel(budget, job);
-              return written.map(done -> job.landed(meters, Mode.REACTIVE, writes));
+                      ? sequential(budget, chunk)
+                      : parallel(budget, chunk);
+              return written.map(done -> chunk.landed(meters, Mode.REACTIVE, writes));
             });
   }
 
   /** All four tables in one transaction: all or nothing. */
-  private <R extends IngestRecord> Uni<Void> sequential(WaitBudget budget, Chunk<R> job) {
+  private <R extends IngestRecord> Uni<Void> sequential(WaitBudget budget, Chunk<R> chunk) {
     return transaction(
         budget,
-        job.domain(),
+        chunk.domain(),
         Table.PARENT,
         (c, current) -> {
           Uni<Void> tables = Uni.createFrom().voidItem();
@@ -90,7 +90,7 @@ public class ReactiveIngestService {
                 tables.chain(
                     () -> {
                       current[0] = t;
-                      return write(c, job, t);
+                      return write(c, chunk, t);
                     });
           }
           return tables;
@@ -101,8 +101,8 @@ public class ReactiveIngestService {
    * The parent committed first, then the three children at once, each in a transaction of its own.
    * A failed child leaves the parent and the other children committed; a replay converges.
    */
-  private <R extends IngestRecord> Uni<Void> parallel(WaitBudget budget, Chunk<R> job) {
-    return alone(budget, job, Table.PARENT)
+  private <R extends IngestRecord> Uni<Void> parallel(WaitBudget budget, Chunk<R> chunk) {
+    return alone(budget, chunk, Table.PARENT)
         .chain(
             () ->
                 Uni.join()
@@ -110,7 +110,7 @@ public class ReactiveIngestService {
                         Table.CHILDREN.stream()
                             .map(
                                 t ->
-                                    alone(budget, job, t)
+                                    alone(budget, chunk, t)
                                         .onItemOrFailure()
                                         .transform((done, failure) -> new Outcome(t, failure)))
                             .toList())
@@ -123,7 +123,7 @@ public class ReactiveIngestService {
                   failures.put(o.table(), o.failure());
                 }
               }
-              WriteProblems.throwIfChildrenFailed(job.domain(), failures, dbConfig);
+              WriteProblems.throwIfChildrenFailed(chunk.domain(), failures, dbConfig);
             })
         .replaceWithVoid();
   }
@@ -131,18 +131,18 @@ public class ReactiveIngestService {
   /** How one child's transaction ended: {@code failure} null if it committed. */
   private record Outcome(Table table, Throwable failure) {}
 
-  private <R extends IngestRecord> Uni<Void> alone(WaitBudget budget, Chunk<R> job, Table t) {
-    return transaction(budget, job.domain(), t, (c, current) -> write(c, job, t));
+  private <R extends IngestRecord> Uni<Void> alone(WaitBudget budget, Chunk<R> chunk, Table t) {
+    return transaction(budget, chunk.domain(), t, (c, current) -> write(c, chunk, t));
   }
 
-  private <R extends IngestRecord> Uni<Void> write(SqlConnection c, Chunk<R> job, Table t) {
+  private <R extends IngestRecord> Uni<Void> write(SqlConnection c, Chunk<R> chunk, Table t) {
     return Uni.createFrom()
         .deferred(
             () -> {
               long t0 = System.nanoTime();
               return writer
-                  .write(c, job.domain(), t, job.records())
-                  .invoke(n -> job.wrote(t, n, System.nanoTime() - t0))
+                  .write(c, chunk.domain(), t, chunk.records())
+                  .invoke(n -> chunk.wrote(t, n, System.nanoTime() - t0))
                   .replaceWithVoid();
             });
   }
