@@ -76,6 +76,13 @@ CHECKS: tuple[Check, ...] = (
         jdk,
         "Debian 12 has none: Temurin 25 (https://adoptium.net) under /usr/lib/jvm, or JAVA_HOME",
     ),
+    Check(
+        "unzip (./mvnw fetches Maven as a zip)",
+        "needed",
+        ("java",),
+        command("unzip"),
+        f"{APT} unzip (without it ./mvnw fetches a tar.gz, which its pinned SHA-256 refuses)",
+    ),
     Check("PostgreSQL 15 server", "needed", ("db",), postgres, f"{APT} postgresql-15"),
     Check(
         "pgvector 0.8.0 in it",
