@@ -170,8 +170,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 }
 
 
-def checks_for(how: str) -> list[Check]:
-    groups = set(GROUPS.get(how, ("any",)))
+def checks_for(*hows: str) -> list[Check]:
+    """The checks of every part the commands of these branches need, in CHECKS' order, each once."""
+    groups = {g for how in hows for g in GROUPS.get(how, ("any",))}
     return [c for c in CHECKS if groups & set(c.groups)]
 
 
@@ -220,8 +221,7 @@ def main(argv: list[str]) -> int:
         hows = [found.how]
     else:
         hows = list(GROUPS)
-    chosen = [c for c in CHECKS if any(c in checks_for(h) for h in hows)]
-    lines, stopped = report(chosen)
+    lines, stopped = report(checks_for(*hows))
     who = "./lab " + " ".join(args.command) if args.command else "every command"
     print(f"what {who} needs here ({'as root' if ROOT_USER else 'not root'}):\n" + "\n".join(lines))
     print(f"\n{stopped} missing" + (": install them with the lines above, then run it again" if stopped else ""))
