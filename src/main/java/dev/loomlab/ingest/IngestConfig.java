@@ -63,9 +63,9 @@ public interface IngestConfig {
     MemorySize maxMessageSize();
 
     /**
-     * {@code loomlab.ingest.grpc.idle-timeout}: the longest a stream waits for its next chunk (or
-     * its end) once the last was acknowledged; past it the call ends {@code DEADLINE_EXCEEDED}, so
-     * a client gone quiet does not hold a stream open for ever.
+     * {@code loomlab.ingest.grpc.idle-timeout}: the longest a stream waits for its first chunk once
+     * opened, and for its next chunk (or its end) once the last was acknowledged; past it the call
+     * ends {@code DEADLINE_EXCEEDED}, so a client gone quiet does not hold a stream open for ever.
      */
     @WithDefault("60s")
     Duration idleTimeout();

@@ -125,8 +125,8 @@ final class ChunkStream<M, R extends IngestRecord> {
         ProblemException.unavailable(
             "no chunk for loomlab.ingest.grpc.idle-timeout ("
                 + idleTimeout.toMillis()
-                + " ms) after the last acknowledgement; what was acknowledged is committed, open a"
-                + " new stream for the rest",
+                + " ms) after the stream opened or its last acknowledgement; what was acknowledged"
+                + " is committed, open a new stream for the rest",
             1));
   }
 

@@ -4,12 +4,14 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import com.google.protobuf.Message;
 import dev.loomlab.ingest.IngestClient;
 import dev.loomlab.ingest.grpc.StreamClient.Call;
 import dev.loomlab.ingest.grpc.StreamClient.Outcome;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +19,11 @@ import org.junit.jupiter.api.Test;
  * A stream whose client goes quiet after an acknowledgement ends {@code DEADLINE_EXCEEDED} after
  * {@code loomlab.ingest.grpc.idle-timeout}, instead of being held open for ever; what was
  * acknowledged stays committed.
+ *
+ * <p>The same timeout bounds the wait for a stream's first chunk, a path this test does not
+ * measure: a whole stream first loads the classes of both ends and the quiet stream's chunk is
+ * built before it opens, so a slow first send on a busy machine is not taken for the quiet this
+ * test is about; the timeout is a few seconds, not one.
  */
 @QuarkusTest
 @TestProfile(StreamIdleTest.ShortIdle.class)
@@ -25,18 +32,26 @@ class StreamIdleTest {
   public static class ShortIdle implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of("loomlab.ingest.grpc.idle-timeout", "1s");
+      return Map.of("loomlab.ingest.grpc.idle-timeout", "5s");
     }
   }
 
   @Test
   void quietStreamEndsAfterItsIdleTimeout() throws Exception {
     IngestClient recruits = IngestClient.RECRUITS;
+    long warm = 1_070_900;
     long from = 1_071_000;
+    recruits.delete(warm, warm + 9);
     recruits.delete(from, from + 9);
+    Map<String, String> metadata = Chunks.metadata("virtual", "sequential");
     try (StreamClient client = new StreamClient()) {
-      Call call = client.open("WriteRecruits", Chunks.metadata("virtual", "sequential"));
-      call.send(IngestStreamTest.chunk(recruits, 1, from, 2));
+      Outcome whole =
+          client.stream(
+              "WriteRecruits", metadata, List.of(IngestStreamTest.chunk(recruits, 1, warm, 1)));
+      assertThat(whole.message(), whole.code(), equalTo(0));
+      Message chunk = IngestStreamTest.chunk(recruits, 1, from, 2);
+      Call call = client.open("WriteRecruits", metadata);
+      call.send(chunk);
       assertThat(call.nextAck().getSequence(), equalTo(1L));
       // Then nothing: no chunk, no end.
       Outcome o = call.outcome();
