@@ -56,14 +56,22 @@ class RebuildTest(unittest.TestCase):
         def start(suite_, mode, tag, settings_, out, slot=0):
             return Service(mode, lambda m, n: rates[m] * (1 + n / 100), [])
 
-        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
-            ran, again = Path(tmp, "run"), Path(tmp, "again")
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            tempfile.TemporaryDirectory() as elsewhere,
+            contextlib.redirect_stdout(io.StringIO()),
+        ):
+            # The report rebuilt in a folder with no `./lab startup` beside it keeps the run's.
+            ran, again = Path(tmp, "run"), Path(elsewhere, "again")
             ran.mkdir()
+            Path(tmp, "startup-20261126-120000").mkdir()
+            Path(tmp, "startup-20261126-120000", "report.md").write_text("# Start-up\n\n| jvm | 2.1 s |\n")
             sections, info = rounds.measure([suite], settings(5, 5), ran, set(), Progress(1, 1.0), start, "fake")
             meta = records.read_results(DOCS / "2026-11-25-after-the-move")["meta"] | {"info": info}
             report.finish(ran, meta, sections)
             report.rebuild(ran, again)
             self.assertEqual((again / "report.md").read_text(), (ran / "report.md").read_text())
+            self.assertIn("| jvm | 2.1 s |\n\n(from startup-20261126-120000)", (again / "report.md").read_text())
             answer = r"\| sleep \(fake\) \| closed 10 users \| .* \| virtual \| 4.00x req/s \(4.00-4.00\) vs worker"
             self.assertRegex((ran / "report.md").read_text(), answer)
             self.assertEqual((again / "chart.svg").read_text(), (ran / "chart.svg").read_text())

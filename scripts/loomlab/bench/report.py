@@ -25,13 +25,17 @@ from .summaries import SUMMARIES
 from .tables import LOCAL
 
 
-def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
-    """report.md: the run's setup, the answer, `lead`, every section's tables, the latest `./lab
-    startup` of this machine (start-up and memory belong beside throughput), then `appendix`."""
+def latest_startup(out: Path) -> dict | None:
+    """The latest `./lab startup` beside the run's folder: its report's text and folder name."""
     startups = sorted(out.parent.glob("startup-*/report.md"))
-    startup = (
-        {"text": startups[-1].read_text().split("\n", 2)[-1], "name": startups[-1].parent.name} if startups else None
-    )
+    return {"text": startups[-1].read_text().split("\n", 2)[-1], "name": startups[-1].parent.name} if startups else None
+
+
+def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
+    """report.md: the run's setup, the answer, `lead`, every section's tables, the `./lab startup`
+    the run kept in its meta (start-up and memory belong beside throughput; a results.json written
+    before the meta kept it: the latest beside `out`), then `appendix`."""
+    startup = meta["startup"] if "startup" in meta else latest_startup(out)
     text = render(
         "report.md.j2",
         meta=meta,
@@ -98,6 +102,8 @@ def finish(
 ):
     """report.md (`lead`, then the sections, then `appendix`: markdown lines), report.html (with the
     Chart.js bundle at `chartjs`, if any) and results.json; `strict`: exit 1 on a failed run."""
+    # The start-up block goes into results.json with the run: a report rebuilt elsewhere keeps it.
+    meta = {**meta, "startup": latest_startup(out)}
     results = results_of(meta, sections)
     (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
     (out / "chart.svg").write_text(chart_svg(results))
