@@ -57,6 +57,14 @@ COMMANDS: tuple[Command, ...] = (
         "bench.cli:parse",
     ),
     Command(
+        "stock",
+        "[--then COMMAND] [--warm-caches]",
+        "the README's prerequisite line, doctor and commands in a stock Debian 12 root filesystem on this"
+        " machine (root): what a stranger's first hour meets",
+        "stock",
+        "stock:parse",
+    ),
+    Command(
         "report",
         "DIR [--out OUT]",
         "a run's report.md, report.html and chart again from its results.json alone (a committed run's too)",

@@ -1,0 +1,73 @@
+"""./lab stock: the steps are the README's own lines (a README without them is refused, not guessed),
+and each step's namespace mounts what stands in for the user read-only and hands the step a user's
+environment, none of the caller's."""
+
+from __future__ import annotations
+
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from loomlab import ROOT, LabError
+from loomlab.stock import machine, plan
+
+
+class ReadmeStepsTest(unittest.TestCase):
+    def test_the_readmes_line_its_doctor_and_its_two_commands(self):
+        found = plan.readme_steps((ROOT / "README.md").read_text())
+        lines = [s.line for s in found]
+        self.assertEqual(lines[0], "apt-get update -qq")
+        self.assertTrue(lines[1].startswith("apt-get install -y "), lines[1])
+        for package in ("git", "unzip", "python3-venv", "postgresql-15"):
+            self.assertIn(f" {package}", lines[1])
+        self.assertEqual(lines[2:], ["./lab doctor", "./lab bench", "./lab test"])
+        # The doctor may name what only the cluster needs (kubectl): the README's line goes on.
+        self.assertEqual(found[2].accept, (0, plan.DOCTOR_MISSING))
+        self.assertEqual(found[3].accept, (0,))
+
+    def test_then_replaces_the_two_commands_only(self):
+        found = plan.steps((ROOT / "README.md").read_text(), ["bench --profile smoke --strict"])
+        self.assertEqual([s.line for s in found][2:], ["./lab doctor", "./lab bench --profile smoke --strict"])
+
+    def test_a_readme_without_its_line_is_refused(self):
+        with self.assertRaisesRegex(LabError, "apt-get install"):
+            plan.readme_steps("# x\n\n```bash\n./lab bench\n./lab test\n```\n")
+        with self.assertRaisesRegex(LabError, "two commands"):
+            plan.readme_steps("```bash\napt-get install -y git && ./lab doctor\n./lab bench\n```\n")
+
+    def test_the_summary_has_a_row_per_step(self):
+        done = [plan.Done("./lab doctor", "./lab doctor", 3, 4.2), plan.Done("./lab bench", "./lab bench", 0, 901)]
+        rows = plan.summary(done).splitlines()
+        self.assertEqual(rows[2], "| ./lab doctor | `./lab doctor` | 3 | 4 |")
+        self.assertEqual(rows[3], "| ./lab bench | `./lab bench` | 0 | 901 |")
+
+
+class NamespaceTest(unittest.TestCase):
+    def script(self, caches=()):
+        step = plan.Step("./lab bench", "./lab bench --profile smoke")
+        return machine.namespace_script(Path("/r/x/rootfs"), Path("/r/x"), step, list(caches))
+
+    def test_stand_ins_are_read_only(self):
+        s = self.script()
+        for host in (machine.JDK, machine.GO):
+            self.assertIn(f"mount --bind {host} /r/x/rootfs{host}\nmount -o remount,bind,ro /r/x/rootfs{host}", s)
+
+    def test_warm_caches_are_lower_layers_written_in_the_run(self):
+        s = self.script([(Path("/root/.m2/repository"), "/root/.m2/repository")])
+        self.assertIn(
+            "mount -t overlay overlay -o lowerdir=/root/.m2/repository,upperdir=/r/x/caches/0/upper,"
+            "workdir=/r/x/caches/0/work /r/x/rootfs/root/.m2/repository",
+            s,
+        )
+
+    def test_the_step_gets_a_users_environment_and_none_of_the_callers(self):
+        with mock.patch.dict("os.environ", {"QUARKUS_DATASOURCE_PASSWORD": "secret", "GOFLAGS": "-x"}):
+            last = self.script().splitlines()[-1]
+        self.assertTrue(last.startswith("exec chroot /r/x/rootfs /usr/bin/env -i HOME=/root PATH="), last)
+        self.assertNotIn("secret", last)
+        self.assertNotIn("GOFLAGS", last)
+        self.assertTrue(last.endswith("/bin/bash -c 'cd /root/loom-lab && ./lab bench --profile smoke'"), last)
+
+    def test_a_run_directory_still_mounted_is_seen(self):
+        self.assertIn("/proc", machine.mounted_under(Path("/proc")))
+        self.assertEqual(machine.mounted_under(Path("/nonexistent/loom-lab")), [])
