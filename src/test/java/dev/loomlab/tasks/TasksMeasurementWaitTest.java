@@ -2,6 +2,7 @@ package dev.loomlab.tasks;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
@@ -82,12 +83,15 @@ class TasksMeasurementWaitTest {
           assertThat(first.get(60, TimeUnit.SECONDS), equalTo(200));
           return;
         }
-        // The first lost the race: it waited behind a second's measurement, whose full GCs can
-        // outlast the 2 s on a busy machine, and was refused itself. The wait did its job; again.
-        int refused = first.get(60, TimeUnit.SECONDS);
+        // No second found the first in progress. Either the first lost the race (it waited behind
+        // a second's measurement, whose full GCs can outlast the 2 s on a busy machine, and was
+        // refused itself: a 503, the wait doing its job) or, on a machine busy enough to stall
+        // the whole JVM, every second that met it did so in its last 2 s and had its turn (a
+        // 200). Neither is the case under test: again.
+        int answered = first.get(60, TimeUnit.SECONDS);
         System.out.printf(
-            "attempt %d: the first run answered %d before a second found it%n", attempt, refused);
-        assertThat(refused, equalTo(503));
+            "attempt %d: the first run answered %d before a second found it%n", attempt, answered);
+        assertThat(answered, anyOf(equalTo(200), equalTo(503)));
       }
       fail("in " + ATTEMPTS + " attempts no second run found the first in progress");
     }
