@@ -2,8 +2,9 @@
 # Builds (once) and caches every Kubernetes binary the lab runs, then prints their paths as
 # KEY=path lines. One version for all of them, used by `./lab k8s verify` (the API server alone)
 # and `./lab k8s up` (the whole single-node cluster):
-#   kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy
-#                 built from the Go module proxy at $K8S_VERSION (~8 min cold on 2 cores)
+#   kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy, kubectl
+#                 built from the module pinned in scripts/k8s/kubernetes (its go.mod and go.sum, read
+#                 only: Kubernetes 1.35.4) (~10 min cold on 2 cores)
 #   coredns       $COREDNS_VERSION with only the plugins a cluster DNS needs (~1 min)
 #   pause         the sandbox process of every pod (a few lines of Go, below)
 #   metrics-server $METRICS_SERVER_VERSION: the resource metrics API (kubectl top, the autoscaler) (~3 min)
@@ -18,11 +19,10 @@
 #   kubeconform   strict schema checks
 #
 #   scripts/k8s/tools.sh          build what is missing, print KEY=path lines
-#   K8S_VERSION=1.32.5            the newest 1.32 patch whose every staging module the proxy serves
+#   scripts/k8s/tools.sh --kubectl   kubectl alone, of the same version (~3 min cold, once): its path
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 
-K8S_VERSION="${K8S_VERSION:-1.32.5}"
 COREDNS_VERSION="${COREDNS_VERSION:-v1.12.0}"
 COREDNS_BUILD=2 # bump when the plugin list below changes: the cached binary is rebuilt
 KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.8.0}"
@@ -31,51 +31,38 @@ REGISTRY_VERSION="${REGISTRY_VERSION:-v3.1.2}"
 PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-v0.316.0}"
 KEDA_VERSION="${KEDA_VERSION:-v2.21.0}"
 tools="$LOOMLAB_CACHE/k8s-tools"
-bin="$tools/v$K8S_VERSION"
+k8s_module="$LOOMLAB_ROOT/scripts/k8s/kubernetes"
+K8S_VERSION="$(awk '$1 == "require" && $2 == "k8s.io/kubernetes" {print substr($3, 2)}' "$k8s_module/go.mod")"
+# Named by the version and the module's hash: changing a pin rebuilds them.
+bin="$tools/v$K8S_VERSION-$(cat "$k8s_module/go.mod" "$k8s_module/go.sum" | sha256sum | cut -c1-12)"
 mkdir -p "$bin"
 command -v go >/dev/null || die "Go is needed to build the Kubernetes components (https://go.dev/dl)"
 
 components=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
+# For a machine with no kubectl (Debian 12's is 1.20): the lab's, built like the cluster's own.
+only_kubectl=0
+[[ ${1:-} == --kubectl ]] && only_kubectl=1 && components=(kubectl)
 missing=()
 for c in "${components[@]}"; do [[ -x "$bin/$c" ]] || missing+=("$c"); done
 if ((${#missing[@]})); then
-  log "k8s: building ${missing[*]} v$K8S_VERSION from the Go module proxy (~8 min cold, once)"
+  log "k8s: building ${missing[*]} v$K8S_VERSION from scripts/k8s/kubernetes ($( ((only_kubectl)) && echo "~3" || echo "~8") min cold, once)"
   started=$SECONDS
   mod="$tools/build-k8s"
-  rm -rf "$mod" && mkdir -p "$mod"
-  # k8s.io/kubernetes pins its staging modules to v0.0.0 with local replaces; a consumer must
-  # replace each with its published version (v0.<minor>.<patch>).
-  staging=(api apiextensions-apiserver apimachinery apiserver cli-runtime client-go cloud-provider
-    cluster-bootstrap code-generator component-base component-helpers controller-manager cri-api
-    cri-client csi-translation-lib dynamic-resource-allocation endpointslice externaljwt
-    kms kube-aggregator kube-controller-manager kube-proxy kube-scheduler kubectl kubelet
-    metrics mount-utils pod-security-admission sample-apiserver sample-cli-plugin sample-controller)
-  minor="0.${K8S_VERSION#1.}"
-  {
-    echo "module loomlab/k8s"
-    echo "go 1.23"
-    echo "godebug default=go1.23"
-    echo "require k8s.io/kubernetes v$K8S_VERSION"
-    for s in "${staging[@]}"; do echo "replace k8s.io/$s => k8s.io/$s v$minor"; done
-  } >"$mod/go.mod"
-  {
-    echo "//go:build tools"
-    echo
-    echo "package tools"
-    echo
-    for c in "${missing[@]}"; do echo "import _ \"k8s.io/kubernetes/cmd/$c\""; done
-  } >"$mod/tools.go"
-  # Best effort: the build below resolves what tidy could not.
-  (cd "$mod" && { GOFLAGS=-mod=mod go mod tidy -e >/dev/null 2>&1 || true; })
+  rm -rf "$mod" && cp -r "$k8s_module" "$mod"
   pkgs=()
   for c in "${missing[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$c"); done
   # The version the binaries report (nodes, `kubectl version`), as Kubernetes' own build stamps it.
   ldflags="-X k8s.io/component-base/version.gitVersion=v$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1"
-  ldflags+=" -X k8s.io/component-base/version.gitMinor=${minor#0.} -X k8s.io/component-base/version.gitTreeState=clean"
+  minor="${K8S_VERSION#1.}"
+  ldflags+=" -X k8s.io/component-base/version.gitMinor=${minor%%.*} -X k8s.io/component-base/version.gitTreeState=clean"
   ldflags+=" -X k8s.io/client-go/pkg/version.gitVersion=v$K8S_VERSION"
-  (cd "$mod" && GOFLAGS=-mod=mod go build -p "$(nproc)" -trimpath -ldflags "$ldflags" -o "$bin/" "${pkgs[@]}")
+  (cd "$mod" && GOFLAGS=-mod=readonly go build -p "$(nproc)" -trimpath -ldflags "$ldflags" -o "$bin/" "${pkgs[@]}" >&2)
   rm -rf "$mod"
   log "k8s: built in $((SECONDS - started)) s"
+fi
+if ((only_kubectl)); then
+  echo "$bin/kubectl"
+  exit 0
 fi
 
 coredns="$tools/coredns-$COREDNS_VERSION-$COREDNS_BUILD"
@@ -189,7 +176,7 @@ if [[ ! -x "$kube_router" ]]; then
   log "k8s: building kube-router $(awk '$1 == "require" && $2 ~ /kube-router/ {print $3}' "$kr_module/go.mod") (the NetworkPolicy engine, scripts/k8s/kube-router) (~3 min cold, once)"
   mod="$tools/build-kube-router"
   rm -rf "$mod" && cp -r "$kr_module" "$mod"
-  (cd "$mod" && CGO_ENABLED=0 GOFLAGS=-mod=readonly go build -p 2 -trimpath -o "$kube_router" \
+  (cd "$mod" && GOFLAGS=-mod=readonly go build -p 2 -trimpath -o "$kube_router" \
     github.com/cloudnativelabs/kube-router/v2/cmd/kube-router >&2)
 fi
 registry="$tools/registry-$REGISTRY_VERSION"

@@ -7,12 +7,15 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import shutil
 import subprocess
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
 
 from loomlab import commands, doctor
+from loomlab.doctor import probes
 
 LAB = Path(__file__).resolve().parents[2] / "lab"
 
@@ -52,6 +55,26 @@ class DoctorTest(unittest.TestCase):
             self.assertIn("1 missing", out.getvalue())
         with mock.patch.object(doctor, "CHECKS", (advice,)), contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(doctor.main(["--gate", "db"]), 0)
+
+    def test_no_kubectl_is_built_by_the_lab_with_go(self):
+        kubectl = next(c for c in doctor.CHECKS if c.what == "kubectl")
+        go = next(c for c in doctor.CHECKS if c.what == "Go for kubectl")
+        self.assertEqual((kubectl.kind, go.kind), ("provided", "needed"))
+        for gated in ("deploy", "verify", "python", "rerun"):
+            self.assertIn(kubectl, doctor.checks_for(gated))
+            self.assertIn(go, doctor.checks_for(gated))
+        real = shutil.which
+        with tempfile.TemporaryDirectory() as cache, mock.patch.object(probes, "CACHE", Path(cache)):
+            with mock.patch.object(probes.shutil, "which", lambda c: None if c == "kubectl" else real(c)):
+                self.assertEqual(kubectl.probe(), doctor.Finding(False, "none on PATH"))
+                self.assertTrue(go.probe().found.startswith("go "), go.probe())
+                Path(cache, "k8s-tools", "v1.32.5").mkdir(parents=True)
+                Path(cache, "k8s-tools", "v1.32.5", "kubectl").touch()  # another module's: not it
+                self.assertFalse(kubectl.probe().ok)
+                probes.k8s_bin().mkdir(parents=True)
+                (probes.k8s_bin() / "kubectl").touch()
+                self.assertTrue(kubectl.probe().ok)
+                self.assertIn("the lab's kubectl", go.probe().found)
 
     def test_lab_doctor_runs_without_a_traceback(self):
         done = subprocess.run([str(LAB), "doctor"], capture_output=True, text=True, timeout=120)

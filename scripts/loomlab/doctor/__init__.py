@@ -22,6 +22,7 @@ from .probes import (
     CLUSTER_PACKAGES,
     GO_FOR_K6,
     GO_FOR_K8S,
+    GO_FOR_KUBECTL,
     GO_FROM,
     ROOT_USER,
     Finding,
@@ -36,6 +37,8 @@ from .probes import (
     jdk,
     k6_built,
     k8s_built,
+    kubectl,
+    kubectl_found,
     memory,
     pgvector,
     ports_free,
@@ -136,11 +139,18 @@ CHECKS: tuple[Check, ...] = (
     Check("br_netfilter", "needed", ("cluster",), br_netfilter, "modprobe br_netfilter"),
     Check(
         "kubectl",
+        "provided",
+        ("kubectl",),
+        kubectl,
+        "./lab builds kubectl 1.35 from the Go module proxy where none is on PATH (~3 min, once;"
+        ' `eval "$(./lab k8s env)"` puts it on yours); Debian 12\'s kubernetes-client is 1.20, too old',
+    ),
+    Check(
+        "Go for kubectl",
         "needed",
         ("kubectl",),
-        command("kubectl"),
-        "Debian 12's kubernetes-client is 1.20, too old: kubectl 1.32 from"
-        " https://dl.k8s.io/release/v1.32.5/bin/linux/amd64/kubectl into /usr/local/bin",
+        go(GO_FOR_KUBECTL, kubectl_found),
+        GO_FROM.format(need="1.25"),
     ),
     Check(
         "ports 2379, 5000, 6443, 10250 (the cluster)",

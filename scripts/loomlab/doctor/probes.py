@@ -3,6 +3,7 @@ Finding (found or not, and what it saw). Standard library only."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import re
@@ -24,6 +25,7 @@ APT = "apt-get install -y"
 # golang-go is 1.19; a Go >= 1.21 fetches a newer toolchain itself when GOTOOLCHAIN asks for it.
 GO_FOR_K6 = (1, 24)
 GO_FOR_K8S = (1, 26)
+GO_FOR_KUBECTL = (1, 25)  # scripts/k8s/kubernetes/go.mod, where ./lab builds kubectl alone
 GO_FROM = (
     "Go {need}+ from https://go.dev/dl (tar -C /usr/local -xzf go1.26.*.linux-amd64.tar.gz;"
     " PATH=/usr/local/go/bin:$PATH), or with any Go >= 1.21: export GOTOOLCHAIN=go{need}.0+auto"
@@ -100,9 +102,30 @@ def k6_built() -> str:
     return f"k6 built: {done.stdout.strip()}" if done.returncode == 0 else ""
 
 
+def k8s_bin() -> Path:
+    """Where scripts/k8s/tools.sh puts the Kubernetes binaries of the pinned module: named by its
+    version and the hash of its go.mod and go.sum."""
+    module = ROOT / "scripts" / "k8s" / "kubernetes"
+    mod, summed = (module / "go.mod").read_bytes(), (module / "go.sum").read_bytes()
+    version = re.search(rb"^require k8s\.io/kubernetes v(\S+)", mod, re.M)
+    name = f"v{version.group(1).decode() if version else '?'}-{hashlib.sha256(mod + summed).hexdigest()[:12]}"
+    return CACHE / "k8s-tools" / name
+
+
 def k8s_built() -> str:
-    built = sorted(CACHE.glob("k8s-tools/v*/kube-apiserver"))
-    return f"the Kubernetes components built: {built[-1].parent}" if built else ""
+    built = k8s_bin()
+    return f"the Kubernetes components built: {built}" if (built / "kube-apiserver").exists() else ""
+
+
+def kubectl_found() -> str:
+    """kubectl on PATH, or the one ./lab built where none was (scripts/k8s/tools.sh --kubectl)."""
+    path, built = shutil.which("kubectl"), k8s_bin() / "kubectl"
+    return f"kubectl at {path}" if path else f"the lab's kubectl: {built}" if built.exists() else ""
+
+
+def kubectl() -> Finding:
+    found = kubectl_found()
+    return Finding(bool(found), found or "none on PATH")
 
 
 def command(name: str, *more: str) -> Callable[[], Finding]:
