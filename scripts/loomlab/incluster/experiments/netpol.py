@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from kubernetes.client.exceptions import ApiException
 from kubernetes.stream import stream
 
 from loomlab import ROOT, LabError, command, proc
@@ -197,7 +198,12 @@ def running(kube: Kube, name: str):
 def ready_endpoints(kube: Kube, service: str) -> int:
     """The ready addresses behind a Service (none: a connection to it is dropped by the node, and no
     case through it would say anything about a policy)."""
-    endpoints = kube.core.read_namespaced_endpoints(service, kube.ns)
+    try:
+        endpoints = kube.core.read_namespaced_endpoints(service, kube.ns)
+    except ApiException as e:
+        if e.status == 404:  # not deployed (yet): no pod behind it either
+            return 0
+        raise
     return sum(len(s.addresses or []) for s in endpoints.subsets or [])
 
 
@@ -261,8 +267,9 @@ def main(argv=None):
     kube = target.connect(args)
     if not ready_endpoints(kube, args.service):
         raise LabError(
-            f"{args.service} has no ready pod (scaled to 0 after a run?): scale it to 1 first; the cases through it"
-            " would be decided by the missing endpoint, not by a policy"
+            f"{args.service} has no ready pod (not deployed yet, or scaled to 0 after a run?): deploy it (./lab k8s"
+            " run) or scale it to 1 first; the cases through it would be decided by the missing endpoint, not by a"
+            " policy"
         )
     outside = Kube(Target(kube.target.kubeconfig, kube.target.context, f"{kube.ns}-outside"))
     image = target.pushed(args.registry).get(PROBE_IMAGE, PROBE_IMAGE)
