@@ -4,6 +4,7 @@ environment, none of the caller's."""
 
 from __future__ import annotations
 
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
@@ -71,3 +72,28 @@ class NamespaceTest(unittest.TestCase):
     def test_a_run_directory_still_mounted_is_seen(self):
         self.assertIn("/proc", machine.mounted_under(Path("/proc")))
         self.assertEqual(machine.mounted_under(Path("/nonexistent/loom-lab")), [])
+
+
+class TrustStoreTest(unittest.TestCase):
+    """The mounted JDK's trust store reaches the root filesystem where its link points."""
+
+    def test_a_cacerts_link_out_of_the_jdk_is_followed_into_the_rootfs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            base = Path(tmp)
+            jdk, rootfs, store = base / "jdk", base / "rootfs", base / "etc" / "java" / "cacerts"
+            (jdk / "lib" / "security").mkdir(parents=True)
+            store.parent.mkdir(parents=True)
+            store.write_bytes(b"keystore")
+            (jdk / "lib" / "security" / "cacerts").symlink_to(store)
+            with mock.patch.object(machine, "JDK", jdk):
+                machine.jdk_trust_store(rootfs)
+            self.assertEqual((rootfs / str(store).lstrip("/")).read_bytes(), b"keystore")
+
+    def test_a_jdk_with_its_own_cacerts_needs_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            jdk, rootfs = Path(tmp) / "jdk", Path(tmp) / "rootfs"
+            (jdk / "lib" / "security").mkdir(parents=True)
+            (jdk / "lib" / "security" / "cacerts").write_bytes(b"keystore")
+            with mock.patch.object(machine, "JDK", jdk):
+                machine.jdk_trust_store(rootfs)
+            self.assertFalse(rootfs.exists())

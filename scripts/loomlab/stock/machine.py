@@ -130,7 +130,24 @@ def prepare(tar: Path, run: Path, caches: list[tuple[Path, str]]) -> Path:
     resolv.touch()
     ca = rootfs / "usr/local/share/ca-certificates/this-machine.crt"
     shutil.copyfile(CA_BUNDLE, ca)
+    jdk_trust_store(rootfs)
     return rootfs
+
+
+def jdk_trust_store(rootfs: Path) -> None:
+    """The mounted JDK stands in for the one the README tells the user to install, whose trust store
+    comes with it; this machine's JDK links its `cacerts` to a keystore outside the JDK (Debian's
+    ca-certificates-java), which a stock root filesystem lacks: the keystore is copied to where the
+    link points, or Maven's first download fails ("the trustAnchors parameter must be non-empty")."""
+    link = JDK / "lib" / "security" / "cacerts"
+    if not link.is_symlink():
+        return
+    target = link.resolve()
+    if target.is_relative_to(JDK) or not target.is_file():
+        return
+    inside = rootfs / str(target).lstrip("/")
+    inside.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(target, inside)
 
 
 def mounted_under(path: Path) -> list[str]:
