@@ -1,6 +1,5 @@
 package dev.loomlab.pinning;
 
-import io.quarkus.runtime.ImageMode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -15,13 +14,12 @@ import java.util.Optional;
  * Runs a blocking action inside an upcall from native code: libc's {@code qsort} sorts two ints and
  * calls back into Java to compare them, and the comparator blocks. While it blocks, a native frame
  * ({@code qsort}) is on the virtual thread's stack, so it cannot unmount: pinned, on every JDK.
- * Uses the FFM API (final since Java 22); no native library of our own.
+ * Uses the FFM API (final since Java 22); no native library of our own. Compiled for release 22
+ * (pom.xml's {@code compile-ffm} execution) and reached only through {@link NativeFrames#get()}.
  */
-final class NativeUpcall {
+final class NativeUpcall implements NativeFrame {
 
   private static final ThreadLocal<Runnable> ACTION = new ThreadLocal<>();
-  private static final Optional<NativeUpcall> INSTANCE = create();
-
   private final MethodHandle qsort;
   private final MemorySegment comparator;
 
@@ -30,13 +28,9 @@ final class NativeUpcall {
     this.comparator = comparator;
   }
 
-  /** Empty where the platform offers no {@code qsort} or no FFM linker (e.g. a native image). */
-  static Optional<NativeUpcall> get() {
-    return INSTANCE;
-  }
-
   /** Calls {@code action} from inside a native {@code qsort} comparator, on this thread. */
-  void runInsideNativeFrame(Runnable action) {
+  @Override
+  public void run(Runnable action) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment ints = arena.allocateFrom(ValueLayout.JAVA_INT, 2, 1);
       ACTION.set(action);
@@ -62,12 +56,12 @@ final class NativeUpcall {
     return Integer.compare(x, y);
   }
 
-  private static Optional<NativeUpcall> create() {
-    if (ImageMode.current().isNativeImage()) {
-      // A native image would need the upcall registered at build time (-H:+ForeignAPISupport and
-      // reachability metadata for this method); without it the call would crash, so no upcall.
-      return Optional.empty();
-    }
+  /**
+   * Empty where the platform's linker offers no {@code qsort}. Never called in a native image,
+   * which would need the upcall registered at build time (-H:+ForeignAPISupport and reachability
+   * metadata for {@link #compare}); without it the call would crash.
+   */
+  static Optional<NativeFrame> create() {
     try {
       Linker linker = Linker.nativeLinker();
       Optional<MemorySegment> symbol = linker.defaultLookup().find("qsort");

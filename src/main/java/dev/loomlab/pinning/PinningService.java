@@ -64,13 +64,13 @@ public class PinningService {
         }
       }
       case NATIVE ->
-          NativeUpcall.get()
+          NativeFrames.get()
               .orElseThrow(
                   () ->
                       ProblemException.notImplemented(
-                          "lock=native needs the FFM linker and libc's qsort, which this runtime"
-                              + " lacks (native images do not register the upcall)"))
-              .runInsideNativeFrame(() -> sleep(ms));
+                          "lock=native needs a native frame to block in: "
+                              + NativeFrames.missingReason()))
+              .run(() -> sleep(ms));
     }
     long nanos = System.nanoTime() - start;
     timers.get(mode).record(nanos, TimeUnit.NANOSECONDS);

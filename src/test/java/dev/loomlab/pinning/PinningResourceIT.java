@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
  * The pinning suite against the packaged application. The application runs in its own process here,
  * out of reach of loom-unit's JFR recording in this JVM: the native pin is proven by the
  * application's own JFR-fed meters instead (asserted by the inherited body), without the in-process
- * {@code @ShouldPin}.
+ * {@code @ShouldPin}. The checks of the JDK read the test's JVM, which launches the application
+ * with its own java.
  */
 @QuarkusIntegrationTest
 class PinningResourceIT extends PinningResourceTest {
@@ -18,8 +19,8 @@ class PinningResourceIT extends PinningResourceTest {
   // A native image has no FFM upcall (it answers 501): the pin is a JVM-only demonstration.
   @DisabledOnIntegrationTest(
       forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
-  void nativeUpcallPinsOnEveryJdk() throws InterruptedException {
-    super.nativeUpcallPinsOnEveryJdk();
+  void nativeUpcallPinsOnEveryJdkWithFfm() throws InterruptedException {
+    super.nativeUpcallPinsOnEveryJdkWithFfm();
   }
 
   @Override

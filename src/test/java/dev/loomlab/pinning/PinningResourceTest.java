@@ -2,11 +2,11 @@ package dev.loomlab.pinning;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loomlab.observability.PrometheusText;
 import io.quarkus.test.junit.QuarkusTest;
@@ -14,6 +14,7 @@ import me.escoffier.loom.loomunit.LoomUnitExtension;
 import me.escoffier.loom.loomunit.ShouldNotPin;
 import me.escoffier.loom.loomunit.ShouldPin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @QuarkusTest
@@ -28,10 +29,13 @@ class PinningResourceTest {
         .body("pinsCarrier", equalTo(false));
   }
 
+  // On the JDKs where the rule differs the test is disabled, not aborted: loom-unit would still
+  // check
+  // an aborted test's pins (JUnit's conditions decide before its callbacks run).
   @Test
   @ShouldNotPin
+  @EnabledForJreRange(minVersion = 24) // JEP 491 unpinned monitors
   void synchronizedNoLongerPinsSinceJdk24() {
-    assumeTrue(Runtime.version().feature() >= 24, "JEP 491 (JDK 24) unpinned monitors");
     block("virtual", "synchronized")
         .body("pinsCarrier", equalTo(false))
         .body("jdk", greaterThanOrEqualTo(24));
@@ -39,7 +43,32 @@ class PinningResourceTest {
 
   @Test
   @ShouldPin
-  void nativeUpcallPinsOnEveryJdk() throws InterruptedException {
+  @EnabledForJreRange(maxVersion = 23) // monitors pin until JEP 491
+  void synchronizedPinsBeforeJdk24() throws InterruptedException {
+    // Seed E's warning, on the seeds' JDK: blocking inside synchronized keeps the carrier.
+    assertPinnedBySite("synchronized", "dev.loomlab.pinning.PinningService.sleep");
+  }
+
+  @Test
+  @ShouldPin
+  @EnabledForJreRange(minVersion = 22) // the FFM API is final from 22
+  void nativeUpcallPinsOnEveryJdkWithFfm() throws InterruptedException {
+    assertPinnedBySite("native", "dev.loomlab.pinning.PinningService.sleep");
+  }
+
+  @Test
+  @EnabledForJreRange(maxVersion = 21)
+  void nativeUpcallIsAProblemBeforeFfm() {
+    given()
+        .get("/api/virtual/pinning?lock=native&ms=50")
+        .then()
+        .statusCode(501)
+        .contentType("application/problem+json")
+        .body("detail", containsString("JDK 22"));
+  }
+
+  /** Blocks pinned with `lock`, seen by the service's JFR stream, counted at `site` too. */
+  private static void assertPinnedBySite(String lock, String site) throws InterruptedException {
     // The service's JFR stream starts beside start-up; its counter appears once it runs.
     for (int i = 0; i < 100 && Double.isNaN(pinnedEventsOrNaN()); i++) {
       Thread.sleep(100);
@@ -47,7 +76,8 @@ class PinningResourceTest {
     assertThat(
         "loomlab_virtual_pinned_events_total is registered", !Double.isNaN(pinnedEventsOrNaN()));
     double before = pinnedEvents();
-    block("virtual", "native")
+    double atSiteBefore = pinnedAt(site);
+    block("virtual", lock)
         .body("pinsCarrier", equalTo(true))
         .body("heldMs", greaterThanOrEqualTo(50));
     // Observed by the service itself too: JFR hands events over about once a second.
@@ -57,6 +87,7 @@ class PinningResourceTest {
       after = pinnedEvents();
     }
     assertThat(after, greaterThan(before));
+    assertThat(pinnedAt(site), greaterThan(atSiteBefore));
     // micrometer-java21's timer records pins over 20 ms (this one held 50 ms) from a JFR stream of
     // its own, which hands its events over on its own schedule: waited for too, not raced.
     double micrometer = 0;
@@ -69,6 +100,13 @@ class PinningResourceTest {
     assertThat(micrometer, greaterThan(0.0));
   }
 
+  private static double pinnedAt(String site) {
+    String m = given().get("/q/metrics").then().extract().asString();
+    double v =
+        PrometheusText.sum(m, "loomlab_virtual_pinned_site_events_total", "site=\"" + site + "\"");
+    return Double.isNaN(v) ? 0 : v;
+  }
+
   private static double micrometerPinned() {
     String m = given().get("/q/metrics").then().extract().asString();
     return PrometheusText.value(m, "jvm_threads_virtual_pinned_seconds_count");
@@ -76,7 +114,11 @@ class PinningResourceTest {
 
   @Test
   void workerThreadsAreNeverPinnedThereIsNoCarrier() {
-    for (String lock : new String[] {"synchronized", "reentrant", "native"}) {
+    boolean ffm = Runtime.version().feature() >= 22;
+    for (String lock :
+        ffm
+            ? new String[] {"synchronized", "reentrant", "native"}
+            : new String[] {"synchronized", "reentrant"}) {
       block("worker", lock).body("virtual", equalTo(false)).body("pinsCarrier", equalTo(false));
     }
   }
