@@ -37,6 +37,8 @@ SAMPLED_COUNTERS: list[tuple[str, str, dict[str, str]]] = [
     ("gc_pause_s", "jvm_gc_pause_seconds_sum", {}),
     ("gc_pauses", "jvm_gc_pause_seconds_count", {}),
     ("pinned", "jvm_threads_virtual_pinned_seconds_count", {}),
+    # Every pin, however short (the service's own JFR stream; micrometer's above counts those > 20 ms).
+    ("pinned_events", "loomlab_virtual_pinned_events_total", {}),
     ("submit_failed", "jvm_threads_virtual_submit_failed_total", {}),
     # Bytes the JVM allocated (the heap's young generation), and scratch buffers allocated because
     # none could be reused (the buffers workload, both caches).

