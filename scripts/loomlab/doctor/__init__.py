@@ -178,7 +178,7 @@ CHECKS: tuple[Check, ...] = (
 # The parts of the lab each command needs (its branch in the command table: loomlab.commands).
 GROUPS: dict[str, tuple[str, ...]] = {
     "bench": ("any", "harness", "java", "db", "k6", "charts"),
-    "test": ("any", "harness", "java", "db", "lint", "tests"),
+    "test": ("any", "harness", "java", "db", "lint", "tests", "kubectl"),
     "serve": ("any", "java", "db", "serve"),
     "startup": ("any", "harness", "java", "db", "k6"),
     "aot": ("any", "java", "db", "tests"),
