@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import statistics
 import tempfile
 import unittest
 from pathlib import Path
@@ -111,6 +112,24 @@ class ReadmeTest(unittest.TestCase):
         cpu = {row.split(" | ")[0].strip("| "): row.split(" | ")[2] for row in server.splitlines()[2:5]}
         said = f"A3: {cpu['reactive']} ms against virtual's {cpu['virtual']} and worker's {cpu['worker']}"
         self.assertIn(said, " ".join(readme.split()))
+
+    def test_the_jdk_21_figures_are_the_pinning_runs(self):
+        # README and the results page quote seed E on both JDKs: the committed run's figures.
+        run = DOCS / "2026-11-26-jdk21-against-jdk25" / "pinning"
+        data = records.read_results(run)
+        sync = {s["jdk"]: s for s in data["sections"] if s["load"].endswith("synchronized")}
+        virtual = {j: statistics.median(r["throughput"] for r in sync[j]["results"]["virtual"]["runs"]) for j in sync}
+        said = f"`synchronized` served {virtual[21]:.0f} req/s against {virtual[25]:.0f} on JDK 25"
+        self.assertIn(said, " ".join((DOCS.parents[1] / "README.md").read_text().split()))
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(run, Path(tmp, "report")).read_text()
+        self.assertEqual((run / "report.md").read_text(), text)
+        virtual_row = next(
+            line for line in text.split("synchronized (local JVM)", 1)[1].splitlines() if "| virtual" in line
+        )
+        ratio = re.search(r"(\d+\.\d+x \(\d+\.\d+-\d+\.\d+\))", virtual_row)
+        assert ratio is not None
+        self.assertIn(ratio.group(1), (DOCS / "2026-11-26-jdk21-against-jdk25.md").read_text())
 
     def test_the_committed_example_report_is_its_results_jsons(self):
         run = DOCS / "2026-11-25-after-the-move"
