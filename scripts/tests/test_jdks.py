@@ -68,6 +68,12 @@ class JdksTest(unittest.TestCase):
         worker = next(line for line in text.splitlines() if line.startswith("| worker"))
         self.assertIn("1.00x (1.00-1.00), tie", worker)
 
+    def test_sites_without_a_class_are_named_as_they_are(self):
+        old = section(21, [40.0] * 5, 0.0, {"other": 2.0, "dev.loomlab.A.b": 1.0})
+        new = section(25, [40.0] * 5, 0.0, {"unknown": 1.0})
+        text = "\n".join(jdks.comparison([old, new]))
+        self.assertIn("| other 2; A.b 1 | unknown 1 |", text)
+
     def test_a_run_on_one_jdk_has_no_comparison(self):
         self.assertEqual(jdks.comparison([section(25, [1.0] * 5, 0, {})]), [])
         self.assertEqual(jdks.comparison([{**section(25, [1.0] * 5, 0, {}), "jdk": None}]), [])

@@ -81,7 +81,8 @@ def _per_request(runs: list[dict], key: str, scale: float) -> float:
 
 def _sites(mode_results: dict) -> str:
     sites = sorted(mode_results.get("pin_sites", {}).items(), key=lambda kv: -kv[1])[:SITES_SHOWN]
-    return "; ".join(f"{name.rsplit('.', 2)[-2]}.{name.rsplit('.', 1)[-1]} {v:,.0f}" for name, v in sites) or "none"
+    # Class.method of a site; a site without a class ("other", "unknown", "jdk") as it is.
+    return "; ".join(f"{'.'.join(name.split('.')[-2:])} {v:,.0f}" for name, v in sites) or "none"
 
 
 def comparison(sections: list[dict]) -> list[str]:
