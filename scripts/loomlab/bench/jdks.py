@@ -74,9 +74,9 @@ def pin_sites(text: str) -> dict[str, float]:
 
 
 def _per_request(runs: list[dict], key: str, scale: float) -> float:
-    requests = sum(r.get("requests", 0) for r in runs)
-    total = sum(r.get(key, 0) for r in runs if not math.isnan(r.get(key, math.nan)))
-    return total / requests * scale if requests else math.nan
+    """`key` per request as the sections' server table gives it: the rounds' median over their median."""
+    figures = lr.aggregate(runs)
+    return lr.ratio(figures[key].median * scale, figures["requests"].median) if key in figures else math.nan
 
 
 def _sites(mode_results: dict) -> str:
