@@ -131,6 +131,23 @@ class ReadmeTest(unittest.TestCase):
         assert ratio is not None
         self.assertIn(ratio.group(1), (DOCS / "2026-11-26-jdk21-against-jdk25.md").read_text())
 
+    def test_nothing_pinned_on_jdk_21_in_the_ingest_runs(self):
+        # The results page says no pin happened on 21 in the chunked upserts (Agroal, pgjdbc, Netty,
+        # Vert.x on the request path): no pinned event in any round and no pin site in any JVM.
+        run = DOCS / "2026-11-26-jdk21-against-jdk25" / "ingest"
+        sections = [s for s in records.read_results(run)["sections"] if s["jdk"] == 21]
+        self.assertEqual(len(sections), 6)
+        for s in sections:
+            for mode, r in s["results"].items():
+                self.assertEqual(r["pin_sites"], {}, (s["load"], mode))
+                self.assertEqual(sum(x["delta_pinned_events"] for x in r["runs"]), 0, (s["load"], mode))
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(run, Path(tmp, "report")).read_text()
+        self.assertEqual((run / "report.md").read_text(), text)
+        self.assertIn(
+            "Nothing pinned on 21 in the lab's ingest stack", (DOCS / "2026-11-26-jdk21-against-jdk25.md").read_text()
+        )
+
     def test_the_committed_example_report_is_its_results_jsons(self):
         run = DOCS / "2026-11-25-after-the-move"
         with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
