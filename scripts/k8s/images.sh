@@ -4,16 +4,17 @@
 # with vfs storage and chroot isolation; each image is also saved as an archive under
 # $LOOMLAB_CACHE/images. An image is rebuilt only when one of its inputs changed.
 #
-#   NAME   debian | pause | jvm | jvm-aot | postgres | k6 | prometheus | keda   (default: all but keda, in that order)
+#   NAME   debian | pause | jvm | jvm-aot | jvm21 | postgres | k6 | prometheus | keda   (default: all but keda, in that order)
 #   --push REGISTRY[/PREFIX]
-#          push the images a cluster runs (jvm, jvm-aot, postgres, k6, prometheus, keda) to a registry, as
+#          push the images a cluster runs (jvm, jvm-aot, jvm21, postgres, k6, prometheus, keda) to a registry, as
 #          REGISTRY/PREFIX/loom-lab/<name>:<tag>, and record each one's digest in
 #          $LOOMLAB_CACHE/images/pushed/<registry>.txt (manifest name=pushed ref@digest), which
 #          `./lab k8s run --registry` deploys. A registry on loopback (127.0.0.1, localhost) is
 #          spoken to over plain HTTP; any other over TLS, with buildah's credentials (buildah login).
 #
 # Names and tags are the manifests' (deploy/k8s), never `latest`, each under $NAMED there:
-#   loom-lab/loom-lab-jvm:0.1.0  loom-lab/loom-lab-jvm-aot:0.1.0  loom-lab/postgres-pgvector:15
+#   loom-lab/loom-lab-jvm:0.1.0  loom-lab/loom-lab-jvm-aot:0.1.0  loom-lab/loom-lab-jvm21:0.1.0
+#   loom-lab/postgres-pgvector:15
 #   loom-lab/k6:1.8.1            loom-lab/prometheus:3.16      loom-lab/keda:2.21.0
 #   loom-lab/pause:1.0-local (the lab's node's sandbox, imported)
 # `./lab k8s run --registry` deploys the pushed digests; on the lab's cluster the node also pulls
@@ -50,7 +51,9 @@ build() {
   fi
   local started=$SECONDS
   log "images: building $ref"
-  "${B[@]}" bud --quiet --isolation chroot --layers=false -f "$src/Containerfile.$name" -t "localhost/$ref" \
+  # jvm21 is the JVM image with another runtime in its context: the same Containerfile.
+  local file="$src/Containerfile.${name%21}"
+  "${B[@]}" bud --quiet --isolation chroot --layers=false -f "$file" -t "localhost/$ref" \
     "$@" "$ctx" >/dev/null
   rm -f "$archive"
   "${B[@]}" push --quiet "localhost/$ref" "docker-archive:$archive:docker.io/$ref" >/dev/null
@@ -93,10 +96,23 @@ build_pause() {
 # by reflection or service loading only (JFR's management, the management beans Micrometer reads,
 # DNS for JNDI-style lookups, the zip file system, charsets).
 JLINK_EXTRA=jdk.jfr,jdk.management,jdk.management.jfr,jdk.naming.dns,jdk.zipfs,jdk.charsets,jdk.crypto.ec,jdk.unsupported
+app="$LOOMLAB_ROOT/target/quarkus-app"
+need_app() {
+  [[ -f "$app/quarkus-run.jar" ]] || die "no $app: build the service first (./lab mvn package -DskipTests)"
+}
+
+# stage_app CTX: the JVM images' own layers (the fast-jar, the launcher, the service's flags) in CTX.
+stage_app() {
+  local ctx="$1"
+  rm -rf "$ctx/quarkus-app" && cp -a "$app" "$ctx/quarkus-app"
+  rm -f "$ctx/quarkus-app/app.aot"
+  cp -p "$src/run-java.sh" "$LOOMLAB_ROOT/src/main/jvm/service.args" "$ctx/"
+}
+
 build_jvm() {
   pick_jdk >/dev/null
-  local app="$LOOMLAB_ROOT/target/quarkus-app" ctx="$out/context/jvm"
-  [[ -f "$app/quarkus-run.jar" ]] || die "no $app: build the service first (./lab mvn package -DskipTests)"
+  local ctx="$out/context/jvm"
+  need_app
   ensure_base
   local jdk_sig app_sig
   jdk_sig="$(sha256sum "$JAVA_HOME/release" | cut -c1-16)"
@@ -121,11 +137,28 @@ build_jvm() {
       --no-header-files --compress=zip-6 --output "$ctx/runtime"
     echo "$jdk_sig $app_sig" >"$ctx/runtime.sig"
   fi
-  rm -rf "$ctx/quarkus-app" && cp -a "$app" "$ctx/quarkus-app"
-  rm -f "$ctx/quarkus-app/app.aot"
-  cp -p "$src/run-java.sh" "$LOOMLAB_ROOT/src/main/jvm/service.args" "$ctx/"
+  stage_app "$ctx"
   build jvm "loom-lab/loom-lab-jvm:$APP_TAG" "$ctx" \
     "$(signature "$src/Containerfile.jvm" "$src/run-java.sh" "$ctx/service.args" "$ctx/runtime.sig" "$out/debian.sig") $app_sig"
+}
+
+# The same jar on the seeds' JDK 21 (deploy/k8s/overlays/jvm21): the JVM image with the runtime
+# scripts/jdk21.sh provides (Temurin 21, already jlinked by its packager: java.se, jdk.jfr,
+# jdk.management, jdk.unsupported among its modules) in place of the jlinked 25.
+build_jvm21() {
+  local ctx="$out/context/jvm21" jdk21 runtime_sig
+  need_app
+  ensure_base
+  jdk21="$(bash "$LOOMLAB_ROOT/scripts/jdk21.sh")"
+  runtime_sig="$(sha256sum "$jdk21/release" | cut -c1-16)"
+  mkdir -p "$ctx"
+  if [[ ! -f "$ctx/runtime.sig" || "$(cat "$ctx/runtime.sig")" != "$runtime_sig" ]]; then
+    rm -rf "$ctx/runtime" && cp -a "$jdk21" "$ctx/runtime"
+    echo "$runtime_sig" >"$ctx/runtime.sig"
+  fi
+  stage_app "$ctx"
+  build jvm21 "loom-lab/loom-lab-jvm21:$APP_TAG" "$ctx" \
+    "$(signature "$src/Containerfile.jvm" "$src/run-java.sh" "$ctx/service.args" "$ctx/runtime.sig" "$out/debian.sig") $(signature "$app")"
 }
 
 build_jvm_aot() {
@@ -215,18 +248,19 @@ if [[ ${1:-} == --push ]]; then
   shift 2
 fi
 names=("$@")
-((${#names[@]})) || names=(debian pause jvm jvm-aot postgres k6 prometheus)
+((${#names[@]})) || names=(debian pause jvm jvm-aot jvm21 postgres k6 prometheus)
 for n in "${names[@]}"; do
   case "$n" in
   debian) build_debian ;;
   pause) build_pause ;;
   jvm) build_jvm ;;
   jvm-aot) build_jvm_aot ;;
+  jvm21) build_jvm21 ;;
   postgres) build_postgres ;;
   k6) build_k6 ;;
   prometheus) build_prometheus ;;
   keda) build_keda ;;
-  *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, postgres, k6, prometheus, keda)" ;;
+  *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, jvm21, postgres, k6, prometheus, keda)" ;;
   esac
 done
 
@@ -238,6 +272,7 @@ if [[ -n $push_to ]]; then
     case "$n" in
     jvm) push jvm "loom-lab/loom-lab-jvm:$APP_TAG" ;;
     jvm-aot) push jvm-aot "loom-lab/loom-lab-jvm-aot:$APP_TAG" ;;
+    jvm21) push jvm21 "loom-lab/loom-lab-jvm21:$APP_TAG" ;;
     postgres) push postgres loom-lab/postgres-pgvector:15 ;;
     k6) push k6 loom-lab/k6:1.8.1 ;;
     prometheus) push prometheus loom-lab/prometheus:3.16 ;;

@@ -39,6 +39,29 @@ class Images(unittest.TestCase):
         )  # the rendered documents are left as they were
 
 
+class Variants(unittest.TestCase):
+    def test_each_variant_with_an_image_here_renders_where_a_run_applies_it(self):
+        # deploy/k8s/local needs the gitignored credentials to render: its overlays are read here,
+        # and the kustomizations beside it whole (they name no secret).
+        for variant, (name, _, image) in plan.VARIANTS.items():
+            if variant == "native":  # no image is built here (no GraalVM or Mandrel)
+                continue
+            beside = plan.BESIDE_LOCAL.get(variant)
+            docs = deploy.render(beside or f"deploy/k8s/overlays/{variant}", {})
+            kinds = {(d["kind"], d["metadata"]["name"]) for d in docs}
+            self.assertLessEqual({("Deployment", name), ("Service", name)}, kinds, variant)
+            dep = next(d for d in docs if d["kind"] == "Deployment")
+            self.assertEqual(dep["spec"]["template"]["spec"]["containers"][0]["image"], image, variant)
+            self.assertEqual(dep["metadata"]["labels"]["app.kubernetes.io/variant"], variant)
+            if beside:  # sized as the stack beside it (components/two-cores)
+                self.assertEqual(dep["spec"]["strategy"]["type"], "Recreate", variant)
+
+    def test_deploy_k8s_local_starts_no_variant_kept_beside_it(self):
+        local = (Path(deploy.ROOT) / "deploy/k8s/local/kustomization.yaml").read_text()
+        for variant in plan.BESIDE_LOCAL:
+            self.assertNotIn(f"overlays/{variant}\n", local)
+
+
 class Summaries(unittest.TestCase):
     def test_the_summary_is_found_between_stderr_lines_that_k6_interleaves(self):
         log = (

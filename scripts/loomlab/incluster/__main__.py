@@ -35,8 +35,12 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
     """deploy/k8s/local (the database and the variants' Deployments and Services) and the Jobs' own
     objects applied and rolled out: the rendered services, the Job templates, the policy probe."""
     images = target.pushed(args.registry)
-    print("== applying deploy/k8s/local (database, JVM and JVM+AOT variants) and the k6 scripts", flush=True)
-    service_docs, job_docs = deploy.apply_local(kube, images, [plan.VARIANTS[v][0] for v in variants])
+    beside = tuple(plan.BESIDE_LOCAL[v] for v in variants if v in plan.BESIDE_LOCAL)
+    print(
+        f"== applying {' '.join(('deploy/k8s/local', *beside))} (database, {', '.join(variants)}) and the k6 scripts",
+        flush=True,
+    )
+    service_docs, job_docs = deploy.apply_local(kube, images, [plan.VARIANTS[v][0] for v in variants], beside)
     templates = deploy.job_templates(job_docs)
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
@@ -88,6 +92,7 @@ def main(argv=None):
     progress = bench.Progress(sum(len(b[1].loads) for b in blocks), planned)
     sections: list[dict] = []
     info: dict = {}
+    jdk_of: dict[str, str] = {}
     for variant, suite, block_modes, pods, environment in blocks:
         name = plan.VARIANTS[variant][0]
 
@@ -103,6 +108,10 @@ def main(argv=None):
         )
         sections += done
         info = i or info
+        if i:
+            jdk_of[environment] = str(i.get("jdk"))
+    if len(set(jdk_of.values())) > 1:  # e.g. jvm beside jvm21: the report names each one's JDK
+        info = {**info, "jdk": "; ".join(f"{j} ({e})" for e, j in jdk_of.items())}
 
     command = "./lab k8s run " + " ".join(a for a in argv if a not in (str(out), args.chartjs, "--out", "--chartjs"))
     meta = report.meta(kube, args, settings, command, info, service_docs, policies, skipped, startups)

@@ -77,7 +77,10 @@ def run(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
     p.add_argument(
-        "--variants", default="jvm,jvm-aot,native", help="service variants (default: every one whose image exists here)"
+        "--variants",
+        default="jvm,jvm-aot,native",
+        help="service variants: jvm, jvm-aot, native, and jvm21 (the same jar on JDK 21, asked for by name:"
+        " ./lab bench --jdk 21,25 is the local comparison) (default: jvm, jvm-aot, native, each whose image exists)",
     )
     p.add_argument(
         "--mode",

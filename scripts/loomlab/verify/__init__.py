@@ -29,6 +29,7 @@ KUSTOMIZATIONS = [
     "base",
     "overlays/jvm",
     "overlays/jvm-aot",
+    "overlays/jvm21",
     "overlays/native",
     "overlays/jvm-autoscaled",
     "overlays/jvm-queue-autoscaled",
@@ -38,6 +39,7 @@ KUSTOMIZATIONS = [
     "operator",
     "local",
     "local/jobs",
+    "local/jdk21",
 ]
 # Custom resources without a schema among Kubernetes' own: kubeconform skips them. The API server
 # judges a ScaledObject by KEDA's own CRD (SERVED_CRDS, from KEDA's module); the k6 operator's

@@ -28,13 +28,15 @@ def render(directory: str, images: dict[str, str]) -> list[dict]:
     return target.with_images([d for d in yaml.safe_load_all(p.stdout) if d], images)
 
 
-def apply_local(kube: Kube, images: dict[str, str], names: list[str]) -> tuple[list[dict], list[dict]]:
-    """deploy/k8s/local's database and the named variants' Deployments and Services applied, with
-    the k6 scripts and the results volume (the Jobs' own objects), and rolled out: (the local
-    documents, the Jobs' documents)."""
+def apply_local(
+    kube: Kube, images: dict[str, str], names: list[str], beside: tuple[str, ...] = ()
+) -> tuple[list[dict], list[dict]]:
+    """deploy/k8s/local's database and the named variants' Deployments and Services applied (with
+    the kustomizations `beside` it, for variants it leaves out), with the k6 scripts and the
+    results volume (the Jobs' own objects), and rolled out: (the local documents, the Jobs' documents)."""
     # Prometheus (components/monitoring) is the namespace's, installed with it (./lab k8s up, or
     # the admin: deploy/k8s/monitoring): a run writes to it and reads from it, never applies it.
-    service_docs = [d for d in render("deploy/k8s/local", images) if not monitoring(d)]
+    service_docs = [d for k in ("deploy/k8s/local", *beside) for d in render(k, images) if not monitoring(d)]
     ours = {*names, "postgres"}
     kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in ours])
     job_docs = render("deploy/k8s/local/jobs", images)

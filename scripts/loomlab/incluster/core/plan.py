@@ -11,8 +11,13 @@ from loomlab.incluster.core import target
 VARIANTS = {
     "jvm": ("loom-lab-jvm", "in-cluster JVM", f"{target.LAB_IMAGES}/loom-lab-jvm:0.1.0"),
     "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", f"{target.LAB_IMAGES}/loom-lab-jvm-aot:0.1.0"),
+    "jvm21": ("loom-lab-jvm21", "in-cluster JVM on JDK 21", f"{target.LAB_IMAGES}/loom-lab-jvm21:0.1.0"),
     "native": ("loom-lab-native", "in-cluster native", f"{target.LAB_IMAGES}/loom-lab-native:0.1.0"),
 }
+
+# Variants kept out of deploy/k8s/local (whose `kubectl apply -k` starts the JVM and JVM+AOT pods):
+# their own kustomization beside it, applied with the stack when a run names them.
+BESIDE_LOCAL = {"jvm21": "deploy/k8s/local/jdk21"}
 
 
 def has_job(workload: str) -> bool:
