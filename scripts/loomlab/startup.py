@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """`./lab startup`: JVM vs JVM with an AOT cache vs native, measured the same way.
 
-For each available variant, LAUNCHES launches (default 3): time to first successful request,
-polled from process launch (not the framework's own log line); RSS read from the OS at idle and
-after a fixed load; throughput of the sleep and product workloads at that load (k6). Medians with
-min-max. The AOT cache (JDK 25, JEP 483/514/515) is written by a training run of the same jar
-(-XX:AOTCacheOutput) and used by the measured runs (-XX:AOTCache). Native is measured only where
-a native executable was really built (target/*-runner); otherwise the report says it is absent.
+For each available variant, LAUNCHES launches (default 5), interleaved: launch i of every variant
+before launch i + 1 of any, in an order rotated every launch, so the machine's drift reaches every
+variant alike. Per launch: time to first successful request, polled from process launch (not the
+framework's own log line); RSS read from the OS at the first request (and its anonymous and
+file-backed parts: an AOT cache is a mapped file), at idle and after a fixed load; throughput of
+the sleep and product workloads at that load (k6). Medians with min-max. The AOT cache (JDK 25,
+JEP 483/514/515) is written by a training run of the same jar (-XX:AOTCacheOutput) and used by the
+measured runs (-XX:AOTCache). Native is measured only where a native executable was really built
+(target/*-runner); otherwise the report says it is absent.
 """
 
 from __future__ import annotations
@@ -31,14 +34,22 @@ ANCHOR = {
 }
 
 
-def rss_mb(pid: int) -> float:
+# /proc/<pid>/status fields: the resident set, its anonymous part (heap, metaspace, code cache,
+# thread stacks) and its file-backed part (the JVM's libraries, mapped jars, an AOT cache).
+MEMORY = {"VmRSS": "rss", "RssAnon": "anon", "RssFile": "file"}
+
+
+def memory_mb(pid: int) -> dict[str, float]:
+    """The process's resident memory in MB as the OS counts it, whole and split (MEMORY)."""
+    found = dict.fromkeys(MEMORY.values(), float("nan"))
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+            key, _, value = line.partition(":")
+            if key in MEMORY:
+                found[MEMORY[key]] = int(value.split()[0]) / 1024
     except OSError:
         pass
-    return float("nan")
+    return found
 
 
 def get(url: str, timeout=2.0) -> int:
@@ -84,47 +95,60 @@ def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
     return lr.k6_figures(data, Path(script).stem)["throughput"]
 
 
-def measure(name: str, cmd: list[str], args, out: Path) -> dict:
-    runs = []
+def rotated(names: list[str], i: int) -> list[str]:
+    """The variants' order for launch i: shifted by one every launch."""
+    k = i % len(names) if names else 0
+    return names[k:] + names[:k]
+
+
+def measure(variants: dict[str, list[str]], args, out: Path) -> dict:
+    """Each variant's launches, interleaved (rotated), aggregated per variant."""
+    runs: dict[str, list[dict]] = {name: [] for name in variants}
     for i in range(args.launches):
-        service, ttfr = launch(cmd, args.port, {}, out / f"{name}-{i + 1}.log")
-        try:
-            base = f"http://127.0.0.1:{args.port}"
-            rss_first = rss_mb(service.pid)
-            time.sleep(2)
-            rss_idle = rss_mb(service.pid)
-            sleep_rps = k6_rate(
-                args.k6,
-                "k6/sleep.js",
-                {"MODE": "virtual", "BASE_URL": base, "VUS": "200", "ITERATIONS": "20", "SLEEP_MS": "20"},
-                out / f"{name}-{i + 1}-sleep.json",
-            )
-            product_rps = k6_rate(
-                args.k6,
-                "k6/product.js",
-                {"MODE": "virtual", "BASE_URL": base, "STAGES": "3s:100,6s:100,1s:0"},
-                out / f"{name}-{i + 1}-product.json",
-            )
-            rss_load = rss_mb(service.pid)
-        finally:
-            stop(service)
-        runs.append(
-            {
-                "ttfr_ms": ttfr,
-                "rss_first_mb": rss_first,
-                "rss_idle_mb": rss_idle,
-                "rss_load_mb": rss_load,
-                "sleep_rps": sleep_rps,
-                "product_rps": product_rps,
-            }
+        for name in rotated(list(variants), i):
+            runs[name].append(measure_launch(name, variants[name], i, args, out))
+    return {name: lr.aggregate(r) for name, r in runs.items()}
+
+
+def measure_launch(name: str, cmd: list[str], i: int, args, out: Path) -> dict:
+    """One launch of one variant: its first request, memory and throughput at a fixed load."""
+    service, ttfr = launch(cmd, args.port, {}, out / f"{name}-{i + 1}.log")
+    try:
+        base = f"http://127.0.0.1:{args.port}"
+        first = memory_mb(service.pid)
+        time.sleep(2)
+        rss_idle = memory_mb(service.pid)["rss"]
+        sleep_rps = k6_rate(
+            args.k6,
+            "k6/sleep.js",
+            {"MODE": "virtual", "BASE_URL": base, "VUS": "200", "ITERATIONS": "20", "SLEEP_MS": "20"},
+            out / f"{name}-{i + 1}-sleep.json",
         )
-        print(
-            f"   {name} launch {i + 1}: first request after {ttfr:.0f} ms, RSS {rss_first:.0f} MB "
-            f"(idle {rss_idle:.0f}, after load {rss_load:.0f}), sleep {sleep_rps:.0f} req/s, "
-            f"product {product_rps:.0f} req/s",
-            flush=True,
+        product_rps = k6_rate(
+            args.k6,
+            "k6/product.js",
+            {"MODE": "virtual", "BASE_URL": base, "STAGES": "3s:100,6s:100,1s:0"},
+            out / f"{name}-{i + 1}-product.json",
         )
-    return lr.aggregate(runs)
+        rss_load = memory_mb(service.pid)["rss"]
+    finally:
+        stop(service)
+    print(
+        f"   {name} launch {i + 1}: first request after {ttfr:.0f} ms, RSS {first['rss']:.0f} MB "
+        f"({first['anon']:.0f} anonymous, {first['file']:.0f} file-backed; idle {rss_idle:.0f}, after load"
+        f" {rss_load:.0f}), sleep {sleep_rps:.0f} req/s, product {product_rps:.0f} req/s",
+        flush=True,
+    )
+    return {
+        "ttfr_ms": ttfr,
+        "rss_first_mb": first["rss"],
+        "anon_first_mb": first["anon"],
+        "file_first_mb": first["file"],
+        "rss_idle_mb": rss_idle,
+        "rss_load_mb": rss_load,
+        "sleep_rps": sleep_rps,
+        "product_rps": product_rps,
+    }
 
 
 # What the AOT training run calls (20 times each): the paths a measured start-up takes first.
@@ -144,7 +168,7 @@ def parse() -> argparse.Namespace:
     p.add_argument("--java", required=True)
     p.add_argument("--k6", required=True)
     p.add_argument("--out", required=True)
-    p.add_argument("--launches", type=int, default=3)
+    p.add_argument("--launches", type=int, default=5, help="per variant, interleaved across the variants (default 5)")
     p.add_argument("--port", type=int, default=8095)
     p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
     return p.parse_args()
@@ -166,36 +190,33 @@ def train_aot_cache(args, flags: list[str], jar: Path, out: Path) -> Path:
 
 
 def measure_all(args, out: Path) -> tuple[dict, list[str]]:
-    """Every variant this machine has, measured; notes for those it has not."""
+    """Every variant this machine has (the AOT cache trained first), measured in interleaved
+    launches; notes for those it has not."""
     jar = ROOT / "target/quarkus-app/quarkus-run.jar"
     flags = args.jvm_flags.split()
-    results, notes = {}, []
-    print("== jvm", flush=True)
-    results["jvm"] = measure("jvm", [args.java, *flags, "-jar", str(jar)], args, out)
+    variants: dict[str, list[str]] = {"jvm": [args.java, *flags, "-jar", str(jar)]}
+    notes = []
     aot = train_aot_cache(args, flags, jar, out)
     if aot.exists():
-        results["jvm-aot"] = measure("jvm-aot", [args.java, *flags, f"-XX:AOTCache={aot}", "-jar", str(jar)], args, out)
+        variants["jvm-aot"] = [args.java, *flags, f"-XX:AOTCache={aot}", "-jar", str(jar)]
     else:
         notes.append("jvm-aot: the training run wrote no cache (see aot-training.log); not measured")
     quarkus_aot = ROOT / "target/quarkus-app/app.aot"
     if quarkus_aot.exists():
         # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
-        print("== jvm-aot-quarkus: the cache Quarkus built from the integration tests", flush=True)
-        results["jvm-aot-quarkus"] = measure(
-            "jvm-aot-quarkus", [args.java, *flags, f"-XX:AOTCache={quarkus_aot}", "-jar", str(jar)], args, out
-        )
+        variants["jvm-aot-quarkus"] = [args.java, *flags, f"-XX:AOTCache={quarkus_aot}", "-jar", str(jar)]
     else:
         notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
     runners = sorted((ROOT / "target").glob("*-runner"))
     if runners:
-        print("== native", flush=True)
-        results["native"] = measure("native", [str(runners[0]), *flags], args, out)
+        variants["native"] = [str(runners[0]), *flags]
     else:
         notes.append(
             "native: no native executable in target/ (this machine cannot build one: no GraalVM or "
             "Mandrel, no container runtime); not measured, and no figure is claimed"
         )
-    return results, notes
+    print(f"== {', '.join(variants)}: {args.launches} launches each, interleaved", flush=True)
+    return measure(variants, args, out), notes
 
 
 def table(results: dict) -> lr.Table:
@@ -204,6 +225,7 @@ def table(results: dict) -> lr.Table:
             "variant",
             "first request ms",
             "RSS first MB",
+            "anonymous / file-backed MB",
             "RSS idle MB",
             "RSS after load MB",
             "sleep req/s",
@@ -219,6 +241,7 @@ def table(results: dict) -> lr.Table:
             name,
             lr.fmt_spread(agg["ttfr_ms"], 0),
             lr.fmt_spread(agg["rss_first_mb"], 0),
+            f"{lr.fmt(agg['anon_first_mb'].median, 0)} / {lr.fmt(agg['file_first_mb'].median, 0)}",
             lr.fmt_spread(agg["rss_idle_mb"], 0),
             lr.fmt_spread(agg["rss_load_mb"], 0),
             lr.fmt_spread(agg["sleep_rps"], 0),
@@ -237,8 +260,10 @@ def main():
     results, notes = measure_all(args, out)
     t = table(results)
     text = (
-        f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, medians (min-max). First request: "
-        f"GET {FIRST} polled every 5 ms from process launch. Load: k6 sleep.js (200 VUs x 20, 20 ms) and "
+        f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, interleaved across the variants"
+        " (launch i of each before launch i + 1 of any, the order rotated), medians (min-max). First request: "
+        f"GET {FIRST} polled every 5 ms from process launch; RSS at it split into anonymous and file-backed"
+        " (medians; an AOT cache is a mapped file). Load: k6 sleep.js (200 VUs x 20, 20 ms) and "
         f"product.js (100 VUs), virtual mode. Anchor: quarkusio/benchmarks, January 2026, 4 CPUs, "
         "Hibernate + PostgreSQL (a different app and machine, for scale only)."
     )
