@@ -163,7 +163,7 @@ TRAINING = (
 )
 
 
-def parse() -> argparse.Namespace:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab startup", description=__doc__.split("\n\n")[0])
     p.add_argument("--java", required=True)
     p.add_argument("--k6", required=True)
@@ -171,7 +171,10 @@ def parse() -> argparse.Namespace:
     p.add_argument("--launches", type=int, default=5, help="per variant, interleaved across the variants (default 5)")
     p.add_argument("--port", type=int, default=8095)
     p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
-    return p.parse_args()
+    args = p.parse_args(argv)
+    if args.launches < 1:  # no launch gives no figure: refused before the training run, not a traceback after it
+        raise LabError("--launches must be 1 or more")
+    return args
 
 
 def train_aot_cache(args, flags: list[str], jar: Path, out: Path) -> Path:

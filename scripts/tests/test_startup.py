@@ -4,7 +4,7 @@ memory split it reads from the OS."""
 import os
 import unittest
 
-from loomlab import startup
+from loomlab import LabError, startup
 
 
 class Interleaving(unittest.TestCase):
@@ -15,6 +15,15 @@ class Interleaving(unittest.TestCase):
         for o in orders:
             self.assertEqual(sorted(o), sorted(names))
         self.assertEqual(startup.rotated([], 3), [])
+
+
+class Arguments(unittest.TestCase):
+    def test_no_launch_is_refused(self):
+        base = ["--java", "java", "--k6", "k6", "--out", "out"]
+        self.assertEqual(startup.parse(base).launches, 5)
+        for n in ("0", "-3"):
+            with self.assertRaisesRegex(LabError, "--launches must be 1 or more"):
+                startup.parse([*base, "--launches", n])
 
 
 class Memory(unittest.TestCase):
