@@ -15,7 +15,7 @@ from pathlib import Path
 from unittest import mock
 
 from loomlab import commands, doctor
-from loomlab.doctor import probes
+from loomlab.doctor import disk, probes
 
 LAB = Path(__file__).resolve().parents[2] / "lab"
 
@@ -82,6 +82,35 @@ class DoctorTest(unittest.TestCase):
         self.assertIn(done.returncode, (0, doctor.MISSING), done.stderr[-2000:])
         self.assertNotIn("Traceback", done.stderr)
         self.assertIn("missing", done.stdout)
+
+
+class DiskTest(unittest.TestCase):
+    def test_a_command_asks_for_what_it_has_still_to_make_and_a_run(self):
+        made = {part: (gib, lambda: True) for part, (gib, _) in disk.FIRST_TIME.items()}
+        with mock.patch.dict(disk.FIRST_TIME, made):
+            self.assertEqual(disk.need(disk.parts_of("deploy")), (disk.RUN_GIB, []))
+        made["cluster"] = (disk.FIRST_TIME["cluster"][0], lambda: False)
+        with mock.patch.dict(disk.FIRST_TIME, made):
+            gib, missing = disk.need(disk.parts_of("deploy"))
+            self.assertEqual((gib, missing), (disk.RUN_GIB + disk.FIRST_TIME["cluster"][0], ["cluster"]))
+            self.assertEqual(disk.need(disk.parts_of("bench")), (disk.RUN_GIB, []))  # no cluster in a bench
+
+    def test_every_branch_it_names_is_the_command_table_s_and_every_part_has_a_figure(self):
+        self.assertTrue(set(disk.WRITES) <= set(doctor.GROUPS), set(disk.WRITES) - set(doctor.GROUPS))
+        self.assertTrue(disk.parts_of(*disk.WRITES) <= set(disk.FIRST_TIME))
+
+    def test_too_little_free_space_stops_the_command_with_what_it_needs(self):
+        room = doctor.checks_for("deploy")[-1]
+        self.assertTrue(room.what.startswith("disk"))
+        made = {part: (gib, lambda: True) for part, (gib, _) in disk.FIRST_TIME.items()}
+        usage = shutil.disk_usage("/")
+        with mock.patch.dict(disk.FIRST_TIME, made):
+            with mock.patch.object(disk.shutil, "disk_usage", lambda _: usage._replace(free=int(1.5 * 2**30))):
+                self.assertEqual(room.probe().ok, False)
+                self.assertIn("1.5 GiB free", room.probe().found)
+                self.assertTrue(doctor.stops(room, room.probe()))
+            with mock.patch.object(disk.shutil, "disk_usage", lambda _: usage._replace(free=int(9.6 * 2**30))):
+                self.assertTrue(room.probe().ok, room.probe())  # CI's later steps, refused once by a flat 10
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from loomlab import commands
 
+from . import disk
 from .probes import (
     APT,
     CACHE,
@@ -47,7 +48,6 @@ from .probes import (
     postgres,
     python,
     root,
-    space,
     venv,
 )
 
@@ -121,9 +121,6 @@ CHECKS: tuple[Check, ...] = (
     Check("port 8081 (Quarkus' tests)", "needed", ("tests",), ports_free(8081), "stop what listens on 8081"),
     Check("port 8080 (./lab serve)", "advice", ("serve",), ports_free(8080), "QUARKUS_HTTP_PORT=8082 ./lab serve"),
     Check(
-        "disk: 10 GiB (builds, database)", "needed", ("java",), space(10, CACHE), "free space under ~/.cache/loom-lab"
-    ),
-    Check(
         "memory: 8 GiB", "advice", ("java",), memory(8), "the suite and a bench run in about 4 GiB; the cluster more"
     ),
     Check("root (the cluster, the images)", "needed", ("cluster", "images"), root, "sudo ./lab k8s ..."),
@@ -195,9 +192,19 @@ GROUPS: dict[str, tuple[str, ...]] = {
 
 
 def checks_for(*hows: str) -> list[Check]:
-    """The checks of every part the commands of these branches need, in CHECKS' order, each once."""
+    """The checks of every part the commands of these branches need, in CHECKS' order, each once;
+    then the disk they still need (what they make the first time, and what a run writes)."""
     groups = {g for how in hows for g in GROUPS.get(how, ("any",))}
-    return [c for c in CHECKS if groups & set(c.groups)]
+    parts = disk.parts_of(*hows)
+    room = Check(
+        f"disk: {disk.RUN_GIB:.0f} GiB a run, more the first time",
+        "needed",
+        ("any",),
+        disk.space(parts),
+        f"free space under {CACHE} (`./lab k8s down`, then removing target/loom-lab/* and"
+        " ~/.cache/loom-lab/images frees what runs and images left)",
+    )
+    return [c for c in CHECKS if groups & set(c.groups)] + [room]
 
 
 def stops(c: Check, f: Finding) -> bool:

@@ -194,15 +194,6 @@ def database_port() -> Finding:
     )
 
 
-def space(gib: float, where: Path) -> Callable[[], Finding]:
-    def probe() -> Finding:
-        where.mkdir(parents=True, exist_ok=True)
-        free = shutil.disk_usage(where).free / 2**30
-        return Finding(free >= gib, f"{free:.0f} GiB free under {where}")
-
-    return probe
-
-
 def memory(gib: float) -> Callable[[], Finding]:
     def probe() -> Finding:
         total = re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text())
