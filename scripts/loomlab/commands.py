@@ -146,8 +146,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("k8s rerun", "WORKLOAD", "a finished k6 Job deleted and re-applied", "rerun"),
     Command(
         "startup",
-        "[--launches N] [--port PORT]",
-        "JVM vs JVM + AOT cache vs native: first request, RSS, throughput",
+        "[--launches N] [--cold] [--variant NAME=FLAGS] [--no-flames]",
+        "JVM vs JVM + AOT cache vs native: first request and its phases, RSS, throughput",
         "startup",
     ),
     Command("aot", "[maven args]", "Quarkus' AOT-cache packaging, trained by the integration tests", "aot"),

@@ -5,8 +5,10 @@ change; tests/test_layering.py holds every other package to these names."""
 from __future__ import annotations
 
 from .figures import figures_of
+from .flames import COLUMNS, bare, category_of, read_collapsed
 from .loads import MODES, Load, Scale, Suite, k6_mode
 from .plan import planned_seconds, suite_modes
+from .profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
 from .profiles import suites
 from .progress import Progress
 from .report import finish, machine, run_meta
@@ -16,10 +18,15 @@ from .runners import RESUME, merged_run, resume_all, runner_file
 from .settings import RunSettings
 from .target import ServiceUnderTest
 from .verdict import interval
-from .workloads import product, sleep
+from .workloads import MODULES, product, sleep
 
 __all__ = [
+    "COLUMNS",
+    "CPU_INTERVAL_NS",
+    "JVM_FLAGS",
     "MODES",
+    "MODULES",
+    "Profiler",
     "Progress",
     "RESUME",
     "RunSettings",
@@ -28,6 +35,8 @@ __all__ = [
     "Scale",
     "ServiceUnderTest",
     "Suite",
+    "bare",
+    "category_of",
     "figures_of",
     "finish",
     "interval",
@@ -37,6 +46,7 @@ __all__ = [
     "merged_run",
     "planned_seconds",
     "product",
+    "read_collapsed",
     "resume_all",
     "run_meta",
     "runner_file",

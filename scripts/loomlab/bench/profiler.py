@@ -20,6 +20,8 @@ ALLOC_INTERVAL_BYTES = 512 * 1024
 # JVM flags that let the profiler see inlined frames of code compiled before it attached (the JIT
 # keeps debug information at every instruction, not only at safepoints); the same in every mode.
 JVM_FLAGS = ("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints")
+# What a recording is converted into (Profiler.convert): flame graphs and collapsed stacks.
+KINDS = ("cpu_html", "alloc_html", "cpu", "alloc")
 
 
 def agent_options(action: str, jfr: Path | None = None) -> str:
@@ -68,10 +70,13 @@ class Profiler:
         finally:
             self.jcmd(pid, agent_options("stop"))
 
-    def convert(self, jfr: Path) -> dict[str, Path]:
+    def convert(
+        self, jfr: Path, kinds: tuple[str, ...] = ("cpu_html", "alloc_html", "cpu", "alloc")
+    ) -> dict[str, Path]:
         """The recording as flame graphs (cpu.html, alloc.html) and collapsed stacks: CPU samples
         with the converter's category (GC, JIT, VM, ...) as their root frame, bytes allocated per
-        stack. Simple class names keep the frames readable; lambdas lose the ids that change every run."""
+        stack; those of `kinds`. Simple class names keep the frames readable; lambdas lose the ids
+        that change every run."""
         outputs = {
             "cpu_html": (["--cpu", "--simple", "--norm", "--title", f"CPU {jfr.stem}"], jfr.with_suffix(".cpu.html")),
             "alloc_html": (
@@ -87,6 +92,7 @@ class Profiler:
                 jfr.with_suffix(".alloc.collapsed"),
             ),
         }
+        outputs = {kind: outputs[kind] for kind in kinds}
         for options, target in outputs.values():
             subprocess.run(
                 [str(self.jdk_bin / "java"), "-jar", str(self.converter), *options, str(jfr), str(target)],

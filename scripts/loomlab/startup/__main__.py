@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""`./lab startup`: JVM vs JVM with an AOT cache vs native, measured the same way.
+
+For each available variant, LAUNCHES launches (default 5), interleaved: launch i of every variant
+before launch i + 1 of any, in an order rotated every launch, so the machine's drift reaches every
+variant alike. Per launch: time to first successful request, polled from process launch (not the
+framework's own log line), and its phases (the JVM's creation, Quarkus' start-up steps, the rest);
+classes loaded (from the AOT cache or not) and JIT work by then; RSS read from the OS at the first
+request (and its anonymous and file-backed parts: an AOT cache is a mapped file), at idle and after
+a fixed load; throughput of the sleep and product workloads at that load (k6). Medians with
+min-max. Then one profiled launch per JVM variant, not counted: a flame graph of its start-up. The
+AOT cache (JDK 25, JEP 483/514/515) is written by a training run of the same jar and flags
+(-XX:AOTCacheOutput) driven through every workload in every mode, and used by the measured runs
+(-XX:AOTCache). Native is measured only where a native executable was really built
+(target/*-runner); otherwise the report says it is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from loomlab import ROOT, LabError, command
+from loomlab import labreport as lr
+from loomlab.bench import api
+
+from . import phases as ph
+from . import tables
+from .flame import profile_start
+from .launches import FIRST, Settings, measure
+from .training import train
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lab startup", description=__doc__.split("\n\n")[0])
+    p.add_argument("--java", required=True)
+    p.add_argument("--k6", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--launches", type=int, default=5, help="per variant, interleaved across the variants (default 5)")
+    p.add_argument("--port", type=int, default=8095)
+    p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
+    p.add_argument("--cold", action="store_true", help="drop the page cache before every launch (root)")
+    p.add_argument("--no-flames", action="store_true", help="leave out the profiled launch of each JVM variant")
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME=FLAGS",
+        help="one more JVM variant, jvm+NAME: the jar with these flags added (a change to measure beside"
+        " the JVM in the same interleaved launches, e.g. no-migrate=-Dquarkus.flyway.migrate-at-start=false)",
+    )
+    args = p.parse_args(argv)
+    if args.launches < 1:  # no launch gives no figure: refused before the training run, not a traceback after it
+        raise LabError("--launches must be 1 or more")
+    args.variant = [extra(v) for v in args.variant]
+    return args
+
+
+def extra(text: str) -> tuple[str, list[str]]:
+    """A --variant's name and flags; refused without either."""
+    name, _, flags = text.partition("=")
+    if not name.strip() or not flags.split():
+        raise LabError(f"--variant {text!r}: give NAME=FLAGS, e.g. no-migrate=-Dquarkus.flyway.migrate-at-start=false")
+    return name.strip(), flags.split()
+
+
+def variants(args, settings: Settings, out: Path) -> tuple[dict[str, list[str]], list[str]]:
+    """Every variant this machine has, as its command line with the phase flags (the AOT cache
+    trained first, with the measured launches' flags); notes for those it has not."""
+    jar = ROOT / "target/quarkus-app/quarkus-run.jar"
+    flags = [*args.jvm_flags.split(), *ph.JVM_FLAGS]
+    found: dict[str, list[str]] = {"jvm": [args.java, *flags, "-jar", str(jar)]}
+    for name, more in args.variant:
+        found[f"jvm+{name}"] = [args.java, *flags, *more, "-jar", str(jar)]
+    notes = [f"jvm+{name}: the JVM with `{' '.join(more)}`" for name, more in args.variant]
+    aot = train(args.java, flags, jar, settings, out)
+    if aot.exists():
+        found["jvm-aot"] = [args.java, *flags, f"-XX:AOTCache={aot}", "-jar", str(jar)]
+    else:
+        notes.append("jvm-aot: the training run wrote no cache (see aot-training.log); not measured")
+    quarkus_aot = ROOT / "target/quarkus-app/app.aot"
+    if quarkus_aot.exists():
+        # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
+        found["jvm-aot-quarkus"] = [args.java, *flags, f"-XX:AOTCache={quarkus_aot}", "-jar", str(jar)]
+    else:
+        notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
+    runners = sorted((ROOT / "target").glob("*-runner"))
+    if runners:
+        found["native"] = [str(runners[0]), *args.jvm_flags.split(), ph.PROPERTY]
+    else:
+        notes.append(
+            "native: no native executable in target/ (this machine cannot build one: no GraalVM or "
+            "Mandrel, no container runtime); not measured, and no figure is claimed"
+        )
+    return found, notes
+
+
+def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: list[str]) -> str:
+    """report.md's text: the variants side by side, then where their start-up goes."""
+    results = {name: lr.aggregate(r) for name, r in runs.items()}
+    parts = [
+        "# loom-lab startup report",
+        f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, interleaved across the variants"
+        " (launch i of each before launch i + 1 of any, the order rotated), medians (min-max). First request: "
+        f"GET {FIRST} polled every 5 ms from process launch; RSS at it split into anonymous and file-backed"
+        " (medians; an AOT cache is a mapped file). Load: k6 sleep.js (200 VUs x 20, 20 ms) and "
+        "product.js (100 VUs), virtual mode. Page cache: "
+        + ("dropped before every launch (cold)" if args.cold else "as the previous launch left it (warm)")
+        + ". Anchor: quarkusio/benchmarks, January 2026, 4 CPUs, "
+        "Hibernate + PostgreSQL (a different app and machine, for scale only). JVM flags: "
+        f"`{' '.join([*args.jvm_flags.split(), *ph.JVM_FLAGS])}` in every launch and in the training run.",
+        tables.table(results).markdown(),
+        "## Where the time to the first answer goes",
+        (tables.phase_table(runs, flames) or lr.Table(["no launch printed its phases"])).markdown(),
+        "## Classes and the JIT by the first answer (jcmd PerfCounter.print)",
+        tables.counter_table(runs).markdown(),
+    ]
+    cpu = tables.cpu_table(flames)
+    if cpu:
+        parts += ["## The start-up's CPU, one profiled launch per JVM variant (async-profiler, 1 ms)", cpu.markdown()]
+    return "\n\n".join(parts) + "\n\n" + "".join(f"- {n}\n" for n in notes)
+
+
+def main():
+    args = parse()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    settings = Settings(args.k6, args.port, Path(args.java).parent / "jcmd", args.cold)
+    found, notes = variants(args, settings, out)
+    print(f"== {', '.join(found)}: {args.launches} launches each, interleaved", flush=True)
+    runs = measure(found, args.launches, settings, out)
+    flames = {}
+    if not args.no_flames:
+        profiler = api.Profiler.fetch(args.java)
+        for name, cmd in found.items():
+            if name != "native":
+                print(f"== {name}: profiled launch (not counted)", flush=True)
+                flames[name] = profile_start(name, cmd, settings, profiler, out)
+    (out / "results.json").write_text(json.dumps({"runs": runs, "flames": flames, "notes": notes}, indent=1))
+    text = report(args, runs, flames, notes)
+    print("\n" + text)
+    (out / "report.md").write_text(text)
+    print(f"report: {out / 'report.md'}")
+
+
+if __name__ == "__main__":
+    command(main)

@@ -1,0 +1,73 @@
+"""The AOT cache's training run on the lab's own loads (JDK 25: JEP 483 classes loaded and linked,
+JEP 515 method profiles): the JVM that writes the cache as it exits is driven through every
+workload in every mode it runs in, by the bench's own k6 loads at the smoke scale, as the Quarkus
+AOT guide recommends over a run that only starts the application."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+from loomlab import ROOT
+from loomlab.bench import api
+
+from .launches import Settings, launch, stop
+
+# The k6 parameters that choose another path through the service (the chunk writer, the lock of
+# the pinning demo, the buffer cache, the gRPC stream's domain): a load per value is trained.
+SELECTS = ("WRITES", "LOCK", "CACHE", "DOMAIN")
+
+
+def training_runs() -> Iterator[tuple[api.Load, str]]:
+    """(load, mode) for the first smoke-scale load of each script and path (SELECTS) of the core
+    suites, in each of the load's modes: every workload in every mode, each once."""
+    seen = set()
+    for module in api.MODULES:
+        for suite in module.suites(api.Scale("smoke")):
+            for load in suite.loads if suite.core else ():
+                for mode in load.modes:
+                    key = (load.script, mode, tuple(load.env.get(k) for k in SELECTS))
+                    if key not in seen:
+                        seen.add(key)
+                        yield load, mode
+
+
+def train(java: str, flags: list[str], jar: Path, settings: Settings, out: Path) -> Path:
+    """The jar run once on `java` with `flags` (those of the measured launches) and -XX:AOTCacheOutput
+    while the training loads run against it; the cache it writes as it exits."""
+    aot = out / "app.aot"
+    folder = out / "training"
+    folder.mkdir(parents=True, exist_ok=True)
+    runs = list(training_runs())
+    print(f"== jvm-aot: training run ({len(runs)} k6 runs: every workload in each of its modes)", flush=True)
+    started = launch(
+        [java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)],
+        settings.port,
+        {},
+        out / "aot-training.log",
+    )
+    base = f"http://127.0.0.1:{settings.port}"
+    failed = []
+    try:
+        for i, (load, mode) in enumerate(runs):
+            env = dict(os.environ, **load.env, **api.k6_mode(mode), BASE_URL=base)
+            env["SUMMARY_JSON"] = str(folder / f"{i:02d}-{Path(load.script).stem}-{mode}.json")
+            done = subprocess.run(
+                [settings.k6, "run", "--quiet", "--no-color", str(ROOT / load.script)],
+                env=env,
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=load.timeout_s,
+            )
+            if done.returncode != 0:  # a threshold crossed still trains; the report names it
+                failed.append(f"{load.name} ({mode}): k6 exit {done.returncode}")
+    finally:
+        stop(started.process)  # the cache is written as the JVM exits
+    (folder / "runs.txt").write_text(
+        "".join(f"{load.script} {mode} {load.name}\n" for load, mode in runs)
+        + "".join(f"not clean: {f}\n" for f in failed)
+    )
+    return aot
