@@ -188,6 +188,7 @@ if [[ ! -x "$kube_router" ]]; then
   rm -rf "$mod" && cp -r "$kr_module" "$mod"
   (cd "$mod" && GOFLAGS=-mod=readonly go build -p 2 -trimpath -o "$kube_router" \
     github.com/cloudnativelabs/kube-router/v2/cmd/kube-router >&2)
+  rm -rf "$mod"
 fi
 registry="$tools/registry-$REGISTRY_VERSION"
 go_tool "$registry" github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION" \
