@@ -3,8 +3,8 @@ peak) unless it is there already, and what every run writes. Standard library on
 
 The figures were read with df and du through a whole `.ci/run` on a fresh machine (2026-11-27):
 a command asks for the parts of its branch that are not made yet, so a machine whose caches are
-full is not refused for the gigabytes it wrote long ago (CI's later steps once were, at 9.6 GiB
-free, by a flat 10 GiB asked of every Java command)."""
+full is not refused for the gigabytes it wrote long ago (CI's later steps once were, with just
+under 10 GiB free, by a flat 10 GiB asked of every Java command)."""
 
 from __future__ import annotations
 
