@@ -6,6 +6,7 @@ import math
 import os
 import unittest
 from datetime import datetime
+from unittest import mock
 
 from loomlab import LabError
 from loomlab.startup import __main__ as startup
@@ -35,9 +36,19 @@ class Arguments(unittest.TestCase):
         base = ["--java", "java", "--k6", "k6", "--out", "out"]
         args = startup.parse([*base, "--variant", "no-migrate=-Da=1 -Db=2"])
         self.assertEqual(args.variant, [("no-migrate", ["-Da=1", "-Db=2"])])
-        for bad in ("no-migrate", "=-Da=1", "x= "):
+        for bad in ("no-migrate", "=-Da=1", "x= ", "../../etc/x=-Da=1", "a/b=-Da=1", f"{'n' * 41}=-Da=1"):
             with self.assertRaisesRegex(LabError, "NAME=FLAGS"):
                 startup.parse([*base, "--variant", bad])
+        with self.assertRaisesRegex(LabError, "each NAME once"):
+            startup.parse([*base, "--variant", "a=-Da=1", "--variant", "a=-Db=2"])
+
+    def test_a_cold_run_without_root_is_refused_before_the_training_run(self):
+        base = ["--java", "java", "--k6", "k6", "--out", "out", "--cold"]
+        with mock.patch.object(startup.os, "geteuid", lambda: 1000):
+            with self.assertRaisesRegex(LabError, "needs root"):
+                startup.parse(base)
+        with mock.patch.object(startup.os, "geteuid", lambda: 0):
+            self.assertTrue(startup.parse(base).cold)
 
 
 class Memory(unittest.TestCase):

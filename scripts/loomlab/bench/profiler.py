@@ -70,9 +70,7 @@ class Profiler:
         finally:
             self.jcmd(pid, agent_options("stop"))
 
-    def convert(
-        self, jfr: Path, kinds: tuple[str, ...] = ("cpu_html", "alloc_html", "cpu", "alloc")
-    ) -> dict[str, Path]:
+    def convert(self, jfr: Path, kinds: tuple[str, ...] = KINDS) -> dict[str, Path]:
         """The recording as flame graphs (cpu.html, alloc.html) and collapsed stacks: CPU samples
         with the converter's category (GC, JIT, VM, ...) as their root frame, bytes allocated per
         stack; those of `kinds`. Simple class names keep the frames readable; lambdas lose the ids

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 from pathlib import Path
 
 from loomlab import ROOT, LabError, command
@@ -52,38 +53,60 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         " the JVM in the same interleaved launches, e.g. no-migrate=-Dquarkus.flyway.migrate-at-start=false)",
     )
     args = p.parse_args(argv)
-    if args.launches < 1:  # no launch gives no figure: refused before the training run, not a traceback after it
+    # Each refusal comes before the training run (minutes), not as a traceback after it.
+    if args.launches < 1:  # no launch gives no figure
         raise LabError("--launches must be 1 or more")
+    if args.cold and os.geteuid() != 0:
+        raise LabError("--cold drops the page cache (/proc/sys/vm/drop_caches), which needs root")
     args.variant = [extra(v) for v in args.variant]
+    names = [name for name, _ in args.variant]
+    if len(set(names)) < len(names):
+        raise LabError(f"--variant: each NAME once ({', '.join(names)})")
     return args
 
 
+# A variant's name names its files (NAME-1.log, ...): letters, digits, '.', '_' and '-', no path.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
+
+
 def extra(text: str) -> tuple[str, list[str]]:
-    """A --variant's name and flags; refused without either."""
+    """A --variant's name and flags; refused without either, or with a name that is not NAME."""
     name, _, flags = text.partition("=")
-    if not name.strip() or not flags.split():
-        raise LabError(f"--variant {text!r}: give NAME=FLAGS, e.g. no-migrate=-Dquarkus.flyway.migrate-at-start=false")
+    if not NAME.fullmatch(name.strip()) or not flags.split():
+        raise LabError(
+            f"--variant {text!r}: give NAME=FLAGS (NAME of letters, digits, '.', '_' or '-'), e.g."
+            " no-migrate=-Dquarkus.flyway.migrate-at-start=false"
+        )
     return name.strip(), flags.split()
+
+
+def jvm_flags(args) -> list[str]:
+    """The flags of every JVM launch and of the training run: the lab's, then the phase flags."""
+    return [*args.jvm_flags.split(), *ph.JVM_FLAGS]
 
 
 def variants(args, settings: Settings, out: Path) -> tuple[dict[str, list[str]], list[str]]:
     """Every variant this machine has, as its command line with the phase flags (the AOT cache
     trained first, with the measured launches' flags); notes for those it has not."""
     jar = ROOT / "target/quarkus-app/quarkus-run.jar"
-    flags = [*args.jvm_flags.split(), *ph.JVM_FLAGS]
-    found: dict[str, list[str]] = {"jvm": [args.java, *flags, "-jar", str(jar)]}
+    flags = jvm_flags(args)
+
+    def jvm(*more: str) -> list[str]:
+        return [args.java, *flags, *more, "-jar", str(jar)]
+
+    found: dict[str, list[str]] = {"jvm": jvm()}
     for name, more in args.variant:
-        found[f"jvm+{name}"] = [args.java, *flags, *more, "-jar", str(jar)]
+        found[f"jvm+{name}"] = jvm(*more)
     notes = [f"jvm+{name}: the JVM with `{' '.join(more)}`" for name, more in args.variant]
     aot = train(args.java, flags, jar, settings, out)
     if aot.exists():
-        found["jvm-aot"] = [args.java, *flags, f"-XX:AOTCache={aot}", "-jar", str(jar)]
+        found["jvm-aot"] = jvm(f"-XX:AOTCache={aot}")
     else:
         notes.append("jvm-aot: the training run wrote no cache (see aot-training.log); not measured")
     quarkus_aot = ROOT / "target/quarkus-app/app.aot"
     if quarkus_aot.exists():
         # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
-        found["jvm-aot-quarkus"] = [args.java, *flags, f"-XX:AOTCache={quarkus_aot}", "-jar", str(jar)]
+        found["jvm-aot-quarkus"] = jvm(f"-XX:AOTCache={quarkus_aot}")
     else:
         notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
     runners = sorted((ROOT / "target").glob("*-runner"))
@@ -110,7 +133,7 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
         + ("dropped before every launch (cold)" if args.cold else "as the previous launch left it (warm)")
         + ". Anchor: quarkusio/benchmarks, January 2026, 4 CPUs, "
         "Hibernate + PostgreSQL (a different app and machine, for scale only). JVM flags: "
-        f"`{' '.join([*args.jvm_flags.split(), *ph.JVM_FLAGS])}` in every launch and in the training run.",
+        f"`{' '.join(jvm_flags(args))}` in every launch and in the training run.",
         tables.table(results).markdown(),
         "## Where the time to the first answer goes",
         (tables.phase_table(runs, flames) or lr.Table(["no launch printed its phases"])).markdown(),
