@@ -5,6 +5,7 @@
 #   scripts/db.sh stop      stop it (data kept)
 #   scripts/db.sh status    running or not, and where
 #   scripts/db.sh env       print the QUARKUS_DATASOURCE_* exports for this database
+#   scripts/db.sh dir       print the folder of its data (made or not yet)
 #   scripts/db.sh destroy   stop and delete its data
 #
 # Parameters (environment): LOOMLAB_PG_PORT (default 54329), LOOMLAB_PG_DIR (default
@@ -123,13 +124,14 @@ start) start ;;
 stop) stop ;;
 status) status ;;
 env) env_exports ;;
+dir) echo "$PG_DIR" ;;
 destroy)
   stop
   log "db: deleting $PG_DIR"
   rm -rf "$PG_DIR"
   ;;
 *)
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -94,6 +95,15 @@ class DiskTest(unittest.TestCase):
             gib, missing = disk.need(disk.parts_of("deploy"))
             self.assertEqual((gib, missing), (disk.RUN_GIB + disk.FIRST_TIME["cluster"][0], ["cluster"]))
             self.assertEqual(disk.need(disk.parts_of("bench")), (disk.RUN_GIB, []))  # no cluster in a bench
+
+    def test_the_database_and_the_node_are_looked_for_where_the_lab_keeps_them(self):
+        with tempfile.TemporaryDirectory() as pg, tempfile.TemporaryDirectory() as k8s:
+            with mock.patch.dict(os.environ, {"LOOMLAB_PG_DIR": pg, "LOOMLAB_K8S_HOME": k8s}):
+                self.assertEqual((disk.database_made(), disk.node_made()), (False, False))
+                Path(pg, "data").mkdir()
+                Path(pg, "data", "PG_VERSION").write_text("15\n")
+                Path(k8s, "run", "containerd", "root").mkdir(parents=True)
+                self.assertEqual((disk.database_made(), disk.node_made()), (True, True))
 
     def test_every_branch_it_names_is_the_command_table_s_and_every_part_has_a_figure(self):
         self.assertTrue(set(disk.WRITES) <= set(doctor.GROUPS), set(disk.WRITES) - set(doctor.GROUPS))

@@ -13,7 +13,9 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from .probes import CACHE, Finding, k6_built, k8s_built
+from loomlab import ROOT
+
+from .probes import CACHE, Finding, k6_built, k8s_built, run
 
 # What every run writes besides the parts: its results and logs, the database's rows, a jar.
 RUN_GIB = 2.0
@@ -25,14 +27,16 @@ def maven_filled() -> bool:
 
 
 def database_made() -> bool:
-    """The lab's database cluster exists (scripts/db.sh: /var/tmp/loom-lab-pg as root, else the cache)."""
-    default = Path("/var/tmp/loom-lab-pg") if os.geteuid() == 0 else CACHE / "pg"
-    return (Path(os.environ.get("LOOMLAB_PG_DIR", default)) / "data" / "PG_VERSION").is_file()
+    """The lab's database cluster exists (in the folder scripts/db.sh says it keeps it in)."""
+    folder = run("bash", str(ROOT / "scripts" / "db.sh"), "dir").stdout.strip()
+    return bool(folder) and (Path(folder) / "data" / "PG_VERSION").is_file()
 
 
 def node_made() -> bool:
-    """A cluster is up here: its node's containerd root exists (loomlab.cluster.settings.RUN)."""
-    return (CACHE / "k8s" / "run" / "containerd" / "root").is_dir()
+    """A cluster is up here: its node's containerd root exists. loomlab.cluster.settings says where
+    (CONTAINERD_ROOT); it is not imported here, since the cluster package needs the venv."""
+    home = Path(os.environ.get("LOOMLAB_K8S_HOME", CACHE / "k8s"))
+    return (home / "run" / "containerd" / "root").is_dir()
 
 
 def images_built() -> bool:
