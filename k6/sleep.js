@@ -1,7 +1,8 @@
-// sleep.js: GET /api/{MODE}/sleep, the request thread blocks SLEEP_MS (seeds A2/A3).
+// sleep.js: GET /api/{MODE}/sleep, the request thread blocks SLEEP_MS (seeds A2/A3). MODE=reference
+// loads the reference server instead (scripts/reference: Go's net/http, the same endpoint).
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive           required
+//   MODE          worker | virtual | reactive | reference  required
 //   BASE_URL      service root                          http://127.0.0.1:8080
 //   SLEEP_MS      server-side sleep per request         100
 //   MODEL         closed | open                         closed
@@ -21,7 +22,7 @@ import {
   labSummary, scenarioThresholds, TREND_STATS,
 } from './lib/lab.js';
 
-const MODE = mode('sleep');
+const MODE = mode('sleep', ['reference']);
 const SLEEP_MS = intEnv('SLEEP_MS', 100);
 
 const scenario = byModel(

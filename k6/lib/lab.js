@@ -25,11 +25,12 @@ export const MODE_MATRIX = JSON.parse(open(import.meta.resolve('./modes.json')))
 
 /**
  * The execution model under test, from MODE; anything but the modes MODE_MATRIX gives `key` (a
- * workload, or 'copy', 'ingest-grpc') stops the script before any load.
+ * workload, or 'copy', 'ingest-grpc') and the `others` the script also serves (sleep.js: the
+ * reference server's 'reference') stops the script before any load.
  */
-export function mode(key) {
-  const accepted = MODE_MATRIX[key];
-  if (!accepted) throw new Error(`no modes for '${key}' in modes.json`);
+export function mode(key, others = []) {
+  if (!MODE_MATRIX[key]) throw new Error(`no modes for '${key}' in modes.json`);
+  const accepted = [...MODE_MATRIX[key], ...others];
   const m = __ENV.MODE;
   if (!accepted.includes(m)) {
     throw new Error(`MODE must be one of ${accepted.join(', ')} for ${key}, got '${m}'`);

@@ -20,7 +20,7 @@ from loomlab import labreport as lr
 from . import jdks, verdict
 from .cli import parser
 from .compare import compare
-from .loads import Suite
+from .loads import SERVES, Suite, with_reference
 from .plan import planned_seconds, suite_modes, total_seconds
 from .profiles import PROFILES, suites
 from .progress import Progress
@@ -91,6 +91,10 @@ def main(argv=None):
     if not args.plan and not (args.k6 and args.java and args.out):
         raise LabError("--k6, --java and --out are needed to run (./lab bench passes them)")
     chosen = chosen_suites(args)
+    if not args.no_reference and (args.reference or args.plan):
+        with_reference(chosen)
+    elif not args.no_reference and any(ld.script in SERVES for s in chosen for ld in s.loads):
+        print("no reference server (scripts/reference.sh builds it with Go): its column is left out", flush=True)
     modes = {m for m in args.mode.split(",") if m}
     wanted = jdks.parse(args.jdk) if args.jdk else []
     if len(wanted) > 1 and not settings.interleave:
@@ -102,7 +106,7 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     javas = jdks.javas(args.java, wanted) if wanted else {}
     java = javas[wanted[0]] if len(wanted) == 1 else args.java
-    local = LocalJvm(java, args.k6, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()))
+    local = LocalJvm(java, args.k6, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)
     lanes: list[int | None] = list(wanted) if len(wanted) > 1 else [None]
     sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
     print("\n".join(jdks.comparison(sections)), flush=True)

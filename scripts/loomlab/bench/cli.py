@@ -70,6 +70,15 @@ def parser() -> argparse.ArgumentParser:
         "virtual+rx (virtual threads awaiting the reactive clients), comma-separated (default: every mode "
         "a workload has)",
     )
+    p.add_argument(
+        "--reference",
+        default="",
+        metavar="BIN",
+        help="the reference server (scripts/reference.sh builds it; ./lab passes it): a minimal Go net/http"
+        " server doing the same sleep, a column beside the modes in the sleep loads' rounds, each mode's"
+        " req/s and CPU per request as a ratio to it",
+    )
+    p.add_argument("--no-reference", action="store_true", help="leave the reference server's column out")
     round_options(p, "processes on this machine, started paused")
     p.add_argument(
         "--blocks",

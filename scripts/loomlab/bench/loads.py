@@ -22,6 +22,9 @@ VIRTUAL_RX = "virtual+rx"
 REACTIVE_OFFLOAD = "reactive+offload"
 # The execution models, in report order.
 MODES = ("worker", "virtual", "reactive", REACTIVE_OFFLOAD, VIRTUAL_RX)
+# REFERENCE: no mode of the service but a minimal server beside it (reference.py), a column after
+# the modes where a load's script is one it serves (k6 MODE=reference).
+REFERENCE = "reference"
 
 
 def modes_of(key: str, with_rx: bool = False, with_offload: bool = False) -> tuple:
@@ -102,6 +105,24 @@ def on_cpus(cmd: list[str], cpus: str) -> list[str]:
     """`cmd` held to the CPUs of a taskset list (its threads, and the JVM's view of its processors:
     availableProcessors follows the affinity mask); unchanged for "" (any CPU)."""
     return ["taskset", "-c", cpus, *cmd] if cpus else cmd
+
+
+# The k6 scripts whose endpoint the reference server answers (as /api/reference/...).
+SERVES = ("k6/sleep.js",)
+
+
+def with_reference(chosen: list[Suite]) -> None:
+    """Adds the reference column to every load of `chosen` whose script it serves; its planned
+    time is the fastest mode's (it is bound like the virtual and reactive modes: by the users)."""
+    for suite in chosen:
+        for load in suite.loads:
+            if load.script not in SERVES or REFERENCE in load.modes:
+                continue
+            load.modes = (*load.modes, REFERENCE)
+            for name in ("est_s", "warmup_est_s"):
+                est = getattr(load, name)
+                if isinstance(est, dict) and est:
+                    setattr(load, name, {**est, REFERENCE: min(est.values())})
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from .loads import MODES, Load, Suite
+from .loads import MODES, REFERENCE, Load, Suite, with_reference
 from .profiles import suites
 from .settings import RunSettings
 
@@ -14,7 +14,13 @@ SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
 
 def suite_modes(suite: Suite, modes: set) -> list[str]:
-    return [m for m in MODES if any(m in ld.modes for ld in suite.loads) and (not modes or m in modes)]
+    """The suite's columns in report order: the modes --mode keeps, and the reference server where
+    its loads have it (beside whichever modes run)."""
+    return [
+        m
+        for m in (*MODES, REFERENCE)
+        if any(m in ld.modes for ld in suite.loads) and (not modes or m in modes or m == REFERENCE)
+    ]
 
 
 def warmup_seconds(suite: Suite, settings: RunSettings) -> float:
@@ -62,4 +68,5 @@ def profile_seconds(profile: str) -> tuple[float, float]:
     )
     settings = RunSettings.of(unsaid, interleave=True)
     chosen = suites(profile)
+    with_reference(chosen)
     return total_seconds(chosen, set(), settings), total_seconds(chosen, set(), settings, settings.max_rounds)

@@ -14,7 +14,7 @@ from loomlab import LabError
 SCHEMA_VERSION = 2
 
 # The keys of a section that are tables (lr.Table): printed, never written to results.json.
-TABLES = ("table", "server", "summary", "runners", "replicas", "flames", "frames_cpu", "frames_alloc")
+TABLES = ("table", "server", "reference", "summary", "runners", "replicas", "flames", "frames_cpu", "frames_alloc")
 
 
 class RunFigures(TypedDict, total=False):

@@ -49,6 +49,7 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence
         local=LOCAL,
         tie=verdict.TIE,
         tie_p99=verdict.TIE_P99,
+        confidence=verdict.CONFIDENCE,
         at_bound=AT_BOUND,
         pct=lambda f: f"{f * 100:.0f}",
         flames_sampling=flames.SAMPLING,

@@ -17,7 +17,7 @@ from loomlab import labreport as lr
 
 from . import flames, verdict
 from . import jdks as jdks_mod
-from .loads import MODES, Load, Suite
+from .loads import MODES, REFERENCE, Load, Suite
 from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
 from .progress import Progress
 from .runner import Service
@@ -34,7 +34,8 @@ def slug_of(tag: str, load: Load) -> str:
 def ready(service: ServiceUnderTest, mode: str) -> dict:
     service.wait_ready()
     info = service.info()
-    print(f"   {mode}: service ready ({info.get('jdk')}, {info.get('imageKind')})", flush=True)
+    what = ", ".join(str(info[k]) for k in ("jdk", "imageKind", "server", "go") if k in info)
+    print(f"   {mode}: ready ({what})", flush=True)
     return info
 
 
@@ -120,7 +121,9 @@ def interleaved(
             plans[mode] = planned_seconds(suite, mode, settings)
             where = {} if j is None else {"jdk": j}
             services[(j, mode)] = start(suite, mode, lane_tag(tag, j), settings, out, slot, **where)
-            info[j] = ready(services[(j, mode)], mode)
+            answered = ready(services[(j, mode)], mode)
+            if mode != REFERENCE:  # the service's pools and bounds, not the reference server's
+                info[j] = answered
             first = next(ld for ld in suite.loads if mode in ld.modes)
             slug = slug_of(lane_tag(tag, j), first)
             warm[(j, mode)] = warm_up(services[(j, mode)], suite, first, mode, slug, settings, out)
@@ -167,7 +170,7 @@ def interleaved(
                     results[i][j][mode]["pin_sites"] = jdks_mod.pin_sites(services[(j, mode)].get("/q/metrics"))
             for j in jdks:
                 if flames.wanted(settings, suite.workload, load):
-                    on_jdk = {m: services[(jj, m)] for jj, m in in_load if jj == j}
+                    on_jdk = {m: services[(jj, m)] for jj, m in in_load if jj == j and m != REFERENCE}
                     flames.profile_load(
                         on_jdk, load, list(on_jdk), results[i][j], slug_of(lane_tag(tag, j), load), settings, out
                     )

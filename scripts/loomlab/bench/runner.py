@@ -16,34 +16,32 @@ from loomlab import ROOT, LabError, metrics, proc
 
 from . import profiler, runners
 from .figures import figures_of, open_throughput
-from .loads import Load, Suite, k6_mode, on_cpus
+from .loads import REFERENCE, Load, Suite, k6_mode, on_cpus
 from .settings import RunSettings
 from .tables import LOCAL
 from .target import ServiceUnderTest
 
 
 class Service:
-    """The service under test as a local JVM. `./lab k8s run` has a twin for a Deployment in the
-    cluster (scripts/loomlab/incluster): the same methods, so rounds.measure drives either."""
+    """The service under test as a local process: the JVM of a mode, or the reference server
+    (reference.py). `./lab k8s run` has a twin for a Deployment in the cluster
+    (scripts/loomlab/incluster): the same methods, so rounds.measure drives either."""
 
     environment = LOCAL
 
-    def __init__(
-        self, java: str, k6: str, jar: Path, port: int, env: dict, jvm_flags: list[str], log: Path, cpus: str = ""
-    ):
+    def __init__(self, cmd: list[str], k6: str, port: int, env: dict, log: Path, java: str = ""):
         self.url = f"http://127.0.0.1:{port}"
+        # The JVM's java, whose jcmd the flame graphs attach with ('' for the reference server).
         self.java, self.k6 = java, k6
         self.log = log
         full_env = dict(os.environ)
         full_env.update(env)
-        full_env["QUARKUS_HTTP_PORT"] = str(port)
-        cmd = on_cpus([java, *jvm_flags, "-jar", str(jar)], cpus)
         self.cmd = cmd
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
     @property
     def pid(self) -> int:
-        """The JVM's process (taskset, where the suite holds it to CPUs, execs the JVM in place)."""
+        """The process (taskset, where the suite holds it to CPUs, execs it in place)."""
         return self.proc.pid
 
     def wait_ready(self, timeout_s: float = 60) -> None:
@@ -58,7 +56,7 @@ class Service:
             return r.read().decode()
 
     def info(self) -> dict:
-        """The service's /api/info: its JDK, image kind, pools and bounds."""
+        """/api/info: the service's JDK, image kind, pools and bounds (the reference server's: Go)."""
         return json.loads(self.get("/api/info"))
 
     def sample(self) -> dict:
@@ -84,23 +82,27 @@ class LocalJvm:
     port: int
     jvm_flags: str
     javas: tuple[tuple[int, str], ...] = ()  # (JDK, its java) where one run compares JDKs
+    reference: str = ""  # the reference server's binary (scripts/reference.sh), where it is built
 
     def start(
         self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
     ) -> Service:
         """A JVM of its own for each suite and mode (and JDK, of `javas`), with the suite's
-        configuration; `slot` numbers the JVMs that run side by side (port + slot). rounds.measure
-        calls it."""
-        return Service(
-            dict(self.javas).get(jdk, self.java) if jdk is not None else self.java,
-            self.k6,
-            self.jar,
-            self.port + slot,
-            suite.server_env,
-            self.jvm_flags.split() + (list(profiler.JVM_FLAGS) if settings.flames else []),
-            out / f"service-{tag}-{mode}.log",
-            suite.service_cpus,
-        )
+        configuration, or the reference server for its column; `slot` numbers the processes that run
+        side by side (port + slot). rounds.measure calls it."""
+        log = out / f"service-{tag}-{mode}.log"
+        if mode == REFERENCE:
+            if not self.reference:
+                raise LabError(
+                    "the reference server is not built (scripts/reference.sh): run without it (--no-reference)"
+                )
+            cmd = [self.reference, "-addr", f"127.0.0.1:{self.port + slot}"]
+            return Service(on_cpus(cmd, suite.service_cpus), self.k6, self.port + slot, {}, log)
+        java = dict(self.javas).get(jdk, self.java) if jdk is not None else self.java
+        flags = self.jvm_flags.split() + (list(profiler.JVM_FLAGS) if settings.flames else [])
+        env = {**suite.server_env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
+        cmd = on_cpus([java, *flags, "-jar", str(self.jar)], suite.service_cpus)
+        return Service(cmd, self.k6, self.port + slot, env, log, java)
 
 
 class Sampler(threading.Thread):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import flames, jdks, verdict
 from .loads import Load, Suite, effective_bound, service_pools
+from .reference import reference_table
 from .settings import RunSettings
 from .tables import LOCAL, load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 
@@ -19,6 +20,7 @@ def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict
         "runners": runners_table(load, results),
         "replicas": replicas_table(load, results),
         "ratio": ratio_line(load, results),
+        "reference": reference_table(load, results),
         "flames": flames.flames_table(load, results),
         "frames_cpu": flames.frames_table(load, results),
         "frames_alloc": flames.frames_table(load, results, "alloc_frames_kib"),
@@ -70,6 +72,8 @@ def print_section(section: dict) -> None:
     if section["ratio"]:
         print(section["ratio"])
     print(f"server side:\n{section['server'].text()}\n", flush=True)
+    if section["reference"]:
+        print(f"against the reference server:\n{section['reference'].text()}\n", flush=True)
     if section["replicas"]:
         print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
     if section["runners"]:

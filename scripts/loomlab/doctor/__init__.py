@@ -47,6 +47,7 @@ from .probes import (
     ports_free,
     postgres,
     python,
+    reference_built,
     root,
     venv,
 )
@@ -102,6 +103,13 @@ CHECKS: tuple[Check, ...] = (
         ("k6",),
         go(GO_FOR_K6, k6_built),
         GO_FROM.format(need="1.24"),
+    ),
+    Check(
+        "Go for the reference server",
+        "advice",
+        ("k6",),
+        go(GO_FOR_K6, reference_built),
+        GO_FROM.format(need="1.24") + "; without it the sleep loads run without the reference column",
     ),
     Check(
         "npm (k6 lint, report.html's charts)",

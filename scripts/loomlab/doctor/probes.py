@@ -102,6 +102,11 @@ def k6_built() -> str:
     return f"k6 built: {done.stdout.strip()}" if done.returncode == 0 else ""
 
 
+def reference_built() -> str:
+    done = run("bash", str(ROOT / "scripts" / "reference.sh"), "--if-built")
+    return f"reference server built: {done.stdout.strip()}" if done.returncode == 0 else ""
+
+
 def k8s_bin() -> Path:
     """Where scripts/k8s/tools.sh puts the Kubernetes binaries of the pinned module: named by its
     version and the hash of its go.mod and go.sum."""

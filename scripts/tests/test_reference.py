@@ -1,0 +1,111 @@
+"""The reference server's column (bench.reference, loads.with_reference): it joins the loads whose
+script it serves, runs in the same rotated rounds as the modes, takes no part in the verdict nor in
+the service's /api/info, and its table gives each mode's req/s and CPU per request over its own,
+paired round by round."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import tempfile
+import unittest
+from pathlib import Path
+
+from loomlab.bench import rounds
+from loomlab.bench.loads import REFERENCE, Load, Suite, with_reference
+from loomlab.bench.plan import suite_modes
+from loomlab.bench.progress import Progress
+from loomlab.bench.reference import reference_table
+from tests.test_rounds import FakeService, settings
+
+RATES = {"worker": 50.0, "virtual": 200.0, "reactive": 180.0, REFERENCE: 400.0}
+
+
+class Reference(FakeService):
+    def info(self) -> dict:
+        return {"server": "Go net/http", "go": "go1.26"}
+
+
+def sleep_suite() -> Suite:
+    return Suite(
+        "sleep",
+        "fake",
+        {},
+        [
+            Load("closed", "k6/sleep.js", "closed", {}, modes=("worker", "virtual", "reactive"), est_s={"worker": 9.0}),
+            Load("product", "k6/product.js", "closed", {}, modes=("worker", "virtual")),
+        ],
+        warmup_seconds=0,
+    )
+
+
+def runs(rate: float, cpu_s: float, n: int = 5) -> dict:
+    return {"runs": [{"throughput": rate, "requests": rate * 10, "cpu_s": cpu_s} for _ in range(n)]}
+
+
+class WithReferenceTest(unittest.TestCase):
+    def test_only_the_loads_whose_script_it_serves_get_the_column_once(self):
+        suite = sleep_suite()
+        with_reference([suite])
+        with_reference([suite])
+        self.assertEqual(suite.loads[0].modes, ("worker", "virtual", "reactive", REFERENCE))
+        self.assertEqual(suite.loads[1].modes, ("worker", "virtual"))
+        self.assertEqual(suite.loads[0].est_s, {"worker": 9.0, REFERENCE: 9.0})
+
+    def test_it_runs_beside_whichever_modes_mode_keeps(self):
+        suite = sleep_suite()
+        with_reference([suite])
+        self.assertEqual(suite_modes(suite, {"virtual"}), ["virtual", REFERENCE])
+
+
+class RoundsWithReferenceTest(unittest.TestCase):
+    def drive(self):
+        suite = sleep_suite()
+        suite.loads = suite.loads[:1]
+        with_reference([suite])
+        calls: list[tuple[str, bool]] = []
+
+        def start(suite_, mode, tag, settings_, out, slot=0, **where):
+            kind = Reference if mode == REFERENCE else FakeService
+            return kind(mode, lambda m, n: RATES[m], calls)
+
+        with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
+            results, verdicts, info = rounds.interleaved(
+                suite, settings(5, 5), Path(out), set(), Progress(1, 1.0), start, "t"
+            )
+        return results[0][None], verdicts[0][None], info[None], calls
+
+    def test_it_rotates_with_the_modes_and_is_no_part_of_the_verdict_or_the_info(self):
+        results, found, info, calls = self.drive()
+        measured = [m for m, warmup in calls if not warmup]
+        self.assertEqual(measured[:4], ["worker", "virtual", "reactive", REFERENCE])
+        self.assertEqual(measured[4:8], ["virtual", "reactive", REFERENCE, "worker"])
+        self.assertEqual(len(results[REFERENCE]["runs"]), 5)
+        assert found is not None
+        self.assertEqual(found.winners, ["virtual"])  # the reference's 400 req/s is no mode's
+        self.assertEqual(info["jdk"], "fake")
+
+
+class ReferenceTableTest(unittest.TestCase):
+    def test_each_mode_over_the_reference_round_by_round(self):
+        load = Load("closed", "k6/sleep.js", "closed", {}, modes=("worker", "virtual", REFERENCE))
+        results = {"worker": runs(50.0, 1.0), "virtual": runs(300.0, 9.0), REFERENCE: runs(400.0, 8.0)}
+        table = reference_table(load, results)
+        assert table is not None
+        rows = {r[0]: r for r in table.rows}
+        # virtual: 300 / 400 req/s; 3 ms per request (9 s over 3,000) against 2 ms (8 s over 4,000).
+        self.assertEqual(rows["virtual"][2], "0.75x (0.75-0.75)")
+        self.assertEqual(rows["virtual"][4], "1.50x (1.50-1.50)")
+        self.assertEqual(rows["worker"][2], "0.12x (0.12-0.12)")
+        self.assertEqual(rows[REFERENCE][2], "1x")
+
+    def test_too_few_rounds_give_the_ratio_of_the_medians_and_no_reference_no_table(self):
+        load = Load("closed", "k6/sleep.js", "closed", {}, modes=("virtual", REFERENCE))
+        table = reference_table(load, {"virtual": runs(300.0, 9.0, 2), REFERENCE: runs(400.0, 8.0, 2)})
+        assert table is not None
+        self.assertEqual(table.rows[0][2], "0.75x (medians)")
+        self.assertIsNone(reference_table(load, {"virtual": runs(300.0, 9.0)}))
+
+
+if __name__ == "__main__":
+    unittest.main()
