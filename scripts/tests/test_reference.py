@@ -40,7 +40,8 @@ def sleep_suite() -> Suite:
 
 
 def runs(rate: float, cpu_s: float, n: int = 5) -> dict:
-    return {"runs": [{"throughput": rate, "requests": rate * 10, "cpu_s": cpu_s} for _ in range(n)]}
+    per_request = cpu_s * 1000 / (rate * 10)
+    return {"runs": [{"throughput": rate, "requests": rate * 10, "cpu_ms_per_req": per_request} for _ in range(n)]}
 
 
 class WithReferenceTest(unittest.TestCase):

@@ -42,6 +42,8 @@ def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, too
         records = figures["loomlab_records_count"]
         figures["cpu_ms_per_1k_records"] = figures.get("cpu_s", math.nan) * 1e6 / records if records else math.nan
     open_throughput(load, figures)
+    # The server's CPU per request answered: what the reference and knob tables pair round by round.
+    figures["cpu_ms_per_req"] = lr.ratio(figures.get("cpu_s", math.nan) * 1000, figures["requests"])
     figures["k6_exit"] = k6_exit
     figures["wall_s"] = took
     return figures

@@ -39,13 +39,29 @@ def modes_of(key: str, with_rx: bool = False, with_offload: bool = False) -> tup
 THREADED = ("worker", "virtual")
 
 
-def k6_mode(mode: str) -> dict:
+def base_mode(column: str) -> str:
+    """The mode a column runs: itself, or a knob column's mode ("virtual[carriers=1]": virtual)."""
+    return column.split("[", 1)[0]
+
+
+def k6_mode(column: str) -> dict:
     """The k6 environment that selects a column: its MODE, and CLIENTS or OFFLOAD for the variants."""
+    mode = base_mode(column)
     if mode == VIRTUAL_RX:
         return {"MODE": "virtual", "CLIENTS": "reactive"}
     if mode == REACTIVE_OFFLOAD:
         return {"MODE": "reactive", "OFFLOAD": "true"}
     return {"MODE": mode}
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One setting a user tunes, changed from the suite's: the service's environment and JVM flags
+    it adds, and what it changes in /api/info's pools (so a column's bound is its own)."""
+
+    env: dict = field(default_factory=dict)
+    jvm_flags: tuple[str, ...] = ()
+    pools: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -80,6 +96,9 @@ class Load:
     est_s: float | dict = 10.0  # planned seconds of one run (or mode -> seconds), for the time left
     warmup_est_s: float | dict | None = None  # planned seconds of one warm-up run (None: est_s)
     k6_cpus: str = ""  # the CPUs k6 runs on (a taskset list, e.g. "0"); "": any
+    # Knob columns ("<mode>[<setting>]", e.g. "virtual[carriers=1]"), each in `modes` too: a mode
+    # with one setting changed, in the same rounds as its default column (workloads/knobs.py).
+    knobs: dict[str, Knob] = field(default_factory=dict)
 
 
 @dataclass
@@ -99,6 +118,11 @@ class Suite:
     # the database settle in seconds; the CPU-bound A3 virtual run needs the JIT's full warm-up.
     warmup_seconds: float | None = None
     service_cpus: str = ""  # the CPUs the service's JVM runs on (a taskset list, e.g. "1"); "": any
+
+
+def knob_of(suite: Suite, column: str) -> Knob:
+    """The setting a knob column changes from the suite's (none for a mode's default column)."""
+    return next((ld.knobs[column] for ld in suite.loads if column in ld.knobs), Knob())
 
 
 def on_cpus(cmd: list[str], cpus: str) -> list[str]:
@@ -168,8 +192,12 @@ def service_pools(pools: dict) -> dict:
 
 
 def mode_bound(load: Load, mode: str, pools: dict) -> float:
-    """The Little's-law bound of a mode's pools on a load (NaN where the load has none)."""
-    return load.bound(mode, pools) if load.bound else math.nan
+    """The Little's-law bound of a mode's pools on a load (NaN where the load has none); a knob
+    column's with the pools its setting changes."""
+    if not load.bound:
+        return math.nan
+    knob = load.knobs.get(mode, Knob())
+    return load.bound(base_mode(mode), {**pools, **knob.pools})
 
 
 def effective_bound(load: Load, mode: str, pools: dict) -> float:

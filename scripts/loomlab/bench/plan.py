@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from .loads import MODES, REFERENCE, Load, Suite, with_reference
+from .loads import MODES, REFERENCE, Load, Suite, base_mode, with_reference
 from .profiles import suites
 from .settings import RunSettings
 
@@ -14,12 +14,13 @@ SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
 
 def suite_modes(suite: Suite, modes: set) -> list[str]:
-    """The suite's columns in report order: the modes --mode keeps, and the reference server where
-    its loads have it (beside whichever modes run)."""
+    """The suite's columns in report order: the modes --mode keeps, their knob columns, and the
+    reference server where its loads have it (beside whichever modes run)."""
+    knobs = list(dict.fromkeys(c for ld in suite.loads for c in ld.knobs))
     return [
         m
-        for m in (*MODES, REFERENCE)
-        if any(m in ld.modes for ld in suite.loads) and (not modes or m in modes or m == REFERENCE)
+        for m in (*MODES, *knobs, REFERENCE)
+        if any(m in ld.modes for ld in suite.loads) and (not modes or base_mode(m) in modes or m == REFERENCE)
     ]
 
 

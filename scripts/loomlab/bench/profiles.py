@@ -14,7 +14,9 @@ CPU = ("mixed", "buffers")
 # The cores a service gets (a profile of its own: its eight suites would take the cpu profile past
 # half an hour).
 CORES = ("cores",)
-NOT_CPU = tuple(w for w in EVERY if w not in CPU + CORES)
+# The knobs users tune, each against its mode's default (a profile of its own: 17 processes side by side).
+KNOBS = ("knobs",)
+NOT_CPU = tuple(w for w in EVERY if w not in CPU + CORES + KNOBS)
 
 # name -> (scale, core suites of these workload modules, variants of these, what it is for)
 PROFILES = {
@@ -36,6 +38,14 @@ PROFILES = {
         " shared pool",
     ),
     "cores": ("quick", (), CORES, "the quick answer's A3 and product at 350 users on 1 core and on 2"),
+    "knobs": (
+        "quick",
+        (),
+        KNOBS,
+        "each knob users tune alone against its mode's default in the same rounds (worker pool, carriers, event"
+        " loops, GC, jdk.trackAllThreads) on A3, the open sleep at four rates and product at 350 users;"
+        " 17 processes side by side, about 7 GB",
+    ),
     "smoke": ("smoke", EVERY, (), "every workload, each run scaled to seconds (CI)"),
     "sweep": (
         "quick",

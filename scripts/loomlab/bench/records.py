@@ -14,7 +14,18 @@ from loomlab import LabError
 SCHEMA_VERSION = 2
 
 # The keys of a section that are tables (lr.Table): printed, never written to results.json.
-TABLES = ("table", "server", "reference", "summary", "runners", "replicas", "flames", "frames_cpu", "frames_alloc")
+TABLES = (
+    "table",
+    "server",
+    "reference",
+    "knobs",
+    "summary",
+    "runners",
+    "replicas",
+    "flames",
+    "frames_cpu",
+    "frames_alloc",
+)
 
 
 class RunFigures(TypedDict, total=False):
@@ -32,6 +43,7 @@ class RunFigures(TypedDict, total=False):
     error_rate: float
     dropped: float
     cpu_s: float
+    cpu_ms_per_req: float
     k6_exit: int
     wall_s: float
 

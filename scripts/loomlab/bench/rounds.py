@@ -122,7 +122,7 @@ def interleaved(
             where = {} if j is None else {"jdk": j}
             services[(j, mode)] = start(suite, mode, lane_tag(tag, j), settings, out, slot, **where)
             answered = ready(services[(j, mode)], mode)
-            if mode != REFERENCE:  # the service's pools and bounds, not the reference server's
+            if mode in MODES:  # the default pools and bounds: not a knob column's, nor the reference's
                 info[j] = answered
             first = next(ld for ld in suite.loads if mode in ld.modes)
             slug = slug_of(lane_tag(tag, j), first)

@@ -16,7 +16,7 @@ from loomlab import ROOT, LabError, metrics, proc
 
 from . import profiler, runners
 from .figures import figures_of, open_throughput
-from .loads import REFERENCE, Load, Suite, k6_mode, on_cpus
+from .loads import REFERENCE, Load, Suite, k6_mode, knob_of, on_cpus
 from .settings import RunSettings
 from .tables import LOCAL
 from .target import ServiceUnderTest
@@ -87,9 +87,9 @@ class LocalJvm:
     def start(
         self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
     ) -> Service:
-        """A JVM of its own for each suite and mode (and JDK, of `javas`), with the suite's
-        configuration, or the reference server for its column; `slot` numbers the processes that run
-        side by side (port + slot). rounds.measure calls it."""
+        """A JVM of its own for each suite and column (and JDK, of `javas`), with the suite's
+        configuration and a knob column's setting, or the reference server for its column; `slot`
+        numbers the processes that run side by side (port + slot). rounds.measure calls it."""
         log = out / f"service-{tag}-{mode}.log"
         if mode == REFERENCE:
             if not self.reference:
@@ -99,8 +99,9 @@ class LocalJvm:
             cmd = [self.reference, "-addr", f"127.0.0.1:{self.port + slot}"]
             return Service(on_cpus(cmd, suite.service_cpus), self.k6, self.port + slot, {}, log)
         java = dict(self.javas).get(jdk, self.java) if jdk is not None else self.java
-        flags = self.jvm_flags.split() + (list(profiler.JVM_FLAGS) if settings.flames else [])
-        env = {**suite.server_env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
+        knob = knob_of(suite, mode)
+        flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
+        env = {**suite.server_env, **knob.env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
         cmd = on_cpus([java, *flags, "-jar", str(self.jar)], suite.service_cpus)
         return Service(cmd, self.k6, self.port + slot, env, log, java)
 

@@ -5,6 +5,7 @@ measured them and for a report rebuilt from results.json, which keeps no table (
 from __future__ import annotations
 
 from . import flames, jdks, verdict
+from .knobs import knobs_table
 from .loads import Load, Suite, effective_bound, service_pools
 from .reference import reference_table
 from .settings import RunSettings
@@ -21,6 +22,7 @@ def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict
         "replicas": replicas_table(load, results),
         "ratio": ratio_line(load, results),
         "reference": reference_table(load, results),
+        "knobs": knobs_table(load, results),
         "flames": flames.flames_table(load, results),
         "frames_cpu": flames.frames_table(load, results),
         "frames_alloc": flames.frames_table(load, results, "alloc_frames_kib"),
@@ -72,6 +74,8 @@ def print_section(section: dict) -> None:
     if section["ratio"]:
         print(section["ratio"])
     print(f"server side:\n{section['server'].text()}\n", flush=True)
+    if section["knobs"]:
+        print(f"each knob against its mode's default:\n{section['knobs'].text()}\n", flush=True)
     if section["reference"]:
         print(f"against the reference server:\n{section['reference'].text()}\n", flush=True)
     if section["replicas"]:

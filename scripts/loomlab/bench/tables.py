@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from .loads import MODES, Load, effective_bound, mode_bound
+from .loads import MODES, Load, base_mode, effective_bound, mode_bound
 
 # The environment of a run on this machine, as reports name it (the cluster's are named by variant).
 LOCAL = "local JVM"
@@ -161,7 +161,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
         # The reactive clients wait in their own bulkhead; threaded requests for a permit, then
         # Agroal (Agroal alone with the bulkhead off): each request's wait for a connection.
-        rx = mode in ("reactive", "virtual+rx")
+        rx = base_mode(mode) in ("reactive", "virtual+rx")
         awaiting = (
             get("peak_rx_db_awaiting") if rx else lr.nansum(get("peak_db_awaiting"), get("peak_bulkhead_waiting"))
         )

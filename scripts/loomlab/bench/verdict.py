@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+from loomlab import labreport as lr
+
 # Two modes whose req/s ratio stays within 5 % (p99: 20 %, latency is noisier) tie.
 TIE = 0.05
 TIE_P99 = 0.20
@@ -177,3 +179,15 @@ def _median(values: list[float]) -> float:
     if not xs:
         return math.nan
     return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+
+
+def paired(runs_a: list[dict], runs_b: list[dict], key: str) -> str:
+    """a's `key` over b's as a table prints it: the median of the rounds' ratios with its interval,
+    or the ratio of the medians where the rounds are too few for an interval."""
+    pair = compare("a", "b", runs_a, runs_b, key, True, TIE)
+    if pair is not None:
+        return f"{lr.fmt(pair.median, 2)}x ({lr.fmt(pair.low, 2)}-{lr.fmt(pair.high, 2)})"
+    mine, theirs = lr.aggregate(runs_a).get(key), lr.aggregate(runs_b).get(key)
+    if mine is None or theirs is None:
+        return "-"
+    return f"{lr.fmt(lr.ratio(mine.median, theirs.median), 2)}x (medians)"

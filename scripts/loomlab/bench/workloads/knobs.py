@@ -1,0 +1,95 @@
+"""The knobs users turn once they have the answer, each alone against its mode's default in the same
+rounds (a column "<mode>[<setting>]" beside the mode's own): the worker pool's size, the carriers
+of virtual threads, the event loops, the GC and jdk.trackAllThreads. On the quick answer's A3, the
+open sleep below, at and above the worker pool's bound and at 1,500 req/s (where the server's CPU
+per request is compared with the reference server's), and product at 350 users. The knobs table
+of each section says which setting changes which figure (bench/knobs.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from ..loads import Knob, Load, Scale, Suite, base_mode
+from . import product, sleep
+
+# The sections are sleep's and product's (their bounds and causes apply); this module adds none.
+BOUND_NAMES: dict[str, str] = {}
+USES = "CPU, shared with k6"
+MODES = ("worker", "virtual", "reactive")
+# The machine's cores: Quarkus' default event loops are 2 x cores and virtual threads' carriers
+# `cores`, so the knobs go one step each way.
+CORES = os.cpu_count() or 2
+GCS = {"serial": "-XX:+UseSerialGC", "parallel": "-XX:+UseParallelGC"}  # G1 is the default's
+# The open sleep's rates as fractions of the worker pool's bound (50 threads / 100 ms = 500 req/s).
+OPEN_FRACTIONS = (0.8, 1.0, 1.2, 3.0)
+
+
+def worker_pool(threads: int) -> Knob:
+    return Knob(env={"QUARKUS_THREAD_POOL_MAX_THREADS": str(threads)}, pools={"worker.max-threads": threads})
+
+
+def carriers(n: int) -> Knob:
+    return Knob(jvm_flags=(f"-Djdk.virtualThreadScheduler.parallelism={n}",), pools={"virtual.carriers": n})
+
+
+def event_loops(n: int) -> Knob:
+    return Knob(env={"QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE": str(n)}, pools={"reactive.event-loops": n})
+
+
+def knobs(pools: bool) -> dict[str, Knob]:
+    """Every knob column; `pools`: with the worker pool's sizes (the sleep suite's pool of 50 against
+    Quarkus' default 200 and A3's 500 users, the size at which its bound is the users')."""
+    sized = {f"worker[threads={n}]": worker_pool(n) for n in (200, 500)} if pools else {}
+    return {
+        **sized,
+        **{f"virtual[carriers={n}]": carriers(n) for n in (1, 2 * CORES) if n != CORES},
+        "virtual[trackAllThreads=false]": Knob(jvm_flags=("-Djdk.trackAllThreads=false",)),
+        **{f"reactive[loops={n}]": event_loops(n) for n in (1, CORES) if n != 2 * CORES},
+        **{f"{m}[gc={gc}]": Knob(jvm_flags=(flag,)) for m in MODES for gc, flag in GCS.items()},
+    }
+
+
+def with_knobs(load: Load, columns: dict[str, Knob]) -> Load:
+    """`load` in the three modes and every knob column, each planned as long as its mode."""
+
+    def per_column(est: float | dict) -> float | dict:
+        if not isinstance(est, dict):
+            return est
+        return {**est, **{c: est.get(base_mode(c), max(est.values())) for c in columns}}
+
+    return dataclasses.replace(
+        load,
+        modes=(*MODES, *columns),
+        knobs=columns,
+        seed={},
+        est_s=per_column(load.est_s),
+        warmup_est_s=None if load.warmup_est_s is None else per_column(load.warmup_est_s),
+    )
+
+
+def suites(scale: Scale) -> list[Suite]:
+    a3_suite = sleep.suites(scale)[0]
+    worker_bound = 50 / 0.1
+    sleep_loads = [a3_suite.loads[0]] + [sleep.open_sleep_load(f, worker_bound, scale.short_s) for f in OPEN_FRACTIONS]
+    product_suite = product.suites(scale)[0]
+    ramp = next((ld for ld in product_suite.loads if "350" in ld.name), product_suite.loads[0])
+    return [
+        Suite(
+            workload="sleep",
+            variant="knobs",
+            description="each knob alone against its mode's default, A3's configuration (a worker pool of 50)",
+            server_env=a3_suite.server_env,
+            core=False,
+            loads=[with_knobs(ld, knobs(pools=True)) for ld in sleep_loads],
+        ),
+        Suite(
+            workload="product",
+            variant="knobs",
+            description="each knob alone against its mode's default, product's configuration",
+            server_env=product_suite.server_env,
+            core=False,
+            warmup_seconds=product_suite.warmup_seconds,
+            loads=[with_knobs(ramp, knobs(pools=False))],
+        ),
+    ]

@@ -1,0 +1,88 @@
+"""The knob columns (workloads/knobs.py, bench/knobs.py): a mode with one setting changed, started
+with that setting, run in the same rounds as its default column, its bound from the pools the
+setting changes, and a table saying what each setting changes beyond the verdict's margins."""
+
+from __future__ import annotations
+
+import unittest
+
+from loomlab.bench.knobs import change, knobs_table
+from loomlab.bench.loads import REFERENCE, Scale, base_mode, k6_mode, knob_of, mode_bound, with_reference
+from loomlab.bench.plan import suite_modes
+from loomlab.bench.workloads import knobs
+
+
+def runs(rate: float, p99: float, cpu: float, rss: float, n: int = 5, wobble: float = 0.0) -> list[dict]:
+    return [
+        {
+            "throughput": rate * (1 + wobble * (-1) ** i),
+            "p99": p99,
+            "cpu_ms_per_req": cpu,
+            "peak_rss_bytes": rss,
+        }
+        for i in range(n)
+    ]
+
+
+class KnobColumnsTest(unittest.TestCase):
+    def setUp(self):
+        self.sleep, self.product = knobs.suites(Scale("quick"))
+
+    def test_a_column_runs_its_mode_in_k6_and_its_setting_in_the_service(self):
+        self.assertEqual(base_mode("virtual[carriers=1]"), "virtual")
+        self.assertEqual(k6_mode("reactive[loops=1]"), {"MODE": "reactive"})
+        self.assertEqual(
+            knob_of(self.sleep, "virtual[carriers=1]").jvm_flags, ("-Djdk.virtualThreadScheduler.parallelism=1",)
+        )
+        self.assertEqual(knob_of(self.sleep, "worker[threads=200]").env, {"QUARKUS_THREAD_POOL_MAX_THREADS": "200"})
+        self.assertEqual(knob_of(self.sleep, "virtual"), knobs.Knob())
+
+    def test_the_worker_pool_sizes_are_sleeps_alone_and_every_mode_has_a_gc_column(self):
+        self.assertIn("worker[threads=500]", self.sleep.loads[0].knobs)
+        self.assertNotIn("worker[threads=500]", self.product.loads[0].knobs)
+        for m in knobs.MODES:
+            self.assertIn(f"{m}[gc=serial]", self.product.loads[0].knobs)
+
+    def test_a_columns_bound_is_its_own_pools(self):
+        a3 = self.sleep.loads[0]
+        pools = {"worker.max-threads": 50}
+        self.assertAlmostEqual(mode_bound(a3, "worker", pools), 500)
+        self.assertAlmostEqual(mode_bound(a3, "worker[threads=200]", pools), 2000)
+        self.assertAlmostEqual(mode_bound(a3, "worker[gc=serial]", pools), 500)
+
+    def test_the_columns_run_after_their_modes_and_mode_keeps_a_modes_knobs(self):
+        with_reference([self.sleep])
+        columns = suite_modes(self.sleep, set())
+        self.assertEqual(columns[:3], ["worker", "virtual", "reactive"])
+        self.assertEqual(columns[-1], REFERENCE)
+        self.assertEqual(len(columns), 3 + len(self.sleep.loads[0].knobs) + 1)
+        kept = suite_modes(self.sleep, {"virtual"})
+        self.assertTrue(all(base_mode(c) == "virtual" for c in kept[:-1]), kept)
+
+
+class KnobsTableTest(unittest.TestCase):
+    def test_a_setting_changes_a_figure_only_where_its_interval_clears_the_margin(self):
+        default = runs(1000.0, 200.0, 0.10, 4e8)
+        self.assertEqual(change(runs(1000.0, 200.0, 0.10, 4e8), default), "nothing beyond the margins")
+        self.assertEqual(change(runs(1200.0, 100.0, 0.08, 4e8), default), "more req/s; lower p99; less CPU/req")
+        self.assertIn("cannot tell: req/s", change(runs(1000.0, 200.0, 0.10, 4e8, wobble=0.2), default))
+        self.assertIn("cannot tell", change(runs(1000.0, 200.0, 0.10, 4e8, n=2), runs(1000.0, 200.0, 0.10, 4e8, n=2)))
+
+    def test_the_table_has_a_row_per_measured_knob_over_its_modes_default(self):
+        sleep = knobs.suites(Scale("quick"))[0]
+        a3 = sleep.loads[0]
+        results = {
+            "virtual": {"runs": runs(4000.0, 150.0, 0.10, 4e8)},
+            "virtual[carriers=1]": {"runs": runs(3000.0, 150.0, 0.08, 4e8)},
+            "reactive[loops=1]": {"runs": runs(4000.0, 150.0, 0.06, 4e8)},  # its default did not run
+        }
+        table = knobs_table(a3, results)
+        assert table is not None
+        self.assertEqual([r[0] for r in table.rows], ["virtual[carriers=1]"])
+        self.assertEqual(table.rows[0][1], "0.75x (0.75-0.75)")
+        self.assertEqual(table.rows[0][-1], "fewer req/s; less CPU/req")
+        self.assertIsNone(knobs_table(a3, {"virtual": {"runs": runs(1.0, 1.0, 1.0, 1.0)}}))
+
+
+if __name__ == "__main__":
+    unittest.main()
