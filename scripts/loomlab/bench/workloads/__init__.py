@@ -18,15 +18,16 @@ SCALES = ("quick", "smoke", "seeds")
 
 
 def suites_of(script: str) -> Iterator[tuple[Suite, Load]]:
-    """Every (suite, load) of k6/<script> at every scale, the quick scale's first."""
+    """Every (suite, load) of k6/<script> at every scale, the quick scale's first: the workload's own
+    module's, then those of the modules that run its loads in suites of their own (cores, knobs)."""
     workload = MODULE_OF.get(script.removesuffix(".js"), script.removesuffix(".js"))
-    for module in MODULES:
-        if module.__name__.rsplit(".", 1)[1] == workload:
-            for scale in SCALES:
-                for suite in module.suites(Scale(scale)):
-                    for load in suite.loads:
-                        if load.script == f"k6/{script}":
-                            yield suite, load
+    named = [m for m in MODULES if m.__name__.rsplit(".", 1)[1] == workload]
+    for module in named + [m for m in MODULES if m not in named]:
+        for scale in SCALES:
+            for suite in module.suites(Scale(scale)):
+                for load in suite.loads:
+                    if load.script == f"k6/{script}":
+                        yield suite, load
 
 
 def find_load(script: str, env: Mapping[str, str]) -> Load:
