@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -16,6 +18,7 @@ from loomlab.bench.loads import REFERENCE, Load, Suite, with_reference
 from loomlab.bench.plan import suite_modes
 from loomlab.bench.progress import Progress
 from loomlab.bench.reference import reference_table
+from loomlab.bench.runner import ChildrenCpu
 from tests.test_rounds import FakeService, settings
 
 RATES = {"worker": 50.0, "virtual": 200.0, "reactive": 180.0, REFERENCE: 400.0}
@@ -106,6 +109,21 @@ class ReferenceTableTest(unittest.TestCase):
         assert table is not None
         self.assertEqual(table.rows[0][2], "0.75x (medians)")
         self.assertIsNone(reference_table(load, {"virtual": runs(300.0, 9.0)}))
+
+
+class K6CpuTest(unittest.TestCase):
+    def test_a_waited_childs_cpu_is_counted_and_a_running_ones_is_not(self):
+        running = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        try:
+            cpu = ChildrenCpu()
+            subprocess.run([sys.executable, "-c", "sum(i * i for i in range(3_000_000))"], check=True)
+            waited = cpu.seconds()
+        finally:
+            running.kill()
+            running.wait()
+        self.assertGreater(waited, 0.0)
+        # The spinning child ran all along; it is counted only once waited for, after `waited`.
+        self.assertGreater(cpu.seconds(), waited)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ class RunFigures(TypedDict, total=False):
     dropped: float
     cpu_s: float
     cpu_ms_per_req: float
+    k6_cpu_s: float  # k6's own CPU seconds (local runs: the load generator shares the cores)
     k6_exit: int
     wall_s: float
 

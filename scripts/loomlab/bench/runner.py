@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import threading
 import time
@@ -142,18 +143,9 @@ class Sampler(threading.Thread):
         return self.samples
 
 
-def run_k6(
-    k6: str,
-    load: Load,
-    mode: str,
-    base_url: str,
-    out: Path,
-    label: str,
-    service: Service,
-    settings: RunSettings,
-    warmup=False,
-) -> dict:
-    out.parent.mkdir(parents=True, exist_ok=True)
+def k6_env(load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool) -> dict:
+    """k6's environment for one run: the load's parameters (its warm-up's), the column, where to write
+    its summary, and its web dashboard's export where --dashboards asks for one."""
     env = dict(os.environ)
     env.update(load.env)
     if warmup:
@@ -169,10 +161,29 @@ def run_k6(
                 "K6_WEB_DASHBOARD_PERIOD": "1s",
             }
         )
+    return env
+
+
+def run_k6(
+    k6: str,
+    load: Load,
+    mode: str,
+    base_url: str,
+    out: Path,
+    label: str,
+    service: Service,
+    settings: RunSettings,
+    warmup=False,
+) -> dict:
+    """One k6 run of `load` in `mode` against `base_url`, its raw summary at `out`: its figures, and
+    k6's own CPU."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    env = k6_env(load, mode, base_url, out, label, settings, warmup)
     if settings.runners > 1:
         return run_split(k6, load, env, settings.runners, out, label, service, settings.sample_period)
     sampler = Sampler.begin(service, settings.sample_period)
     started = time.monotonic()
+    k6_cpu = ChildrenCpu()
     try:
         k6_run = subprocess.run(
             on_cpus([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], load.k6_cpus),
@@ -191,7 +202,25 @@ def run_k6(
     (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
     if not out.exists():
         raise LabError(f"k6 run '{label}' wrote no summary (exit {k6_run.returncode}):\n{k6_run.stderr[-2000:]}")
-    return figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
+    figures = figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
+    figures["k6_cpu_s"] = k6_cpu.seconds()
+    return figures
+
+
+class ChildrenCpu:
+    """The CPU seconds (user and system) of the child processes waited for since it was made: k6's,
+    the one child a run waits for (the services run on until they are stopped)."""
+
+    def __init__(self):
+        self.start = self._now()
+
+    @staticmethod
+    def _now() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    def seconds(self) -> float:
+        return self._now() - self.start
 
 
 def run_split(
@@ -201,12 +230,15 @@ def run_split(
     own figures and the start skew beside them."""
     sampler = Sampler.begin(service, sample_period)
     started = time.monotonic()
+    k6_cpu = ChildrenCpu()
     try:
         summary, k6_exit = runners.run_local(k6, load, ROOT / load.script, env, n, out, label, ROOT)
     finally:
         samples = sampler.finish()
     took = time.monotonic() - started
-    return split_figures(load, out, summary, samples, k6_exit, took)
+    figures = split_figures(load, out, summary, samples, k6_exit, took)
+    figures["k6_cpu_s"] = k6_cpu.seconds()
+    return figures
 
 
 def split_figures(load: Load, out: Path, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:

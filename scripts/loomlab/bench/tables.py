@@ -129,12 +129,15 @@ def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
 
 
 def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
-    """Long because the table has a column per server-side figure."""
+    """Long because the table has a column per server-side figure. k6's CPU where the runs measured
+    it (local runs since 2026-11-27: k6 shares the cores)."""
+    k6 = any("k6_cpu_s" in run for r in results.values() for run in r.get("runs", []))
     t = lr.Table(
         [
             "mode",
             "CPU s",
             "CPU ms/req",
+            *(["k6 CPU s"] if k6 else []),
             "peak in-flight",
             "peak threads",
             "peak RSS MB",
@@ -170,6 +173,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
             mode,
             lr.fmt(get("cpu_s"), 2),
             lr.fmt(cpu_per_req, 3),
+            *([lr.fmt(get("k6_cpu_s"), 2)] if k6 else []),
             lr.fmt(get("peak_in_flight"), 0),
             lr.fmt(get("peak_live_threads"), 0),
             lr.fmt(get("peak_rss_bytes") / 1e6, 0),
