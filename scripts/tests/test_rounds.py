@@ -116,6 +116,15 @@ class RoundsTest(unittest.TestCase):
         results, _, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 200.0, "reactive": 100.0}[mode], 5, 10)
         self.assertEqual(len(results["worker"]["runs"]), 5)
 
+    def test_a_win_whose_interval_ends_near_the_margin_runs_to_the_cap(self):
+        # virtual 6 % ahead of reactive every round: a win (above 5 %), but within 2 % of the margin.
+        near, _, _, found = drive(lambda mode, n: {"worker": 50.0, "virtual": 106.0, "reactive": 100.0}[mode], 4, 7)
+        self.assertEqual(len(near["virtual"]["runs"]), 7)
+        assert found is not None
+        self.assertEqual((found.kind, found.winners), ("win", ["virtual"]))
+        clear, _, _, _ = drive(lambda mode, n: {"worker": 50.0, "virtual": 110.0, "reactive": 100.0}[mode], 4, 7)
+        self.assertEqual(len(clear["virtual"]["runs"]), 4)
+
     def test_rounds_that_cannot_order_the_modes_stop_at_the_cap_and_say_so(self):
         # virtual and reactive trade the lead every round, by 30 %: no interval excludes a tie.
         def rate(mode, n):

@@ -157,12 +157,13 @@ def interleaved(
                     )
                 r += 1
                 found = verdicts[i] = {j: verdict.decide(results[i][j], in_report_order) for j in jdks}
-                if r >= cap or (
-                    r >= least and all(f is None or f.kind not in ("cannot tell", "ahead") for f in found.values())
-                ):
+                if r >= cap or (r >= least and all(f is None or f.settled() for f in found.values())):
                     break
                 told = "; ".join(
-                    (f.text() if f else "no verdict") + ("" if j is None else f" (JDK {j})") for j, f in found.items()
+                    (f.text() if f else "no verdict")
+                    + (" (its interval ends near the margin)" if f and f.kind == "win" and not f.settled() else "")
+                    + ("" if j is None else f" (JDK {j})")
+                    for j, f in found.items()
                 )
                 print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
             if len(jdks) > 1:

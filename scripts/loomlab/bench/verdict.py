@@ -21,6 +21,9 @@ TIE = 0.05
 TIE_P99 = 0.20
 # The interval's coverage a verdict needs; the fewest rounds whose widest interval reaches it.
 CONFIDENCE = 0.80
+# A win whose interval's lower end lies within 2 % of the margin is fragile: the bench runs more
+# rounds, up to its cap, before it names the winner (a round more could take it back).
+NEAR_MARGIN = 0.02
 
 
 def coverage(n: int, k: int) -> float:
@@ -113,6 +116,15 @@ class Verdict:
         if self.kind == "ahead":
             return f"{', '.join(self.winners)} (between them: cannot tell at {self.rounds} rounds)"
         return ", ".join(self.winners)
+
+    def settled(self) -> bool:
+        """Whether the rounds may stop here: not while they cannot tell, nor while leaders are not
+        ordered, nor while a win's interval ends within NEAR_MARGIN of the margin."""
+        if self.kind in ("cannot tell", "ahead"):
+            return False
+        if self.kind == "win" and self.against is not None:
+            return self.against.low >= (1 + (TIE if self.metric == "req/s" else TIE_P99)) * (1 + NEAR_MARGIN)
+        return True
 
     def record(self) -> dict:
         """What a section carries into results.json: decided once, where the rounds ran."""
