@@ -90,6 +90,23 @@ class RoundsWithReferenceTest(unittest.TestCase):
         self.assertEqual(info["jdk"], "fake")
 
 
+class BlocksWithReferenceTest(unittest.TestCase):
+    def test_the_reference_run_last_leaves_the_services_info(self):
+        suite = sleep_suite()
+        suite.loads = suite.loads[:1]
+        with_reference([suite])
+        calls: list[tuple[str, bool]] = []
+
+        def start(suite_, mode, tag, settings_, out, slot=0, **where):
+            kind = Reference if mode == REFERENCE else FakeService
+            return kind(mode, lambda m, n: RATES[m], calls)
+
+        with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
+            results, _, info = rounds.blocks(suite, settings(4, 4), Path(out), set(), Progress(1, 1.0), start, "t")
+        self.assertEqual(info["jdk"], "fake")
+        self.assertEqual(len(results[0][REFERENCE]["runs"]), 4)
+
+
 class ReferenceTableTest(unittest.TestCase):
     def test_each_mode_over_the_reference_round_by_round(self):
         load = Load("closed", "k6/sleep.js", "closed", {}, modes=("worker", "virtual", REFERENCE))

@@ -39,6 +39,12 @@ def ready(service: ServiceUnderTest, mode: str) -> dict:
     return info
 
 
+def info_of(mode: str, answered: dict, kept: dict) -> dict:
+    """The /api/info a section's pools and bounds come from: a mode's default column's (`answered`
+    where `mode` is one), never a knob column's nor the reference server's (`kept` then)."""
+    return answered if mode in MODES else kept
+
+
 def warm_up(
     service: ServiceUnderTest, suite: Suite, load: Load, mode: str, slug: str, settings: RunSettings, out: Path
 ) -> dict:
@@ -115,15 +121,15 @@ def interleaved(
     results: list[dict] = [{j: {} for j in jdks} for _ in suite.loads]
     verdicts: list[dict] = [{j: None for j in jdks} for _ in suite.loads]
     services: dict[tuple, ServiceUnderTest] = {}
-    plans, warm, info = {}, {}, {}
+    plans: dict = {}
+    warm: dict = {}
+    info: dict[int | None, dict] = {}
     try:
         for slot, (j, mode) in enumerate(lanes):
             plans[mode] = planned_seconds(suite, mode, settings)
             where = {} if j is None else {"jdk": j}
             services[(j, mode)] = start(suite, mode, lane_tag(tag, j), settings, out, slot, **where)
-            answered = ready(services[(j, mode)], mode)
-            if mode in MODES:  # the default pools and bounds: not a knob column's, nor the reference's
-                info[j] = answered
+            info[j] = info_of(mode, ready(services[(j, mode)], mode), info.get(j, {}))
             first = next(ld for ld in suite.loads if mode in ld.modes)
             slug = slug_of(lane_tag(tag, j), first)
             warm[(j, mode)] = warm_up(services[(j, mode)], suite, first, mode, slug, settings, out)
@@ -184,12 +190,12 @@ def interleaved(
 def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set, progress: Progress, start, tag: str):
     """One mode after another, each its least rounds: start, warm up, run every load, stop."""
     results: list[dict] = [dict() for _ in suite.loads]
-    info = {}
+    info: dict = {}
     for mode in suite_modes(suite, modes):
         plan = planned_seconds(suite, mode, settings)
         service = start(suite, mode, tag, settings, out)
         try:
-            info = ready(service, mode)
+            info = info_of(mode, ready(service, mode), info)
             first = next(ld for ld in suite.loads if mode in ld.modes)
             warm = warm_up(service, suite, first, mode, slug_of(tag, first), settings, out)
             print(f"   warm: {progress.tick(plan['start'])}", flush=True)
