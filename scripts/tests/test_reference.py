@@ -62,25 +62,29 @@ class WithReferenceTest(unittest.TestCase):
         self.assertEqual(suite_modes(suite, {"virtual"}), ["virtual", REFERENCE])
 
 
+def a3_with_reference(calls: list[tuple[str, bool]]):
+    """A3 alone with the reference column, and how its columns start: fakes that book their runs in
+    `calls` at RATES."""
+    suite = sleep_suite()
+    suite.loads = suite.loads[:1]
+    with_reference([suite])
+
+    def start(suite_, mode, tag, settings_, out, slot=0, **where):
+        kind = Reference if mode == REFERENCE else FakeService
+        return kind(mode, lambda m, n: RATES[m], calls)
+
+    return suite, start
+
+
 class RoundsWithReferenceTest(unittest.TestCase):
-    def drive(self):
-        suite = sleep_suite()
-        suite.loads = suite.loads[:1]
-        with_reference([suite])
+    def test_it_rotates_with_the_modes_and_is_no_part_of_the_verdict_or_the_info(self):
         calls: list[tuple[str, bool]] = []
-
-        def start(suite_, mode, tag, settings_, out, slot=0, **where):
-            kind = Reference if mode == REFERENCE else FakeService
-            return kind(mode, lambda m, n: RATES[m], calls)
-
+        suite, start = a3_with_reference(calls)
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
-            results, verdicts, info = rounds.interleaved(
+            all_results, verdicts, infos = rounds.interleaved(
                 suite, settings(5, 5), Path(out), set(), Progress(1, 1.0), start, "t"
             )
-        return results[0][None], verdicts[0][None], info[None], calls
-
-    def test_it_rotates_with_the_modes_and_is_no_part_of_the_verdict_or_the_info(self):
-        results, found, info, calls = self.drive()
+        results, found, info = all_results[0][None], verdicts[0][None], infos[None]
         measured = [m for m, warmup in calls if not warmup]
         self.assertEqual(measured[:4], ["worker", "virtual", "reactive", REFERENCE])
         self.assertEqual(measured[4:8], ["virtual", "reactive", REFERENCE, "worker"])
@@ -89,18 +93,8 @@ class RoundsWithReferenceTest(unittest.TestCase):
         self.assertEqual(found.winners, ["virtual"])  # the reference's 400 req/s is no mode's
         self.assertEqual(info["jdk"], "fake")
 
-
-class BlocksWithReferenceTest(unittest.TestCase):
-    def test_the_reference_run_last_leaves_the_services_info(self):
-        suite = sleep_suite()
-        suite.loads = suite.loads[:1]
-        with_reference([suite])
-        calls: list[tuple[str, bool]] = []
-
-        def start(suite_, mode, tag, settings_, out, slot=0, **where):
-            kind = Reference if mode == REFERENCE else FakeService
-            return kind(mode, lambda m, n: RATES[m], calls)
-
+    def test_run_last_in_blocks_it_leaves_the_services_info(self):
+        suite, start = a3_with_reference([])
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
             results, _, info = rounds.blocks(suite, settings(4, 4), Path(out), set(), Progress(1, 1.0), start, "t")
         self.assertEqual(info["jdk"], "fake")
