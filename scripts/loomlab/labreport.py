@@ -9,7 +9,9 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------------------------
 # k6 summaries
@@ -143,6 +145,13 @@ def efficiency(throughput: float, bound: float) -> float:
     if not bound or math.isinf(bound) or math.isnan(bound):
         return math.nan
     return throughput / bound
+
+
+def rotated(items: Sequence[T], i: int) -> list[T]:
+    """The order of round i when every round runs each item once: shifted by one every round, so each
+    leads in turn and drift reaches every item alike (the bench's rounds, start-up's launches)."""
+    k = i % len(items) if items else 0
+    return [*items[k:], *items[:k]]
 
 
 def settled(previous: float, current: float, tolerance: float) -> bool:

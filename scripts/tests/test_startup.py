@@ -6,12 +6,15 @@ import math
 import os
 import unittest
 from datetime import datetime
+from pathlib import Path
 from unittest import mock
+from xml.etree import ElementTree
 
-from loomlab import LabError
+from loomlab import ROOT, LabError
+from loomlab.labreport import rotated
 from loomlab.startup import __main__ as startup
 from loomlab.startup import flame, phases, tables, training
-from loomlab.startup.launches import memory_mb, rotated
+from loomlab.startup.launches import memory_mb
 
 
 class Interleaving(unittest.TestCase):
@@ -167,3 +170,50 @@ class PhaseTable(unittest.TestCase):
         self.assertEqual(rows["the other steps (each under 20 ms)"], ["5", "5"])
         self.assertEqual(rows["time to the first answer"], ["2,050 (2,000-2,100)", "1,200"])
         self.assertIsNone(tables.phase_table({"jvm": [{"ttfr_ms": 1.0, "phases": {}}]}, {}))
+
+
+class AgainstTheMinimalApplication(unittest.TestCase):
+    @staticmethod
+    def launches(*ms: float) -> list[dict]:
+        return [{"ttfr_ms": t, "rss_first_mb": 100.0} for t in ms]
+
+    def test_the_ratio_pairs_launch_i_of_the_service_with_launch_i_of_the_minimal(self):
+        runs = {"jvm": self.launches(2000, 3000, 1800), "minimal": self.launches(1000, 1000, 1200)}
+        t = tables.minimal_table(runs)
+        self.assertIsNotNone(t)
+        assert t is not None
+        self.assertEqual(len(t.rows), 1)  # no AOT pair ran
+        row = t.rows[0]
+        self.assertEqual(row[0], "jvm / minimal")
+        # 2.0, 3.0 and 1.5: the median of the pairs, not 2000 / 1000 of the medians.
+        self.assertEqual(row[3], "2.00x (1.50-3.00)")
+        self.assertIn("missed", row[4])
+        runs["jvm-aot"] = self.launches(700, 800)
+        runs["minimal-aot"] = self.launches(500, 600)
+        aot = tables.minimal_table(runs)
+        assert aot is not None
+        self.assertEqual(aot.rows[1][3], "1.37x (1.33-1.40)")
+        self.assertIn("met", aot.rows[1][4])
+
+    def test_without_a_pair_there_is_no_table(self):
+        self.assertIsNone(tables.minimal_table({"jvm": self.launches(2000)}))
+        self.assertIsNone(tables.minimal_table({"minimal": self.launches(500), "jvm-aot": self.launches(900)}))
+
+    def test_no_jar_no_minimal_variant_and_a_note_that_says_so(self):
+        args = startup.parse(["--java", "java", "--k6", "k6", "--out", "out", "--minimal", "/nonexistent/run.jar"])
+        notes: list[str] = []
+        with mock.patch.object(startup, "train") as train:
+            self.assertEqual(startup.minimal(args, mock.Mock(), Path("out"), notes, lambda *a, **k: []), {})
+        train.assert_not_called()
+        self.assertTrue(any(n.startswith("minimal: no minimal application") for n in notes))
+
+    def test_the_minimal_application_builds_on_the_service_s_quarkus_and_java_release(self):
+        def properties(pom: Path) -> dict[str, str]:
+            ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+            props = ElementTree.parse(pom).getroot().find("m:properties", ns)
+            assert props is not None
+            return {p.tag.split("}")[1]: (p.text or "") for p in props}
+
+        service, floor = properties(ROOT / "pom.xml"), properties(ROOT / "scripts/minimal/pom.xml")
+        for key in ("quarkus.platform.version", "maven.compiler.release", "compiler-plugin.version"):
+            self.assertEqual(floor[key], service[key], key)

@@ -144,8 +144,7 @@ def interleaved(
             }
             r = 0
             while True:
-                rotated = in_load[r % len(in_load) :] + in_load[: r % len(in_load)]
-                for j, mode in rotated:
+                for j, mode in lr.rotated(in_load, r):
                     on = "" if j is None else f" on JDK {j}"
                     measured(
                         services[(j, mode)],

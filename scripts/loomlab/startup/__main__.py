@@ -11,8 +11,10 @@ a fixed load; throughput of the sleep and product workloads at that load (k6). M
 min-max. Then one profiled launch per JVM variant, not counted: a flame graph of its start-up. The
 AOT cache (JDK 25, JEP 483/514/515) is written by a training run of the same jar and flags
 (-XX:AOTCacheOutput) driven through every workload in every mode, and used by the measured runs
-(-XX:AOTCache). Native is measured only where a native executable was really built
-(target/*-runner); otherwise the report says it is absent.
+(-XX:AOTCache). With --minimal, a minimal Quarkus REST application (scripts/minimal: one endpoint,
+the service's Quarkus) runs beside them with the same JDK, flags and launch, on the JVM and with a
+cache trained on its endpoint: the service's start-up against a floor. Native is measured only
+where a native executable was really built (target/*-runner); otherwise the report says it is absent.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from loomlab.bench import api
 from . import phases as ph
 from . import tables
 from .flame import profile_start
-from .launches import FIRST, Settings, measure
-from .training import train
+from .launches import FIRST, Settings, Variant, measure
+from .training import lab_loads, minimal_requests, train
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -42,6 +44,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--launches", type=int, default=5, help="per variant, interleaved across the variants (default 5)")
     p.add_argument("--port", type=int, default=8095)
     p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
+    p.add_argument(
+        "--minimal",
+        default="",
+        metavar="JAR",
+        help="the minimal application's quarkus-run.jar (./lab startup builds scripts/minimal and passes it)",
+    )
     p.add_argument("--cold", action="store_true", help="drop the page cache before every launch (root)")
     p.add_argument("--no-flames", action="store_true", help="leave out the profiled launch of each JVM variant")
     p.add_argument(
@@ -85,39 +93,60 @@ def jvm_flags(args) -> list[str]:
     return [*args.jvm_flags.split(), *ph.JVM_FLAGS]
 
 
-def variants(args, settings: Settings, out: Path) -> tuple[dict[str, list[str]], list[str]]:
-    """Every variant this machine has, as its command line with the phase flags (the AOT cache
+def variants(args, settings: Settings, out: Path) -> tuple[dict[str, Variant], list[str]]:
+    """Every variant this machine has, as its command line with the phase flags (the AOT caches
     trained first, with the measured launches' flags); notes for those it has not."""
     jar = ROOT / "target/quarkus-app/quarkus-run.jar"
     flags = jvm_flags(args)
 
-    def jvm(*more: str) -> list[str]:
-        return [args.java, *flags, *more, "-jar", str(jar)]
+    def jvm(*more: str, app: Path = jar) -> list[str]:
+        return [args.java, *flags, *more, "-jar", str(app)]
 
-    found: dict[str, list[str]] = {"jvm": jvm()}
+    found = {"jvm": Variant(jvm())}
     for name, more in args.variant:
-        found[f"jvm+{name}"] = jvm(*more)
+        found[f"jvm+{name}"] = Variant(jvm(*more))
     notes = [f"jvm+{name}: the JVM with `{' '.join(more)}`" for name, more in args.variant]
-    aot = train(args.java, flags, jar, settings, out)
+    aot = train(args.java, flags, jar, settings, out, "jvm-aot", lab_loads)
     if aot.exists():
-        found["jvm-aot"] = jvm(f"-XX:AOTCache={aot}")
+        found["jvm-aot"] = Variant(jvm(f"-XX:AOTCache={aot}"))
     else:
-        notes.append("jvm-aot: the training run wrote no cache (see aot-training.log); not measured")
+        notes.append("jvm-aot: the training run wrote no cache (see jvm-aot-training.log); not measured")
     quarkus_aot = ROOT / "target/quarkus-app/app.aot"
     if quarkus_aot.exists():
         # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
-        found["jvm-aot-quarkus"] = jvm(f"-XX:AOTCache={quarkus_aot}")
+        found["jvm-aot-quarkus"] = Variant(jvm(f"-XX:AOTCache={quarkus_aot}"))
     else:
         notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
+    found.update(minimal(args, settings, out, notes, jvm))
     runners = sorted((ROOT / "target").glob("*-runner"))
     if runners:
-        found["native"] = [str(runners[0]), *args.jvm_flags.split(), ph.PROPERTY]
+        found["native"] = Variant([str(runners[0]), *args.jvm_flags.split(), ph.PROPERTY])
     else:
         notes.append(
             "native: no native executable in target/ (this machine cannot build one: no GraalVM or "
             "Mandrel, no container runtime); not measured, and no figure is claimed"
         )
     return found, notes
+
+
+def minimal(args, settings: Settings, out: Path, notes: list[str], jvm) -> dict[str, Variant]:
+    """The minimal application on the JVM and with its own trained cache (measured to the first answer
+    and at idle: it has none of the lab's loads), where --minimal names its jar."""
+    app = Path(args.minimal)
+    if not args.minimal or not app.is_file():
+        notes.append("minimal: no minimal application (./lab startup builds scripts/minimal); not measured")
+        return {}
+    found = {"minimal": Variant(jvm(app=app), loaded=False)}
+    aot = train(args.java, jvm_flags(args), app, settings, out, "minimal-aot", minimal_requests)
+    if aot.exists():
+        found["minimal-aot"] = Variant(jvm(f"-XX:AOTCache={aot}", app=app), loaded=False)
+    else:
+        notes.append("minimal-aot: the training run wrote no cache (see minimal-aot-training.log); not measured")
+    notes.append(
+        "minimal, minimal-aot: scripts/minimal (one endpoint, the service's Quarkus, JDK and flags), measured"
+        " to its first answer and at idle; the lab's loads are the service's, so its load columns are empty"
+    )
+    return found
 
 
 def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: list[str]) -> str:
@@ -135,6 +164,7 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
         "Hibernate + PostgreSQL (a different app and machine, for scale only). JVM flags: "
         f"`{' '.join(jvm_flags(args))}` in every launch and in the training run.",
         tables.table(results).markdown(),
+        *against_minimal(runs),
         "## Where the time to the first answer goes",
         (tables.phase_table(runs, flames) or lr.Table(["no launch printed its phases"])).markdown(),
         "## Classes and the JIT by the first answer (jcmd PerfCounter.print)",
@@ -144,6 +174,14 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
     if cpu:
         parts += ["## The start-up's CPU, one profiled launch per JVM variant (async-profiler, 1 ms)", cpu.markdown()]
     return "\n\n".join(parts) + "\n\n" + "".join(f"- {n}\n" for n in notes)
+
+
+def against_minimal(runs: dict[str, list[dict]]) -> list[str]:
+    """The section on the service against the minimal application, where both ran."""
+    t = tables.minimal_table(runs)
+    if t is None:
+        return []
+    return ["## The service against a minimal Quarkus application (goal: at most 1.5x)", t.markdown()]
 
 
 def main():
@@ -157,10 +195,10 @@ def main():
     flames = {}
     if not args.no_flames:
         profiler = api.Profiler.fetch(args.java)
-        for name, cmd in found.items():
+        for name, variant in found.items():
             if name != "native":
                 print(f"== {name}: profiled launch (not counted)", flush=True)
-                flames[name] = profile_start(name, cmd, settings, profiler, out)
+                flames[name] = profile_start(name, variant.cmd, settings, profiler, out)
     (out / "results.json").write_text(json.dumps({"runs": runs, "flames": flames, "notes": notes}, indent=1))
     text = report(args, runs, flames, notes)
     print("\n" + text)

@@ -16,10 +16,11 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError, proc
 from loomlab import labreport as lr
+from loomlab.bench import api as bench
 
 from . import phases as ph
 
-FIRST = "/api/virtual/sleep?ms=0"
+FIRST = bench.sleep.FIRST_ANSWER
 LAUNCH_TIMEOUT_S = 60
 
 # /proc/<pid>/status fields: the resident set, its anonymous part (heap, metaspace, code cache,
@@ -95,10 +96,14 @@ def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
     return lr.k6_figures(data, Path(script).stem)["throughput"]
 
 
-def rotated(names: list[str], i: int) -> list[str]:
-    """The variants' order for launch i: shifted by one every launch."""
-    k = i % len(names) if names else 0
-    return names[k:] + names[:k]
+@dataclass
+class Variant:
+    """A variant's command line; `loaded`: the lab's loads (k6 sleep.js and product.js) run against it
+    after its first answer. The minimal application has one endpoint, so it is measured to its first
+    answer and at idle only."""
+
+    cmd: list[str]
+    loaded: bool = True
 
 
 @dataclass
@@ -125,49 +130,61 @@ def drop_page_cache() -> None:
         raise LabError(f"--cold drops the page cache through {DROP_CACHES}, which needs root: {e}") from e
 
 
-def measure(variants: dict[str, list[str]], launches: int, settings: Settings, out: Path) -> dict:
+def measure(variants: dict[str, Variant], launches: int, settings: Settings, out: Path) -> dict:
     """Each variant's launches, interleaved (rotated): per variant, the launches' figures (a dict per
     launch: the figures, and its phases and counters under "phases" and "counters")."""
     runs: dict[str, list[dict]] = {name: [] for name in variants}
     for i in range(launches):
-        for name in rotated(list(variants), i):
+        for name in lr.rotated(list(variants), i):
             runs[name].append(measure_launch(name, variants[name], i, settings, out))
     return runs
 
 
-def measure_launch(name: str, cmd: list[str], i: int, settings: Settings, out: Path) -> dict:
+def loaded(name: str, i: int, settings: Settings, out: Path, pid: int) -> tuple[float, float, float]:
+    """The fixed load after the idle reading: sleep.js's and product.js's req/s, then the RSS after them."""
+    base = f"http://127.0.0.1:{settings.port}"
+    sleep_rps = k6_rate(
+        settings.k6,
+        "k6/sleep.js",
+        {"MODE": "virtual", "BASE_URL": base, "VUS": "200", "ITERATIONS": "20", "SLEEP_MS": "20"},
+        out / f"{name}-{i + 1}-sleep.json",
+    )
+    product_rps = k6_rate(
+        settings.k6,
+        "k6/product.js",
+        {"MODE": "virtual", "BASE_URL": base, "STAGES": "3s:100,6s:100,1s:0"},
+        out / f"{name}-{i + 1}-product.json",
+    )
+    return sleep_rps, product_rps, memory_mb(pid)["rss"]
+
+
+def measure_launch(name: str, variant: Variant, i: int, settings: Settings, out: Path) -> dict:
     """One launch of one variant: its first answer and the phases before it, its memory and class
-    counts there, then its memory and throughput at a fixed load."""
+    counts there, then its memory idle and (a loaded variant) its throughput and memory at a fixed load."""
     log = out / f"{name}-{i + 1}.log"
     if settings.cold:
         drop_page_cache()
-    started = launch(cmd, settings.port, {}, log)
+    started = launch(variant.cmd, settings.port, {}, log)
     service = started.process
     try:
-        base = f"http://127.0.0.1:{settings.port}"
         first = memory_mb(service.pid)
         counted = ph.counters(settings.jcmd, service.pid)
         time.sleep(2)
         rss_idle = memory_mb(service.pid)["rss"]
-        sleep_rps = k6_rate(
-            settings.k6,
-            "k6/sleep.js",
-            {"MODE": "virtual", "BASE_URL": base, "VUS": "200", "ITERATIONS": "20", "SLEEP_MS": "20"},
-            out / f"{name}-{i + 1}-sleep.json",
+        nan = float("nan")
+        sleep_rps, product_rps, rss_load = (
+            loaded(name, i, settings, out, service.pid) if variant.loaded else (nan, nan, nan)
         )
-        product_rps = k6_rate(
-            settings.k6,
-            "k6/product.js",
-            {"MODE": "virtual", "BASE_URL": base, "STAGES": "3s:100,6s:100,1s:0"},
-            out / f"{name}-{i + 1}-product.json",
-        )
-        rss_load = memory_mb(service.pid)["rss"]
     finally:
         stop(service)
     print(
         f"   {name} launch {i + 1}: first answer after {started.ttfr_ms:.0f} ms, RSS {first['rss']:.0f} MB "
-        f"({first['anon']:.0f} anonymous, {first['file']:.0f} file-backed; idle {rss_idle:.0f}, after load"
-        f" {rss_load:.0f}), sleep {sleep_rps:.0f} req/s, product {product_rps:.0f} req/s",
+        f"({first['anon']:.0f} anonymous, {first['file']:.0f} file-backed; idle {rss_idle:.0f}"
+        + (
+            f", after load {rss_load:.0f}), sleep {sleep_rps:.0f} req/s, product {product_rps:.0f} req/s"
+            if variant.loaded
+            else "; not loaded)"
+        ),
         flush=True,
     )
     return {

@@ -122,3 +122,36 @@ def cpu_table(flames: dict[str, dict]) -> lr.Table | None:
         cats = f["categories"]
         t.add(name, lr.fmt(f["cpu_ms"], 0), *(lr.fmt(cats.get(c, math.nan), 0) for c in api.COLUMNS), f["html"])
     return t
+
+
+# The service's variants against the minimal application's: (service, minimal) on the JVM and with a cache.
+PAIRS = (("jvm", "minimal"), ("jvm-aot", "minimal-aot"))
+MINIMAL_GOAL = 1.5
+
+
+def minimal_table(runs: dict[str, list[dict]]) -> lr.Table | None:
+    """Each pair of PAIRS that ran: both first answers and RSS at them, and the service's over the
+    minimal's as the median (min-max) of launch i's ratios (launch i of both ran in the same
+    rotation). None where no pair ran."""
+    t = lr.Table(["", "service ms", "minimal ms", "service / minimal", "goal", "RSS first MB service / minimal"])
+    for service, floor in PAIRS:
+        if not runs.get(service) or not runs.get(floor):
+            continue
+        ratios = lr.Spread.of([s["ttfr_ms"] / m["ttfr_ms"] for s, m in zip(runs[service], runs[floor], strict=False)])
+        first = {n: lr.Spread.of([r["ttfr_ms"] for r in runs[n]]) for n in (service, floor)}
+        rss = {n: lr.Spread.of([r["rss_first_mb"] for r in runs[n]]) for n in (service, floor)}
+        t.add(
+            f"{service} / {floor}",
+            lr.fmt_spread(first[service], 0),
+            lr.fmt_spread(first[floor], 0),
+            lr.fmt_spread(ratios, 2, "x"),
+            f"<= {MINIMAL_GOAL}x: {'met' if ratios.median <= MINIMAL_GOAL else 'missed'}",
+            f"{lr.fmt(rss[service].median, 0)} / {lr.fmt(rss[floor].median, 0)}",
+        )
+    if not t.rows:
+        return None
+    t.note = (
+        "The minimal application (scripts/minimal) is one endpoint on the service's Quarkus, built by the same"
+        " ./mvnw and launched with the same JDK and flags; the phase table above says where the difference goes."
+    )
+    return t

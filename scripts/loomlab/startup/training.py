@@ -1,19 +1,23 @@
 """The AOT cache's training run on the lab's own loads (JDK 25: JEP 483 classes loaded and linked,
 JEP 515 method profiles): the JVM that writes the cache as it exits is driven through every
 workload in every mode it runs in, by the bench's own k6 loads at the smoke scale, as the Quarkus
-AOT guide recommends over a run that only starts the application."""
+AOT guide recommends over a run that only starts the application. The minimal application's cache
+is trained the same way on its one endpoint."""
 
 from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from loomlab import ROOT
 from loomlab.bench import api
 
-from .launches import Settings, launch, stop
+from .launches import FIRST, Settings, get, launch, stop
+
+# The minimal application's training: its one endpoint asked this many times, one after another.
+MINIMAL_REQUESTS = 2000
 
 # The k6 parameters that choose another path through the service (the chunk writer, the lock of
 # the pinning demo, the buffer cache, the gRPC stream's domain): a load per value is trained.
@@ -34,40 +38,57 @@ def training_runs() -> Iterator[tuple[api.Load, str]]:
                         yield load, mode
 
 
-def train(java: str, flags: list[str], jar: Path, settings: Settings, out: Path) -> Path:
+# A training: what drives the JVM (settings, the folder for its files) while it records the cache.
+Drive = Callable[[Settings, Path], None]
+
+
+def train(java: str, flags: list[str], jar: Path, settings: Settings, out: Path, name: str, drive: Drive) -> Path:
     """The jar run once on `java` with `flags` (those of the measured launches) and -XX:AOTCacheOutput
-    while the training loads run against it; the cache it writes as it exits."""
-    aot = out / "app.aot"
-    folder = out / "training"
+    while `drive` runs against it; the cache it writes as it exits: out/NAME.aot, for the variant NAME
+    (its log out/NAME-training.log, the drive's files in out/NAME-training/)."""
+    aot = out / f"{name}.aot"
+    folder = out / f"{name}-training"
     folder.mkdir(parents=True, exist_ok=True)
-    runs = list(training_runs())
-    print(f"== jvm-aot: training run ({len(runs)} k6 runs: every workload in each of its modes)", flush=True)
+    print(f"== {name}: training run", flush=True)
     started = launch(
-        [java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)],
-        settings.port,
-        {},
-        out / "aot-training.log",
+        [java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], settings.port, {}, out / f"{name}-training.log"
     )
-    base = f"http://127.0.0.1:{settings.port}"
-    failed = []
     try:
-        for i, (load, mode) in enumerate(runs):
-            env = dict(os.environ, **load.env, **api.k6_mode(mode), BASE_URL=base)
-            env["SUMMARY_JSON"] = str(folder / f"{i:02d}-{Path(load.script).stem}-{mode}.json")
-            done = subprocess.run(
-                [settings.k6, "run", "--quiet", "--no-color", str(ROOT / load.script)],
-                env=env,
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                timeout=load.timeout_s,
-            )
-            if done.returncode != 0:  # a threshold crossed still trains; the report names it
-                failed.append(f"{load.name} ({mode}): k6 exit {done.returncode}")
+        drive(settings, folder)
     finally:
         stop(started.process)  # the cache is written as the JVM exits
+    return aot
+
+
+def minimal_requests(settings: Settings, folder: Path) -> None:
+    """The minimal application's training: its one endpoint, MINIMAL_REQUESTS times, one after another
+    (each request bounded by get's timeout)."""
+    print(f"   {MINIMAL_REQUESTS} requests to its one endpoint", flush=True)
+    url = f"http://127.0.0.1:{settings.port}{FIRST}"
+    answered = sum(get(url) == 200 for _ in range(MINIMAL_REQUESTS))
+    (folder / "runs.txt").write_text(f"GET {FIRST}: {answered} of {MINIMAL_REQUESTS} answered 200\n")
+
+
+def lab_loads(settings: Settings, folder: Path) -> None:
+    """The service's training: every workload in each of its modes, one k6 run each (training_runs)."""
+    runs = list(training_runs())
+    print(f"   {len(runs)} k6 runs: every workload in each of its modes", flush=True)
+    base = f"http://127.0.0.1:{settings.port}"
+    failed = []
+    for i, (load, mode) in enumerate(runs):
+        env = dict(os.environ, **load.env, **api.k6_mode(mode), BASE_URL=base)
+        env["SUMMARY_JSON"] = str(folder / f"{i:02d}-{Path(load.script).stem}-{mode}.json")
+        done = subprocess.run(
+            [settings.k6, "run", "--quiet", "--no-color", str(ROOT / load.script)],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=load.timeout_s,
+        )
+        if done.returncode != 0:  # a threshold crossed still trains; the report names it
+            failed.append(f"{load.name} ({mode}): k6 exit {done.returncode}")
     (folder / "runs.txt").write_text(
         "".join(f"{load.script} {mode} {load.name}\n" for load, mode in runs)
         + "".join(f"not clean: {f}\n" for f in failed)
     )
-    return aot

@@ -12,6 +12,9 @@ SEED_A3 = {
     "virtual": {"throughput": 3921.6, "mean": 105, "min": 100, "max": 177, "sd": 9.84, "error_rate": 0.0},
 }
 WORKER_THREADS = 50
+# The answer a start-up waits for (./lab startup locally, every start in the cluster): the sleep
+# endpoint asked for no sleep, in the virtual mode.
+FIRST_ANSWER = "/api/virtual/sleep?ms=0"
 MODES = modes_of("sleep")
 # What binds each mode in a closed load (answer.py), and what else every mode shares.
 BOUND_NAMES = {"worker": "worker threads", "virtual": "users / sleep", "reactive": "users / sleep"}
