@@ -125,6 +125,13 @@ COMMANDS: tuple[Command, ...] = (
         "deploy",
     ),
     _in_cluster(
+        "starts",
+        "[--rounds N] [--variants jvm,jvm-aot]",
+        "fresh pods of each image in rotated rounds: pod seen to container running, Quarkus up, Ready and"
+        " the first answer through the Service",
+        "deploy",
+    ),
+    _in_cluster(
         "failover", "[options]", "one of two pods killed under a constant load: what failed, how long", "deploy"
     ),
     _in_cluster("fetch", "WORKLOAD", "the raw summaries of a workload's k6 Job, off its results volume", "python"),

@@ -67,6 +67,12 @@ def ready(obj: dict) -> bool:
     return any(c["type"] == "Ready" and c["status"] == "True" for c in obj["status"].get("conditions") or [])
 
 
+def running(pod: dict) -> bool:
+    """Every container of a pod has started (its state is running)."""
+    statuses = pod["status"].get("containerStatuses") or []
+    return bool(statuses) and all("running" in (c.get("state") or {}) for c in statuses)
+
+
 class Kube:
     """One cluster and one namespace: the typed APIs a run needs, a dynamic client for applying
     manifests (server-side apply, as `kubectl apply --server-side` does), raw paths for proxies."""
@@ -139,8 +145,10 @@ class Kube:
     def pod(self, name: str, timeout: float = 5) -> dict:
         return self.json(self.ns_path(f"pods/{name}"), timeout)
 
-    def pod_log(self, name: str, timeout: float = 30) -> str:
-        return self.get(self.ns_path(f"pods/{name}/log"), timeout).decode(errors="replace")
+    def pod_log(self, name: str, timeout: float = 30, timestamps: bool = False) -> str:
+        """A pod's log; `timestamps`: each line led by the time the runtime took it (RFC 3339, UTC)."""
+        query = "?timestamps=true" if timestamps else ""
+        return self.get(self.ns_path(f"pods/{name}/log{query}"), timeout).decode(errors="replace")
 
     def pod_proxy(
         self, pod: str, port: int, path: str, method: str = "GET", body: Any = None, timeout: float = 5

@@ -312,3 +312,64 @@ class Workloads(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Starts(unittest.TestCase):
+    def test_quarkus_line_from_a_log_with_timestamps_is_timed_from_the_pod_first_seen(self):
+        import math
+        from datetime import UTC, datetime
+
+        from loomlab.incluster.core import measure
+
+        log = (
+            "2026-11-27T07:20:01.100000000Z __  ____  __  _____\n"
+            "2026-11-27T07:20:03.250000000Z 2026-11-27 07:20:03,249 INFO  [io.quarkus] (main) loom-lab 0.1.0 on JVM"
+            " (powered by Quarkus 3.33.2.1) started in 1.874s. Listening on: http://0.0.0.0:8080\n"
+        )
+        seen = datetime(2026, 11, 27, 7, 20, 0, tzinfo=UTC).timestamp()
+        found = measure.started_line(log, seen)
+        self.assertAlmostEqual(found["up_s"], 3.25, places=3)
+        self.assertEqual(found["quarkus_started_s"], 1.874)
+        self.assertTrue(all(math.isnan(v) for v in measure.started_line("no such line\n", seen).values()))
+
+    def test_a_pod_runs_once_each_container_is_running(self):
+        from loomlab.kube import running
+
+        def pod(*states):
+            return {"status": {"containerStatuses": [{"state": s} for s in states]}}
+
+        self.assertFalse(running({"status": {}}))
+        self.assertFalse(running(pod({"waiting": {"reason": "ContainerCreating"}})))
+        self.assertFalse(running(pod({"running": {}}, {"waiting": {}})))
+        self.assertTrue(running(pod({"running": {"startedAt": "2026-11-27T07:20:01Z"}})))
+
+    def test_the_start_up_table_gives_each_phase_per_variant(self):
+        from loomlab.incluster.core import report
+
+        starts = [
+            {"variant": "jvm", "replicas": 1, "running_s": 1.0, "up_s": 3.0, "ready_s": 5.0, "answered_s": 5.2},
+            {"variant": "jvm", "replicas": 1, "running_s": 1.2, "up_s": 3.4, "ready_s": 7.0, "answered_s": 7.1},
+            {"variant": "jvm-aot", "replicas": 1, "running_s": 1.1, "up_s": 2.0, "ready_s": 4.0, "answered_s": 4.3},
+        ]
+        t = report.startup_table(starts)
+        rows = {r[0]: r for r in t.rows}
+        self.assertEqual(len(rows), 2)
+        jvm = rows["in-cluster JVM"]
+        self.assertEqual(jvm[1], "2 x 1")
+        self.assertEqual(jvm[2:6], ["1.10 (1.00-1.20)", "3.20 (3.00-3.40)", "6.00 (5.00-7.00)", "6.15 (5.20-7.10)"])
+
+    def test_each_image_over_the_first_is_paired_by_round(self):
+        from loomlab.incluster.experiments import starts
+
+        def start(variant, r, ready):
+            return {"variant": variant, "round": r, "running_s": 1.0, "up_s": 2.0, "ready_s": ready, "answered_s": 5.0}
+
+        runs = [start("jvm", 1, 4.0), start("jvm-aot", 1, 3.0), start("jvm", 2, 8.0), start("jvm-aot", 2, 4.0)]
+        found = starts.ratios(runs, "jvm-aot", "jvm")
+        # 0.75 and 0.5: the rounds' own ratios, not 3.5 / 6 of the medians.
+        self.assertEqual((found["ready_s"].median, found["ready_s"].low, found["ready_s"].high), (0.625, 0.5, 0.75))
+        self.assertEqual(found["answered_s"].median, 1.0)
+        self.assertIsNone(starts.ratio_table(runs, ["jvm"]))
+        t = starts.ratio_table(runs, ["jvm", "jvm-aot"])
+        assert t is not None
+        self.assertEqual(t.rows[0][0], "in-cluster JVM+AOT")

@@ -21,6 +21,7 @@ MODULES = {
     "fetch": "incluster.experiments.fetch",
     "monitoring": "incluster.experiments.monitoring",
     "netpol": "incluster.experiments.netpol",
+    "starts": "incluster.experiments.starts",
 }
 
 
@@ -117,6 +118,13 @@ def autoscale(argv: list[str]) -> argparse.Namespace:
         help="the autoscaler: CPU (metrics-server), the worker queue (KEDA on Prometheus), or none (cpu)",
     )
     p.add_argument("--mode", choices=("worker", "virtual"), default="worker", help="the mode under load (worker)")
+    p.add_argument(
+        "--variant",
+        choices=("jvm", "jvm-aot"),
+        default="jvm",
+        help="the image: the JVM's, or the JVM's with its AOT cache (what a faster start saves under the same"
+        " step of load) (jvm)",
+    )
     p.add_argument("--fraction", type=float, default=1.5, help="arrivals as a multiple of the worker bound (1.5)")
     p.add_argument("--seconds", type=int, default=240, help="how long the load holds (240)")
     p.add_argument("--period", type=float, default=5, help="seconds between two looks (5)")
@@ -135,6 +143,23 @@ def autoscale(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--after", type=float, default=360, help="seconds to watch the scale-down once the load stops (360)")
     target_options(p)
     return needs_out(p, p.parse_args(argv))
+
+
+def starts(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lab k8s starts", description=description("starts"))
+    p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
+    p.add_argument("--rounds", type=int, default=5, help="fresh pods per image, one per round (5)")
+    p.add_argument(
+        "--variants",
+        default="jvm,jvm-aot,native",
+        help="the images, the first the others are compared with (default: jvm, jvm-aot, native, each whose"
+        " image exists)",
+    )
+    target_options(p)
+    args = needs_out(p, p.parse_args(argv))
+    if args.rounds < 1:
+        p.error("--rounds must be 1 or more")
+    return args
 
 
 def failover(argv: list[str]) -> argparse.Namespace:
@@ -188,6 +213,7 @@ COMMANDS = {
     "run": run,
     "autoscale": autoscale,
     "failover": failover,
+    "starts": starts,
     "fetch": fetch,
     "monitoring": monitoring,
     "netpol": netpol,

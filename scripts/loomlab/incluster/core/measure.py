@@ -9,6 +9,7 @@ import math
 import re
 import shutil
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from loomlab import LabError, metrics, proc, samples
@@ -29,9 +30,25 @@ from loomlab.incluster.core.deploy import (
 )
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
-from loomlab.kube import Kube, ready
+from loomlab.kube import Kube, ready, running
 
-STARTED_IN = re.compile(r"started in (\d+\.\d+)s")
+# Quarkus' start-up line, as the pod log gives it with timestamps=true (RFC 3339, nanoseconds, UTC).
+STARTED_IN = re.compile(r"^(\S+) .*started in (\d+\.\d+)s", re.M)
+# The first answer a start waits for, through the Service.
+FIRST = bench.sleep.FIRST_ANSWER
+
+
+def started_line(log: str, created_at: float) -> dict[str, float]:
+    """From a pod's log with timestamps: Quarkus' own start-up figure (JVM start to the application's
+    start, `quarkus_started_s`) and when its line was written, from the pod first seen at `created_at`
+    (Unix time; `up_s`). NaN each where the line is missing."""
+    m = STARTED_IN.search(log)
+    if not m:
+        return {"quarkus_started_s": math.nan, "up_s": math.nan}
+    stamp = m.group(1)
+    whole, _, fraction = stamp.rstrip("Z").partition(".")
+    at = datetime.fromisoformat(whole).replace(tzinfo=UTC).timestamp() + float(f"0.{fraction or 0}")
+    return {"quarkus_started_s": float(m.group(2)), "up_s": at - created_at}
 
 
 def pod_requests(figures: dict, samples: list[dict]) -> dict:
@@ -120,14 +137,17 @@ class ClusterService:
         ]
 
     def wait_ready(self, timeout_s: float = 180):
-        """Until every new pod is Ready; first pod created -> the last Ready is the start-up,
-        polled every 0.1 s."""
+        """Until every new pod is Ready, then its first answer through the Service: the start-up from
+        the first pod seen (polled every 0.1 s), phase by phase (see startup_phases)."""
         if not proc.wait_until(self._pods, timeout_s, 0.1):
             raise LabError(f"{self.name}: no new pod within {timeout_s} s")
-        created = time.monotonic()
+        created, created_at = time.monotonic(), time.time()
+        seen: dict[str, float] = {}
 
         def all_ready():
             pods = self._pods()
+            if "running_s" not in seen and pods and all(map(running, pods)):
+                seen["running_s"] = time.monotonic() - created
             return pods if len(pods) == self.replicas and all(map(ready, pods)) else None
 
         pods = proc.wait_until(all_ready, timeout_s, 0.1)
@@ -136,14 +156,18 @@ class ClusterService:
                 f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
                 f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant})"
             )
+        self.startup["ready_s"] = time.monotonic() - created
+        if not proc.wait_until(lambda: self.get(FIRST, 5), 30, 0.1):
+            raise LabError(f"{self.name}: no answer to {FIRST} through the Service within 30 s of Ready")
+        self.startup["answered_s"] = time.monotonic() - created
         self.pods = sorted(p["metadata"]["name"] for p in pods)
         pod = pods[0]
         # Where it ran and what it runs, as the node resolved the image (its digest).
         status = pod["status"]["containerStatuses"][0]
         self.startup.update(node=pod["spec"].get("nodeName"), image=status["image"], image_id=status.get("imageID"))
-        self.startup["ready_s"] = time.monotonic() - created
-        started = STARTED_IN.search(pod_log(self.kube, pod, 10))
-        self.startup["quarkus_started_s"] = float(started.group(1)) if started else math.nan
+        self.startup["running_s"] = seen.get("running_s", math.nan)
+        log = self.kube.pod_log(pod["metadata"]["name"], 10, timestamps=True)
+        self.startup.update(started_line(log, created_at))
         self.startup["rss_ready_mb"] = self._rss()
         self.startup["health"] = json.loads(self.get("/q/health")).get("status")
         if not proc.wait_until(lambda: json.loads(self.get("/q/health/ready")).get("status") == "UP", 30):
