@@ -63,6 +63,18 @@ class Autoscaler(unittest.TestCase):
         self.assertIn("KEDA, 1-4 pods", scaler.describe())
         self.assertIsNone(Scaler.render("none", {}, "loom-lab").hpa)
 
+    def test_either_autoscaler_retargets_to_the_aot_image_s_deployment_and_pods(self):
+        from loomlab.incluster.experiments.autoscalers import Autoscaler as Scaler
+
+        queue = Scaler.render("queue", {}, "loom-lab", "jvm-aot")
+        self.assertEqual(queue.doc["spec"]["scaleTargetRef"]["name"], "loom-lab-jvm-aot")
+        self.assertEqual(queue.hpa, "keda-hpa-loom-lab-jvm-aot")
+        query = queue.doc["spec"]["triggers"][0]["metadata"]["query"]
+        self.assertEqual(query.count('variant="jvm-aot"'), 2)
+        self.assertNotIn('variant="jvm"', query)
+        cpu = Scaler.render("cpu", {}, "loom-lab", "jvm-aot")
+        self.assertEqual((cpu.hpa, cpu.doc["spec"]["scaleTargetRef"]["name"]), ("loom-lab-jvm-aot", "loom-lab-jvm-aot"))
+
     def test_phases_cut_where_the_ready_pods_change_and_where_the_load_ends(self):
         from loomlab.incluster.experiments.phases import bounds
 

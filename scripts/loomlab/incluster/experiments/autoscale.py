@@ -34,16 +34,16 @@ from loomlab.incluster.experiments.looks import look, timeline_table, verdict
 from loomlab.kube import ApiException, Kube, lab_cluster_up
 from loomlab.render import render
 
-VARIANT = "jvm"
 
-
-def watch(kube: Kube, scaler: Autoscaler, job: str, t0: float, period: float, deadline: float, after: float):
+def watch(
+    kube: Kube, scaler: Autoscaler, variant: str, job: str, t0: float, period: float, deadline: float, after: float
+):
     """A look every `period` s while the k6 Job runs, then after it until the autoscaler is back at
     one pod (or `after` s have passed): (the looks, when the load ended)."""
     looks: list[dict] = []
     ended = None
     while time.monotonic() < deadline:
-        looks.append(look(kube, scaler, VARIANT, t0))
+        looks.append(look(kube, scaler, variant, t0))
         print("  " + timeline_table(looks[-1:]).text().splitlines()[-1], flush=True)
         if ended is None:
             pods = deploy.job_pods(kube, job)
@@ -86,15 +86,15 @@ def autoscaler_for(kube: Kube, args, images: dict[str, str]) -> Autoscaler:
     """The run's autoscaler, none other left on the Deployment (KEDA first, for --on queue)."""
     if args.on == "queue":
         need_keda(kube, args)
-    autoscalers.clear(kube, images)
-    return Autoscaler.render(args.on, images, kube.ns)
+    autoscalers.clear(kube, images, args.variant)
+    return Autoscaler.render(args.on, images, kube.ns, args.variant)
 
 
 def main(argv):
     args = cli.autoscale(argv)
     # Stopped (SIGTERM, a timeout), the run still deletes its Job and autoscaler and sets one pod.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
+    run = deploy.OneVariant.start(args, VARIANTS[args.variant][0])
     out, kube, name, container = run.out, run.kube, run.name, run.container
     scaler = autoscaler_for(kube, args, run.images)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
@@ -102,7 +102,7 @@ def main(argv):
     load = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
     templates = deploy.job_templates(run.job_docs)
     env = container.get("env", [])
-    service = ClusterService(kube, VARIANT, suite, args.mode, "autoscale", env, templates, out, [])
+    service = ClusterService(kube, args.variant, suite, args.mode, "autoscale", env, templates, out, [])
     service.wait_ready()
     scaler.apply(kube)
     job_name = deploy.job_id(f"autoscale-{args.on}")
@@ -111,7 +111,7 @@ def main(argv):
     try:
         kube.apply([load_job(service, load, job_name, args.mode, args.keep_alive)])
         deadline = t0 + load.timeout_s + 60 + args.after
-        looks, ended = watch(kube, scaler, job_name, t0, args.period, deadline, args.after)
+        looks, ended = watch(kube, scaler, args.variant, job_name, t0, args.period, deadline, args.after)
         pod = deploy.wait_job(kube, job_name, 60)
         log = deploy.pod_log(kube, pod)
         events = scaler.events(kube, started)
@@ -124,22 +124,24 @@ def main(argv):
     figures = bench.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
     prom = Prometheus(kube)
     report = {
-        "on": args.on,
-        "mode": args.mode,
+        **{k: getattr(args, k) for k in ("on", "mode", "variant", "fraction", "seconds", "sleep_ms", "keep_alive")},
+        "startup": service.startup,
         "load": load.name,
-        "fraction": args.fraction,
-        "seconds": args.seconds,
-        "sleep_ms": args.sleep_ms,
-        "keep_alive": args.keep_alive,
         "autoscaler": scaler.describe(),
         "figures": figures,
         "looks": looks,
-        "phases": phases.of(prom, looks, job_name, VARIANT, started, ended or time.time()),
+        "phases": phases.of(prom, looks, job_name, args.variant, started, ended or time.time()),
         "verdict": verdict(looks, scaler),
         "events": events,
     }
-    (out / f"autoscale-{args.on}-{args.mode}.json").write_text(json.dumps(report, indent=1, default=str))
+    (out / f"{stem(report)}.json").write_text(json.dumps(report, indent=1, default=str))
     write_report(out, report, load, container["resources"])
+
+
+def stem(report: dict) -> str:
+    """The report's file name: autoscale-<on>-<mode>, and -<variant> for another image than the JVM's."""
+    variant = report.get("variant", "jvm")
+    return f"autoscale-{report['on']}-{report['mode']}" + ("" if variant == "jvm" else f"-{variant}")
 
 
 def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
@@ -159,7 +161,7 @@ def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
         phases=phases.table(report["phases"]),
         fmt=lr.fmt,
     )
-    path = out / f"autoscale-{report['on']}-{report['mode']}.md"
+    path = out / f"{stem(report)}.md"
     path.write_text(text)
     print("\n" + report["verdict"], flush=True)
     print(f"report: {path}", flush=True)

@@ -13,6 +13,7 @@ from datetime import datetime
 from kubernetes.dynamic.exceptions import ResourceNotFoundError
 
 from loomlab.incluster.core import deploy
+from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import ApiException, Kube
 
 OVERLAYS = {"cpu": "deploy/k8s/overlays/jvm-autoscaled", "queue": "deploy/k8s/overlays/jvm-queue-autoscaled"}
@@ -27,12 +28,12 @@ def quantity(q: str | None) -> float:
     return float(q[:-1]) * units[q[-1]] if q[-1] in units else float(q)
 
 
-def clear(kube: Kube, images: dict[str, str]):
-    """Every autoscaler these components make for the Deployment, deleted: two on one Deployment
-    (a run stopped before its clean-up) would each refuse to act ("AmbiguousSelector")."""
+def clear(kube: Kube, images: dict[str, str], variant: str = "jvm"):
+    """Every autoscaler these components make for the variant's Deployment, deleted: two on one
+    Deployment (a run stopped before its clean-up) would each refuse to act ("AmbiguousSelector")."""
     for on in OVERLAYS:
         try:
-            Autoscaler.render(on, images, kube.ns).delete(kube)
+            Autoscaler.render(on, images, kube.ns, variant).delete(kube)
         except ResourceNotFoundError:
             pass  # KEDA's ScaledObject is not served: there is none
 
@@ -43,11 +44,20 @@ class Autoscaler:
     doc: dict | None  # the HorizontalPodAutoscaler or ScaledObject applied; None for "none"
 
     @classmethod
-    def render(cls, on: str, images: dict[str, str], namespace: str) -> Autoscaler:
+    def render(cls, on: str, images: dict[str, str], namespace: str, variant: str = "jvm") -> Autoscaler:
+        """The component's autoscaler as its overlay renders it for the JVM variant, retargeted to
+        `variant`'s Deployment (and, KEDA's query, to its pods) and to `namespace`."""
         if on == "none":
             return cls(on, None)
         kind = "HorizontalPodAutoscaler" if on == "cpu" else "ScaledObject"
         doc = next(d for d in deploy.render(OVERLAYS[on], images) if d["kind"] == kind)
+        if variant != "jvm":
+            name = VARIANTS[variant][0]
+            doc["metadata"]["name"] = doc["spec"]["scaleTargetRef"]["name"] = name
+            for trigger in doc["spec"].get("triggers", []):
+                trigger["metadata"]["query"] = trigger["metadata"]["query"].replace(
+                    'variant="jvm"', f'variant="{variant}"'
+                )
         if kind == "ScaledObject" and namespace != "loom-lab":
             # The query and Prometheus' address name the namespace the component was written for.
             for trigger in doc["spec"]["triggers"]:
