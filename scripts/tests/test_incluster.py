@@ -319,7 +319,7 @@ class Starts(unittest.TestCase):
         import math
         from datetime import UTC, datetime
 
-        from loomlab.incluster.core import measure
+        from loomlab.incluster.core import startphases
 
         log = (
             "2026-11-27T07:20:01.100000000Z __  ____  __  _____\n"
@@ -327,10 +327,10 @@ class Starts(unittest.TestCase):
             " (powered by Quarkus 3.33.2.1) started in 1.874s. Listening on: http://0.0.0.0:8080\n"
         )
         seen = datetime(2026, 11, 27, 7, 20, 0, tzinfo=UTC).timestamp()
-        found = measure.started_line(log, seen)
+        found = startphases.started_line(log, seen)
         self.assertAlmostEqual(found["up_s"], 3.25, places=3)
         self.assertEqual(found["quarkus_started_s"], 1.874)
-        self.assertTrue(all(math.isnan(v) for v in measure.started_line("no such line\n", seen).values()))
+        self.assertTrue(all(math.isnan(v) for v in startphases.started_line("no such line\n", seen).values()))
 
     def test_a_pod_runs_once_each_container_is_running(self):
         from loomlab.kube import running
@@ -373,3 +373,50 @@ class Starts(unittest.TestCase):
         t = starts.ratio_table(runs, ["jvm", "jvm-aot"])
         assert t is not None
         self.assertEqual(t.rows[0][0], "in-cluster JVM+AOT")
+
+
+class NodeCpu(unittest.TestCase):
+    def test_each_pod_s_cpu_from_the_kubelet_s_cgroups_v1_and_v2(self):
+        import tempfile
+
+        from loomlab.incluster.core import nodecpu
+
+        with tempfile.TemporaryDirectory() as tmp:
+            v1 = Path(tmp, "v1")
+            (v1 / "cpuacct/kubepods/burstable/poda-1").mkdir(parents=True)
+            (v1 / "cpuacct/kubepods/burstable/poda-1/cpuacct.usage").write_text("2500000000\n")
+            (v1 / "cpuacct/kubepods/podb-2").mkdir(parents=True)
+            (v1 / "cpuacct/kubepods/podb-2/cpuacct.usage").write_text("500000000\n")
+            self.assertEqual(nodecpu.pod_usage_s(v1), {"a-1": 2.5, "b-2": 0.5})
+            v2 = Path(tmp, "v2")
+            (v2 / "kubepods/besteffort/podc-3").mkdir(parents=True)
+            (v2 / "kubepods/besteffort/podc-3/cpu.stat").write_text("usage_usec 1500000\nuser_usec 1000000\n")
+            self.assertEqual(nodecpu.pod_usage_s(v2), {"c-3": 1.5})
+            self.assertTrue(nodecpu.on_this_host(["c-3"], v2))
+            self.assertFalse(nodecpu.on_this_host(["c-3", "elsewhere"], v2))
+            self.assertFalse(nodecpu.on_this_host([], v2))
+
+    def test_the_host_is_the_machine_s_busy_time_less_every_pod_s(self):
+        import os
+
+        from loomlab.incluster.core import nodecpu
+
+        hz = os.sysconf("SC_CLK_TCK")
+        # user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+        self.assertAlmostEqual(nodecpu.busy_s(f"cpu  {hz} 0 {hz} 900 50 0 0 0 0 0\ncpu0 1 2\n"), 2.0)
+        before = nodecpu.Reading(100.0, {"svc": 10.0, "k6": 5.0, "gone": 1.0})
+        after = nodecpu.Reading(110.0, {"svc": 14.0, "k6": 7.0, "new": 0.5, "dns": 2.25})
+        groups = {"svc": "service", "k6": "k6", "dns": nodecpu.OTHER_PODS}
+        spent = nodecpu.split(before, after, groups)
+        self.assertEqual(spent["service"], 4.0)
+        self.assertEqual(spent["k6"], 2.0)
+        self.assertEqual(spent[nodecpu.OTHER_PODS], 2.75)  # the new pod's half second and CoreDNS's
+        self.assertEqual(spent[nodecpu.HOST], 10.0 - 8.75)
+        self.assertEqual(list(spent), list(nodecpu.ORDER))
+        section = {"load": "A3", "results": {"virtual": {"runs": [{"node_cpu_s": spent, "wall_s": 5.0}]}}}
+        t = nodecpu.table([section, {"load": "x", "results": {"virtual": {"runs": [{"wall_s": 1.0}]}}}])
+        assert t is not None
+        self.assertEqual(len(t.rows), 1)
+        self.assertEqual(t.rows[0][3:5], ["0.80", "0.40"])
+        self.assertEqual(t.rows[0][-1], "2.00")
+        self.assertIsNone(nodecpu.table([]))

@@ -6,15 +6,13 @@ from __future__ import annotations
 import copy
 import json
 import math
-import re
 import shutil
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 from loomlab import LabError, metrics, proc, samples
 from loomlab.bench import api as bench
-from loomlab.incluster.core import volumes
+from loomlab.incluster.core import nodecpu, volumes
 from loomlab.incluster.core.deploy import (
     RUNNER_PORT,
     distribute,
@@ -30,25 +28,8 @@ from loomlab.incluster.core.deploy import (
 )
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
+from loomlab.incluster.core.startphases import FIRST, started_line
 from loomlab.kube import Kube, ready, running
-
-# Quarkus' start-up line, as the pod log gives it with timestamps=true (RFC 3339, nanoseconds, UTC).
-STARTED_IN = re.compile(r"^(\S+) .*started in (\d+\.\d+)s", re.M)
-# The first answer a start waits for, through the Service.
-FIRST = bench.sleep.FIRST_ANSWER
-
-
-def started_line(log: str, created_at: float) -> dict[str, float]:
-    """From a pod's log with timestamps: Quarkus' own start-up figure (JVM start to the application's
-    start, `quarkus_started_s`) and when its line was written, from the pod first seen at `created_at`
-    (Unix time; `up_s`). NaN each where the line is missing."""
-    m = STARTED_IN.search(log)
-    if not m:
-        return {"quarkus_started_s": math.nan, "up_s": math.nan}
-    stamp = m.group(1)
-    whole, _, fraction = stamp.rstrip("Z").partition(".")
-    at = datetime.fromisoformat(whole).replace(tzinfo=UTC).timestamp() + float(f"0.{fraction or 0}")
-    return {"quarkus_started_s": float(m.group(2)), "up_s": at - created_at}
 
 
 def pod_requests(figures: dict, samples: list[dict]) -> dict:
@@ -103,6 +84,8 @@ class ClusterService:
         self.kube, self.variant, self.mode, self.out, self.jobs = kube, variant, mode, out, jobs
         self.replicas = replicas
         self.pods: list[str] = []
+        self.uids: list[str] = []
+        self._on_host: bool | None = None  # whether this host is the pods' node (nodecpu)
         self.name, self.environment, _ = VARIANTS[variant]
         self.token = f"{tag}-{mode}-{time.time_ns()}"
         self.startup = {"variant": variant, "suite": tag, "mode": mode, "replicas": replicas}
@@ -161,6 +144,7 @@ class ClusterService:
             raise LabError(f"{self.name}: no answer to {FIRST} through the Service within 30 s of Ready")
         self.startup["answered_s"] = time.monotonic() - created
         self.pods = sorted(p["metadata"]["name"] for p in pods)
+        self.uids = [p["metadata"]["uid"] for p in pods]
         pod = pods[0]
         # Where it ran and what it runs, as the node resolved the image (its digest).
         status = pod["status"]["containerStatuses"][0]
@@ -210,13 +194,14 @@ class ClusterService:
         if settings.runners > 1:
             return self.run_split(load, mode, out, label, settings.sample_period, distribute(job, settings.runners))
         sampler = bench.Sampler.begin(self, settings.sample_period)
-        started, wall = time.monotonic(), time.time()
+        started, wall, node = time.monotonic(), time.time(), self.node_reading()
         try:
             self.kube.apply([job])
             pod = wait_job(self.kube, job_name, load.timeout_s + 120)
         finally:
             samples = sampler.finish()
         took = time.monotonic() - started
+        node_cpu = self.node_split(node)
         from_prometheus = {} if warmup else self.from_prometheus(wall, time.time())
         log = pod_log(self.kube, pod)
         self.kube.delete_job(job_name)
@@ -230,7 +215,19 @@ class ClusterService:
         out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
         figures = bench.figures_of(load, json.loads(summary_text), samples, exit_code, took)
-        return pod_requests(figures | from_prometheus, samples)
+        return pod_requests(figures | from_prometheus | node_cpu, samples)
+
+    def node_reading(self) -> nodecpu.Reading | None:
+        """The node's CPU now, where this host is the pods' node (checked once); else None."""
+        if self._on_host is None:
+            self._on_host = nodecpu.on_this_host(self.uids)
+        return nodecpu.Reading.now() if self._on_host else None
+
+    def node_split(self, before: nodecpu.Reading | None) -> dict:
+        """{"node_cpu_s": each group's CPU seconds since `before`}, or nothing without a reading."""
+        if before is None:
+            return {}
+        return {"node_cpu_s": nodecpu.split(before, nodecpu.Reading.now(), nodecpu.groups_of(self.kube))}
 
     def run_split(self, load: bench.Load, mode: str, out: Path, label: str, sample_period: float, job: dict) -> dict:
         """One run as an Indexed Job of N runners, resumed together once all are Ready (through

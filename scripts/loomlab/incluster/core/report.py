@@ -12,8 +12,9 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
-from loomlab.incluster.core.measure import FIRST
+from loomlab.incluster.core import nodecpu
 from loomlab.incluster.core.plan import VARIANTS
+from loomlab.incluster.core.startphases import FIRST
 from loomlab.kube import ApiException, Kube
 
 # A start's phases as wait_ready times them, from the first pod seen: (key, column).
@@ -230,14 +231,25 @@ def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> l
     extra = [
         "## Start-up in the cluster",
         "",
-        "Each suite and mode gets fresh pods (the first pod created -> the last Ready, polled every 0.1 s"
-        " through the API; readiness probed every second); 'Quarkus started in' is the first pod's own log"
-        " line; RSS from every pod's /q/metrics (their sum) at Ready and after the suite's runs."
-        " Median (min-max).",
+        "Each suite and mode gets fresh pods, timed from the first pod seen (polled every 0.1 s through the"
+        " API; the startup probe asks every second, the readiness probe every 5 s); RSS from every pod's"
+        " /q/metrics (their sum) at Ready and after the suite's runs. Median (min-max).",
         "",
         startup_table(startups).markdown(),
         "",
     ]
+    node = nodecpu.table(sections)
+    if node:
+        extra += [
+            "## The node's CPU during the runs",
+            "",
+            "Where this host is the node (the lab's own cluster): the machine's busy CPU (/proc/stat) and each"
+            " pod's (the kubelet's cgroups) over each run, as cores (seconds over the run's wall time), medians"
+            " over the runs; the host is everything outside the pods.",
+            "",
+            node.markdown(),
+            "",
+        ]
     both = prometheus_table(sections)
     if both:
         extra += [

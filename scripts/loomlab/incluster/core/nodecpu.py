@@ -1,0 +1,104 @@
+"""The node's CPU during a run, by who spent it: the service, k6, the database, Prometheus, the
+cluster's other pods (KEDA, CoreDNS, metrics-server, other namespaces') and the host outside every
+pod (the control plane, the kubelet, containerd, kube-router, the lab itself).
+
+Read where this host is the node (the lab's own cluster: the service pod's cgroup is found here):
+the machine's busy CPU from /proc/stat and each pod's from the kubelet's cgroups (cgroup v1's
+cpuacct or v2's cpu.stat, the cgroupfs layout the lab's kubelet uses), before and after the run.
+A pod is named by its labels through the API; one this run may not list (another namespace, for a
+namespaced Role) counts among the other pods."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from loomlab import labreport as lr
+from loomlab.kube import Kube
+
+CGROUP = Path("/sys/fs/cgroup")
+# The kubelet's pod cgroups under each QoS class (cgroupfs driver): v1 under the cpuacct controller.
+POD_DIRS = ("kubepods", "kubepods/burstable", "kubepods/besteffort")
+# /proc/stat's cpu line: the busy fields (user nice system idle iowait irq softirq steal: not idle, iowait).
+BUSY = (0, 1, 2, 5, 6, 7)
+# A group per component label of the namespace's pods; every other pod is "other pods".
+GROUPS = {"service": "service", "load": "k6", "database": "database", "monitoring": "Prometheus"}
+OTHER_PODS, HOST = "other pods", "host (control plane, kubelet, containerd, the lab)"
+ORDER = (*GROUPS.values(), OTHER_PODS, HOST)
+
+
+def busy_s(stat: str) -> float:
+    """The machine's busy CPU seconds from /proc/stat's text (its first line, in clock ticks)."""
+    fields = [int(f) for f in stat.splitlines()[0].split()[1:]]
+    return sum(fields[i] for i in BUSY if i < len(fields)) / os.sysconf("SC_CLK_TCK")
+
+
+def pod_usage_s(root: Path = CGROUP) -> dict[str, float]:
+    """Each pod's CPU seconds by its UID, from the kubelet's cgroups (v1 cpuacct, else v2)."""
+    found: dict[str, float] = {}
+    v1 = root / "cpuacct"
+    base = v1 if v1.is_dir() else root
+    for sub in POD_DIRS:
+        for d in (base / sub).glob("pod*"):
+            uid = d.name[3:]
+            if (d / "cpuacct.usage").is_file():
+                found[uid] = int((d / "cpuacct.usage").read_text()) / 1e9
+            elif (d / "cpu.stat").is_file():
+                usage = dict(line.split() for line in (d / "cpu.stat").read_text().splitlines())
+                found[uid] = int(usage["usage_usec"]) / 1e6
+    return found
+
+
+@dataclass
+class Reading:
+    busy_s: float
+    pods_s: dict[str, float]
+
+    @classmethod
+    def now(cls, root: Path = CGROUP, stat: Path = Path("/proc/stat")) -> Reading:
+        return cls(busy_s(stat.read_text()), pod_usage_s(root))
+
+
+def on_this_host(uids: list[str], root: Path = CGROUP) -> bool:
+    """Whether the pods run on this host: each one's cgroup is found here."""
+    here = pod_usage_s(root)
+    return bool(uids) and all(u in here for u in uids)
+
+
+def groups_of(kube: Kube) -> dict[str, str]:
+    """Each listable pod's UID -> its group (GROUPS by its component label)."""
+    return {
+        p["metadata"]["uid"]: GROUPS.get(
+            p["metadata"].get("labels", {}).get("app.kubernetes.io/component", ""), OTHER_PODS
+        )
+        for p in kube.pods("")
+    }
+
+
+def split(before: Reading, after: Reading, groups: dict[str, str]) -> dict[str, float]:
+    """The CPU seconds each group spent between two readings (a pod that came or went counts what it
+    spent while seen; the host is the machine's busy time less every pod's)."""
+    spent = {g: 0.0 for g in ORDER}
+    for uid, usage in after.pods_s.items():
+        spent[groups.get(uid, OTHER_PODS)] += max(0.0, usage - before.pods_s.get(uid, 0.0))
+    pods = sum(spent.values())
+    spent[HOST] = max(0.0, after.busy_s - before.busy_s - pods)
+    return spent
+
+
+def table(sections: list[dict]) -> lr.Table | None:
+    """Per load and mode, the node's CPU cores busy during its runs by group (each run's seconds over
+    its wall time, medians over the runs); None where no run read the node."""
+    t = lr.Table(["load", "mode", "runs", *(f"{g} cores" for g in ORDER), "node cores busy"])
+    for s in sections:
+        for mode, res in s.get("results", {}).items():
+            runs = [r for r in res.get("runs", []) if r.get("node_cpu_s") and r.get("wall_s")]
+            if not runs:
+                continue
+            cores = {g: lr.Spread.of([r["node_cpu_s"][g] / r["wall_s"] for r in runs]) for g in ORDER}
+            total = lr.Spread.of([sum(r["node_cpu_s"].values()) / r["wall_s"] for r in runs])
+            t.add(
+                s["load"], mode, str(len(runs)), *(lr.fmt(cores[g].median, 2) for g in ORDER), lr.fmt_spread(total, 2)
+            )
+    return t if t.rows else None
