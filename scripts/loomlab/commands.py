@@ -152,6 +152,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("k8s secret", "", "the database Secret's env file generated (kept when it exists)", "secret"),
     Command("k8s rerun", "WORKLOAD", "a finished k6 Job deleted and re-applied", "rerun"),
     Command(
+        "ab",
+        "REV [bench options]",
+        "another commit's build beside today's in the same interleaved rounds: a column per mode on REV's"
+        " jar, each section's knobs table giving it against today's",
+        "ab",
+    ),
+    Command(
         "startup",
         "[--launches N] [--cold] [--variant NAME=FLAGS] [--no-flames]",
         "JVM vs JVM + AOT cache vs native: first request and its phases, RSS, throughput",

@@ -5,6 +5,7 @@ setting changes, and a table saying what each setting changes beyond the verdict
 from __future__ import annotations
 
 import unittest
+import unittest.mock
 
 from loomlab.bench.knobs import change, knobs_table
 from loomlab.bench.loads import REFERENCE, Scale, base_mode, k6_mode, knob_of, mode_bound, with_reference
@@ -86,3 +87,48 @@ class KnobsTableTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BuildColumnsTest(unittest.TestCase):
+    def test_another_build_is_a_column_per_mode_on_its_jar_planned_as_its_mode(self):
+        from loomlab.bench import runner
+        from loomlab.bench.loads import with_build
+        from loomlab.bench.workloads import sleep
+
+        suite = sleep.suites(Scale())[0]
+        with_reference([suite])
+        est = dict(suite.loads[0].est_s) if isinstance(suite.loads[0].est_s, dict) else None
+        with_build([suite], "d509d67", "/builds/d509d67/quarkus-run.jar")
+        a3 = suite.loads[0]
+        built = [c for c in a3.modes if "[" in c]
+        self.assertEqual(built, ["worker[build=d509d67]", "virtual[build=d509d67]", "reactive[build=d509d67]"])
+        self.assertNotIn(f"{REFERENCE}[build=d509d67]", a3.modes)
+        self.assertEqual(knob_of(suite, "virtual[build=d509d67]").jar, "/builds/d509d67/quarkus-run.jar")
+        self.assertEqual(knob_of(suite, "virtual").jar, "")
+        if est is not None:
+            assert isinstance(a3.est_s, dict)
+            self.assertEqual(a3.est_s["virtual[build=d509d67]"], est["virtual"])
+        self.assertEqual(suite_modes(suite, {"virtual"}), ["virtual", "virtual[build=d509d67]", REFERENCE])
+
+        # The column's JVM runs that jar; the mode's own runs the lab's.
+        local = runner.LocalJvm("java", "k6", runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
+        with unittest.mock.patch.object(runner, "Service") as service:
+            local.start(suite, "virtual[build=d509d67]", "t", mock_settings(), runner.Path("/tmp"))
+            local.start(suite, "virtual", "t", mock_settings(), runner.Path("/tmp"))
+        jars = [call.args[0][call.args[0].index("-jar") + 1] for call in service.call_args_list]
+        self.assertEqual(jars, ["/builds/d509d67/quarkus-run.jar", "target/quarkus-app/quarkus-run.jar"])
+
+    def test_a_build_needs_a_name_and_a_jar_that_exists(self):
+        from loomlab import LabError
+        from loomlab.bench.__main__ import build_of
+
+        self.assertEqual(build_of(f"abc123={__file__}"), ("abc123", __file__))
+        for bad in (f"={__file__}", f"../x={__file__}", "abc=/nonexistent.jar", "abc"):
+            with self.assertRaisesRegex(LabError, "NAME=JAR"):
+                build_of(bad)
+
+
+def mock_settings():
+    from unittest import mock
+
+    return mock.Mock(flames=False)

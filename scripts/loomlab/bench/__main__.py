@@ -20,7 +20,7 @@ from loomlab import labreport as lr
 from . import jdks, verdict
 from .cli import parser
 from .compare import compare
-from .loads import SERVES, Suite, with_reference
+from .loads import SERVES, Suite, with_build, with_reference
 from .plan import planned_seconds, suite_modes, total_seconds
 from .profiles import PROFILES, suites
 from .progress import Progress
@@ -52,6 +52,16 @@ def chosen_suites(args) -> list[Suite]:
         if not chosen:
             raise LabError(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
     return chosen
+
+
+def build_of(text: str) -> tuple[str, str]:
+    """--build NAME=JAR's name and jar; refused without a jar that exists or a NAME of letters and digits."""
+    name, _, jar = text.partition("=")
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,40}", name) or not Path(jar).is_file():
+        raise LabError(
+            f"--build {text!r}: give NAME=JAR, a name of letters, digits, '.', '_' or '-' and a jar that exists"
+        )
+    return name, jar
 
 
 def announce(settings: RunSettings, chosen: list[Suite], modes: set[str], listed: bool, lanes: int = 1) -> Progress:
@@ -95,6 +105,8 @@ def main(argv=None):
         with_reference(chosen)
     elif not args.no_reference and any(ld.script in SERVES for s in chosen for ld in s.loads):
         print("no reference server (scripts/reference.sh builds it with Go): its column is left out", flush=True)
+    if args.build:
+        with_build(chosen, *build_of(args.build))
     modes = {m for m in args.mode.split(",") if m}
     wanted = jdks.parse(args.jdk) if args.jdk else []
     if len(wanted) > 1 and not settings.interleave:

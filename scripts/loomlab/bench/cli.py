@@ -79,6 +79,13 @@ def parser() -> argparse.ArgumentParser:
         " req/s and CPU per request as a ratio to it",
     )
     p.add_argument("--no-reference", action="store_true", help="leave the reference server's column out")
+    p.add_argument(
+        "--build",
+        default="",
+        metavar="NAME=JAR",
+        help="another build of the service (./lab ab REV builds a commit and passes it): a column per mode,"
+        " '<mode>[build=NAME]', in the same rounds, and each section's knobs table gives it against today's",
+    )
     round_options(p, "processes on this machine, started paused")
     p.add_argument(
         "--blocks",

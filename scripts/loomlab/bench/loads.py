@@ -9,6 +9,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from loomlab import ROOT
 
@@ -62,6 +63,7 @@ class Knob:
     env: dict = field(default_factory=dict)
     jvm_flags: tuple[str, ...] = ()
     pools: dict = field(default_factory=dict)
+    jar: str = ""  # another build of the service (./lab ab REV: that commit's quarkus-run.jar)
 
 
 @dataclass
@@ -147,6 +149,27 @@ def with_reference(chosen: list[Suite]) -> None:
                 est = getattr(load, name)
                 if isinstance(est, dict) and est:
                     setattr(load, name, {**est, REFERENCE: min(est.values())})
+
+
+def with_build(chosen: list[Suite], name: str, jar: str) -> None:
+    """Adds to every load of `chosen` a column "<mode>[build=NAME]" per mode it runs (the reference
+    server's aside): the same mode on another build's jar, in the same rounds, planned as long as the
+    mode; each section's knobs table then gives that build against today's (./lab ab)."""
+    for suite in chosen:
+        for load in suite.loads:
+            columns = {f"{m}[build={name}]": Knob(jar=jar) for m in load.modes if m != REFERENCE and "[" not in m}
+            load.modes = (*load.modes, *columns)
+            load.knobs = {**load.knobs, **columns}
+            load.est_s = planned_as_modes(load.est_s, columns)
+            load.warmup_est_s = planned_as_modes(load.warmup_est_s, columns)
+
+
+def planned_as_modes(est: Any, columns) -> Any:
+    """A load's planned seconds (per column, or one figure for all) with each of `columns` planned as
+    long as its mode (the longest where its mode has no figure)."""
+    if not isinstance(est, dict) or not est:
+        return est
+    return {**est, **{c: est.get(base_mode(c), max(est.values())) for c in columns}}
 
 
 @dataclass(frozen=True)

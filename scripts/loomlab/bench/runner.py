@@ -89,7 +89,8 @@ class LocalJvm:
         self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
     ) -> Service:
         """A JVM of its own for each suite and column (and JDK, of `javas`), with the suite's
-        configuration and a knob column's setting, or the reference server for its column; `slot`
+        configuration and a knob column's setting (another build's jar, for ./lab ab), or the reference
+        server for its column; `slot`
         numbers the processes that run side by side (port + slot). rounds.measure calls it."""
         log = out / f"service-{tag}-{mode}.log"
         if mode == REFERENCE:
@@ -103,7 +104,7 @@ class LocalJvm:
         knob = knob_of(suite, mode)
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
         env = {**suite.server_env, **knob.env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
-        cmd = on_cpus([java, *flags, "-jar", str(self.jar)], suite.service_cpus)
+        cmd = on_cpus([java, *flags, "-jar", knob.jar or str(self.jar)], suite.service_cpus)
         return Service(cmd, self.k6, self.port + slot, env, log, java)
 
 

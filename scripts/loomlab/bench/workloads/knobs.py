@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from ..loads import Knob, Load, Scale, Suite, base_mode
+from ..loads import Knob, Load, Scale, Suite, planned_as_modes
 from . import product, sleep
 
 # The sections are sleep's and product's (their bounds and causes apply); this module adds none.
@@ -52,19 +52,13 @@ def knobs(pools: bool) -> dict[str, Knob]:
 
 def with_knobs(load: Load, columns: dict[str, Knob]) -> Load:
     """`load` in the three modes and every knob column, each planned as long as its mode."""
-
-    def per_column(est: float | dict) -> float | dict:
-        if not isinstance(est, dict):
-            return est
-        return {**est, **{c: est.get(base_mode(c), max(est.values())) for c in columns}}
-
     return dataclasses.replace(
         load,
         modes=(*MODES, *columns),
         knobs=columns,
         seed={},
-        est_s=per_column(load.est_s),
-        warmup_est_s=None if load.warmup_est_s is None else per_column(load.warmup_est_s),
+        est_s=planned_as_modes(load.est_s, columns),
+        warmup_est_s=planned_as_modes(load.warmup_est_s, columns),
     )
 
 
