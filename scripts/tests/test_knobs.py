@@ -92,13 +92,13 @@ if __name__ == "__main__":
 class BuildColumnsTest(unittest.TestCase):
     def test_another_build_is_a_column_per_mode_on_its_jar_planned_as_its_mode(self):
         from loomlab.bench import runner
-        from loomlab.bench.loads import with_build
+        from loomlab.bench.loads import Knob, with_column
         from loomlab.bench.workloads import sleep
 
         suite = sleep.suites(Scale())[0]
         with_reference([suite])
         est = dict(suite.loads[0].est_s) if isinstance(suite.loads[0].est_s, dict) else None
-        with_build([suite], "d509d67", "/builds/d509d67/quarkus-run.jar")
+        with_column([suite], "build=d509d67", Knob(jar="/builds/d509d67/quarkus-run.jar"))
         a3 = suite.loads[0]
         built = [c for c in a3.modes if "[" in c]
         self.assertEqual(built, ["worker[build=d509d67]", "virtual[build=d509d67]", "reactive[build=d509d67]"])
@@ -132,3 +132,20 @@ def mock_settings():
     from unittest import mock
 
     return mock.Mock(flames=False)
+
+
+class AotColumnsTest(unittest.TestCase):
+    def test_a_cache_is_a_column_per_mode_that_must_map_it(self):
+        from loomlab import LabError
+        from loomlab.bench.__main__ import chosen_suites, columns
+        from loomlab.bench.cli import parser
+
+        args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--aot-cache", __file__])
+        chosen = chosen_suites(args)
+        columns(args, chosen)
+        a3 = chosen[0].loads[0]
+        self.assertEqual([c for c in a3.modes if "[" in c], ["worker[aot]", "virtual[aot]", "reactive[aot]"])
+        self.assertEqual(knob_of(chosen[0], "virtual[aot]").jvm_flags, (f"-XX:AOTCache={__file__}", "-XX:AOTMode=on"))
+        args.aot_cache = "/nonexistent/jvm-aot.aot"
+        with self.assertRaisesRegex(LabError, "no such file"):
+            columns(args, chosen_suites(args))

@@ -20,7 +20,7 @@ from loomlab import labreport as lr
 from . import jdks, verdict
 from .cli import parser
 from .compare import compare
-from .loads import SERVES, Suite, with_build, with_reference
+from .loads import SERVES, Knob, Suite, with_column, with_reference
 from .plan import planned_seconds, suite_modes, total_seconds
 from .profiles import PROFILES, suites
 from .progress import Progress
@@ -52,6 +52,23 @@ def chosen_suites(args) -> list[Suite]:
         if not chosen:
             raise LabError(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
     return chosen
+
+
+def columns(args, chosen: list[Suite]) -> None:
+    """The columns beside the modes that the options ask for: the reference server (where its
+    sleep loads run), another build (--build), the JVM with an AOT cache (--aot-cache)."""
+    if not args.no_reference and (args.reference or args.plan):
+        with_reference(chosen)
+    elif not args.no_reference and any(ld.script in SERVES for s in chosen for ld in s.loads):
+        print("no reference server (scripts/reference.sh builds it with Go): its column is left out", flush=True)
+    if args.build:
+        name, jar = build_of(args.build)
+        with_column(chosen, f"build={name}", Knob(jar=jar))
+    if args.aot_cache:
+        if not Path(args.aot_cache).is_file():
+            raise LabError(f"--aot-cache {args.aot_cache}: no such file (./lab startup trains one: jvm-aot.aot)")
+        # AOTMode=on: a JVM that cannot map the cache (another jar, JDK or GC) stops, not runs without it.
+        with_column(chosen, "aot", Knob(jvm_flags=(f"-XX:AOTCache={args.aot_cache}", "-XX:AOTMode=on")))
 
 
 def build_of(text: str) -> tuple[str, str]:
@@ -101,12 +118,7 @@ def main(argv=None):
     if not args.plan and not (args.k6 and args.java and args.out):
         raise LabError("--k6, --java and --out are needed to run (./lab bench passes them)")
     chosen = chosen_suites(args)
-    if not args.no_reference and (args.reference or args.plan):
-        with_reference(chosen)
-    elif not args.no_reference and any(ld.script in SERVES for s in chosen for ld in s.loads):
-        print("no reference server (scripts/reference.sh builds it with Go): its column is left out", flush=True)
-    if args.build:
-        with_build(chosen, *build_of(args.build))
+    columns(args, chosen)
     modes = {m for m in args.mode.split(",") if m}
     wanted = jdks.parse(args.jdk) if args.jdk else []
     if len(wanted) > 1 and not settings.interleave:

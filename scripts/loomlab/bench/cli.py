@@ -80,6 +80,14 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-reference", action="store_true", help="leave the reference server's column out")
     p.add_argument(
+        "--aot-cache",
+        default="",
+        metavar="FILE",
+        help="an AOT cache of this jar (./lab startup trains one on every workload: <its folder>/jvm-aot.aot):"
+        " a column per mode, '<mode>[aot]', the JVM using it, in the same rounds; each section's knobs table"
+        " gives it against the mode",
+    )
+    p.add_argument(
         "--build",
         default="",
         metavar="NAME=JAR",

@@ -151,13 +151,14 @@ def with_reference(chosen: list[Suite]) -> None:
                     setattr(load, name, {**est, REFERENCE: min(est.values())})
 
 
-def with_build(chosen: list[Suite], name: str, jar: str) -> None:
-    """Adds to every load of `chosen` a column "<mode>[build=NAME]" per mode it runs (the reference
-    server's aside): the same mode on another build's jar, in the same rounds, planned as long as the
-    mode; each section's knobs table then gives that build against today's (./lab ab)."""
+def with_column(chosen: list[Suite], setting: str, knob: Knob) -> None:
+    """Adds to every load of `chosen` a column "<mode>[SETTING]" per mode it runs (the reference
+    server's aside): the same mode with `knob`, in the same rounds, planned as long as the mode; each
+    section's knobs table gives it against the mode (./lab ab: another build; --aot-cache: the JVM
+    with an AOT cache)."""
     for suite in chosen:
         for load in suite.loads:
-            columns = {f"{m}[build={name}]": Knob(jar=jar) for m in load.modes if m != REFERENCE and "[" not in m}
+            columns = {f"{m}[{setting}]": knob for m in load.modes if m != REFERENCE and "[" not in m}
             load.modes = (*load.modes, *columns)
             load.knobs = {**load.knobs, **columns}
             load.est_s = planned_as_modes(load.est_s, columns)
