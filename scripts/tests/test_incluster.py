@@ -2,6 +2,7 @@
 the Jobs `./lab k8s run` makes and the figures it reads back (summaries, replicas, Prometheus),
 the failover and scale-out experiments, and which workloads run in the cluster."""
 
+import re
 import unittest
 from pathlib import Path
 
@@ -420,3 +421,38 @@ class NodeCpu(unittest.TestCase):
         self.assertEqual(t.rows[0][3:5], ["0.80", "0.40"])
         self.assertEqual(t.rows[0][-1], "2.00")
         self.assertIsNone(nodecpu.table([]))
+
+    def test_the_results_page_quotes_its_starts(self):
+        import json
+
+        from loomlab import ROOT
+        from loomlab.incluster.core import report
+        from loomlab.incluster.experiments import starts
+
+        docs = ROOT / "docs" / "results"
+        page = (docs / "2026-11-27-start-up-floor.md").read_text()
+        runs = json.loads((docs / "2026-11-27-start-up-floor" / "cluster" / "starts.json").read_text())["starts"]
+        paired = starts.ratio_table(runs, ["jvm", "jvm-aot"])
+        assert paired is not None
+        phases = dict(zip([k for k, _ in report.START_PHASES], paired.rows[0][1:], strict=True))
+        rows = {r[0]: r for r in report.startup_table(runs).rows}
+        for key, label in (("up_s", "Quarkus up"), ("ready_s", "Ready"), ("answered_s", "first answer")):
+            i = 2 + [k for k, _ in report.START_PHASES].index(key)
+            jvm, aot = rows["in-cluster JVM"][i], rows["in-cluster JVM+AOT"][i]
+            self.assertRegex(
+                page, rf"\| {label}[^|]* \| {re.escape(jvm)} \| {re.escape(aot)} \| {re.escape(phases[key])} \|"
+            )
+
+
+class JobEnv(unittest.TestCase):
+    def test_a_value_set_replaces_its_name_s_entry_and_adds_the_others(self):
+        container = {"env": [{"name": "RESULTS", "value": "/results"}, {"name": "SCRIPT", "value": "sleep.js"}]}
+        deploy.set_env(container, RESULTS="/results/job-1", SAMPLES="1")
+        self.assertEqual(
+            container["env"],
+            [
+                {"name": "RESULTS", "value": "/results/job-1"},
+                {"name": "SCRIPT", "value": "sleep.js"},
+                {"name": "SAMPLES", "value": "1"},
+            ],
+        )

@@ -144,6 +144,14 @@ def make_job(templates: dict, load: bench.Load, name: str, target: str, mode: st
     return job
 
 
+def set_env(container: dict, **values: str) -> None:
+    """The container's environment with `values` set: each replaces its name's entry, or is added (a
+    name twice in a container's env is refused by server-side apply)."""
+    env = {e["name"]: e for e in container.get("env", [])}
+    env |= {k: {"name": k, "value": v} for k, v in values.items()}
+    container["env"] = list(env.values())
+
+
 RUNNER_PORT = 6565  # k6's REST API on each runner pod (run.sh PAUSED=1)
 
 
@@ -154,15 +162,13 @@ def distribute(job: dict, runners: int) -> dict:
     spec = job["spec"]
     spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
     container = spec["template"]["spec"]["containers"][0]
-    env = {e["name"]: e for e in container["env"]}
-    for name, value in (
-        ("SEGMENTS", str(runners)),
-        ("PAUSED", "1"),
-        ("SAMPLES", "1"),
-        ("RESULTS", f"/results/{job['metadata']['name']}"),
-    ):
-        env[name] = {"name": name, "value": value}
-    container["env"] = list(env.values())
+    set_env(
+        container,
+        SEGMENTS=str(runners),
+        PAUSED="1",
+        SAMPLES="1",
+        RESULTS=f"/results/{job['metadata']['name']}",
+    )
     container["ports"] = [{"name": "k6-api", "containerPort": RUNNER_PORT}]
     container["readinessProbe"] = {"httpGet": {"path": "/v1/status", "port": RUNNER_PORT}, "periodSeconds": 1}
     return job

@@ -62,9 +62,7 @@ def load_job(service: ClusterService, load: bench.Load, name: str, mode: str, ke
         # A new connection per request, as many distinct clients would open: kube-proxy spreads
         # connections, not requests, so k6's users would otherwise stay on the pods they first
         # reached and a new pod would get none of the load (docs/results/2026-11-25-queue-autoscaler.md).
-        job["spec"]["template"]["spec"]["containers"][0]["env"].append(
-            {"name": "K6_NO_VU_CONNECTION_REUSE", "value": "true"}
-        )
+        deploy.set_env(job["spec"]["template"]["spec"]["containers"][0], K6_NO_VU_CONNECTION_REUSE="true")
     return job
 
 

@@ -106,8 +106,8 @@ def main(argv):
     service.wait_ready()
     job_name = deploy.job_id("failover")
     job = deploy.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False)
-    env = job["spec"]["template"]["spec"]["containers"][0]["env"]
-    env += [{"name": "SAMPLES", "value": "1"}, {"name": "RESULTS", "value": f"/results/{job_name}"}]
+    # Every request in k6's CSV, in a folder of the Job's own.
+    deploy.set_env(job["spec"]["template"]["spec"]["containers"][0], SAMPLES="1", RESULTS=f"/results/{job_name}")
     victim = service.pods[0]
     print(f"== {load.name} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
