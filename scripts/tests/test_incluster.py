@@ -414,12 +414,13 @@ class NodeCpu(unittest.TestCase):
         self.assertEqual(spent[nodecpu.OTHER_PODS], 2.75)  # the new pod's half second and CoreDNS's
         self.assertEqual(spent[nodecpu.HOST], 10.0 - 8.75)
         self.assertEqual(list(spent), list(nodecpu.ORDER))
-        section = {"load": "A3", "results": {"virtual": {"runs": [{"node_cpu_s": spent, "wall_s": 5.0}]}}}
+        run = {"node_cpu_s": spent, "wall_s": 5.0, "requests": 2000}
+        section = {"load": "A3", "results": {"virtual": {"runs": [run]}}}
         t = nodecpu.table([section, {"load": "x", "results": {"virtual": {"runs": [{"wall_s": 1.0}]}}}])
         assert t is not None
         self.assertEqual(len(t.rows), 1)
-        self.assertEqual(t.rows[0][3:5], ["0.80", "0.40"])
-        self.assertEqual(t.rows[0][-1], "2.00")
+        self.assertEqual(t.rows[0][3:5], ["2.000", "1.000"])  # 4 s and 2 s over 2,000 requests
+        self.assertEqual(t.rows[0][-1], "2.00")  # 10 s over the Job's 5 s
         self.assertIsNone(nodecpu.table([]))
 
     def test_the_results_page_quotes_its_starts(self):

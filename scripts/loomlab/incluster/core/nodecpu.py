@@ -88,17 +88,17 @@ def split(before: Reading, after: Reading, groups: dict[str, str]) -> dict[str, 
 
 
 def table(sections: list[dict]) -> lr.Table | None:
-    """Per load and mode, the node's CPU cores busy during its runs by group (each run's seconds over
-    its wall time, medians over the runs); None where no run read the node."""
-    t = lr.Table(["load", "mode", "runs", *(f"{g} cores" for g in ORDER), "node cores busy"])
+    """Per load and mode, the node's CPU by group as ms per answered request (each run's seconds over
+    its requests, medians over the runs), and the node's cores busy over the run's Job; None where no
+    run read the node."""
+    t = lr.Table(["load", "mode", "runs", *(f"{g} ms/req" for g in ORDER), "node cores busy over the Job"])
     for s in sections:
         for mode, res in s.get("results", {}).items():
-            runs = [r for r in res.get("runs", []) if r.get("node_cpu_s") and r.get("wall_s")]
+            runs = [r for r in res.get("runs", []) if r.get("node_cpu_s") and r.get("wall_s") and r.get("requests")]
             if not runs:
                 continue
-            cores = {g: lr.Spread.of([r["node_cpu_s"][g] / r["wall_s"] for r in runs]) for g in ORDER}
-            total = lr.Spread.of([sum(r["node_cpu_s"].values()) / r["wall_s"] for r in runs])
-            t.add(
-                s["load"], mode, str(len(runs)), *(lr.fmt(cores[g].median, 2) for g in ORDER), lr.fmt_spread(total, 2)
-            )
+            per_request = {g: lr.Spread.of([r["node_cpu_s"][g] / r["requests"] * 1000 for r in runs]) for g in ORDER}
+            busy = lr.Spread.of([sum(r["node_cpu_s"].values()) / r["wall_s"] for r in runs])
+            medians = (lr.fmt(per_request[g].median, 3) for g in ORDER)
+            t.add(s["load"], mode, str(len(runs)), *medians, lr.fmt_spread(busy, 2))
     return t if t.rows else None

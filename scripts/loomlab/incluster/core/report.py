@@ -232,7 +232,7 @@ def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> l
         "## Start-up in the cluster",
         "",
         "Each suite and mode gets fresh pods, timed from the first pod seen (polled every 0.1 s through the"
-        " API; the startup probe asks every second, the readiness probe every 5 s); RSS from every pod's"
+        " API; in deploy/k8s/local the startup and readiness probes each ask every second); RSS from every pod's"
         " /q/metrics (their sum) at Ready and after the suite's runs. Median (min-max).",
         "",
         startup_table(startups).markdown(),
@@ -244,8 +244,9 @@ def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> l
             "## The node's CPU during the runs",
             "",
             "Where this host is the node (the lab's own cluster): the machine's busy CPU (/proc/stat) and each"
-            " pod's (the kubelet's cgroups) over each run, as cores (seconds over the run's wall time), medians"
-            " over the runs; the host is everything outside the pods.",
+            " pod's (the kubelet's cgroups) over each run's k6 Job, from its creation to its end (the k6 pod's"
+            " start is in it), as CPU ms per answered request; the host is everything outside the pods. Medians"
+            " over the runs.",
             "",
             node.markdown(),
             "",
