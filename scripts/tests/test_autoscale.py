@@ -153,3 +153,17 @@ class Autoscaler(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ResultsPageTest(unittest.TestCase):
+    def test_the_start_up_page_gives_the_aot_runs_table(self):
+        import json
+
+        from loomlab import ROOT
+        from loomlab.incluster.experiments import autoscaletable
+
+        docs = ROOT / "docs" / "results"
+        runs = sorted((docs / "2026-11-27-start-up-floor" / "autoscale").glob("*.json"))
+        self.assertEqual(len(runs), 4)
+        t = autoscaletable.table([json.loads(r.read_text()) for r in runs])
+        self.assertIn(t.markdown(), (docs / "2026-11-27-start-up-floor.md").read_text())

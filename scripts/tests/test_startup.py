@@ -2,6 +2,7 @@
 memory split it reads from the OS, the phases and counters it reads off a launch, the training
 run's loads and the profiled launch's summary."""
 
+import json
 import math
 import os
 import unittest
@@ -217,3 +218,13 @@ class AgainstTheMinimalApplication(unittest.TestCase):
         service, floor = properties(ROOT / "pom.xml"), properties(ROOT / "scripts/minimal/pom.xml")
         for key in ("quarkus.platform.version", "maven.compiler.release", "compiler-plugin.version"):
             self.assertEqual(floor[key], service[key], key)
+
+    def test_the_results_page_quotes_its_runs(self):
+        # docs/results/2026-11-27-start-up-floor.md: the service over the minimal application, paired by launch.
+        docs = ROOT / "docs" / "results"
+        page = " ".join((docs / "2026-11-27-start-up-floor.md").read_text().split())
+        runs = json.loads((docs / "2026-11-27-start-up-floor" / "minimal" / "results.json").read_text())["runs"]
+        t = tables.minimal_table(runs)
+        assert t is not None
+        for row in t.rows:
+            self.assertIn(f"| {row[1]} | {row[2]} | {row[3]} |", page)
