@@ -457,3 +457,16 @@ class JobEnv(unittest.TestCase):
                 {"name": "SAMPLES", "value": "1"},
             ],
         )
+
+
+class ClusterSharePage(unittest.TestCase):
+    def test_the_node_cpu_table_is_the_runs(self):
+        from loomlab import ROOT
+        from loomlab.bench import records
+        from loomlab.incluster.core import nodecpu
+
+        docs = ROOT / "docs" / "results"
+        data = records.read_results(docs / "2026-11-27-cluster-share" / "cluster")
+        t = nodecpu.table(data["sections"])
+        assert t is not None
+        self.assertIn(t.markdown(), (docs / "2026-11-27-cluster-share.md").read_text())

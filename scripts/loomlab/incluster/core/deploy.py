@@ -271,7 +271,8 @@ def policy_probe(kube: Kube, templates: dict) -> str:
     container["command"] = [
         "bash",
         "-c",
-        "if timeout 5 bash -c 'exec 3<>/dev/tcp/postgres/5432'; then echo reached;" " else echo refused; fi",
+        # bash's own complaint of a refused connection (stderr) is not the answer: only the last word is.
+        "if timeout 5 bash -c 'exec 3<>/dev/tcp/postgres/5432' 2>/dev/null; then echo reached; else echo refused; fi",
     ]
     container["env"] = []
     kube.apply([job])
