@@ -100,6 +100,7 @@ class BuildColumnsTest(unittest.TestCase):
         est = dict(suite.loads[0].est_s) if isinstance(suite.loads[0].est_s, dict) else None
         with_column([suite], "build=d509d67", Knob(jar="/builds/d509d67/quarkus-run.jar"))
         a3 = suite.loads[0]
+        self.assertEqual(a3.modes[-1], REFERENCE)  # the rounds' order: modes, columns, the reference server
         built = [c for c in a3.modes if "[" in c]
         self.assertEqual(built, ["worker[build=d509d67]", "virtual[build=d509d67]", "reactive[build=d509d67]"])
         self.assertNotIn(f"{REFERENCE}[build=d509d67]", a3.modes)
@@ -149,3 +150,20 @@ class AotColumnsTest(unittest.TestCase):
         args.aot_cache = "/nonexistent/jvm-aot.aot"
         with self.assertRaisesRegex(LabError, "no such file"):
             columns(args, chosen_suites(args))
+
+
+class RebuiltBuildColumnsTest(unittest.TestCase):
+    def test_a_rebuilt_ab_report_keeps_its_knobs_table(self):
+        import contextlib
+        import io
+        import tempfile
+        from pathlib import Path
+
+        from loomlab import ROOT
+        from loomlab.bench import report
+
+        run = ROOT / "docs" / "results" / "2026-11-27-ab-d509d67" / "run-1"
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(run, Path(tmp, "again")).read_text()
+        self.assertEqual(text, (run / "report.md").read_text())
+        self.assertIn("| virtual[build=d509d67631d0] | 1.01x (0.92-1.04) |", text)

@@ -159,7 +159,9 @@ def with_column(chosen: list[Suite], setting: str, knob: Knob) -> None:
     for suite in chosen:
         for load in suite.loads:
             columns = {f"{m}[{setting}]": knob for m in load.modes if m != REFERENCE and "[" not in m}
-            load.modes = (*load.modes, *columns)
+            # Before the reference server's column: the columns' order is the rounds' (plan.suite_modes).
+            own = tuple(m for m in load.modes if m != REFERENCE)
+            load.modes = (*own, *columns, *((REFERENCE,) if REFERENCE in load.modes else ()))
             load.knobs = {**load.knobs, **columns}
             load.est_s = planned_as_modes(load.est_s, columns)
             load.warmup_est_s = planned_as_modes(load.warmup_est_s, columns)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
-from ..loads import Load, Scale, Suite
+from ..loads import Knob, Load, Scale, Suite
 from . import buffers, cores, db, ingest, knobs, mixed, pinning, product, sleep, tasks
 
 # In report order.
@@ -54,4 +54,7 @@ def of_section(section: Mapping) -> tuple[Suite | None, Load]:
     suite, load = (named or found)[0]
     load = replace(load, name=section["load"])
     load.modes = tuple(section["results"])
+    # A column the run added to the load (another build, an AOT cache: bench/__main__.columns) is a
+    # knob column of the section's, whatever it changed.
+    load.knobs = {**load.knobs, **{c: Knob() for c in load.modes if "[" in c and c not in load.knobs}}
     return suite, load
