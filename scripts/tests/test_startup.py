@@ -228,3 +228,24 @@ class AgainstTheMinimalApplication(unittest.TestCase):
         assert t is not None
         for row in t.rows:
             self.assertIn(f"| {row[1]} | {row[2]} | {row[3]} |", page)
+
+    def test_the_aot_throughput_table_is_its_run(self):
+        # Each row of the page's table: the run's knobs table row for that load's <mode>[aot] column.
+        import contextlib
+        import io
+        import tempfile
+        from pathlib import Path
+
+        from loomlab.bench import report
+
+        docs = ROOT / "docs" / "results"
+        run = docs / "2026-11-27-start-up-floor" / "aot-throughput"
+        page = (docs / "2026-11-27-start-up-floor.md").read_text()
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(run, Path(tmp, "again")).read_text()
+        self.assertEqual(text, (run / "report.md").read_text())
+        rows = [line for line in text.splitlines() if line.startswith("| ") and "[aot] |" in line and "x (" in line]
+        self.assertEqual(len(rows), 7)
+        for line in rows:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            self.assertIn(f"| {cells[0].split('[')[0]} | {' | '.join(cells[1:5])} |", page)
