@@ -167,3 +167,17 @@ class RebuiltBuildColumnsTest(unittest.TestCase):
             text = report.rebuild(run, Path(tmp, "again")).read_text()
         self.assertEqual(text, (run / "report.md").read_text())
         self.assertIn("| virtual[build=d509d67631d0] | 1.01x (0.92-1.04) |", text)
+
+    def test_the_ab_page_quotes_both_runs(self):
+        from loomlab import ROOT
+
+        docs = ROOT / "docs" / "results"
+        page = (docs / "2026-11-27-ab-d509d67.md").read_text()
+        for run in ("1", "2"):
+            text = (docs / "2026-11-27-ab-d509d67" / f"run-{run}" / "report.md").read_text()
+            rows = [line for line in text.splitlines() if "[build=d509d67631d0] | " in line and "x (" in line]
+            knobs = [line for line in rows if line.count("x (") >= 4]
+            self.assertTrue(knobs)
+            for line in knobs:
+                cells = [c.strip() for c in line.strip("|").split("|")]
+                self.assertIn(f"| {run} | {cells[0].split('[')[0]} | {' | '.join(cells[1:5])} |", page)
