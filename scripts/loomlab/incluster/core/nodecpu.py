@@ -102,3 +102,21 @@ def table(sections: list[dict]) -> lr.Table | None:
             medians = (lr.fmt(per_request[g].median, 3) for g in ORDER)
             t.add(s["load"], mode, str(len(runs)), *medians, lr.fmt_spread(busy, 2))
     return t if t.rows else None
+
+
+def section(sections: list[dict]) -> list[str]:
+    """The in-cluster report's section on the node's CPU (its lines), or none where no run read it."""
+    t = table(sections)
+    if t is None:
+        return []
+    return [
+        "## The node's CPU during the runs",
+        "",
+        "Where this host is the node (the lab's own cluster): the machine's busy CPU (/proc/stat) and each"
+        " pod's (the kubelet's cgroups) over each run's k6 Job, from its creation to its end (the k6 pod's"
+        " start is in it), as CPU ms per answered request; the host is everything outside the pods. Medians"
+        " over the runs.",
+        "",
+        t.markdown(),
+        "",
+    ]

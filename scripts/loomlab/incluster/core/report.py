@@ -238,19 +238,7 @@ def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> l
         startup_table(startups).markdown(),
         "",
     ]
-    node = nodecpu.table(sections)
-    if node:
-        extra += [
-            "## The node's CPU during the runs",
-            "",
-            "Where this host is the node (the lab's own cluster): the machine's busy CPU (/proc/stat) and each"
-            " pod's (the kubelet's cgroups) over each run's k6 Job, from its creation to its end (the k6 pod's"
-            " start is in it), as CPU ms per answered request; the host is everything outside the pods. Medians"
-            " over the runs.",
-            "",
-            node.markdown(),
-            "",
-        ]
+    extra += nodecpu.section(sections)
     both = prometheus_table(sections)
     if both:
         extra += [
