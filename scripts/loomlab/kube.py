@@ -245,6 +245,10 @@ class Kube:
             content_type="application/json-patch+json",
         )
 
+    def scale_deployment(self, name: str, replicas: int):
+        """The Deployment's replicas set (its pods follow; an autoscaler removed leaves its own count)."""
+        self.patch_deployment(name, [{"op": "replace", "path": "/spec/replicas", "value": replicas}])
+
     def rolled_out(self, kind: str, name: str) -> bool:
         """A Deployment's or StatefulSet's newest generation has every replica updated and ready."""
         read = (

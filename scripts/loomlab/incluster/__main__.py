@@ -46,7 +46,7 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
     print(f"== {policies}", flush=True)
     if interleave:  # every mode gets pods of its own: the variants' shared ones step aside
         for v in variants:
-            kube.patch_deployment(plan.VARIANTS[v][0], [{"op": "replace", "path": "/spec/replicas", "value": 0}])
+            kube.scale_deployment(plan.VARIANTS[v][0], 0)
     return service_docs, templates, policies
 
 

@@ -117,7 +117,7 @@ def main(argv):
         kube.delete_job(job_name)
         scaler.delete(kube)
         # An autoscaler removed leaves the replicas it set: the next run starts from one pod.
-        kube.patch_deployment(name, [{"op": "replace", "path": "/spec/replicas", "value": 1}])
+        kube.scale_deployment(name, 1)
     summary = deploy.summary_of(log)
     figures = bench.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
     prom = Prometheus(kube)

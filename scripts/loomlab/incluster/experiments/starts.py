@@ -29,7 +29,7 @@ MODE = "virtual"  # the mode whose endpoint answers first; a start is the same i
 def scaled_to_zero(kube: Kube, variant: str, timeout_s: float = 120) -> None:
     """The variant's Deployment at 0 replicas and its pods gone (their terminating included)."""
     name = plan.VARIANTS[variant][0]
-    kube.patch_deployment(name, [{"op": "replace", "path": "/spec/replicas", "value": 0}])
+    kube.scale_deployment(name, 0)
     # The variant's own pods, not a mode's copy (`./lab k8s run` gives each mode a Deployment of its own).
     selector = f"app.kubernetes.io/component=service,app.kubernetes.io/variant={variant},!{MODE_LABEL}"
     if not proc.wait_until(lambda: not kube.pods(selector), timeout_s, 0.5):
@@ -121,7 +121,7 @@ def main(argv):
     finally:
         for name in names:  # deploy/k8s/local's own pod count again
             again = deployments[name]["spec"].get("replicas", 1)
-            kube.patch_deployment(name, [{"op": "replace", "path": "/spec/replicas", "value": again}])
+            kube.scale_deployment(name, again)
     node = report.node_info(kube, starts)
     path = write(out, args, starts, variants, node)
     print("\n" + path.read_text(), flush=True)
