@@ -6,7 +6,9 @@
 //   SUMMARY_JSON   where to write k6's raw summary    default: not written
 //   RUN_LABEL      free text printed in the summary  default: script and mode
 //   THINK_MS       pause between iterations (ms)     default 0 (the seeds used none)
-//   READY_WAIT_S   setup() waits this long for /q/health/ready before giving up   default 30
+//   READY_WAIT_S   setup() waits this long for READY_PATH before giving up   default 30
+//   READY_PATH     what answers 200 once the service is ready   default /q/health/ready
+//                  (the bench's minimal application has no health endpoint: its sleep's)
 //   SUMMARY_LOG    1: also print the raw summary to stdout between marker lines   default: not
 //                  (a Kubernetes Job's result, read back from its log)
 // Nothing here imports from the network: clusters often have no egress.
@@ -17,6 +19,7 @@ import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 
 export const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+const READY_PATH = __ENV.READY_PATH || '/q/health/ready';
 /**
  * Which modes each workload runs in: modes.json beside this file, the one statement of it that the
  * scripts, run.sh and the bench read (the service states the same; ModeMatrixTest compares them).
@@ -149,14 +152,14 @@ export function requireReady() {
   const started = Date.now();
   const deadline = started + intEnv('READY_WAIT_S', 30) * 1000;
   let probes = 1;
-  let res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '5s' });
+  let res = http.get(`${BASE_URL}${READY_PATH}`, { tags: { name: 'setup' }, timeout: '5s' });
   while (res.status !== 200 && Date.now() < deadline) {
     sleep(0.5);
     probes += 1;
-    res = http.get(`${BASE_URL}/q/health/ready`, { tags: { name: 'setup' }, timeout: '5s' });
+    res = http.get(`${BASE_URL}${READY_PATH}`, { tags: { name: 'setup' }, timeout: '5s' });
   }
   if (res.status !== 200) {
-    exec.test.abort(`service not ready at ${BASE_URL}/q/health/ready (status ${res.status})`);
+    exec.test.abort(`service not ready at ${BASE_URL}${READY_PATH} (status ${res.status})`);
   }
   const info = http.get(`${BASE_URL}/api/info`, { tags: { name: 'setup' } });
   // How long the wait took and how many probes it needed: the report rates the load without it.

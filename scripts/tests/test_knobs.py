@@ -152,6 +152,71 @@ class AotColumnsTest(unittest.TestCase):
             columns(args, chosen_suites(args))
 
 
+class MinimalColumnTest(unittest.TestCase):
+    def test_the_minimal_application_is_a_virtual_column_of_the_sleep_loads_alone(self):
+        from loomlab import LabError
+        from loomlab.bench import runner
+        from loomlab.bench.__main__ import chosen_suites, columns
+        from loomlab.bench.cli import parser
+
+        args = parser().parse_args(["--profile", "knobs", "--no-reference", "--minimal", "--minimal-jar", __file__])
+        chosen = chosen_suites(args)
+        columns(args, chosen)
+        for suite in chosen:
+            for load in suite.loads:
+                # Its one endpoint: the virtual sleep; the product loads get none.
+                added = [c for c in load.modes if "[minimal]" in c]
+                self.assertEqual(added, ["virtual[minimal]"] if suite.workload == "sleep" else [], load.name)
+        sleep = next(s for s in chosen if s.workload == "sleep")
+        self.assertTrue(knob_of(sleep, "virtual[minimal]").bare)
+
+        local = runner.LocalJvm("java", "k6", runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
+        with unittest.mock.patch.object(runner, "BareService") as bare:
+            local.start(sleep, "virtual[minimal]", "t", mock_settings(), runner.Path("/tmp"))
+        self.assertEqual(bare.call_args.args[0][-1], __file__)
+
+        args.minimal_jar = "/nonexistent/quarkus-run.jar"
+        with self.assertRaisesRegex(LabError, "no jar"):
+            columns(args, chosen_suites(args))
+
+    def test_knobs_keeps_the_columns_it_names(self):
+        from loomlab.bench.__main__ import chosen_suites
+        from loomlab.bench.cli import parser
+
+        def kept(*flags: str) -> tuple:
+            args = parser().parse_args(["--profile", "knobs", "--workload", "sleep", "--loads", "A3", *flags])
+            a3 = chosen_suites(args)[0].loads[0]
+            self.assertEqual(set(a3.knobs), {m for m in a3.modes if "[" in m})
+            return a3.modes
+
+        self.assertEqual(kept("--knobs", "none"), ("worker", "virtual", "reactive"))
+        carriers = tuple(f"virtual[carriers={n}]" for n in (1, 2 * knobs.CORES) if n != knobs.CORES)
+        self.assertEqual(kept("--knobs", "carriers")[3:], carriers)
+        self.assertIn("reactive[gc=serial]", kept())
+
+    def test_its_figures_come_from_proc(self):
+        import math
+        import os
+        import tempfile
+        from pathlib import Path
+
+        from loomlab.bench import bare
+
+        with tempfile.TemporaryDirectory() as root:
+            pid = Path(root, "42")
+            pid.mkdir()
+            # A command with a space and a parenthesis: the fields are read after the last ')'.
+            fields = ["S"] + ["0"] * 10 + ["150", "50"] + ["0"] * 10
+            (pid / "stat").write_text(f"42 (java (x) y) {' '.join(fields)}\n")
+            (pid / "statm").write_text("9000 2500 100 1 0 800 0\n")
+            (pid / "status").write_text("Name:\tjava\nThreads:\t37\nVmRSS:\t10000 kB\n")
+            sample = bare.sample(42, Path(root))
+        self.assertEqual(sample["cpu_ns"], 200 * 1e9 / os.sysconf("SC_CLK_TCK"))
+        self.assertEqual(sample["rss_bytes"], 2500 * os.sysconf("SC_PAGE_SIZE"))
+        self.assertEqual(sample["live_threads"], 37)
+        self.assertTrue(math.isnan(sample["worker_active"]))
+
+
 class RebuiltBuildColumnsTest(unittest.TestCase):
     def test_a_rebuilt_ab_report_keeps_its_knobs_table(self):
         import contextlib

@@ -31,8 +31,8 @@ from .settings import RunSettings
 
 
 def chosen_suites(args) -> list[Suite]:
-    """The profile's suites of the workloads asked for, with the loads --loads names; a workload the
-    profile lacks is refused with the profiles that have it."""
+    """The profile's suites of the workloads asked for, with the loads --loads names and the knob
+    columns --knobs names; a workload the profile lacks is refused with the profiles that have it."""
     wanted = {w for w in args.workload.split(",") if w}
     missing = wanted - {s.workload for s in suites(args.profile)}
     if missing:
@@ -51,12 +51,17 @@ def chosen_suites(args) -> list[Suite]:
         chosen = [s for s in chosen if s.loads]
         if not chosen:
             raise LabError(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
+    if args.knobs is not None:
+        for load in (ld for s in chosen for ld in s.loads):
+            load.knobs = {c: k for c, k in load.knobs.items() if args.knobs != "none" and re.search(args.knobs, c)}
+            load.modes = tuple(m for m in load.modes if "[" not in m or m in load.knobs)
     return chosen
 
 
 def columns(args, chosen: list[Suite]) -> None:
     """The columns beside the modes that the options ask for: the reference server (where its
-    sleep loads run), another build (--build), the JVM with an AOT cache (--aot-cache)."""
+    sleep loads run), another build (--build), the JVM with an AOT cache (--aot-cache), the minimal
+    application (--minimal, on the virtual sleep loads: its one endpoint)."""
     if not args.no_reference and (args.reference or args.plan):
         with_reference(chosen)
     elif not args.no_reference and any(ld.script in SERVES for s in chosen for ld in s.loads):
@@ -69,6 +74,13 @@ def columns(args, chosen: list[Suite]) -> None:
             raise LabError(f"--aot-cache {args.aot_cache}: no such file (./lab startup trains one: jvm-aot.aot)")
         # AOTMode=on: a JVM that cannot map the cache (another jar, JDK or GC) stops, not runs without it.
         with_column(chosen, "aot", Knob(jvm_flags=(f"-XX:AOTCache={args.aot_cache}", "-XX:AOTMode=on")))
+    if args.minimal:
+        if not args.plan and not Path(args.minimal_jar).is_file():
+            raise LabError(f"--minimal: no jar at {args.minimal_jar!r} (./lab bench --minimal builds scripts/minimal)")
+        if args.jdk and len(jdks.parse(args.jdk)) > 1:
+            raise LabError("--minimal runs on one JDK: its column has no metrics to compare JDKs by")
+        minimal = Knob(jar=args.minimal_jar, bare=True)
+        with_column(chosen, "minimal", minimal, where=lambda load, mode: mode == "virtual" and load.script in SERVES)
 
 
 def build_of(text: str) -> tuple[str, str]:

@@ -64,6 +64,13 @@ def parser() -> argparse.ArgumentParser:
         " them; default: every load)",
     )
     p.add_argument(
+        "--knobs",
+        default=None,
+        metavar="REGEX",
+        help="only the profile's knob columns whose name matches REGEX, e.g. 'carriers' or 'virtual\\[' ('none':"
+        " none of them; default: every one)",
+    )
+    p.add_argument(
         "--mode",
         default="",
         help="worker, virtual, reactive, reactive+offload (mixed: the CPU work off the event loop) or "
@@ -93,6 +100,19 @@ def parser() -> argparse.ArgumentParser:
         metavar="NAME=JAR",
         help="another build of the service (./lab ab REV builds a commit and passes it): a column per mode,"
         " '<mode>[build=NAME]', in the same rounds, and each section's knobs table gives it against today's",
+    )
+    p.add_argument(
+        "--minimal",
+        action="store_true",
+        help="the minimal Quarkus application (scripts/minimal: the sleep on a virtual thread and nothing of"
+        " the lab's) as a column, 'virtual[minimal]', in the sleep loads' rounds: each section's knobs table"
+        " gives it against the virtual mode, what the lab's code and extensions cost per request",
+    )
+    p.add_argument(
+        "--minimal-jar",
+        default="",
+        metavar="JAR",
+        help="the minimal application's jar (./lab builds it when --minimal asks and passes it)",
     )
     round_options(p, "processes on this machine, started paused")
     p.add_argument(

@@ -64,6 +64,9 @@ class Knob:
     jvm_flags: tuple[str, ...] = ()
     pools: dict = field(default_factory=dict)
     jar: str = ""  # another build of the service (./lab ab REV: that commit's quarkus-run.jar)
+    # A jar without the service's management endpoints (the minimal application, bare.py): ready at
+    # its first answer, its CPU, RSS and threads read from /proc.
+    bare: bool = False
 
 
 @dataclass
@@ -151,14 +154,18 @@ def with_reference(chosen: list[Suite]) -> None:
                     setattr(load, name, {**est, REFERENCE: min(est.values())})
 
 
-def with_column(chosen: list[Suite], setting: str, knob: Knob) -> None:
+def with_column(
+    chosen: list[Suite], setting: str, knob: Knob, where: Callable[[Load, str], bool] = lambda load, mode: True
+) -> None:
     """Adds to every load of `chosen` a column "<mode>[SETTING]" per mode it runs (the reference
     server's aside): the same mode with `knob`, in the same rounds, planned as long as the mode; each
     section's knobs table gives it against the mode (./lab ab: another build; --aot-cache: the JVM
-    with an AOT cache)."""
+    with an AOT cache); `where(load, mode)`: the loads and modes that get one (--minimal: the
+    minimal application's one endpoint)."""
     for suite in chosen:
         for load in suite.loads:
-            columns = {f"{m}[{setting}]": knob for m in load.modes if m != REFERENCE and "[" not in m}
+            modes = [m for m in load.modes if m != REFERENCE and "[" not in m and where(load, m)]
+            columns = {f"{m}[{setting}]": knob for m in modes}
             # Before the reference server's column: the columns' order is the rounds' (plan.suite_modes).
             own = tuple(m for m in load.modes if m != REFERENCE)
             load.modes = (*own, *columns, *((REFERENCE,) if REFERENCE in load.modes else ()))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import resource
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError, metrics, proc
 
-from . import profiler, runners
+from . import bare, profiler, runners
 from .figures import figures_of, open_throughput
 from .loads import REFERENCE, Load, Suite, k6_mode, knob_of, on_cpus
 from .settings import RunSettings
@@ -72,6 +73,26 @@ class Service:
         proc.stop(self.proc)
 
 
+class BareService(Service):
+    """The minimal application (bare.py) as a local process: ready at its first answer, read from /proc."""
+
+    def wait_ready(self, timeout_s: float = 60) -> None:
+        if proc.wait_http(self.url + bare.READY_PATH, timeout_s, alive=lambda: self.proc.poll() is None):
+            return
+        raise LabError(f"the minimal application did not answer in {timeout_s} s; see {self.log}")
+
+    def info(self) -> dict:
+        return dict(bare.INFO)
+
+    def sample(self) -> dict:
+        return bare.sample(self.pid)
+
+    def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
+        """k6's run, its setup() waiting for the endpoint where the service has /q/health/ready."""
+        at = dataclasses.replace(load, env={**load.env, "READY_PATH": bare.READY_PATH})
+        return run_k6(self.k6, at, mode, self.url, out, label, self, settings, warmup)
+
+
 @dataclass(frozen=True)
 class LocalJvm:
     """Where the local services come from: the JDK, the jar, the first port, the JVM flags, and the
@@ -89,9 +110,9 @@ class LocalJvm:
         self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
     ) -> Service:
         """A JVM of its own for each suite and column (and JDK, of `javas`), with the suite's
-        configuration and a knob column's setting (another build's jar, for ./lab ab), or the reference
-        server for its column; `slot`
-        numbers the processes that run side by side (port + slot). rounds.measure calls it."""
+        configuration and a knob column's setting (another build's jar, for ./lab ab; the minimal
+        application, for --minimal), or the reference server for its column; `slot` numbers the
+        processes that run side by side (port + slot). rounds.measure calls it."""
         log = out / f"service-{tag}-{mode}.log"
         if mode == REFERENCE:
             if not self.reference:
@@ -105,7 +126,7 @@ class LocalJvm:
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
         env = {**suite.server_env, **knob.env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
         cmd = on_cpus([java, *flags, "-jar", knob.jar or str(self.jar)], suite.service_cpus)
-        return Service(cmd, self.k6, self.port + slot, env, log, java)
+        return (BareService if knob.bare else Service)(cmd, self.k6, self.port + slot, env, log, java)
 
 
 class Sampler(threading.Thread):
