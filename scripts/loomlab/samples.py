@@ -45,6 +45,10 @@ SAMPLED_COUNTERS: list[tuple[str, str, dict[str, str]]] = [
     ("alloc_bytes", "jvm_gc_memory_allocated_bytes_total", {}),
     ("buffers_allocated", "loomlab_buffers_allocated_total", {}),
 ]
+# Read from /proc beside each scrape where the bench started the process (local runs: bench/procstat.py),
+# not from /q/metrics: the kernel's share of the process' CPU (syscalls, the network stack's work
+# done on its behalf), which the service's own counter holds with the rest.
+PROC_COUNTERS = ("cpu_system_ns",)
 
 
 def combined_sample(samples: list[dict]) -> dict:
@@ -63,7 +67,7 @@ def server_figures(samples: list[dict]) -> dict:
     for key, _, _ in SAMPLED_GAUGES:
         vals = [s[key] for s in samples if not math.isnan(s.get(key, math.nan))]
         out[f"peak_{key}"] = max(vals) if vals else math.nan
-    for key, _, _ in SAMPLED_COUNTERS:
+    for key in [k for k, _, _ in SAMPLED_COUNTERS] + list(PROC_COUNTERS):
         out[f"delta_{key}"] = last.get(key, math.nan) - first.get(key, math.nan)
     out["cpu_s"] = out.pop("delta_cpu_ns") / 1e9
     return out

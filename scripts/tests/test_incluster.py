@@ -386,13 +386,16 @@ class NodeCpu(unittest.TestCase):
             v1 = Path(tmp, "v1")
             (v1 / "cpuacct/kubepods/burstable/poda-1").mkdir(parents=True)
             (v1 / "cpuacct/kubepods/burstable/poda-1/cpuacct.usage").write_text("2500000000\n")
+            (v1 / "cpuacct/kubepods/burstable/poda-1/cpuacct.usage_sys").write_text("1000000000\n")
             (v1 / "cpuacct/kubepods/podb-2").mkdir(parents=True)
             (v1 / "cpuacct/kubepods/podb-2/cpuacct.usage").write_text("500000000\n")
-            self.assertEqual(nodecpu.pod_usage_s(v1), {"a-1": 2.5, "b-2": 0.5})
+            self.assertEqual(nodecpu.pod_usage_s(v1), {"a-1": (2.5, 1.0), "b-2": (0.5, 0.0)})
             v2 = Path(tmp, "v2")
             (v2 / "kubepods/besteffort/podc-3").mkdir(parents=True)
-            (v2 / "kubepods/besteffort/podc-3/cpu.stat").write_text("usage_usec 1500000\nuser_usec 1000000\n")
-            self.assertEqual(nodecpu.pod_usage_s(v2), {"c-3": 1.5})
+            (v2 / "kubepods/besteffort/podc-3/cpu.stat").write_text(
+                "usage_usec 1500000\nuser_usec 1000000\nsystem_usec 500000\n"
+            )
+            self.assertEqual(nodecpu.pod_usage_s(v2), {"c-3": (1.5, 0.5)})
             self.assertTrue(nodecpu.on_this_host(["c-3"], v2))
             self.assertFalse(nodecpu.on_this_host(["c-3", "elsewhere"], v2))
             self.assertFalse(nodecpu.on_this_host([], v2))
@@ -405,8 +408,8 @@ class NodeCpu(unittest.TestCase):
         hz = os.sysconf("SC_CLK_TCK")
         # user nice system idle iowait irq softirq steal: idle and iowait are not busy.
         self.assertAlmostEqual(nodecpu.busy_s(f"cpu  {hz} 0 {hz} 900 50 0 0 0 0 0\ncpu0 1 2\n"), 2.0)
-        before = nodecpu.Reading(100.0, {"svc": 10.0, "k6": 5.0, "gone": 1.0})
-        after = nodecpu.Reading(110.0, {"svc": 14.0, "k6": 7.0, "new": 0.5, "dns": 2.25})
+        before = nodecpu.Reading(100.0, {"svc": (10.0, 4.0), "k6": (5.0, 1.0), "gone": (1.0, 0.0)})
+        after = nodecpu.Reading(110.0, {"svc": (14.0, 5.5), "k6": (7.0, 2.0), "new": (0.5, 0.0), "dns": (2.25, 1.0)})
         groups = {"svc": "service", "k6": "k6", "dns": nodecpu.OTHER_PODS}
         spent = nodecpu.split(before, after, groups)
         self.assertEqual(spent["service"], 4.0)
@@ -414,6 +417,9 @@ class NodeCpu(unittest.TestCase):
         self.assertEqual(spent[nodecpu.OTHER_PODS], 2.75)  # the new pod's half second and CoreDNS's
         self.assertEqual(spent[nodecpu.HOST], 10.0 - 8.75)
         self.assertEqual(list(spent), list(nodecpu.ORDER))
+        kernel = nodecpu.split(before, after, groups, kernel=True)
+        self.assertEqual((kernel["service"], kernel["k6"]), (1.5, 1.0))
+        self.assertNotIn(nodecpu.HOST, kernel)
         run = {"node_cpu_s": spent, "wall_s": 5.0, "requests": 2000}
         section = {"load": "A3", "results": {"virtual": {"runs": [run]}}}
         t = nodecpu.table([section, {"load": "x", "results": {"virtual": {"runs": [{"wall_s": 1.0}]}}}])
@@ -421,6 +427,11 @@ class NodeCpu(unittest.TestCase):
         self.assertEqual(len(t.rows), 1)
         self.assertEqual(t.rows[0][3:5], ["2.000", "1.000"])  # 4 s and 2 s over 2,000 requests
         self.assertEqual(t.rows[0][-1], "2.00")  # 10 s over the Job's 5 s
+        self.assertNotIn("service: kernel", t.headers)  # a run before the kernel's share was read
+        run["node_kernel_s"] = kernel
+        t = nodecpu.table([section])
+        assert t is not None
+        self.assertEqual(t.rows[0][-3:-1], ["0.750", "0.500"])  # 1.5 s and 1 s over 2,000 requests
         self.assertIsNone(nodecpu.table([]))
 
     def test_the_results_page_quotes_its_starts(self):

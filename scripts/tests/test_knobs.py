@@ -200,7 +200,7 @@ class MinimalColumnTest(unittest.TestCase):
         import tempfile
         from pathlib import Path
 
-        from loomlab.bench import bare
+        from loomlab.bench import procstat
 
         with tempfile.TemporaryDirectory() as root:
             pid = Path(root, "42")
@@ -210,8 +210,11 @@ class MinimalColumnTest(unittest.TestCase):
             (pid / "stat").write_text(f"42 (java (x) y) {' '.join(fields)}\n")
             (pid / "statm").write_text("9000 2500 100 1 0 800 0\n")
             (pid / "status").write_text("Name:\tjava\nThreads:\t37\nVmRSS:\t10000 kB\n")
-            sample = bare.sample(42, Path(root))
+            sample = procstat.sample(42, Path(root))
+            kernel = procstat.kernel(42, Path(root))
         self.assertEqual(sample["cpu_ns"], 200 * 1e9 / os.sysconf("SC_CLK_TCK"))
+        self.assertEqual(sample["cpu_system_ns"], 50 * 1e9 / os.sysconf("SC_CLK_TCK"))
+        self.assertEqual(kernel, {"cpu_system_ns": sample["cpu_system_ns"]})
         self.assertEqual(sample["rss_bytes"], 2500 * os.sysconf("SC_PAGE_SIZE"))
         self.assertEqual(sample["live_threads"], 37)
         self.assertTrue(math.isnan(sample["worker_active"]))

@@ -44,6 +44,8 @@ def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, too
     open_throughput(load, figures)
     # The server's CPU per request answered: what the reference and knob tables pair round by round.
     figures["cpu_ms_per_req"] = lr.ratio(figures.get("cpu_s", math.nan) * 1000, figures["requests"])
+    # Of which the kernel's, where /proc was read beside the scrapes (local runs).
+    figures["kernel_ms_per_req"] = lr.ratio(figures.get("delta_cpu_system_ns", math.nan) / 1e6, figures["requests"])
     figures["k6_exit"] = k6_exit
     figures["wall_s"] = took
     return figures

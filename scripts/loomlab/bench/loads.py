@@ -64,7 +64,7 @@ class Knob:
     jvm_flags: tuple[str, ...] = ()
     pools: dict = field(default_factory=dict)
     jar: str = ""  # another build of the service (./lab ab REV: that commit's quarkus-run.jar)
-    # A jar without the service's management endpoints (the minimal application, bare.py): ready at
+    # A jar without the service's management endpoints (the minimal application, procstat.py): ready at
     # its first answer, its CPU, RSS and threads read from /proc.
     bare: bool = False
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError, metrics, proc
 
-from . import bare, profiler, runners
+from . import procstat, profiler, runners
 from .figures import figures_of, open_throughput
 from .loads import REFERENCE, Load, Suite, k6_mode, knob_of, on_cpus
 from .settings import RunSettings
@@ -62,8 +62,9 @@ class Service:
         return json.loads(self.get("/api/info"))
 
     def sample(self) -> dict:
-        """One scrape of /q/metrics: the figures a run keeps (samples.SAMPLED_GAUGES, _COUNTERS)."""
-        return metrics.scrape_sample(self.get("/q/metrics", timeout=5))
+        """One scrape of /q/metrics: the figures a run keeps (samples.SAMPLED_GAUGES, _COUNTERS), and
+        the process' kernel CPU from /proc (PROC_COUNTERS)."""
+        return {**metrics.scrape_sample(self.get("/q/metrics", timeout=5)), **procstat.kernel(self.pid)}
 
     def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
         """One k6 run of `load` against this service: its figures (see figures_of)."""
@@ -74,22 +75,22 @@ class Service:
 
 
 class BareService(Service):
-    """The minimal application (bare.py) as a local process: ready at its first answer, read from /proc."""
+    """The minimal application (procstat.py) as a local process: ready at its first answer, read from /proc."""
 
     def wait_ready(self, timeout_s: float = 60) -> None:
-        if proc.wait_http(self.url + bare.READY_PATH, timeout_s, alive=lambda: self.proc.poll() is None):
+        if proc.wait_http(self.url + procstat.READY_PATH, timeout_s, alive=lambda: self.proc.poll() is None):
             return
         raise LabError(f"the minimal application did not answer in {timeout_s} s; see {self.log}")
 
     def info(self) -> dict:
-        return dict(bare.INFO)
+        return dict(procstat.INFO)
 
     def sample(self) -> dict:
-        return bare.sample(self.pid)
+        return procstat.sample(self.pid)
 
     def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
         """k6's run, its setup() waiting for the endpoint where the service has /q/health/ready."""
-        at = dataclasses.replace(load, env={**load.env, "READY_PATH": bare.READY_PATH})
+        at = dataclasses.replace(load, env={**load.env, "READY_PATH": procstat.READY_PATH})
         return run_k6(self.k6, at, mode, self.url, out, label, self, settings, warmup)
 
 

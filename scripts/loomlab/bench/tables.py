@@ -4,6 +4,8 @@ the k6 image's answer Job (jobanswer) prints the same tables."""
 
 from __future__ import annotations
 
+import math
+
 from loomlab import labreport as lr
 
 from .loads import MODES, Load, base_mode, effective_bound, mode_bound
@@ -130,13 +132,18 @@ def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
 
 def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
     """Long because the table has a column per server-side figure. k6's CPU where the runs measured
-    it (local runs since 2026-11-27: k6 shares the cores)."""
+    it (local runs since 2026-11-27: k6 shares the cores), and the kernel's share of the server's CPU
+    where /proc was read beside the scrapes (local runs since 2026-11-27)."""
     k6 = any("k6_cpu_s" in run for r in results.values() for run in r.get("runs", []))
+    kernel = any(
+        not math.isnan(run.get("kernel_ms_per_req", math.nan)) for r in results.values() for run in r.get("runs", [])
+    )
     t = lr.Table(
         [
             "mode",
             "CPU s",
             "CPU ms/req",
+            *(["of which kernel"] if kernel else []),
             *(["k6 CPU s"] if k6 else []),
             "peak in-flight",
             "peak threads",
@@ -173,6 +180,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
             mode,
             lr.fmt(get("cpu_s"), 2),
             lr.fmt(cpu_per_req, 3),
+            *([lr.fmt(get("kernel_ms_per_req"), 3)] if kernel else []),
             *([lr.fmt(get("k6_cpu_s"), 2)] if k6 else []),
             lr.fmt(get("peak_in_flight"), 0),
             lr.fmt(get("peak_live_threads"), 0),

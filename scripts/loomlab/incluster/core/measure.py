@@ -224,10 +224,15 @@ class ClusterService:
         return nodecpu.Reading.now() if self._on_host else None
 
     def node_split(self, before: nodecpu.Reading | None) -> dict:
-        """{"node_cpu_s": each group's CPU seconds since `before`}, or nothing without a reading."""
+        """{"node_cpu_s": each group's CPU seconds since `before`, "node_kernel_s": of which the
+        kernel's}, or nothing without a reading."""
         if before is None:
             return {}
-        return {"node_cpu_s": nodecpu.split(before, nodecpu.Reading.now(), nodecpu.groups_of(self.kube))}
+        after, groups = nodecpu.Reading.now(), nodecpu.groups_of(self.kube)
+        return {
+            "node_cpu_s": nodecpu.split(before, after, groups),
+            "node_kernel_s": nodecpu.split(before, after, groups, kernel=True),
+        }
 
     def run_split(self, load: bench.Load, mode: str, out: Path, label: str, sample_period: float, job: dict) -> dict:
         """One run as an Indexed Job of N runners, resumed together once all are Ready (through

@@ -26,6 +26,8 @@ BUSY = (0, 1, 2, 5, 6, 7)
 GROUPS = {"service": "service", "load": "k6", "database": "database", "monitoring": "Prometheus"}
 OTHER_PODS, HOST = "other pods", "host (control plane, kubelet, containerd, the lab)"
 ORDER = (*GROUPS.values(), OTHER_PODS, HOST)
+# The groups whose kernel share the table gives beside their CPU: the two ends of the load's path.
+KERNEL_SHOWN = ("service", "k6")
 
 
 def busy_s(stat: str) -> float:
@@ -34,26 +36,29 @@ def busy_s(stat: str) -> float:
     return sum(fields[i] for i in BUSY if i < len(fields)) / os.sysconf("SC_CLK_TCK")
 
 
-def pod_usage_s(root: Path = CGROUP) -> dict[str, float]:
-    """Each pod's CPU seconds by its UID, from the kubelet's cgroups (v1 cpuacct, else v2)."""
-    found: dict[str, float] = {}
+def pod_usage_s(root: Path = CGROUP) -> dict[str, tuple[float, float]]:
+    """Each pod's CPU seconds by its UID, all and the kernel's, from the kubelet's cgroups (v1 cpuacct,
+    else v2)."""
+    found: dict[str, tuple[float, float]] = {}
     v1 = root / "cpuacct"
     base = v1 if v1.is_dir() else root
     for sub in POD_DIRS:
         for d in (base / sub).glob("pod*"):
             uid = d.name[3:]
             if (d / "cpuacct.usage").is_file():
-                found[uid] = int((d / "cpuacct.usage").read_text()) / 1e9
+                system = d / "cpuacct.usage_sys"
+                kernel = int(system.read_text()) / 1e9 if system.is_file() else 0.0
+                found[uid] = (int((d / "cpuacct.usage").read_text()) / 1e9, kernel)
             elif (d / "cpu.stat").is_file():
                 usage = dict(line.split() for line in (d / "cpu.stat").read_text().splitlines())
-                found[uid] = int(usage["usage_usec"]) / 1e6
+                found[uid] = (int(usage["usage_usec"]) / 1e6, int(usage.get("system_usec", 0)) / 1e6)
     return found
 
 
 @dataclass
 class Reading:
     busy_s: float
-    pods_s: dict[str, float]
+    pods_s: dict[str, tuple[float, float]]  # UID -> (CPU seconds, of which the kernel's)
 
     @classmethod
     def now(cls, root: Path = CGROUP, stat: Path = Path("/proc/stat")) -> Reading:
@@ -76,12 +81,17 @@ def groups_of(kube: Kube) -> dict[str, str]:
     }
 
 
-def split(before: Reading, after: Reading, groups: dict[str, str]) -> dict[str, float]:
+def split(before: Reading, after: Reading, groups: dict[str, str], kernel: bool = False) -> dict[str, float]:
     """The CPU seconds each group spent between two readings (a pod that came or went counts what it
-    spent while seen; the host is the machine's busy time less every pod's)."""
+    spent while seen; the host is the machine's busy time less every pod's); `kernel`: each pod
+    group's kernel seconds alone (the host's is not split)."""
     spent = {g: 0.0 for g in ORDER}
     for uid, usage in after.pods_s.items():
-        spent[groups.get(uid, OTHER_PODS)] += max(0.0, usage - before.pods_s.get(uid, 0.0))
+        was = before.pods_s.get(uid, (0.0, 0.0))
+        spent[groups.get(uid, OTHER_PODS)] += max(0.0, usage[kernel] - was[kernel])
+    if kernel:
+        del spent[HOST]
+        return spent
     pods = sum(spent.values())
     spent[HOST] = max(0.0, after.busy_s - before.busy_s - pods)
     return spent
@@ -89,18 +99,35 @@ def split(before: Reading, after: Reading, groups: dict[str, str]) -> dict[str, 
 
 def table(sections: list[dict]) -> lr.Table | None:
     """Per load and mode, the node's CPU by group as ms per answered request (each run's seconds over
-    its requests, medians over the runs), and the node's cores busy over the run's Job; None where no
-    run read the node."""
-    t = lr.Table(["load", "mode", "runs", *(f"{g} ms/req" for g in ORDER), "node cores busy over the Job"])
-    for s in sections:
-        for mode, res in s.get("results", {}).items():
-            runs = [r for r in res.get("runs", []) if r.get("node_cpu_s") and r.get("wall_s") and r.get("requests")]
-            if not runs:
-                continue
-            per_request = {g: lr.Spread.of([r["node_cpu_s"][g] / r["requests"] * 1000 for r in runs]) for g in ORDER}
-            busy = lr.Spread.of([sum(r["node_cpu_s"].values()) / r["wall_s"] for r in runs])
-            medians = (lr.fmt(per_request[g].median, 3) for g in ORDER)
-            t.add(s["load"], mode, str(len(runs)), *medians, lr.fmt_spread(busy, 2))
+    its requests, medians over the runs), the kernel's share of the service's and k6's where the runs
+    read it (since 2026-11-27), and the node's cores busy over the run's Job; None where no run read
+    the node."""
+    measured = [
+        (s["load"], mode, runs)
+        for s in sections
+        for mode, res in s.get("results", {}).items()
+        if (runs := [r for r in res.get("runs", []) if r.get("node_cpu_s") and r.get("wall_s") and r.get("requests")])
+    ]
+    kernel = any("node_kernel_s" in r for _, _, runs in measured for r in runs)
+    shown = KERNEL_SHOWN if kernel else ()
+    t = lr.Table(
+        ["load", "mode", "runs", *(f"{g} ms/req" for g in ORDER), *(f"{g}: kernel" for g in shown)]
+        + ["node cores busy over the Job"]
+    )
+
+    def per_request(runs: list[dict], key: str, group: str) -> str:
+        return lr.fmt(lr.Spread.of([r[key][group] / r["requests"] * 1000 for r in runs if key in r]).median, 3)
+
+    for load, mode, runs in measured:
+        busy = lr.Spread.of([sum(r["node_cpu_s"].values()) / r["wall_s"] for r in runs])
+        t.add(
+            load,
+            mode,
+            str(len(runs)),
+            *(per_request(runs, "node_cpu_s", g) for g in ORDER),
+            *(per_request(runs, "node_kernel_s", g) for g in shown),
+            lr.fmt_spread(busy, 2),
+        )
     return t if t.rows else None
 
 
