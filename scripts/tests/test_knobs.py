@@ -152,6 +152,25 @@ class AotColumnsTest(unittest.TestCase):
             columns(args, chosen_suites(args))
 
 
+class JvmColumnTest(unittest.TestCase):
+    def test_flags_are_a_column_per_mode_and_must_be_options(self):
+        from loomlab import LabError
+        from loomlab.bench.__main__ import chosen_suites, columns
+        from loomlab.bench.cli import parser
+
+        pod = ["--jvm-column", "heap1g=-XX:MaxRAM=1g -XX:MaxRAMPercentage=75"]
+        args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", *pod])
+        chosen = chosen_suites(args)
+        columns(args, chosen)
+        a3 = chosen[0].loads[0]
+        self.assertEqual([c for c in a3.modes if "[" in c], ["worker[heap1g]", "virtual[heap1g]", "reactive[heap1g]"])
+        self.assertEqual(knob_of(chosen[0], "virtual[heap1g]").jvm_flags, ("-XX:MaxRAM=1g", "-XX:MaxRAMPercentage=75"))
+        for bad in ("heap1g=", "=-Xmx1g", "heap 1g=-Xmx1g", "heap1g=Xmx1g", "heap1g=-Xmx1g ; rm"):
+            args.jvm_column = [bad]
+            with self.assertRaisesRegex(LabError, "--jvm-column"):
+                columns(args, chosen_suites(args))
+
+
 class MinimalColumnTest(unittest.TestCase):
     def test_the_minimal_application_is_a_virtual_column_of_the_sleep_loads_alone(self):
         from loomlab import LabError

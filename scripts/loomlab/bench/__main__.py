@@ -60,7 +60,8 @@ def chosen_suites(args) -> list[Suite]:
 
 def columns(args, chosen: list[Suite]) -> None:
     """The columns beside the modes that the options ask for: the reference server (where its
-    sleep loads run), another build (--build), the JVM with an AOT cache (--aot-cache), the minimal
+    sleep loads run), another build (--build), other JVM flags (--jvm-column), the JVM with an AOT
+    cache (--aot-cache), the minimal
     application (--minimal, on the virtual sleep loads: its one endpoint)."""
     if not args.no_reference and (args.reference or args.plan):
         with_reference(chosen)
@@ -69,6 +70,11 @@ def columns(args, chosen: list[Suite]) -> None:
     if args.build:
         name, jar = build_of(args.build)
         with_column(chosen, f"build={name}", Knob(jar=jar))
+    for column in args.jvm_column:
+        name, flags = named(column, "--jvm-column", "NAME=FLAGS")
+        if not flags.split() or not all(f.startswith("-") for f in flags.split()):
+            raise LabError(f"--jvm-column {column!r}: FLAGS are JVM options, each starting with '-'")
+        with_column(chosen, name, Knob(jvm_flags=tuple(flags.split())))
     if args.aot_cache:
         if not Path(args.aot_cache).is_file():
             raise LabError(f"--aot-cache {args.aot_cache}: no such file (./lab startup trains one: jvm-aot.aot)")
@@ -83,13 +89,19 @@ def columns(args, chosen: list[Suite]) -> None:
         with_column(chosen, "minimal", minimal, where=lambda load, mode: mode == "virtual" and load.script in SERVES)
 
 
+def named(text: str, option: str, form: str) -> tuple[str, str]:
+    """An option's NAME=VALUE: a NAME of letters, digits, '.', '_' or '-' (a column's name) and a value."""
+    name, _, value = text.partition("=")
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,40}", name) or not value:
+        raise LabError(f"{option} {text!r}: give {form}, a name of letters, digits, '.', '_' or '-'")
+    return name, value
+
+
 def build_of(text: str) -> tuple[str, str]:
     """--build NAME=JAR's name and jar; refused without a jar that exists or a NAME of letters and digits."""
-    name, _, jar = text.partition("=")
-    if not re.fullmatch(r"[A-Za-z0-9._-]{1,40}", name) or not Path(jar).is_file():
-        raise LabError(
-            f"--build {text!r}: give NAME=JAR, a name of letters, digits, '.', '_' or '-' and a jar that exists"
-        )
+    name, jar = named(text, "--build", "NAME=JAR")
+    if not Path(jar).is_file():
+        raise LabError(f"--build {text!r}: give NAME=JAR and a jar that exists")
     return name, jar
 
 

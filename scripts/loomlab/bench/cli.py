@@ -102,6 +102,15 @@ def parser() -> argparse.ArgumentParser:
         " '<mode>[build=NAME]', in the same rounds, and each section's knobs table gives it against today's",
     )
     p.add_argument(
+        "--jvm-column",
+        action="append",
+        default=[],
+        metavar="NAME=FLAGS",
+        help="JVM flags to try beside the default, e.g. 'heap1g=-XX:MaxRAM=1g -XX:MaxRAMPercentage=75' (a pod's"
+        " heap): a column per mode, '<mode>[NAME]', the JVM with FLAGS added, in the same rounds; each"
+        " section's knobs table gives it against the mode (repeatable)",
+    )
+    p.add_argument(
         "--minimal",
         action="store_true",
         help="the minimal Quarkus application (scripts/minimal: the sleep on a virtual thread and nothing of"
