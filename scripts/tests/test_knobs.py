@@ -171,6 +171,62 @@ class JvmColumnTest(unittest.TestCase):
                 columns(args, chosen_suites(args))
 
 
+class QuotaColumnTest(unittest.TestCase):
+    def test_a_quota_is_a_cgroup_the_jvm_joins_and_the_bench_removes(self):
+        import subprocess
+        import tempfile
+        from pathlib import Path
+
+        from loomlab import LabError
+        from loomlab.bench import quota, runner
+        from loomlab.bench.__main__ import chosen_suites, columns
+        from loomlab.bench.cli import parser
+
+        args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--quota-column", "q2=2"])
+        chosen = chosen_suites(args)
+        columns(args, chosen)
+        self.assertEqual(knob_of(chosen[0], "virtual[q2]").quota_cpus, 2.0)
+        for bad in ("q2=two", "q2=0", "q2=-1", "q2=1e9"):
+            args.quota_column = [bad]
+            with self.assertRaisesRegex(LabError, "--quota-column"):
+                columns(args, chosen_suites(args))
+
+        with tempfile.TemporaryDirectory() as tmp:
+            v1 = Path(tmp, "v1")
+            (v1 / "cpu").mkdir(parents=True)
+            (v1 / "cpu" / "cpu.cfs_quota_us").write_text("-1\n")
+            procs = quota.group("virtual[q2]", 1.5, v1)
+            self.assertEqual(procs, v1 / "cpu" / quota.PARENT / "virtual-q2" / "cgroup.procs")
+            self.assertEqual((procs.parent / "cpu.cfs_quota_us").read_text(), "150000")
+            v2 = Path(tmp, "v2")
+            v2.mkdir()
+            (v2 / "cgroup.controllers").write_text("cpu memory\n")
+            procs = quota.group("reactive[q2]", 2, v2)
+            self.assertEqual((procs.parent / "cpu.max").read_text(), "200000 100000")
+            self.assertEqual((v2 / quota.PARENT / "cgroup.subtree_control").read_text(), "+cpu")
+            # The shell joins the group and execs the command in place: its pid is the command's.
+            cmd = quota.wrap(["sh", "-c", 'echo "$$"'], procs)
+            shown = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
+            self.assertEqual(procs.read_text().split(), shown)
+            # A real cgroup's control files go with it; here they are files, so a group stays until they go.
+            self.assertIn(v2 / quota.PARENT, quota.remove(v2))
+            for f in (v1 / "cpu" / quota.PARENT / "virtual-q2").iterdir():
+                f.unlink()
+            self.assertEqual(quota.remove(v1), [])
+            self.assertFalse((v1 / "cpu" / quota.PARENT).exists())
+
+        local = runner.LocalJvm("java", "k6", runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
+        args.quota_column = ["q2=2"]
+        chosen = chosen_suites(args)
+        columns(args, chosen)
+        with (
+            unittest.mock.patch.object(runner, "Service") as service,
+            unittest.mock.patch.object(quota, "group", return_value=Path("/cg/procs")),
+        ):
+            local.start(chosen[0], "virtual[q2]", "t", mock_settings(), runner.Path("/tmp"))
+        self.assertEqual(service.call_args.args[0][:4], ["sh", "-c", 'echo $$ > "$0" && exec "$@"', "/cg/procs"])
+
+
 class MinimalColumnTest(unittest.TestCase):
     def test_the_minimal_application_is_a_virtual_column_of_the_sleep_loads_alone(self):
         from loomlab import LabError

@@ -17,7 +17,7 @@ from pathlib import Path
 from loomlab import LabError, command
 from loomlab import labreport as lr
 
-from . import jdks, verdict
+from . import jdks, quota, verdict
 from .cli import parser
 from .compare import compare
 from .loads import SERVES, Knob, Suite, with_column, with_reference
@@ -60,7 +60,8 @@ def chosen_suites(args) -> list[Suite]:
 
 def columns(args, chosen: list[Suite]) -> None:
     """The columns beside the modes that the options ask for: the reference server (where its
-    sleep loads run), another build (--build), other JVM flags (--jvm-column), the JVM with an AOT
+    sleep loads run), another build (--build), other JVM flags (--jvm-column), a CPU quota
+    (--quota-column), the JVM with an AOT
     cache (--aot-cache), the minimal
     application (--minimal, on the virtual sleep loads: its one endpoint)."""
     if not args.no_reference and (args.reference or args.plan):
@@ -75,6 +76,11 @@ def columns(args, chosen: list[Suite]) -> None:
         if not flags.split() or not all(f.startswith("-") for f in flags.split()):
             raise LabError(f"--jvm-column {column!r}: FLAGS are JVM options, each starting with '-'")
         with_column(chosen, name, Knob(jvm_flags=tuple(flags.split())))
+    for column in args.quota_column:
+        name, cpus = named(column, "--quota-column", "NAME=CPUS")
+        if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", cpus) or not 0.01 <= float(cpus) <= 256:
+            raise LabError(f"--quota-column {column!r}: CPUS is a number of CPUs, 0.01 to 256")
+        with_column(chosen, name, Knob(quota_cpus=float(cpus)))
     if args.aot_cache:
         if not Path(args.aot_cache).is_file():
             raise LabError(f"--aot-cache {args.aot_cache}: no such file (./lab startup trains one: jvm-aot.aot)")
@@ -156,7 +162,11 @@ def main(argv=None):
     java = javas[wanted[0]] if len(wanted) == 1 else args.java
     local = LocalJvm(java, args.k6, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)
     lanes: list[int | None] = list(wanted) if len(wanted) > 1 else [None]
-    sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
+    try:
+        sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
+    finally:
+        if args.quota_column and (left := quota.remove()):
+            print(f"cgroups left behind (a JVM still in them?): {', '.join(map(str, left))}", flush=True)
     print("\n".join(jdks.comparison(sections)), flush=True)
     meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6)
     finish(out, meta, sections, chartjs=args.chartjs, strict=args.strict)

@@ -111,6 +111,15 @@ def parser() -> argparse.ArgumentParser:
         " section's knobs table gives it against the mode (repeatable)",
     )
     p.add_argument(
+        "--quota-column",
+        action="append",
+        default=[],
+        metavar="NAME=CPUS",
+        help="a CPU quota beside the default, as a pod's CPU limit, e.g. 'quota2=2': a column per mode,"
+        " '<mode>[NAME]', its JVM in a cgroup of the bench's own with CPUS CPUs of CFS bandwidth, in the same"
+        " rounds (needs root; repeatable)",
+    )
+    p.add_argument(
         "--minimal",
         action="store_true",
         help="the minimal Quarkus application (scripts/minimal: the sleep on a virtual thread and nothing of"

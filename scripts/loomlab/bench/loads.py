@@ -67,6 +67,7 @@ class Knob:
     # A jar without the service's management endpoints (the minimal application, procstat.py): ready at
     # its first answer, its CPU, RSS and threads read from /proc.
     bare: bool = False
+    quota_cpus: float = 0.0  # a CPU quota, as a pod's CPU limit (quota.py); 0: none
 
 
 @dataclass

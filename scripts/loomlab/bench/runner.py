@@ -16,7 +16,7 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError, metrics, proc
 
-from . import procstat, profiler, runners
+from . import procstat, profiler, quota, runners
 from .figures import figures_of, open_throughput
 from .loads import REFERENCE, Load, Suite, k6_mode, knob_of, on_cpus
 from .settings import RunSettings
@@ -127,6 +127,8 @@ class LocalJvm:
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
         env = {**suite.server_env, **knob.env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
         cmd = on_cpus([java, *flags, "-jar", knob.jar or str(self.jar)], suite.service_cpus)
+        if knob.quota_cpus:
+            cmd = quota.wrap(cmd, quota.group(mode, knob.quota_cpus))
         return (BareService if knob.bare else Service)(cmd, self.k6, self.port + slot, env, log, java)
 
 
