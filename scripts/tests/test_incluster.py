@@ -481,3 +481,23 @@ class ClusterSharePage(unittest.TestCase):
         t = nodecpu.table(data["sections"])
         assert t is not None
         self.assertIn(t.markdown(), (docs / "2026-11-27-cluster-share.md").read_text())
+
+
+class CpuLimitTest(unittest.TestCase):
+    def test_no_cpu_limit_drops_the_deployments_cpu_limit_and_keeps_the_rest(self):
+        from loomlab.incluster.core import deploy, target
+
+        docs = deploy.render("deploy/k8s/local", {})
+        bare = target.without_cpu_limit(docs)
+        before = [d for d in docs if d["kind"] == "Deployment"]
+        after = [d for d in bare if d["kind"] == "Deployment"]
+        self.assertTrue(after)
+        for was, now in zip(before, after, strict=True):
+            was_res = was["spec"]["template"]["spec"]["containers"][0]["resources"]
+            now_res = now["spec"]["template"]["spec"]["containers"][0]["resources"]
+            self.assertIn("cpu", was_res["limits"])  # the input is left as it was
+            self.assertNotIn("cpu", now_res["limits"])
+            self.assertEqual(now_res["limits"]["memory"], was_res["limits"]["memory"])
+            self.assertEqual(now_res["requests"], was_res["requests"])
+        database = next(d for d in bare if d["kind"] == "StatefulSet")
+        self.assertIn("cpu", database["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"])

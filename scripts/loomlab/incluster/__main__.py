@@ -40,7 +40,8 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
         f"== applying {' '.join(('deploy/k8s/local', *beside))} (database, {', '.join(variants)}) and the k6 scripts",
         flush=True,
     )
-    service_docs, job_docs = deploy.apply_local(kube, images, [plan.VARIANTS[v][0] for v in variants], beside)
+    names = [plan.VARIANTS[v][0] for v in variants]
+    service_docs, job_docs = deploy.apply_local(kube, images, names, beside, cpu_limit=not args.no_cpu_limit)
     templates = deploy.job_templates(job_docs)
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)

@@ -99,6 +99,12 @@ def run(argv: list[str]) -> argparse.Namespace:
     round_options(p, "pods of an Indexed Job, resumed together once all are Ready")
     p.add_argument("--chartjs", default="")
     p.add_argument(
+        "--no-cpu-limit",
+        action="store_true",
+        help="the service's pods without their CPU limit (the request kept): no CFS quota, which costs"
+        " virtual threads kernel time on every park and wake; the report states the limits it ran with",
+    )
+    p.add_argument(
         "--local",
         default=str(ROOT / "target/loom-lab/latest"),
         help="a ./lab bench report to print beside the in-cluster figures",

@@ -29,14 +29,17 @@ def render(directory: str, images: dict[str, str]) -> list[dict]:
 
 
 def apply_local(
-    kube: Kube, images: dict[str, str], names: list[str], beside: tuple[str, ...] = ()
+    kube: Kube, images: dict[str, str], names: list[str], beside: tuple[str, ...] = (), cpu_limit: bool = True
 ) -> tuple[list[dict], list[dict]]:
     """deploy/k8s/local's database and the named variants' Deployments and Services applied (with
     the kustomizations `beside` it, for variants it leaves out), with the k6 scripts and the
-    results volume (the Jobs' own objects), and rolled out: (the local documents, the Jobs' documents)."""
+    results volume (the Jobs' own objects), and rolled out: (the local documents, the Jobs' documents).
+    `cpu_limit` False: the service's containers without their CPU limit (target.without_cpu_limit)."""
     # Prometheus (components/monitoring) is the namespace's, installed with it (./lab k8s up, or
     # the admin: deploy/k8s/monitoring): a run writes to it and reads from it, never applies it.
     service_docs = [d for k in ("deploy/k8s/local", *beside) for d in render(k, images) if not monitoring(d)]
+    if not cpu_limit:
+        service_docs = target.without_cpu_limit(service_docs)
     ours = {*names, "postgres"}
     kube.apply([d for d in service_docs if d["kind"] not in ("Deployment", "Service") or d["metadata"]["name"] in ours])
     job_docs = render("deploy/k8s/local/jobs", images)

@@ -43,3 +43,14 @@ def with_images(docs: list[dict], images: dict[str, str]) -> list[dict]:
             if c.get("image") in images:
                 c["image"] = images[c["image"]]
     return docs
+
+
+def without_cpu_limit(docs: list[dict]) -> list[dict]:
+    """The Deployments' containers without a CPU limit (their request kept), so no CFS quota: a quota
+    costs virtual threads kernel time on every park and wake (docs/results/2026-11-27-lab-overhead.md)."""
+    out = copy.deepcopy(docs)
+    for d in out:
+        if d["kind"] == "Deployment":
+            for c in d["spec"]["template"]["spec"]["containers"]:
+                c.get("resources", {}).get("limits", {}).pop("cpu", None)
+    return out
