@@ -186,7 +186,7 @@ class QuotaColumnTest(unittest.TestCase):
         chosen = chosen_suites(args)
         columns(args, chosen)
         self.assertEqual(knob_of(chosen[0], "virtual[q2]").quota_cpus, 2.0)
-        for bad in ("q2=two", "q2=0", "q2=-1", "q2=1e9"):
+        for bad in ("q2=two", "q2=0.001", "q2=-1", "q2=1e9"):
             args.quota_column = [bad]
             with self.assertRaisesRegex(LabError, "--quota-column"):
                 columns(args, chosen_suites(args))
@@ -203,6 +203,10 @@ class QuotaColumnTest(unittest.TestCase):
             (v2 / "cgroup.controllers").write_text("cpu memory\n")
             procs = quota.group("reactive[q2]", 2, v2)
             self.assertEqual((procs.parent / "cpu.max").read_text(), "200000 100000")
+            quota.group("worker[q0]", 0, v2)
+            self.assertEqual((v2 / quota.PARENT / "worker-q0" / "cpu.max").read_text(), "max 100000")
+            quota.group("worker[q0]", 0, v1)
+            self.assertEqual((v1 / "cpu" / quota.PARENT / "worker-q0" / "cpu.cfs_quota_us").read_text(), "-1")
             self.assertEqual((v2 / quota.PARENT / "cgroup.subtree_control").read_text(), "+cpu")
             # The shell joins the group and execs the command in place: its pid is the command's.
             cmd = quota.wrap(["sh", "-c", 'echo "$$"'], procs)
@@ -210,8 +214,9 @@ class QuotaColumnTest(unittest.TestCase):
             self.assertEqual(procs.read_text().split(), shown)
             # A real cgroup's control files go with it; here they are files, so a group stays until they go.
             self.assertIn(v2 / quota.PARENT, quota.remove(v2))
-            for f in (v1 / "cpu" / quota.PARENT / "virtual-q2").iterdir():
-                f.unlink()
+            for group in (v1 / "cpu" / quota.PARENT).iterdir():
+                for f in group.iterdir():
+                    f.unlink()
             self.assertEqual(quota.remove(v1), [])
             self.assertFalse((v1 / "cpu" / quota.PARENT).exists())
 

@@ -78,8 +78,8 @@ def columns(args, chosen: list[Suite]) -> None:
         with_column(chosen, name, Knob(jvm_flags=tuple(flags.split())))
     for column in args.quota_column:
         name, cpus = named(column, "--quota-column", "NAME=CPUS")
-        if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", cpus) or not 0.01 <= float(cpus) <= 256:
-            raise LabError(f"--quota-column {column!r}: CPUS is a number of CPUs, 0.01 to 256")
+        if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", cpus) or not (float(cpus) == 0 or 0.01 <= float(cpus) <= 256):
+            raise LabError(f"--quota-column {column!r}: CPUS is a number of CPUs, 0.01 to 256, or 0 (no quota)")
         with_column(chosen, name, Knob(quota_cpus=float(cpus)))
     if args.aot_cache:
         if not Path(args.aot_cache).is_file():

@@ -115,9 +115,9 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME=CPUS",
-        help="a CPU quota beside the default, as a pod's CPU limit, e.g. 'quota2=2': a column per mode,"
-        " '<mode>[NAME]', its JVM in a cgroup of the bench's own with CPUS CPUs of CFS bandwidth, in the same"
-        " rounds (needs root; repeatable)",
+        help="a cgroup beside the default, as a pod's container, e.g. 'quota2=2' (a CPU limit of 2) or 'cgroup=0'"
+        " (no quota): a column per mode, '<mode>[NAME]', its JVM in a cgroup of the bench's own with CPUS CPUs"
+        " of CFS bandwidth, in the same rounds (needs root; repeatable)",
     )
     p.add_argument(
         "--minimal",

@@ -67,7 +67,8 @@ class Knob:
     # A jar without the service's management endpoints (the minimal application, procstat.py): ready at
     # its first answer, its CPU, RSS and threads read from /proc.
     bare: bool = False
-    quota_cpus: float = 0.0  # a CPU quota, as a pod's CPU limit (quota.py); 0: none
+    # A cgroup of its own, as a pod's container (quota.py): its CPU quota (0: none), or None: no cgroup.
+    quota_cpus: float | None = None
 
 
 @dataclass

@@ -1,7 +1,8 @@
-"""A CPU quota for a local JVM, as a pod's CPU limit gives its container: a cgroup of the bench's own
-with the CFS bandwidth (cgroup v1's cpu.cfs_quota_us, v2's cpu.max) set to N CPUs, which the JVM
-joins before it starts (`./lab bench --quota-column NAME=CPUS`). It tells the quota's cost (the
-scheduler's accounting on every wake-up and sleep) from the pod network's in the cluster's share.
+"""A cgroup for a local JVM, as a pod gives its container: a cgroup of the bench's own, with the CFS
+bandwidth (cgroup v1's cpu.cfs_quota_us, v2's cpu.max) set to N CPUs as a pod's CPU limit, or no
+quota (N = 0), which the JVM joins before it starts (`./lab bench --quota-column NAME=CPUS`). It
+tells the cgroup's and the quota's cost (the scheduler's work on every wake-up and sleep) from the
+pod network's in the cluster's share.
 Writing a cgroup needs root; the groups are removed when the bench ends."""
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ PERIOD_US = 100_000  # the kernel's default period, the kubelet's too
 
 
 def group(column: str, cpus: float, root: Path = CGROUP) -> Path:
-    """The cgroup of `column` with a quota of `cpus` (created, or set again): its procs file."""
+    """The cgroup of `column` with a quota of `cpus`, none for 0 (created, or set again): its procs file."""
     name = re.sub(r"[^A-Za-z0-9._-]+", "-", column).strip("-")
-    quota = int(cpus * PERIOD_US)
+    quota = int(cpus * PERIOD_US) or -1
     try:
         if (root / "cpu" / "cpu.cfs_quota_us").is_file():
             d = root / "cpu" / PARENT / name
@@ -31,7 +32,7 @@ def group(column: str, cpus: float, root: Path = CGROUP) -> Path:
             d = root / PARENT / name
             d.mkdir(parents=True, exist_ok=True)
             (root / PARENT / "cgroup.subtree_control").write_text("+cpu")
-            (d / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+            (d / "cpu.max").write_text(f"{quota if quota > 0 else 'max'} {PERIOD_US}")
         else:
             raise LabError(f"--quota-column: no cgroup CPU controller under {root}")
     except PermissionError as e:

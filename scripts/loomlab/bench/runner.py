@@ -127,7 +127,7 @@ class LocalJvm:
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
         env = {**suite.server_env, **knob.env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
         cmd = on_cpus([java, *flags, "-jar", knob.jar or str(self.jar)], suite.service_cpus)
-        if knob.quota_cpus:
+        if knob.quota_cpus is not None:
             cmd = quota.wrap(cmd, quota.group(mode, knob.quota_cpus))
         return (BareService if knob.bare else Service)(cmd, self.k6, self.port + slot, env, log, java)
 
