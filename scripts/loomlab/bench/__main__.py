@@ -168,7 +168,7 @@ def main(argv=None):
         if args.quota_column and (left := quota.remove()):
             print(f"cgroups left behind (a JVM still in them?): {', '.join(map(str, left))}", flush=True)
     print("\n".join(jdks.comparison(sections)), flush=True)
-    meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6)
+    meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6, jvm_flags=args.jvm_flags)
     finish(out, meta, sections, chartjs=args.chartjs, strict=args.strict)
 
 
