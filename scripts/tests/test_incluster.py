@@ -501,3 +501,26 @@ class CpuLimitTest(unittest.TestCase):
             self.assertEqual(now_res["requests"], was_res["requests"])
         database = next(d for d in bare if d["kind"] == "StatefulSet")
         self.assertIn("cpu", database["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"])
+
+
+class CgroupPageTest(unittest.TestCase):
+    def test_the_page_quotes_each_columns_cpu_ratio(self):
+        from loomlab import ROOT
+
+        docs = ROOT / "docs" / "results"
+        page = " ".join((docs / "2026-11-27-cluster-share.md").read_text().split())
+        for run, columns in (
+            ("pod-heap", ("pod-heap",)),
+            ("quota", ("quota2",)),
+            ("cgroup", ("cgroup", "quota2")),
+            ("cgroup-carriers", ("carriers1", "cgroup")),
+            ("cgroup-one-carrier", ("cgroup",)),
+        ):
+            text = (docs / "2026-11-27-cluster-share" / run / "report.md").read_text()
+            for column in columns:
+                for mode in ("virtual", "reactive"):
+                    rows = [line for line in text.splitlines() if line.startswith(f"| {mode}[{column}] |")]
+                    knobs = [line for line in rows if line.count("x (") >= 4]
+                    for line in knobs:
+                        cpu = [c.strip() for c in line.strip("|").split("|")][3]
+                        self.assertIn(cpu, page, f"{run}: {mode}[{column}]")

@@ -329,3 +329,27 @@ class RebuiltBuildColumnsTest(unittest.TestCase):
             for line in knobs:
                 cells = [c.strip() for c in line.strip("|").split("|")]
                 self.assertIn(f"| {run} | {cells[0].split('[')[0]} | {' | '.join(cells[1:5])} |", page)
+
+
+class LabOverheadPageTest(unittest.TestCase):
+    def test_the_page_quotes_its_run(self):
+        from loomlab import ROOT
+        from loomlab.bench.flames import frames_per_request
+
+        docs = ROOT / "docs" / "results"
+        page = (docs / "2026-11-27-lab-overhead.md").read_text()
+        run = docs / "2026-11-27-lab-overhead"
+        text = (run / "report.md").read_text()
+        minimal = [line for line in text.splitlines() if line.startswith("| virtual[minimal] |") and "x (" in line]
+        knobs = [[c.strip() for c in line.strip("|").split("|")] for line in minimal if line.count("x (") >= 4]
+        self.assertEqual(len(knobs), 2)  # A3 and the open 1,500 req/s, in the report's order
+        for load, cells in zip(("A3 (500 VUs x 10, closed)", "open 1,500 req/s"), knobs, strict=True):
+            self.assertIn(f"| {load} | {' | '.join(cells[1:5])} |", page)
+        patterns = [
+            "PrometheusHandler",
+            "WaitBudgetFilters|WaitMeters|BodyReadInterceptor",
+            "HttpRequestMetric|PrometheusTimer|AbstractTimer",
+            "ContextInternal.dispatch",
+            "FixedEntityWriter|DynamicEntityWriter",
+        ]
+        self.assertIn(frames_per_request(run, patterns).markdown(), page)

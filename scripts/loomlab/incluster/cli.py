@@ -101,8 +101,8 @@ def run(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--no-cpu-limit",
         action="store_true",
-        help="the service's pods without their CPU limit (the request kept): no CFS quota, which costs"
-        " virtual threads kernel time on every park and wake; the report states the limits it ran with",
+        help="the service's pods without their CPU limit (the request kept), so without a CFS quota: what"
+        " the quota costs each mode; the report states the limits it ran with",
     )
     p.add_argument(
         "--local",

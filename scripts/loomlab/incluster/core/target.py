@@ -46,8 +46,9 @@ def with_images(docs: list[dict], images: dict[str, str]) -> list[dict]:
 
 
 def without_cpu_limit(docs: list[dict]) -> list[dict]:
-    """The Deployments' containers without a CPU limit (their request kept), so no CFS quota: a quota
-    costs virtual threads kernel time on every park and wake (docs/results/2026-11-27-lab-overhead.md)."""
+    """The Deployments' containers without a CPU limit (their request kept), so no CFS quota: what the
+    quota costs each mode in the cluster (docs/results/2026-11-27-cluster-share.md: nothing the runs
+    could tell; the pod's cgroup itself costs virtual threads kernel time)."""
     out = copy.deepcopy(docs)
     for d in out:
         if d["kind"] == "Deployment":
