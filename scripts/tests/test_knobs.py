@@ -353,3 +353,24 @@ class LabOverheadPageTest(unittest.TestCase):
             "FixedEntityWriter|DynamicEntityWriter",
         ]
         self.assertIn(frames_per_request(run, patterns).markdown(), page)
+
+
+class SocketWaitTest(unittest.TestCase):
+    def test_the_knobs_page_quotes_each_modes_cpu_per_request(self):
+        from loomlab import ROOT
+
+        docs = ROOT / "docs" / "results"
+        page = (docs / "2026-11-27-knobs.md").read_text()
+        text = (docs / "2026-11-27-knobs" / "report.md").read_text()
+        product = text[text.index("## product: ramp to 350 VUs") :]
+        server = product[product.index("Server side") :]
+        cpu = {}
+        for line in server.splitlines():
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if cells[0] in ("worker", "virtual", "reactive") and cells[0] not in cpu:
+                cpu[cells[0]] = cells[2]
+        ratio = float(cpu["virtual"]) / float(cpu["reactive"])
+        row = (
+            f"| product, 350 users (sockets) | {cpu['worker']} | {cpu['virtual']} | {cpu['reactive']} | {ratio:.2f}x |"
+        )
+        self.assertIn(row, page)
