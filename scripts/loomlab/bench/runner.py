@@ -39,7 +39,8 @@ class Service:
         full_env = dict(os.environ)
         full_env.update(env)
         self.cmd = cmd
-        self.proc = subprocess.Popen(cmd, env=full_env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        with log.open("w") as out:  # the process keeps its own copy of the descriptor
+            self.proc = subprocess.Popen(cmd, env=full_env, stdout=out, stderr=subprocess.STDOUT)
 
     @property
     def pid(self) -> int:

@@ -63,8 +63,9 @@ class Launched:
 def launch(cmd: list[str], port: int, env: dict, log: Path) -> Launched:
     """`cmd` started with its output in `log`, polled every 5 ms until it answers FIRST (bounded)."""
     full = dict(os.environ, **env, QUARKUS_HTTP_PORT=str(port))
-    at, t0 = time.time(), time.monotonic()
-    service = subprocess.Popen(cmd, env=full, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    with log.open("w") as out:  # the process keeps its own copy of the descriptor
+        at, t0 = time.time(), time.monotonic()
+        service = subprocess.Popen(cmd, env=full, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}{FIRST}"
     while time.monotonic() < t0 + LAUNCH_TIMEOUT_S:
         asked = time.monotonic()
