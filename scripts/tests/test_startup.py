@@ -249,3 +249,19 @@ class AgainstTheMinimalApplication(unittest.TestCase):
         for line in rows:
             cells = [c.strip() for c in line.strip("|").split("|")]
             self.assertIn(f"| {cells[0].split('[')[0]} | {' | '.join(cells[1:5])} |", page)
+
+
+class K6RateTest(unittest.TestCase):
+    def test_a_run_without_a_summary_is_refused_with_what_k6_said(self):
+        import tempfile
+        from pathlib import Path
+
+        from loomlab import LabError
+        from loomlab.startup import launches
+
+        with tempfile.TemporaryDirectory() as tmp:
+            k6 = Path(tmp, "k6")
+            k6.write_text("#!/bin/sh\necho 'setup() aborted: service not ready' >&2\nexit 107\n")
+            k6.chmod(0o755)
+            with self.assertRaisesRegex(LabError, r"wrote no summary \(exit 107\): setup\(\) aborted"):
+                launches.k6_rate(str(k6), "k6/sleep.js", {}, Path(tmp, "summary.json"))

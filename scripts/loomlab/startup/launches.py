@@ -84,8 +84,10 @@ def stop(service: subprocess.Popen):
 
 
 def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
+    """k6's req/s of `script` against a launched JVM (its summary at `out`); a run that wrote no summary
+    (k6 stopped before its end) is refused with what k6 said."""
     full = dict(os.environ, **env, SUMMARY_JSON=str(out))
-    subprocess.run(
+    run = subprocess.run(
         [k6, "run", "--quiet", "--no-color", str(ROOT / script)],
         env=full,
         cwd=ROOT,
@@ -93,6 +95,9 @@ def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
         text=True,
         timeout=300,
     )
+    if not out.is_file():
+        said = (run.stderr or run.stdout).strip().splitlines()[-3:]
+        raise LabError(f"k6 {script} wrote no summary (exit {run.returncode}): {' / '.join(said) or 'no output'}")
     data = json.loads(out.read_text())
     return lr.k6_figures(data, Path(script).stem)["throughput"]
 
