@@ -524,3 +524,27 @@ class CgroupPageTest(unittest.TestCase):
                     for line in knobs:
                         cpu = [c.strip() for c in line.strip("|").split("|")][3]
                         self.assertIn(cpu, page, f"{run}: {mode}[{column}]")
+
+    def test_the_page_quotes_each_pair_of_runs(self):
+        import json
+        import statistics
+
+        from loomlab import ROOT
+
+        docs = ROOT / "docs" / "results"
+        page = " ".join((docs / "2026-11-27-cluster-share.md").read_text().split())
+
+        def a3(run: str, mode: str) -> float:
+            data = json.loads((docs / "2026-11-27-cluster-share" / run / "results.json").read_text())
+            section = next(s for s in data["sections"] if "A3" in s["load"])
+            return statistics.median(r["throughput"] for r in section["results"][mode]["runs"])
+
+        for local, cluster in (
+            ("local", "cluster"),
+            ("kernel-local", "kernel-cluster"),
+            ("kernel-local", "no-cpu-limit"),
+            ("third-local", "third-cluster"),
+        ):
+            for mode in ("virtual", "reactive"):
+                here, there = a3(local, mode), a3(cluster, mode)
+                self.assertIn(f"{here:,.0f} / {there:,.0f} ({there / here:.2f})", page, f"{cluster} {mode}")
