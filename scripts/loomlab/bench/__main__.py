@@ -60,9 +60,8 @@ def chosen_suites(args) -> list[Suite]:
 
 def columns(args, chosen: list[Suite]) -> None:
     """The columns beside the modes that the options ask for: the reference server (where its
-    sleep loads run), another build (--build), other JVM flags (--jvm-column), a CPU quota
-    (--quota-column), the JVM with an AOT
-    cache (--aot-cache), the minimal
+    sleep loads run), another build (--build), other JVM flags (--jvm-column), a cgroup with or
+    without a CPU quota (--quota-column), the JVM with an AOT cache (--aot-cache), the minimal
     application (--minimal, on the virtual sleep loads: its one endpoint)."""
     if not args.no_reference and (args.reference or args.plan):
         with_reference(chosen)
