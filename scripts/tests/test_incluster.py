@@ -487,7 +487,12 @@ class CpuLimitTest(unittest.TestCase):
     def test_no_cpu_limit_drops_the_deployments_cpu_limit_and_keeps_the_rest(self):
         from loomlab.incluster.core import deploy, target
 
-        docs = deploy.render("deploy/k8s/local", {})
+        # An overlay renders on a clean clone (deploy/k8s/local needs the credentials ./lab k8s secret writes).
+        database = {
+            "kind": "StatefulSet",
+            "spec": {"template": {"spec": {"containers": [{"resources": {"limits": {"cpu": "1"}}}]}}},
+        }
+        docs = [*deploy.render("deploy/k8s/overlays/jvm", {}), database]
         bare = target.without_cpu_limit(docs)
         before = [d for d in docs if d["kind"] == "Deployment"]
         after = [d for d in bare if d["kind"] == "Deployment"]
