@@ -7,10 +7,14 @@ from __future__ import annotations
 import unittest
 import unittest.mock
 
+from loomlab.bench.engines import Engines
 from loomlab.bench.knobs import change, knobs_table
 from loomlab.bench.loads import REFERENCE, Scale, base_mode, k6_mode, knob_of, mode_bound, with_reference
 from loomlab.bench.plan import suite_modes
 from loomlab.bench.workloads import knobs
+
+# The engines a local start hands its services (none runs here).
+ENGINES = Engines("auto", "loadgen", k6="k6")
 
 
 def runs(rate: float, p99: float, cpu: float, rss: float, n: int = 5, wobble: float = 0.0) -> list[dict]:
@@ -112,7 +116,7 @@ class BuildColumnsTest(unittest.TestCase):
         self.assertEqual(suite_modes(suite, {"virtual"}), ["virtual", "virtual[build=d509d67]", REFERENCE])
 
         # The column's JVM runs that jar; the mode's own runs the lab's.
-        local = runner.LocalJvm("java", "k6", runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
+        local = runner.LocalJvm("java", ENGINES, runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
         with unittest.mock.patch.object(runner, "Service") as service:
             local.start(suite, "virtual[build=d509d67]", "t", mock_settings(), runner.Path("/tmp"))
             local.start(suite, "virtual", "t", mock_settings(), runner.Path("/tmp"))
@@ -220,7 +224,7 @@ class QuotaColumnTest(unittest.TestCase):
             self.assertEqual(quota.remove(v1), [])
             self.assertFalse((v1 / "cpu" / quota.PARENT).exists())
 
-        local = runner.LocalJvm("java", "k6", runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
+        local = runner.LocalJvm("java", ENGINES, runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
         args.quota_column = ["q2=2"]
         chosen = chosen_suites(args)
         columns(args, chosen)
@@ -250,7 +254,7 @@ class MinimalColumnTest(unittest.TestCase):
         sleep = next(s for s in chosen if s.workload == "sleep")
         self.assertTrue(knob_of(sleep, "virtual[minimal]").bare)
 
-        local = runner.LocalJvm("java", "k6", runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
+        local = runner.LocalJvm("java", ENGINES, runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
         with unittest.mock.patch.object(runner, "BareService") as bare:
             local.start(sleep, "virtual[minimal]", "t", mock_settings(), runner.Path("/tmp"))
         self.assertEqual(bare.call_args.args[0][-1], __file__)

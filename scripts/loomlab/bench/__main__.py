@@ -1,11 +1,11 @@
-"""`./lab bench`: runs the k6 scripts against the service in every mode and writes the report.
+"""`./lab bench`: drives every load against the service in every mode and writes the report.
 
 It starts the service itself (one instance per workload, with the pools that workload's seed
 used), scrapes /q/metrics before, during and after every run, warms up without counting, repeats
 each measured run, and prints medians with their spread beside the Little's-law bound and the
 seed's figures. Everything it measured lands under target/loom-lab/<timestamp>/.
 
-Called by ./lab with the JDK, the database and k6 ready; see `./lab bench --help`.
+Called by ./lab with the JDK, the database and the load generator ready; see `./lab bench --help`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from loomlab import labreport as lr
 from . import jdks, quota, verdict
 from .cli import parser
 from .compare import compare
+from .engines import Engines
 from .loads import SERVES, Knob, Suite, with_column, with_reference
 from .plan import planned_seconds, suite_modes, total_seconds
 from .profiles import PROFILES, suites
@@ -66,7 +67,7 @@ def columns(args, chosen: list[Suite]) -> None:
     if not args.no_reference and (args.reference or args.plan):
         with_reference(chosen)
     elif not args.no_reference and any(ld.script in SERVES for s in chosen for ld in s.loads):
-        print("no reference server (scripts/reference.sh builds it with Go): its column is left out", flush=True)
+        print("no reference server (scripts/gotool.sh reference builds it with Go): its column is left out", flush=True)
     if args.build:
         name, jar = build_of(args.build)
         with_column(chosen, f"build={name}", Knob(jar=jar))
@@ -144,8 +145,8 @@ def main(argv=None):
     if args.compare:
         compare(Path(args.compare[0]), Path(args.compare[1]))
         return
-    if not args.plan and not (args.k6 and args.java and args.out):
-        raise LabError("--k6, --java and --out are needed to run (./lab bench passes them)")
+    if not args.plan and not (args.java and args.out and (args.loadgen or args.engine == "k6")):
+        raise LabError("--loadgen, --java and --out are needed to run (./lab bench passes them)")
     chosen = chosen_suites(args)
     columns(args, chosen)
     modes = {m for m in args.mode.split(",") if m}
@@ -155,11 +156,13 @@ def main(argv=None):
     progress = announce(settings, chosen, modes, args.plan, max(len(wanted), 1))
     if args.plan:
         return
+    engines = Engines(args.engine, args.loadgen, args.k6)
+    used = engines.check([ld for s in chosen for ld in s.loads])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     javas = jdks.javas(args.java, wanted) if wanted else {}
     java = javas[wanted[0]] if len(wanted) == 1 else args.java
-    local = LocalJvm(java, args.k6, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)
+    local = LocalJvm(java, engines, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)
     lanes: list[int | None] = list(wanted) if len(wanted) > 1 else [None]
     try:
         sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
@@ -167,7 +170,7 @@ def main(argv=None):
         if args.quota_column and (left := quota.remove()):
             print(f"cgroups left behind (a JVM still in them?): {', '.join(map(str, left))}", flush=True)
     print("\n".join(jdks.comparison(sections)), flush=True)
-    meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), args.k6, jvm_flags=args.jvm_flags)
+    meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), used, jvm_flags=args.jvm_flags)
     finish(out, meta, sections, chartjs=args.chartjs, strict=args.strict)
 
 

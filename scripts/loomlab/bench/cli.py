@@ -13,6 +13,7 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab.labreport import fmt_duration
 
+from .engines import CHOICES
 from .plan import profile_seconds
 from .profiles import PROFILES
 from .settings import round_options
@@ -35,7 +36,16 @@ def parser() -> argparse.ArgumentParser:
     """`./lab bench`'s options (a help text is a %-format: a literal percent sign is written %%).
     Long because it declares every option of `./lab bench`, one call each, with its help."""
     p = argparse.ArgumentParser(prog="lab bench", description=description())
-    p.add_argument("--k6", help="k6 binary (./lab passes it; needed to run)")
+    p.add_argument(
+        "--engine",
+        choices=CHOICES,
+        default="auto",
+        help="the load generator: auto (default) loadgen (scripts/loadgen, on vegeta's library) for every"
+        " load that declares its request, k6 for the others (built by scripts/k6.sh where none is on PATH);"
+        " loadgen alone (a load it cannot send is refused); k6 alone (your own k6, for every load)",
+    )
+    p.add_argument("--loadgen", default="", help="loadgen binary (./lab passes it: scripts/gotool.sh loadgen)")
+    p.add_argument("--k6", default="", help="k6 binary (default: scripts/k6.sh's, found where a load needs k6)")
     p.add_argument("--java", help="java of the service (./lab passes it; needed to run)")
     p.add_argument(
         "--jdk",
@@ -54,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
         default="quick",
         help="; ".join(f"{name}: {about} ({planned(name)})" for name, (_, _, _, about) in PROFILES.items()),
     )
-    p.add_argument("--strict", action="store_true", help="exit 1 when any measured k6 run crossed a threshold")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any measured run crossed a threshold")
     p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument(
         "--loads",
@@ -81,7 +91,7 @@ def parser() -> argparse.ArgumentParser:
         "--reference",
         default="",
         metavar="BIN",
-        help="the reference server (scripts/reference.sh builds it; ./lab passes it): a minimal Go net/http"
+        help="the reference server (scripts/gotool.sh reference builds it; ./lab passes it): a minimal Go net/http"
         " server doing the same sleep, a column beside the modes in the sleep loads' rounds, each mode's"
         " req/s and CPU per request as a ratio to it",
     )

@@ -71,9 +71,21 @@ class Knob:
     quota_cpus: float | None = None
 
 
+@dataclass(frozen=True)
+class Request:
+    """What each arrival of a load sends, for the engines that do not run its k6 script (loadgen): a
+    GET of `path` below the service's URL; every answer's body holds `expect`, and no answer comes
+    sooner than `floor_ms` (a guard against measuring the wrong endpoint), as the script checks."""
+
+    path: str
+    expect: str = ""
+    floor_ms: float = 0.0
+
+
 @dataclass
 class Load:
-    """One k6 run shape of a workload, measured in each mode."""
+    """One run shape of a workload (its k6 script and the environment that shapes it; the same
+    environment shapes loadgen's run where the load declares its `request`), measured in each mode."""
 
     name: str
     script: str
@@ -106,6 +118,9 @@ class Load:
     # Knob columns ("<mode>[<setting>]", e.g. "virtual[carriers=1]"), each in `modes` too: a mode
     # with one setting changed, in the same rounds as its default column (workloads/knobs.py).
     knobs: dict[str, Knob] = field(default_factory=dict)
+    # The request of one arrival, from the run's environment (the load's, a warm-up's overrides, and
+    # the column's k6_mode: MODE, CLIENTS, ...); None: only k6 sends this load so far.
+    request: Callable[[dict], Request] | None = None
 
 
 @dataclass

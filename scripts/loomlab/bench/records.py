@@ -44,8 +44,10 @@ class RunFigures(TypedDict, total=False):
     dropped: float
     cpu_s: float
     cpu_ms_per_req: float
-    k6_cpu_s: float  # k6's own CPU seconds (local runs: the load generator shares the cores)
-    k6_exit: int
+    k6_cpu_s: float  # k6's own CPU seconds (local runs before 2026-11-28; gen_cpu_s since)
+    gen_cpu_s: float  # the load generator's own CPU seconds (local runs: it shares the cores)
+    engine: str  # the engine that drove the run: loadgen or k6 (bench.engines)
+    k6_exit: int  # the generator's exit: 99 where a threshold was crossed (k6's code, kept by every engine)
     wall_s: float
 
 

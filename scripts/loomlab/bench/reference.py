@@ -1,5 +1,5 @@
 """The reference server beside the modes: a minimal Go net/http server (scripts/reference, built by
-scripts/reference.sh) answering the sleep endpoint with a goroutine per request and nothing else,
+scripts/gotool.sh reference) answering the sleep endpoint with a goroutine per request and nothing else,
 the platform's floor. Where a load's script is one it serves, `./lab bench` runs it as a column of
 its own in the same rounds as the modes (rotated with them, so drift hits it alike); it takes no
 part in a verdict (it is not a mode of the service), and the load's reference table gives each

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from loomlab.render import render
 from . import flames, jdks, verdict, workloads
 from .answer import AT_BOUND, answer_table
 from .chart import chart_svg
+from .engines import Engine
 from .loads import service_pools
 from .records import read_results, results_of
 from .sections import section_tables
@@ -57,21 +57,16 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence
     (out / "report.md").write_text(text)
 
 
-def k6_version(k6: str) -> str:
-    """`k6 version`'s first part, e.g. "k6 v1.8.1"."""
-    return subprocess.run([k6, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
-
-
-def run_meta(settings: RunSettings, info: dict, command: str, k6: str, **extra: object) -> dict:
+def run_meta(settings: RunSettings, info: dict, command: str, engines: list[Engine], **extra: object) -> dict:
     """What every report says of its run, the same for the bench and the in-cluster runner: when,
-    on what, with which k6, and the rounds' settings as the command line left them; `extra` adds or
-    overrides (title, where k6 and the JVMs ran, the setup lines)."""
+    on what, with which load generators, and the rounds' settings as the command line left them;
+    `extra` adds or overrides (title, where the generator and the JVMs ran, the setup lines)."""
     return {
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "command": command,
         "machine": machine(),
         "info": info,
-        "k6": k6_version(k6),
+        "engines": "; ".join(e.version() for e in engines),
         "profile": settings.profile,
         "warmups": settings.warmups,
         "warmup_seconds": settings.warmup_seconds,

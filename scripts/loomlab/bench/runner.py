@@ -1,5 +1,5 @@
-"""The service under test (a local JVM; the cluster has a twin) and one k6 run against it with
-/q/metrics sampled throughout; rounds.py runs the plan with them."""
+"""The service under test (a local JVM; the cluster has a twin) and one run of a load generator
+(engines/) against it with /q/metrics sampled throughout; rounds.py runs the plan with them."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import ROOT, LabError, metrics, proc
+from loomlab import LabError, metrics, proc
 
-from . import procstat, profiler, quota, runners
-from .figures import figures_of, open_throughput
-from .loads import REFERENCE, Load, Suite, k6_mode, knob_of, on_cpus
+from . import procstat, profiler, quota
+from .engines import Engine, Engines
+from .figures import figures_from, figures_of, open_throughput
+from .loads import REFERENCE, Load, Suite, knob_of, on_cpus
 from .settings import RunSettings
 from .tables import LOCAL
 from .target import ServiceUnderTest
@@ -31,10 +32,10 @@ class Service:
 
     environment = LOCAL
 
-    def __init__(self, cmd: list[str], k6: str, port: int, env: dict, log: Path, java: str = ""):
+    def __init__(self, cmd: list[str], engines: Engines, port: int, env: dict, log: Path, java: str = ""):
         self.url = f"http://127.0.0.1:{port}"
         # The JVM's java, whose jcmd the flame graphs attach with ('' for the reference server).
-        self.java, self.k6 = java, k6
+        self.java, self.engines = java, engines
         self.log = log
         full_env = dict(os.environ)
         full_env.update(env)
@@ -68,8 +69,8 @@ class Service:
         return {**metrics.scrape_sample(self.get("/q/metrics", timeout=5)), **procstat.kernel(self.pid)}
 
     def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
-        """One k6 run of `load` against this service: its figures (see figures_of)."""
-        return run_k6(self.k6, load, mode, self.url, out, label, self, settings, warmup)
+        """One run of `load` against this service, by the load's engine: its figures (figures_from)."""
+        return run_load(self.engines.of(load), load, mode, self, out, label, settings, warmup)
 
     def stop(self):
         proc.stop(self.proc)
@@ -90,23 +91,23 @@ class BareService(Service):
         return procstat.sample(self.pid)
 
     def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
-        """k6's run, its setup() waiting for the endpoint where the service has /q/health/ready."""
+        """The run, k6's setup() waiting for the endpoint where the service has /q/health/ready."""
         at = dataclasses.replace(load, env={**load.env, "READY_PATH": procstat.READY_PATH})
-        return run_k6(self.k6, at, mode, self.url, out, label, self, settings, warmup)
+        return run_load(self.engines.of(at), at, mode, self, out, label, settings, warmup)
 
 
 @dataclass(frozen=True)
 class LocalJvm:
     """Where the local services come from: the JDK, the jar, the first port, the JVM flags, and the
-    k6 that loads them (`./lab bench` passes each)."""
+    engines that load them (`./lab bench` passes each)."""
 
     java: str
-    k6: str
+    engines: Engines
     jar: Path
     port: int
     jvm_flags: str
     javas: tuple[tuple[int, str], ...] = ()  # (JDK, its java) where one run compares JDKs
-    reference: str = ""  # the reference server's binary (scripts/reference.sh), where it is built
+    reference: str = ""  # the reference server's binary (scripts/gotool.sh reference), where it is built
 
     def start(
         self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
@@ -119,10 +120,10 @@ class LocalJvm:
         if mode == REFERENCE:
             if not self.reference:
                 raise LabError(
-                    "the reference server is not built (scripts/reference.sh): run without it (--no-reference)"
+                    "the reference server is not built (scripts/gotool.sh reference): run without it (--no-reference)"
                 )
             cmd = [self.reference, "-addr", f"127.0.0.1:{self.port + slot}"]
-            return Service(on_cpus(cmd, suite.service_cpus), self.k6, self.port + slot, {}, log)
+            return Service(on_cpus(cmd, suite.service_cpus), self.engines, self.port + slot, {}, log)
         java = dict(self.javas).get(jdk, self.java) if jdk is not None else self.java
         knob = knob_of(suite, mode)
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
@@ -130,7 +131,7 @@ class LocalJvm:
         cmd = on_cpus([java, *flags, "-jar", knob.jar or str(self.jar)], suite.service_cpus)
         if knob.quota_cpus is not None:
             cmd = quota.wrap(cmd, quota.group(mode, knob.quota_cpus))
-        return (BareService if knob.bare else Service)(cmd, self.k6, self.port + slot, env, log, java)
+        return (BareService if knob.bare else Service)(cmd, self.engines, self.port + slot, env, log, java)
 
 
 class Sampler(threading.Thread):
@@ -169,73 +170,37 @@ class Sampler(threading.Thread):
         return self.samples
 
 
-def k6_env(load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool) -> dict:
-    """k6's environment for one run: the load's parameters (its warm-up's), the column, where to write
-    its summary, and its web dashboard's export where --dashboards asks for one."""
-    env = dict(os.environ)
-    env.update(load.env)
-    if warmup:
-        env.update(load.warmup_env)
-    env.update({**k6_mode(mode), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
-    if not warmup and (settings.dashboards == "all" or (settings.dashboards == "auto" and load.dashboard)):
-        env.update(
-            {
-                "K6_WEB_DASHBOARD": "true",
-                "K6_WEB_DASHBOARD_EXPORT": str(out.with_suffix(".html")),
-                "K6_WEB_DASHBOARD_PORT": "-1",
-                # k6 skips the export of a run shorter than a few periods (default 10 s).
-                "K6_WEB_DASHBOARD_PERIOD": "1s",
-            }
-        )
-    return env
-
-
-def run_k6(
-    k6: str,
+def run_load(
+    engine: Engine,
     load: Load,
     mode: str,
-    base_url: str,
+    service: Service,
     out: Path,
     label: str,
-    service: Service,
     settings: RunSettings,
-    warmup=False,
+    warmup: bool = False,
 ) -> dict:
-    """One k6 run of `load` in `mode` against `base_url`, its raw summary at `out`: its figures, and
-    k6's own CPU."""
+    """One run of `load` in `mode` by `engine`, the server sampled around it: the run's figures with
+    the generator's own CPU (it shares the cores locally) and its name; the samples beside `out`."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    env = k6_env(load, mode, base_url, out, label, settings, warmup)
-    if settings.runners > 1:
-        return run_split(k6, load, env, settings.runners, out, label, service, settings.sample_period)
     sampler = Sampler.begin(service, settings.sample_period)
     started = time.monotonic()
-    k6_cpu = ChildrenCpu()
+    generator_cpu = ChildrenCpu()
     try:
-        k6_run = subprocess.run(
-            on_cpus([k6, "run", "--quiet", "--no-color", str(ROOT / load.script)], load.k6_cpus),
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=load.timeout_s,
-        )
-    except subprocess.TimeoutExpired as e:
-        sampler.finish()
-        raise LabError(f"k6 run '{label}' exceeded {load.timeout_s} s and was stopped") from e
-    samples = sampler.finish()
+        generated = engine.generate(load, mode, service.url, out, label, settings, warmup)
+    finally:
+        samples = sampler.finish()
     took = time.monotonic() - started
-    (out.with_suffix(".log")).write_text(k6_run.stdout + k6_run.stderr)
     (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
-    if not out.exists():
-        raise LabError(f"k6 run '{label}' wrote no summary (exit {k6_run.returncode}):\n{k6_run.stderr[-2000:]}")
-    figures = figures_of(load, json.loads(out.read_text()), samples, k6_run.returncode, took)
-    figures["k6_cpu_s"] = k6_cpu.seconds()
+    figures = figures_from(load, generated.figures, samples, generated.exit, took)
+    figures["gen_cpu_s"] = generator_cpu.seconds()
+    figures["engine"] = engine.name
     return figures
 
 
 class ChildrenCpu:
-    """The CPU seconds (user and system) of the child processes waited for since it was made: k6's,
-    the one child a run waits for (the services run on until they are stopped)."""
+    """The CPU seconds (user and system) of the child processes waited for since it was made: the
+    load generator's, the one child a run waits for (the services run on until they are stopped)."""
 
     def __init__(self):
         self.start = self._now()
@@ -247,24 +212,6 @@ class ChildrenCpu:
 
     def seconds(self) -> float:
         return self._now() - self.start
-
-
-def run_split(
-    k6: str, load: Load, env: dict, n: int, out: Path, label: str, service: Service, sample_period: float
-) -> dict:
-    """run_k6 over N local runners (runners.py): the figures of the merged summary, each runner's
-    own figures and the start skew beside them."""
-    sampler = Sampler.begin(service, sample_period)
-    started = time.monotonic()
-    k6_cpu = ChildrenCpu()
-    try:
-        summary, k6_exit = runners.run_local(k6, load, ROOT / load.script, env, n, out, label, ROOT)
-    finally:
-        samples = sampler.finish()
-    took = time.monotonic() - started
-    figures = split_figures(load, out, summary, samples, k6_exit, took)
-    figures["k6_cpu_s"] = k6_cpu.seconds()
-    return figures
 
 
 def split_figures(load: Load, out: Path, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:

@@ -131,10 +131,12 @@ def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
 
 
 def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
-    """Long because the table has a column per server-side figure. k6's CPU where the runs measured
-    it (local runs since 2026-11-27: k6 shares the cores), and the kernel's share of the server's CPU
-    where /proc was read beside the scrapes (local runs since 2026-11-27)."""
-    k6 = any("k6_cpu_s" in run for r in results.values() for run in r.get("runs", []))
+    """Long because the table has a column per server-side figure. The load generator's CPU where the
+    runs measured it (local runs: it shares the cores; k6's alone before 2026-11-28, then any engine's
+    with its CPU per request), and the kernel's share of the server's CPU where /proc was read beside
+    the scrapes (local runs since 2026-11-27)."""
+    gen = any("gen_cpu_s" in run for r in results.values() for run in r.get("runs", []))
+    k6 = not gen and any("k6_cpu_s" in run for r in results.values() for run in r.get("runs", []))
     kernel = any(
         not math.isnan(run.get("kernel_ms_per_req", math.nan)) for r in results.values() for run in r.get("runs", [])
     )
@@ -145,6 +147,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
             "CPU ms/req",
             *(["of which kernel"] if kernel else []),
             *(["k6 CPU s"] if k6 else []),
+            *(["generator CPU s", "generator ms/req"] if gen else []),
             "peak in-flight",
             "peak threads",
             "peak RSS MB",
@@ -182,6 +185,11 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
             lr.fmt(cpu_per_req, 3),
             *([lr.fmt(get("kernel_ms_per_req"), 3)] if kernel else []),
             *([lr.fmt(get("k6_cpu_s"), 2)] if k6 else []),
+            *(
+                [lr.fmt(get("gen_cpu_s"), 2), lr.fmt(lr.ratio(get("gen_cpu_s") * 1000, get("requests")), 3)]
+                if gen
+                else []
+            ),
             lr.fmt(get("peak_in_flight"), 0),
             lr.fmt(get("peak_live_threads"), 0),
             lr.fmt(get("peak_rss_bytes") / 1e6, 0),

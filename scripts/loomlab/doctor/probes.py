@@ -103,7 +103,7 @@ def k6_built() -> str:
 
 
 def reference_built() -> str:
-    done = run("bash", str(ROOT / "scripts" / "reference.sh"), "--if-built")
+    done = run("bash", str(ROOT / "scripts" / "gotool.sh"), "reference", "--if-built")
     return f"reference server built: {done.stdout.strip()}" if done.returncode == 0 else ""
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import Load, Scale, Suite, modes_of, open_load
+from ..loads import Load, Request, Scale, Suite, modes_of, open_load
 
 # Seed A3 (SCENARIOS.md): 500 users x 10 requests, 100 ms, Tomcat 50 threads vs virtual.
 SEED_A3 = {
@@ -19,6 +19,12 @@ MODES = modes_of("sleep")
 # What binds each mode in a closed load (answer.py), and what else every mode shares.
 BOUND_NAMES = {"worker": "worker threads", "virtual": "users / sleep", "reactive": "users / sleep"}
 USES = "CPU, shared with k6"
+
+
+def sleep_request(env: dict) -> Request:
+    """GET /api/{MODE}/sleep, as k6/sleep.js sends it: the answer names its mode and takes the sleep."""
+    mode, ms = env["MODE"], env["SLEEP_MS"]
+    return Request(f"/api/{mode}/sleep?ms={ms}", expect=f'"mode":"{mode}"', floor_ms=float(ms))
 
 
 def sleep_bound(vus: int, sleep_ms: int):
@@ -46,6 +52,7 @@ def open_sleep_load(fraction: float, worker_bound: float, seconds: int, sleep_ms
         {"SLEEP_MS": str(sleep_ms)},
         1500,
         modes=MODES,
+        request=sleep_request,
     )
 
 
@@ -76,6 +83,7 @@ def suites(scale: Scale) -> list[Suite]:
                     timeout_s=180,
                     dashboard=False,
                     modes=MODES,
+                    request=sleep_request,
                     # 50 threads x 10 req/s each; virtual and reactive ~4,000 req/s with k6 on the
                     # same cores.
                     est_s={

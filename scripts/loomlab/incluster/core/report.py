@@ -160,7 +160,7 @@ def meta(
         settings,
         info,
         command,
-        k6,
+        [bench.K6(k6)],
         title="loom-lab in-cluster report",
         k6_where="one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), scheduled by the cluster"
         " (the node line below says where the service ran)",

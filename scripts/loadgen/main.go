@@ -1,0 +1,189 @@
+// loadgen: the lab's load generator, a thin driver over vegeta's library (github.com/tsenart/vegeta,
+// MIT). Vegeta paces, sends and times every request with its own attacker; this driver adds only what
+// the lab's loads need and vegeta's command line does not give: a closed model of users x iterations
+// that ends after exactly that many requests, exact percentiles and the standard deviation from every
+// sample, a body check, and one JSON summary the harness reads (scripts/loomlab/engines).
+//
+// Models:
+//
+//	closed  -users U -iterations I   U workers send back to back, U x I requests in all (A3: 500 x 10)
+//	closed  -users U -duration D     U workers send back to back for D (seeds B and E)
+//	open    -rate R -duration D      R arrivals a second for D, answered or not, up to -max-workers in
+//	                                 flight; arrivals vegeta could not send for want of a worker are
+//	                                 counted as dropped, as k6's dropped_iterations are
+//
+// Every request comes from -targets, a file in vegeta's JSON target format (one per line: method,
+// url, base64 body, header), taken in turn. -results keeps vegeta's own results (gob): `vegeta report`
+// reads them, and the results of several runners concatenate into one exact report.
+//
+// Run: loadgen -targets t.jsonl -model closed -users 500 -iterations 10 -summary s.json
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// maxPlanned bounds the samples one run keeps (8 bytes each): 5 million is 40 MB.
+const maxPlanned = 5_000_000
+
+// plan is one run's shape, from the flags.
+type plan struct {
+	model      string
+	users      uint64
+	iterations uint64
+	rate       uint64
+	duration   time.Duration
+	maxWorkers uint64
+	timeout    time.Duration
+	expect     []byte
+}
+
+// planned is the number of requests the plan asks for.
+func (p plan) planned() uint64 {
+	if p.model == "closed" {
+		return p.users * p.iterations // 0 for a closed run bounded by time: no count is planned
+	}
+	return uint64(p.duration.Seconds() * float64(p.rate))
+}
+
+func (p plan) validate() error {
+	switch {
+	case p.model == "closed" && (p.users == 0 || (p.iterations == 0) == (p.duration <= 0)):
+		return errors.New("closed: -users, and one of -iterations and -duration, must be positive")
+	case p.model == "closed" && p.iterations == 0 && uint64(p.duration.Seconds())*p.users*1000 > maxPlanned:
+		// At most 1,000 answers a second per user (1 ms each) are kept.
+		return fmt.Errorf("closed: %d users for %s could answer more than %d requests", p.users, p.duration, maxPlanned)
+	case p.model == "open" && (p.rate == 0 || p.duration <= 0 || p.maxWorkers == 0):
+		return errors.New("open: -rate, -duration and -max-workers must be positive")
+	case p.model != "closed" && p.model != "open":
+		return fmt.Errorf("-model must be closed or open, got %q", p.model)
+	case p.planned() > maxPlanned:
+		return fmt.Errorf("%d requests planned: at most %d a run", p.planned(), maxPlanned)
+	case p.timeout <= 0:
+		return errors.New("-timeout must be positive")
+	}
+	return nil
+}
+
+// attack runs the plan against the targets and hands every result to each sink in turn.
+func attack(p plan, targets []vegeta.Target, sinks ...func(*vegeta.Result)) {
+	opts := []func(*vegeta.Attacker){vegeta.Timeout(p.timeout), vegeta.KeepAlive(true), vegeta.MaxBody(0)}
+	if len(p.expect) > 0 {
+		// Enough of each body to find the check's text in; the rest is read and dropped.
+		opts[2] = vegeta.MaxBody(4096)
+	}
+	var pacer vegeta.Pacer
+	var du time.Duration
+	if p.model == "closed" {
+		// No pacing (each worker sends as soon as its last answer is in); the attack ends after
+		// exactly users x iterations requests (none of them an error of the driver's own), or at
+		// the end of its duration.
+		pacer = countPacer{total: p.planned()}
+		du = p.duration
+		opts = append(opts, vegeta.Workers(p.users), vegeta.MaxWorkers(p.users), vegeta.Connections(int(p.users)))
+	} else {
+		pacer = vegeta.ConstantPacer{Freq: int(p.rate), Per: time.Second}
+		du = p.duration
+		opts = append(opts, vegeta.MaxWorkers(p.maxWorkers), vegeta.Connections(int(p.maxWorkers)))
+	}
+	attacker := vegeta.NewAttacker(opts...)
+	for res := range attacker.Attack(vegeta.NewStaticTargeter(targets...), pacer, du, "loadgen") {
+		for _, sink := range sinks {
+			sink(res)
+		}
+	}
+}
+
+// countPacer sends without pause until `total` requests have gone out (0: until the attack's
+// duration ends): a closed model's pacing, where the workers' own round trips set the rate.
+type countPacer struct{ total uint64 }
+
+func (c countPacer) Pace(_ time.Duration, hits uint64) (time.Duration, bool) {
+	return 0, c.total > 0 && hits >= c.total
+}
+
+// Rate is infinite: no arrival waits for the clock.
+func (c countPacer) Rate(time.Duration) float64 { return math.Inf(1) }
+
+func readTargets(path string) ([]vegeta.Target, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	targets, err := vegeta.ReadAllTargets(vegeta.NewJSONTargeter(f, nil, nil))
+	if err != nil && !errors.Is(err, vegeta.ErrNoTargets) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(targets) == 0 {
+		return nil, fmt.Errorf("%s: no targets", path)
+	}
+	return targets, nil
+}
+
+func main() {
+	var p plan
+	var targetsPath, resultsPath, summaryPath, expect string
+	flag.StringVar(&targetsPath, "targets", "", "targets, vegeta's JSON format, one a line (required)")
+	flag.StringVar(&p.model, "model", "closed", "closed | open")
+	flag.Uint64Var(&p.users, "users", 0, "closed: users (workers) sending back to back")
+	flag.Uint64Var(&p.iterations, "iterations", 0, "closed: requests per user")
+	flag.Uint64Var(&p.rate, "rate", 0, "open: arrivals per second")
+	flag.DurationVar(&p.duration, "duration", 0, "open: how long arrivals go on; closed: how long users send (instead of -iterations)")
+	flag.Uint64Var(&p.maxWorkers, "max-workers", 2000, "open: most requests in flight")
+	flag.DurationVar(&p.timeout, "timeout", 60*time.Second, "a request's timeout")
+	flag.StringVar(&expect, "expect", "", "text every answer's body must hold (a failed check otherwise)")
+	flag.StringVar(&resultsPath, "results", "", "vegeta's results (gob) to this file (none if empty)")
+	flag.StringVar(&summaryPath, "summary", "", "the summary (JSON) to this file (required)")
+	flag.Parse()
+	p.expect = []byte(expect)
+	if targetsPath == "" || summaryPath == "" {
+		log.Fatal("-targets and -summary are required")
+	}
+	if err := p.validate(); err != nil {
+		log.Fatal(err)
+	}
+	targets, err := readTargets(targetsPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := newSummary(p)
+	sinks := []func(*vegeta.Result){s.add}
+	if resultsPath != "" {
+		out, err := os.Create(resultsPath)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer out.Close()
+		enc := vegeta.NewEncoder(out)
+		sinks = append(sinks, func(r *vegeta.Result) {
+			if err := enc.Encode(r); err != nil {
+				log.Fatal(err)
+			}
+		})
+	}
+	attack(p, targets, sinks...)
+	if err := writeJSON(summaryPath, s.close()); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func writeJSON(path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// summary gathers a run's figures as results arrive: every latency (for exact percentiles, so that
+// runners' samples merge without estimation), failures as k6 counts them (a transport error or a
+// status outside 200-399), failed body checks, and vegeta's own metrics beside them.
+type summary struct {
+	plan      plan
+	latencies []time.Duration
+	failed    uint64
+	checks    uint64
+	first     time.Time
+	last      time.Time
+	vegeta    vegeta.Metrics
+}
+
+// Summary is what the driver writes: milliseconds and seconds, as the lab's reports print them.
+type Summary struct {
+	Engine        string          `json:"engine"`
+	Model         string          `json:"model"`
+	Planned       uint64          `json:"planned"`
+	Requests      uint64          `json:"requests"`
+	Dropped       uint64          `json:"dropped"`
+	Failed        uint64          `json:"failed"`
+	ErrorRate     float64         `json:"error_rate"`
+	ChecksFailed  uint64          `json:"checks_failed"`
+	DurationS     float64         `json:"duration_s"`
+	SendS         float64         `json:"send_s"`
+	LatencyMs     Latency         `json:"latency_ms"`
+	StatusCodes   map[string]int  `json:"status_codes"`
+	Errors        []string        `json:"errors"`
+	VegetaMetrics *vegeta.Metrics `json:"vegeta"`
+}
+
+// Latency holds exact order statistics (nearest rank) over every sample.
+type Latency struct {
+	Min  float64 `json:"min"`
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+func newSummary(p plan) *summary {
+	return &summary{plan: p, latencies: make([]time.Duration, 0, min(p.planned(), maxPlanned))}
+}
+
+func (s *summary) add(r *vegeta.Result) {
+	s.vegeta.Add(r)
+	s.latencies = append(s.latencies, r.Latency)
+	if s.first.IsZero() || r.Timestamp.Before(s.first) {
+		s.first = r.Timestamp
+	}
+	if end := r.End(); end.After(s.last) {
+		s.last = end
+	}
+	if r.Error != "" || r.Code < 200 || r.Code >= 400 {
+		s.failed++
+	} else if len(s.plan.expect) > 0 && !bytes.Contains(r.Body, s.plan.expect) {
+		s.checks++
+	}
+}
+
+func (s *summary) close() Summary {
+	s.vegeta.Close()
+	n := uint64(len(s.latencies))
+	out := Summary{
+		Engine:        "loadgen on vegeta v12.13.0",
+		Model:         s.plan.model,
+		Planned:       s.plan.planned(),
+		Requests:      n,
+		Failed:        s.failed,
+		ChecksFailed:  s.checks,
+		StatusCodes:   s.vegeta.StatusCodes,
+		Errors:        s.vegeta.Errors,
+		VegetaMetrics: &s.vegeta,
+	}
+	if out.Planned > n {
+		out.Dropped = out.Planned - n
+	}
+	if n == 0 {
+		return out
+	}
+	out.ErrorRate = float64(s.failed) / float64(n)
+	out.DurationS = s.last.Sub(s.first).Seconds()
+	out.SendS = s.vegeta.Duration.Seconds()
+	out.LatencyMs = latency(s.latencies)
+	return out
+}
+
+// latency sorts the samples and reads them: the p-th percentile is the smallest sample with at
+// least p % of the samples at or below it.
+func latency(samples []time.Duration) Latency {
+	slices.Sort(samples)
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	rank := func(p float64) float64 {
+		i := int(math.Ceil(p/100*float64(len(samples)))) - 1
+		return ms(samples[max(i, 0)])
+	}
+	var sum, sq float64
+	for _, d := range samples {
+		v := ms(d)
+		sum += v
+		sq += v * v
+	}
+	n := float64(len(samples))
+	mean := sum / n
+	return Latency{
+		Min: ms(samples[0]), Mean: mean, SD: math.Sqrt(max(0, sq/n-mean*mean)),
+		P50: rank(50), P90: rank(90), P95: rank(95), P99: rank(99), Max: ms(samples[len(samples)-1]),
+	}
+}

@@ -1,0 +1,89 @@
+"""The load generators a run can be driven by, behind one seam: an Engine sends one load in one
+column against a base URL and gives back the generator's figures (the keys of labreport.k6_figures)
+and whether a threshold of the load was crossed. runner.run_load wraps any engine in the same
+skeleton (the server sampled around the run, the generator's own CPU counted).
+
+- loadgen (scripts/loadgen, a driver over vegeta's library, MIT): the lab's own, for every load that
+  declares its Request (loads.Request);
+- k6: what a user brings (`--engine k6` with k6 on PATH), and, until every load declares its
+  Request, the engine of the loads that do not (the lab builds it for those: scripts/k6.sh).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from loomlab import ROOT, LabError
+
+from ..loads import Load
+from ..settings import RunSettings
+
+# What `--engine` takes: auto (loadgen where a load declares its request, else k6), or one engine.
+CHOICES = ("auto", "loadgen", "k6")
+# A run's exit when the generator crossed one of the load's thresholds (k6's own code, kept by all).
+THRESHOLDS_CROSSED = 99
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What a generator measured of one run: its figures, and 0 or THRESHOLDS_CROSSED."""
+
+    figures: dict
+    exit: int
+
+
+class Engine(Protocol):
+    @property
+    def name(self) -> str:
+        """The engine's short name, kept with every run it drove."""
+
+    def drives(self, load: Load) -> bool:
+        """Whether this engine can send `load`."""
+
+    def version(self) -> str:
+        """The engine and its version, as the report names it."""
+
+    def generate(
+        self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
+    ) -> Generated:
+        """One run of `load` in column `mode` against `base_url`; its files beside `out`."""
+
+
+@dataclass
+class Engines:
+    """The engine of each load under one `--engine` choice; k6's binary is found (or built, by
+    scripts/k6.sh) only when a load needs it."""
+
+    choice: str
+    loadgen: str
+    k6: str = ""
+    _k6_engine: Engine | None = field(default=None, repr=False)
+
+    def of(self, load: Load) -> Engine:
+        from .k6 import K6
+        from .loadgen import Loadgen
+
+        if self.choice != "k6" and load.request is not None:
+            return Loadgen(self.loadgen)
+        if self.choice == "loadgen":
+            raise LabError(f"{load.script}: loadgen cannot send this load yet; --engine k6 (your own k6) can")
+        if self._k6_engine is None:
+            self._k6_engine = engine = K6(self.k6 or find_k6())
+            return engine
+        return self._k6_engine
+
+    def check(self, loads: list[Load]) -> list[Engine]:
+        """The engines `loads` need, refusing up front a load the choice cannot send."""
+        engines = {e.name: e for e in (self.of(ld) for ld in loads)}
+        return list(engines.values())
+
+
+def find_k6() -> str:
+    """k6's path from scripts/k6.sh (a k6 on PATH at the pinned version, or one it builds)."""
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "k6.sh")], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise LabError(f"no k6 for the loads loadgen does not send yet:\n{done.stderr.strip()}")
+    return done.stdout.strip()

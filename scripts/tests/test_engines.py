@@ -1,0 +1,154 @@
+"""The engines a run is driven by (bench.engines): which engine sends which load, how loadgen reads a
+load's environment as k6's scripts do, the thresholds it holds a run to, and a real loadgen run (the
+binary scripts/gotool.sh builds) against a small HTTP server on loopback."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+from pathlib import Path
+
+from loomlab import ROOT, LabError
+from loomlab.bench.engines import THRESHOLDS_CROSSED, Engines
+from loomlab.bench.engines.loadgen import Loadgen, crossed, run_env, shape_flags
+from loomlab.bench.loads import Load
+from loomlab.bench.profiles import suites
+from loomlab.bench.settings import RunSettings
+from loomlab.bench.workloads.sleep import sleep_request
+
+SUMMARY = {
+    "requests": 100,
+    "error_rate": 0.0,
+    "checks_failed": 0,
+    "dropped": 0,
+    "latency_ms": {"min": 100.2},
+}
+
+
+def a3(vus: str = "5", iterations: str = "4", sleep_ms: str = "20") -> Load:
+    env = {"VUS": vus, "ITERATIONS": iterations, "SLEEP_MS": sleep_ms}
+    return Load("closed", "k6/sleep.js", "sleep", env, request=sleep_request, timeout_s=60)
+
+
+class EngineChoiceTest(unittest.TestCase):
+    def test_auto_sends_the_sleep_loads_by_loadgen_and_the_others_by_k6(self):
+        engines = Engines("auto", "/bin/loadgen", k6="/bin/k6")
+        by_workload = {
+            s.workload: {engines.of(ld).name for ld in s.loads}
+            for s in suites("quick")
+            if s.workload in ("sleep", "db")
+        }
+        self.assertEqual(by_workload, {"sleep": {"loadgen"}, "db": {"k6"}})
+
+    def test_k6_alone_sends_every_load_and_loadgen_alone_refuses_what_it_cannot_send(self):
+        db = next(s for s in suites("quick") if s.workload == "db").loads[0]
+        self.assertEqual(Engines("k6", "", k6="/bin/k6").of(a3()).name, "k6")
+        with self.assertRaisesRegex(LabError, "loadgen cannot send this load yet; --engine k6"):
+            Engines("loadgen", "/bin/loadgen").check([a3(), db])
+
+
+class ShapeTest(unittest.TestCase):
+    def test_a3_is_users_times_iterations_in_the_column_s_mode(self):
+        env = run_env(a3("500", "10", "100"), "virtual[minimal]", warmup=False)
+        self.assertEqual(shape_flags(env), ["-model", "closed", "-users", "500", "-iterations", "10"])
+        request = sleep_request(env)
+        self.assertEqual(
+            (request.path, request.expect, request.floor_ms), ("/api/virtual/sleep?ms=100", '"mode":"virtual"', 100.0)
+        )
+
+    def test_open_and_steady_loads_read_the_variables_k6_reads(self):
+        open_env = {"MODEL": "open", "RATE": "1500", "DURATION": "4s", "MAX_VUS": "1500"}
+        self.assertEqual(
+            shape_flags(open_env),
+            ["-model", "open", "-rate", "1500", "-duration", "4s", "-max-workers", "1500"],
+        )
+        self.assertEqual(
+            shape_flags({"VUS": "50", "DURATION": "10s"}), ["-model", "closed", "-users", "50", "-duration", "10s"]
+        )
+        with self.assertRaisesRegex(LabError, "MODEL must be closed or open"):
+            shape_flags({"MODEL": "ramping"})
+
+    def test_a_warm_up_s_overrides_shape_it(self):
+        load = a3()
+        load.warmup_env = {"ITERATIONS": "1"}
+        self.assertEqual(run_env(load, "worker", warmup=True)["ITERATIONS"], "1")
+        self.assertEqual(run_env(load, "worker", warmup=False)["ITERATIONS"], "4")
+
+
+class ThresholdTest(unittest.TestCase):
+    def test_a_clean_run_crosses_nothing(self):
+        self.assertEqual(crossed({}, 100, SUMMARY), [])
+
+    def test_each_threshold_of_the_scripts_is_held(self):
+        cases = {
+            "error rate 0.0100": ({}, {"error_rate": 0.01}),
+            "3 answers failed their check": ({}, {"checks_failed": 3}),
+            "an answer sooner than 150 ms": ({}, {}),
+            "2 arrivals dropped": ({"MODEL": "open"}, {"dropped": 2}),
+            "no request was answered": ({}, {"requests": 0}),
+        }
+        for what, (env, change) in cases.items():
+            floor = 150 if "sooner" in what else 100
+            self.assertEqual(crossed(env, floor, {**SUMMARY, **change}), [what], what)
+        # A load that tolerates errors or drops says so, as k6's MAX_ERRORS and MAX_DROPPED do.
+        tolerant = {"MODEL": "open", "MAX_ERRORS": "0.5", "MAX_DROPPED": "5"}
+        self.assertEqual(crossed(tolerant, 100, {**SUMMARY, "error_rate": 0.4, "dropped": 5}), [])
+
+
+class Answering(http.server.BaseHTTPRequestHandler):
+    """GET /api/<mode>/sleep?ms=N: sleeps N ms and names the mode, as the service does."""
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        mode, ms = self.path.split("/")[2], int(self.path.rsplit("=", 1)[1])
+        time.sleep(ms / 1000)
+        body = json.dumps({"mode": "virtual" if mode != "broken" else "worker"}, separators=(",", ":")).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@unittest.skipUnless(shutil.which("go"), "loadgen is built with Go")
+class LoadgenRunTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
+        assert built.returncode == 0, built.stderr
+        cls.engine = Loadgen(built.stdout.strip())
+        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answering)
+        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+        cls.url = f"http://127.0.0.1:{cls.server.server_address[1]}"
+        cls.out = Path(tempfile.mkdtemp())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.shutdown()
+        cls.server.server_close()
+
+    def test_a_closed_run_sends_users_times_iterations_and_reads_as_k6_figures(self):
+        got = self.engine.generate(a3(), "virtual", self.url, self.out / "ok.json", "ok", RunSettings(), False)
+        self.assertEqual(got.exit, 0, (self.out / "ok.log").read_text())
+        f = got.figures
+        self.assertEqual((f["requests"], f["error_rate"], f["dropped"]), (20, 0.0, 0))
+        self.assertGreaterEqual(f["min"], 20.0)
+        self.assertTrue(f["min"] <= f["p50"] <= f["p90"] <= f["p95"] <= f["p99"] <= f["max"])
+        self.assertGreater(f["throughput"], 0)
+
+    def test_an_answer_from_the_wrong_mode_crosses_a_threshold(self):
+        got = self.engine.generate(a3(), "broken", self.url, self.out / "bad.json", "bad", RunSettings(), False)
+        self.assertEqual(got.exit, THRESHOLDS_CROSSED)
+        self.assertIn("threshold crossed: 20 answers failed their check", (self.out / "bad.log").read_text())
+
+
+if __name__ == "__main__":
+    unittest.main()
