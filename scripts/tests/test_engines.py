@@ -16,10 +16,11 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError
 from loomlab.bench.engines import THRESHOLDS_CROSSED, Engines
-from loomlab.bench.engines.loadgen import Loadgen, crossed, run_env, shape_flags
+from loomlab.bench.engines.loadgen import Loadgen, counted, crossed, run_env, shape_flags
 from loomlab.bench.loads import Load
 from loomlab.bench.profiles import suites
 from loomlab.bench.settings import RunSettings
+from loomlab.bench.workloads.db import db_request
 from loomlab.bench.workloads.sleep import sleep_request
 
 SUMMARY = {
@@ -37,20 +38,28 @@ def a3(vus: str = "5", iterations: str = "4", sleep_ms: str = "20") -> Load:
 
 
 class EngineChoiceTest(unittest.TestCase):
-    def test_auto_sends_the_sleep_loads_by_loadgen_and_the_others_by_k6(self):
+    def test_auto_sends_by_loadgen_every_load_that_declares_its_request_and_the_others_by_k6(self):
         engines = Engines("auto", "/bin/loadgen", k6="/bin/k6")
-        by_workload = {
-            s.workload: {engines.of(ld).name for ld in s.loads}
-            for s in suites("quick")
-            if s.workload in ("sleep", "db")
-        }
-        self.assertEqual(by_workload, {"sleep": {"loadgen"}, "db": {"k6"}})
+        by_workload: dict[str, set[str]] = {}
+        for s in suites("smoke"):
+            by_workload.setdefault(s.workload, set()).update(engines.of(ld).name for ld in s.loads)
+        on_loadgen = {w for w, names in by_workload.items() if names == {"loadgen"}}
+        self.assertEqual(on_loadgen, {"sleep", "db", "pinning", "buffers"})
+        self.assertEqual(by_workload["product"], {"k6"})
 
     def test_k6_alone_sends_every_load_and_loadgen_alone_refuses_what_it_cannot_send(self):
-        db = next(s for s in suites("quick") if s.workload == "db").loads[0]
+        product = next(s for s in suites("quick") if s.workload == "product").loads[0]
         self.assertEqual(Engines("k6", "", k6="/bin/k6").of(a3()).name, "k6")
         with self.assertRaisesRegex(LabError, "loadgen cannot send this load yet; --engine k6"):
-            Engines("loadgen", "/bin/loadgen").check([a3(), db])
+            Engines("loadgen", "/bin/loadgen").check([a3(), product])
+
+    def test_every_load_on_loadgen_declares_a_status_for_each_of_its_counters(self):
+        for s in suites("smoke"):
+            for load in (ld for ld in s.loads if ld.request is not None):
+                env = run_env(load, load.modes[0], warmup=False)
+                counts = dict(load.request(env).counts)
+                self.assertTrue(set(load.counters) <= set(counts), f"{s.workload} {load.name}")
+                self.assertTrue(shape_flags(env), f"{s.workload} {load.name}")
 
 
 class ShapeTest(unittest.TestCase):
@@ -59,7 +68,8 @@ class ShapeTest(unittest.TestCase):
         self.assertEqual(shape_flags(env), ["-model", "closed", "-users", "500", "-iterations", "10"])
         request = sleep_request(env)
         self.assertEqual(
-            (request.path, request.expect, request.floor_ms), ("/api/virtual/sleep?ms=100", '"mode":"virtual"', 100.0)
+            (request.paths, request.expect, request.floor_ms),
+            (("/api/virtual/sleep?ms=100",), '"mode":"virtual"', 100.0),
         )
 
     def test_open_and_steady_loads_read_the_variables_k6_reads(self):
@@ -92,6 +102,7 @@ class ThresholdTest(unittest.TestCase):
             "an answer sooner than 150 ms": ({}, {}),
             "2 arrivals dropped": ({"MODEL": "open"}, {"dropped": 2}),
             "no request was answered": ({}, {"requests": 0}),
+            "an answer took 7000 ms or more": ({"MAX_WAIT_MS": "7000"}, {"latency_ms": {"min": 100.2, "max": 7000.0}}),
         }
         for what, (env, change) in cases.items():
             floor = 150 if "sooner" in what else 100
@@ -99,6 +110,26 @@ class ThresholdTest(unittest.TestCase):
         # A load that tolerates errors or drops says so, as k6's MAX_ERRORS and MAX_DROPPED do.
         tolerant = {"MODEL": "open", "MAX_ERRORS": "0.5", "MAX_DROPPED": "5"}
         self.assertEqual(crossed(tolerant, 100, {**SUMMARY, "error_rate": 0.4, "dropped": 5}), [])
+
+
+class CounterTest(unittest.TestCase):
+    def test_a_counter_is_the_count_and_rate_of_its_status(self):
+        env = {"MODE": "worker", "DB_MS": "200"}
+        summary = {"status_codes": {"200": 30, "503": 10}, "duration_s": 2.0}
+        got = counted(("loomlab_refused_503", "loomlab_served_200"), db_request(env), summary)
+        self.assertEqual(
+            got,
+            {
+                "loomlab_refused_503_count": 10,
+                "loomlab_refused_503_rate": 5.0,
+                "loomlab_served_200_count": 30,
+                "loomlab_served_200_rate": 15.0,
+            },
+        )
+        self.assertEqual(
+            db_request({**env, "MODE": "virtual", "CLIENTS": "reactive"}).paths,
+            ("/api/virtual/db/slow?ms=200&clients=reactive",),
+        )
 
 
 class Answering(http.server.BaseHTTPRequestHandler):

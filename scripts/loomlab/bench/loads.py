@@ -73,13 +73,15 @@ class Knob:
 
 @dataclass(frozen=True)
 class Request:
-    """What each arrival of a load sends, for the engines that do not run its k6 script (loadgen): a
-    GET of `path` below the service's URL; every answer's body holds `expect`, and no answer comes
-    sooner than `floor_ms` (a guard against measuring the wrong endpoint), as the script checks."""
+    """What the arrivals of a load send, for the engines that do not run its k6 script (loadgen): GETs
+    of `paths` below the service's URL, taken in turn; every answer's body holds `expect`, and no
+    answer comes sooner than `floor_ms` (a guard against measuring the wrong endpoint), as the script
+    checks; `counts` names the load's counters by the status they count (k6's Counter per status)."""
 
-    path: str
+    paths: tuple[str, ...]
     expect: str = ""
     floor_ms: float = 0.0
+    counts: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass

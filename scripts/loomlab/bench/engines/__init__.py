@@ -40,9 +40,6 @@ class Engine(Protocol):
     def name(self) -> str:
         """The engine's short name, kept with every run it drove."""
 
-    def drives(self, load: Load) -> bool:
-        """Whether this engine can send `load`."""
-
     def version(self) -> str:
         """The engine and its version, as the report names it."""
 

@@ -23,9 +23,6 @@ class K6:
     path: str
     name: str = "k6"
 
-    def drives(self, load: Load) -> bool:
-        return True
-
     def version(self) -> str:
         """`k6 version`'s first part, e.g. "k6 v1.8.1"."""
         return subprocess.run([self.path, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()

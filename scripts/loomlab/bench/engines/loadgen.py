@@ -1,7 +1,8 @@
 """loadgen as an engine (scripts/loadgen: a driver over vegeta's library): the load's environment
-read as k6's scripts read it (MODEL, VUS, ITERATIONS, DURATION, RATE, MAX_VUS, MAX_DROPPED), its
-Request as the one target, the driver's JSON summary as the run's figures, and the thresholds k6's
-scripts hold (scenarioThresholds in k6/lib/lab.js) checked here on them."""
+read as k6's scripts read it (MODEL, VUS, ITERATIONS, DURATION, RATE, MAX_VUS, MAX_DROPPED,
+MAX_ERRORS, MAX_WAIT_MS), its Request's paths as the targets, the driver's JSON summary as the
+run's figures, and the thresholds k6's scripts hold (scenarioThresholds in k6/lib/lab.js) checked
+here on them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from loomlab import LabError
 
-from ..loads import Load, k6_mode, on_cpus
+from ..loads import Load, Request, k6_mode, on_cpus
 from ..settings import RunSettings
 from . import THRESHOLDS_CROSSED, Generated
 
@@ -46,6 +47,9 @@ def crossed(env: dict, floor_ms: float, s: dict) -> list[str]:
         (s["checks_failed"] == 0, f"{s['checks_failed']} answers failed their check"),
         (not s["requests"] or s["latency_ms"]["min"] >= floor_ms, f"an answer sooner than {floor_ms:g} ms"),
     ]
+    if "MAX_WAIT_MS" in env:  # k6/db.js: no answer, 200 or 503, may take longer (the bounded wait)
+        most = float(env["MAX_WAIT_MS"])
+        limits.append((not s["requests"] or s["latency_ms"]["max"] < most, f"an answer took {most:g} ms or more"))
     if env.get("MODEL") == "open":
         limits.append((s["dropped"] <= int(env.get("MAX_DROPPED", 0)), f"{s['dropped']} arrivals dropped"))
     return [what for ok, what in limits if not ok]
@@ -75,13 +79,24 @@ def figures(s: dict) -> dict:
     }
 
 
+def counted(counters: tuple, request: Request, s: dict) -> dict:
+    """The load's counters (k6's `<name>_count` and `_rate` figures) from the answers' status codes."""
+    status = dict(request.counts)
+    missing = [c for c in counters if c not in status]
+    if missing:
+        raise LabError(f"loadgen: the request counts no status for the load's counters {missing}")
+    out = {}
+    for name in counters:
+        count = s["status_codes"].get(str(status[name]), 0)
+        out[f"{name}_count"] = count
+        out[f"{name}_rate"] = count / s["duration_s"] if s["duration_s"] > 0 else 0.0
+    return out
+
+
 @dataclass(frozen=True)
 class Loadgen:
     path: str
     name: str = "loadgen"
-
-    def drives(self, load: Load) -> bool:
-        return load.request is not None
 
     def version(self) -> str:
         return "loadgen (scripts/loadgen) on vegeta v12.13.0"
@@ -96,7 +111,7 @@ class Loadgen:
         env = run_env(load, mode, warmup)
         request = load.request(env)
         targets = out.with_suffix(".targets.jsonl")
-        targets.write_text(json.dumps({"method": "GET", "url": base_url + request.path}) + "\n")
+        targets.write_text("".join(json.dumps({"method": "GET", "url": base_url + p}) + "\n" for p in request.paths))
         cmd = [self.path, "-targets", str(targets), *shape_flags(env), "-summary", str(out)]
         if request.expect:
             cmd += ["-expect", request.expect]
@@ -113,4 +128,6 @@ class Loadgen:
         out.with_suffix(".log").write_text(
             run.stdout + run.stderr + "".join(f"threshold crossed: {f}\n" for f in failed)
         )
-        return Generated(figures(summary), THRESHOLDS_CROSSED if failed else 0)
+        return Generated(
+            {**figures(summary), **counted(load.counters, request, summary)}, THRESHOLDS_CROSSED if failed else 0
+        )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import Load, Scale, Suite, modes_of
+from ..loads import Load, Request, Scale, Suite, modes_of
 
 MODES = modes_of("buffers")
 WAIT_MS = 100
@@ -21,6 +21,17 @@ def buffers_bound(mode: str, pools: dict) -> float:
     """Open load: threads (worker) or the arrivals' own concurrency, each held WAIT_MS."""
     conc = pools.get("worker.max-threads", 200) if mode == "worker" else 10**6
     return lr.littles_bound(conc, WAIT_MS / 1000.0)
+
+
+# The seeds loadgen's arrivals take in turn (k6/buffers.js passes each user's iteration number).
+SEEDS = 64
+
+
+def buffers_request(env: dict) -> Request:
+    """GET /api/{MODE}/buffers, as k6/buffers.js sends it: the answer names the cache it used."""
+    mode, cache = env["MODE"], env["CACHE"]
+    paths = tuple(f"/api/{mode}/buffers?cache={cache}&seed={i}&wait-ms={env['WAIT_MS']}" for i in range(SEEDS))
+    return Request(paths, expect=f'"cache":"{cache}"')
 
 
 def buffers_load(cache: str, rate: int, seconds: int) -> Load:
@@ -42,6 +53,7 @@ def buffers_load(cache: str, rate: int, seconds: int) -> Load:
         open_s=seconds,
         timeout_s=seconds + 120,
         est_s=seconds + 2,
+        request=buffers_request,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import THREADED, VIRTUAL_RX, Load, Scale, Suite, modes_of, open_load
+from ..loads import THREADED, VIRTUAL_RX, Load, Request, Scale, Suite, modes_of, open_load
 
 MODES = modes_of("db")
 # What binds each mode (answer.py), and what else every mode shares.
@@ -24,6 +24,15 @@ def pool_bound(per_request_s: float):
     return bound
 
 
+def db_request(env: dict) -> Request:
+    """GET /api/{MODE}/db/slow, as k6/db.js sends it: 200s served, 503s refused by the bounded wait."""
+    clients = "&clients=reactive" if env.get("CLIENTS") == "reactive" else ""
+    return Request(
+        (f"/api/{env['MODE']}/db/slow?ms={env['DB_MS']}{clients}",),
+        counts=(("loomlab_served_200", 200), ("loomlab_refused_503", 503)),
+    )
+
+
 def db_load(seconds: int, modes: tuple) -> Load:
     """Seed B: 100 users on a pool of 20, each request holding a connection 200 ms."""
     return Load(
@@ -36,6 +45,7 @@ def db_load(seconds: int, modes: tuple) -> Load:
         counters=("loomlab_refused_503",),
         est_s=seconds + 1,
         modes=modes,
+        request=db_request,
     )
 
 
@@ -57,6 +67,7 @@ def db_flood_load(vus: int, seconds: int) -> Load:
         served="loomlab_served_200",
         est_s=seconds + 3,
         modes=MODES,
+        request=db_request,
     )
 
 
@@ -75,6 +86,7 @@ def db_open_load(fraction: float, seconds: int) -> Load:
         400,
         counters=("loomlab_refused_503",),
         modes=MODES,
+        request=db_request,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import Load, Scale, Suite, open_load
+from ..loads import Load, Request, Scale, Suite, open_load
 
 # What binds each mode (answer.py), and what else every mode shares.
 BOUND_NAMES = {"worker": "worker threads", "virtual": "carriers, when a pin holds one"}
@@ -25,6 +25,12 @@ def pinning_bound(vus: int, ms: int, lock: str):
     return bound
 
 
+def pinning_request(env: dict) -> Request:
+    """GET /api/{MODE}/pinning, as k6/pinning.js sends it: the answer names the lock it held."""
+    lock = env["LOCK"]
+    return Request((f"/api/{env['MODE']}/pinning?lock={lock}&ms={env['PIN_MS']}",), expect=f'"lock":"{lock}"')
+
+
 def pinning_open_load(fraction: float, seconds: int) -> Load:
     """Native-frame pins at a fraction of the pinned virtual bound (2 carriers / 50 ms = 40 req/s
     on 2 cores): the worker mode's 200 threads take it whatever the fraction."""
@@ -38,6 +44,7 @@ def pinning_open_load(fraction: float, seconds: int) -> Load:
         pinning_bound(10**6, 50, "native"),
         {"LOCK": "native", "PIN_MS": "50"},
         200,
+        request=pinning_request,
     )
 
 
@@ -62,6 +69,7 @@ def suites(scale: Scale) -> list[Suite]:
                     bound=pinning_bound(50, 50, lock),
                     timeout_s=120,
                     est_s=steady + 1,
+                    request=pinning_request,
                 )
                 for lock in ("synchronized", "reentrant", "native")
             ]
