@@ -8,6 +8,8 @@
 //
 //	closed  -users U -iterations I   U workers send back to back, U x I requests in all (A3: 500 x 10)
 //	closed  -users U -duration D     U workers send back to back for D (seeds B and E)
+//	closed  -stages 6s:5,6s:10,...   users ramped linearly through the stages, as k6's ramping-vus
+//	                                 (seed C)
 //	open    -rate R -duration D      R arrivals a second for D, answered or not, up to -max-workers in
 //	                                 flight; arrivals vegeta could not send for want of a worker are
 //	                                 counted as dropped, as k6's dropped_iterations are
@@ -45,7 +47,8 @@ type plan struct {
 	duration   time.Duration
 	maxWorkers uint64
 	timeout    time.Duration
-	expect     []byte
+	expect     [][]byte
+	stages     []stage
 }
 
 // planned is the number of requests the plan asks for.
@@ -58,6 +61,13 @@ func (p plan) planned() uint64 {
 
 func (p plan) validate() error {
 	switch {
+	case p.model == "closed" && len(p.stages) > 0:
+		if p.users != 0 || p.iterations != 0 || p.duration != 0 || peak(p.stages) == 0 {
+			return errors.New("closed: -stages go alone, and one stage at least has users")
+		}
+		if uint64(total(p.stages).Seconds())*peak(p.stages)*1000 > maxPlanned {
+			return fmt.Errorf("closed: %d users for %s could answer more than %d requests", peak(p.stages), total(p.stages), maxPlanned)
+		}
 	case p.model == "closed" && (p.users == 0 || (p.iterations == 0) == (p.duration <= 0)):
 		return errors.New("closed: -users, and one of -iterations and -duration, must be positive")
 	case p.model == "closed" && p.iterations == 0 && uint64(p.duration.Seconds())*p.users*1000 > maxPlanned:
@@ -75,26 +85,41 @@ func (p plan) validate() error {
 	return nil
 }
 
-// attack runs the plan against the targets and hands every result to each sink in turn.
-func attack(p plan, targets []vegeta.Target, sinks ...func(*vegeta.Result)) {
-	opts := []func(*vegeta.Attacker){vegeta.Timeout(p.timeout), vegeta.KeepAlive(true), vegeta.MaxBody(0)}
-	if len(p.expect) > 0 {
-		// Enough of each body to find the check's text in; the rest is read and dropped.
-		opts[2] = vegeta.MaxBody(4096)
-	}
-	var pacer vegeta.Pacer
-	var du time.Duration
-	if p.model == "closed" {
+// pacing is how the plan's requests go out: vegeta's pacer, the attack's duration (0: until the
+// pacer stops it), the most requests in flight, and what must hear of each answer.
+func (p plan) pacing() (vegeta.Pacer, time.Duration, uint64, func(*vegeta.Result)) {
+	switch {
+	case len(p.stages) > 0:
+		pacer := newStagePacer(p.stages)
+		return pacer, 0, peak(p.stages), func(*vegeta.Result) { pacer.done() }
+	case p.model == "closed":
 		// No pacing (each worker sends as soon as its last answer is in); the attack ends after
 		// exactly users x iterations requests (none of them an error of the driver's own), or at
 		// the end of its duration.
-		pacer = countPacer{total: p.planned()}
-		du = p.duration
-		opts = append(opts, vegeta.Workers(p.users), vegeta.MaxWorkers(p.users), vegeta.Connections(int(p.users)))
-	} else {
-		pacer = vegeta.ConstantPacer{Freq: int(p.rate), Per: time.Second}
-		du = p.duration
-		opts = append(opts, vegeta.MaxWorkers(p.maxWorkers), vegeta.Connections(int(p.maxWorkers)))
+		return countPacer{total: p.planned()}, p.duration, p.users, nil
+	default:
+		return vegeta.ConstantPacer{Freq: int(p.rate), Per: time.Second}, p.duration, p.maxWorkers, nil
+	}
+}
+
+// attack runs the plan against the targets and hands every result to each sink in turn.
+func attack(p plan, targets []vegeta.Target, sinks ...func(*vegeta.Result)) {
+	pacer, du, workers, heard := p.pacing()
+	if heard != nil {
+		sinks = append(sinks, heard)
+	}
+	// Enough of each body to find the checks' text in (the rest is read and dropped), or none.
+	body := int64(0)
+	if len(p.expect) > 0 {
+		body = 4096
+	}
+	opts := []func(*vegeta.Attacker){
+		vegeta.Timeout(p.timeout), vegeta.KeepAlive(true), vegeta.MaxBody(body),
+		vegeta.MaxWorkers(workers), vegeta.Connections(int(workers)),
+	}
+	if p.model == "closed" {
+		// Every user's worker from the start; an open run adds workers as its arrivals need them.
+		opts = append(opts, vegeta.Workers(workers))
 	}
 	attacker := vegeta.NewAttacker(opts...)
 	for res := range attacker.Attack(vegeta.NewStaticTargeter(targets...), pacer, du, "loadgen") {
@@ -133,7 +158,7 @@ func readTargets(path string) ([]vegeta.Target, error) {
 
 func main() {
 	var p plan
-	var targetsPath, resultsPath, summaryPath, expect string
+	var targetsPath, resultsPath, summaryPath, stages string
 	flag.StringVar(&targetsPath, "targets", "", "targets, vegeta's JSON format, one a line (required)")
 	flag.StringVar(&p.model, "model", "closed", "closed | open")
 	flag.Uint64Var(&p.users, "users", 0, "closed: users (workers) sending back to back")
@@ -142,11 +167,20 @@ func main() {
 	flag.DurationVar(&p.duration, "duration", 0, "open: how long arrivals go on; closed: how long users send (instead of -iterations)")
 	flag.Uint64Var(&p.maxWorkers, "max-workers", 2000, "open: most requests in flight")
 	flag.DurationVar(&p.timeout, "timeout", 60*time.Second, "a request's timeout")
-	flag.StringVar(&expect, "expect", "", "text every answer's body must hold (a failed check otherwise)")
+	flag.StringVar(&stages, "stages", "", "closed: users ramped through DURATION:USERS,... (instead of -users)")
+	flag.Func("expect", "text every answer's body must hold (a failed check otherwise); repeatable", func(v string) error {
+		p.expect = append(p.expect, []byte(v))
+		return nil
+	})
 	flag.StringVar(&resultsPath, "results", "", "vegeta's results (gob) to this file (none if empty)")
 	flag.StringVar(&summaryPath, "summary", "", "the summary (JSON) to this file (required)")
 	flag.Parse()
-	p.expect = []byte(expect)
+	if stages != "" {
+		var err error
+		if p.stages, err = parseStages(stages); err != nil {
+			log.Fatal(err)
+		}
+	}
 	if targetsPath == "" || summaryPath == "" {
 		log.Fatal("-targets and -summary are required")
 	}

@@ -36,7 +36,7 @@ func run(p plan, url string) Summary {
 
 func TestClosedModelSendsExactlyUsersTimesIterations(t *testing.T) {
 	srv, served := server(t)
-	p := plan{model: "closed", users: 20, iterations: 7, timeout: time.Minute, expect: []byte(`"mode":"virtual"`)}
+	p := plan{model: "closed", users: 20, iterations: 7, timeout: time.Minute, expect: [][]byte{[]byte(`"mode":"virtual"`)}}
 	got := run(p, srv.URL+"/ok")
 	if got.Requests != 140 || served.Load() != 140 || got.Planned != 140 || got.Dropped != 0 {
 		t.Fatalf("requests %d, served %d, planned %d, dropped %d; want 140, 140, 140, 0",
@@ -65,7 +65,7 @@ func TestFailedStatusAndFailedCheckAreCountedApart(t *testing.T) {
 	if failing.Failed != 10 || failing.ErrorRate != 1 || failing.StatusCodes["503"] != 10 {
 		t.Fatalf("a 503 must fail: failed %d, rate %v, codes %v", failing.Failed, failing.ErrorRate, failing.StatusCodes)
 	}
-	wrong := run(plan{model: "closed", users: 2, iterations: 5, timeout: time.Minute, expect: []byte(`"mode":"worker"`)},
+	wrong := run(plan{model: "closed", users: 2, iterations: 5, timeout: time.Minute, expect: [][]byte{[]byte(`"mode":"worker"`)}},
 		srv.URL+"/ok")
 	if wrong.Failed != 0 || wrong.ChecksFailed != 10 {
 		t.Fatalf("a 200 in the wrong mode fails its check only: failed %d, checks failed %d", wrong.Failed, wrong.ChecksFailed)
@@ -79,6 +79,50 @@ func TestOpenModelOffersTheRateForTheDuration(t *testing.T) {
 	// at the end, so the count is held to a band, not to the exact figure.
 	if got.Planned != 200 || got.Requests < 190 || got.Requests > 200 || got.Dropped != got.Planned-got.Requests {
 		t.Fatalf("planned %d, requests %d, dropped %d", got.Planned, got.Requests, got.Dropped)
+	}
+}
+
+func TestRampedUsersFollowTheStagesAndNeverExceedThem(t *testing.T) {
+	var inFlight, most atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, _ *http.Request) {
+		now := inFlight.Add(1)
+		for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+		}
+		time.Sleep(20 * time.Millisecond)
+		inFlight.Add(-1)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	stages, err := parseStages("500ms:4,500ms:4,300ms:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run(plan{model: "closed", stages: stages, timeout: time.Minute}, srv.URL+"/slow")
+	// Four users at most, each 20 ms a request for about a second: far fewer than 200 requests.
+	if most.Load() > 4 || got.Requests == 0 || got.Requests > 200 || got.Failed != 0 {
+		t.Fatalf("most in flight %d, requests %d, failed %d", most.Load(), got.Requests, got.Failed)
+	}
+}
+
+func TestStagesRampLinearlyAsK6Does(t *testing.T) {
+	stages, err := parseStages("10s:10, 10s:10,10s:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		at   time.Duration
+		want uint64
+		on   bool
+	}{{0, 0, true}, {5 * time.Second, 5, true}, {15 * time.Second, 10, true}, {25 * time.Second, 5, true}, {30 * time.Second, 0, false}} {
+		if got, on := users(stages, c.at); got != c.want || on != c.on {
+			t.Errorf("at %s: %d users (on %v), want %d (%v)", c.at, got, on, c.want, c.on)
+		}
+	}
+	for _, bad := range []string{"10s", "x:1", "10s:-1", "0s:5"} {
+		if _, err := parseStages(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }
 
@@ -101,15 +145,17 @@ func TestPercentilesAreExactNearestRank(t *testing.T) {
 
 func TestPlansOutsideTheBoundsAreRefused(t *testing.T) {
 	for name, p := range map[string]plan{
-		"no users":       {model: "closed", iterations: 1, timeout: time.Second},
-		"count and time": {model: "closed", users: 1, iterations: 1, duration: time.Second, timeout: time.Second},
-		"neither":        {model: "closed", users: 1, timeout: time.Second},
-		"too long":       {model: "closed", users: 1000, duration: time.Hour, timeout: time.Second},
-		"no rate":        {model: "open", duration: time.Second, maxWorkers: 1, timeout: time.Second},
-		"unknown model":  {model: "ramp", timeout: time.Second},
-		"too many":       {model: "closed", users: 10_000, iterations: 1_000, timeout: time.Second},
-		"no timeout":     {model: "closed", users: 1, iterations: 1},
-		"no max workers": {model: "open", rate: 1, duration: time.Second, timeout: time.Second},
+		"no users":         {model: "closed", iterations: 1, timeout: time.Second},
+		"count and time":   {model: "closed", users: 1, iterations: 1, duration: time.Second, timeout: time.Second},
+		"neither":          {model: "closed", users: 1, timeout: time.Second},
+		"too long":         {model: "closed", users: 1000, duration: time.Hour, timeout: time.Second},
+		"no rate":          {model: "open", duration: time.Second, maxWorkers: 1, timeout: time.Second},
+		"unknown model":    {model: "ramp", timeout: time.Second},
+		"too many":         {model: "closed", users: 10_000, iterations: 1_000, timeout: time.Second},
+		"no timeout":       {model: "closed", users: 1, iterations: 1},
+		"no max workers":   {model: "open", rate: 1, duration: time.Second, timeout: time.Second},
+		"stages and users": {model: "closed", users: 1, stages: []stage{{time.Second, 1}}, timeout: time.Second},
+		"nobody staged":    {model: "closed", stages: []stage{{time.Second, 0}}, timeout: time.Second},
 	} {
 		if p.validate() == nil {
 			t.Errorf("%s: %+v accepted", name, p)

@@ -67,9 +67,18 @@ func (s *summary) add(r *vegeta.Result) {
 	}
 	if r.Error != "" || r.Code < 200 || r.Code >= 400 {
 		s.failed++
-	} else if len(s.plan.expect) > 0 && !bytes.Contains(r.Body, s.plan.expect) {
+	} else if !holdsAll(r.Body, s.plan.expect) {
 		s.checks++
 	}
+}
+
+func holdsAll(body []byte, texts [][]byte) bool {
+	for _, text := range texts {
+		if !bytes.Contains(body, text) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *summary) close() Summary {

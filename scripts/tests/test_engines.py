@@ -17,7 +17,7 @@ from pathlib import Path
 from loomlab import ROOT, LabError
 from loomlab.bench.engines import THRESHOLDS_CROSSED, Engines
 from loomlab.bench.engines.loadgen import Loadgen, counted, crossed, run_env, shape_flags
-from loomlab.bench.loads import Load
+from loomlab.bench.loads import Load, Request
 from loomlab.bench.profiles import suites
 from loomlab.bench.settings import RunSettings
 from loomlab.bench.workloads.db import db_request
@@ -28,7 +28,7 @@ SUMMARY = {
     "error_rate": 0.0,
     "checks_failed": 0,
     "dropped": 0,
-    "latency_ms": {"min": 100.2},
+    "latency_ms": {"min": 100.2, "p90": 120.0, "p95": 130.0, "max": 180.0},
 }
 
 
@@ -44,14 +44,14 @@ class EngineChoiceTest(unittest.TestCase):
         for s in suites("smoke"):
             by_workload.setdefault(s.workload, set()).update(engines.of(ld).name for ld in s.loads)
         on_loadgen = {w for w, names in by_workload.items() if names == {"loadgen"}}
-        self.assertEqual(on_loadgen, {"sleep", "db", "pinning", "buffers"})
-        self.assertEqual(by_workload["product"], {"k6"})
+        self.assertEqual(on_loadgen, {"sleep", "db", "pinning", "buffers", "product"})
+        self.assertEqual(by_workload["tasks"], {"k6"})
 
     def test_k6_alone_sends_every_load_and_loadgen_alone_refuses_what_it_cannot_send(self):
-        product = next(s for s in suites("quick") if s.workload == "product").loads[0]
+        tasks = next(s for s in suites("smoke") if s.workload == "tasks").loads[0]
         self.assertEqual(Engines("k6", "", k6="/bin/k6").of(a3()).name, "k6")
         with self.assertRaisesRegex(LabError, "loadgen cannot send this load yet; --engine k6"):
-            Engines("loadgen", "/bin/loadgen").check([a3(), product])
+            Engines("loadgen", "/bin/loadgen").check([a3(), tasks])
 
     def test_every_load_on_loadgen_declares_a_status_for_each_of_its_counters(self):
         for s in suites("smoke"):
@@ -69,7 +69,7 @@ class ShapeTest(unittest.TestCase):
         request = sleep_request(env)
         self.assertEqual(
             (request.paths, request.expect, request.floor_ms),
-            (("/api/virtual/sleep?ms=100",), '"mode":"virtual"', 100.0),
+            (("/api/virtual/sleep?ms=100",), ('"mode":"virtual"',), 100.0),
         )
 
     def test_open_and_steady_loads_read_the_variables_k6_reads(self):
@@ -92,24 +92,30 @@ class ShapeTest(unittest.TestCase):
 
 
 class ThresholdTest(unittest.TestCase):
+    SLEEP = Request(("/api/worker/sleep?ms=100",), floor_ms=100)
+
     def test_a_clean_run_crosses_nothing(self):
-        self.assertEqual(crossed({}, 100, SUMMARY), [])
+        self.assertEqual(crossed({}, self.SLEEP, SUMMARY), [])
 
     def test_each_threshold_of_the_scripts_is_held(self):
+        db = db_request({"MODE": "worker", "DB_MS": "200", "MAX_WAIT_MS": "7000"})
+        product = Request(("/p",), limits=(("p95", 5000.0),), max_errors=0.10)
+        slow = {"latency_ms": {"min": 100.2, "max": 7000.0, "p95": 5000.0}}
         cases = {
-            "error rate 0.0100": ({}, {"error_rate": 0.01}),
-            "3 answers failed their check": ({}, {"checks_failed": 3}),
-            "an answer sooner than 150 ms": ({}, {}),
-            "2 arrivals dropped": ({"MODEL": "open"}, {"dropped": 2}),
-            "no request was answered": ({}, {"requests": 0}),
-            "an answer took 7000 ms or more": ({"MAX_WAIT_MS": "7000"}, {"latency_ms": {"min": 100.2, "max": 7000.0}}),
+            "error rate 0.0100": ({}, self.SLEEP, {"error_rate": 0.01}),
+            "3 answers failed their check": ({}, self.SLEEP, {"checks_failed": 3}),
+            "an answer sooner than 150 ms": ({}, Request(("/",), floor_ms=150), {}),
+            "2 arrivals dropped": ({"MODEL": "open"}, self.SLEEP, {"dropped": 2}),
+            "no request was answered": ({}, self.SLEEP, {"requests": 0}),
+            "max 7000 ms or more": ({}, db, slow),
+            "p95 5000 ms or more": ({}, product, slow),
+            "error rate 0.1000": ({}, product, {"error_rate": 0.1}),
         }
-        for what, (env, change) in cases.items():
-            floor = 150 if "sooner" in what else 100
-            self.assertEqual(crossed(env, floor, {**SUMMARY, **change}), [what], what)
+        for what, (env, request, change) in cases.items():
+            self.assertEqual(crossed(env, request, {**SUMMARY, **change}), [what], what)
         # A load that tolerates errors or drops says so, as k6's MAX_ERRORS and MAX_DROPPED do.
         tolerant = {"MODEL": "open", "MAX_ERRORS": "0.5", "MAX_DROPPED": "5"}
-        self.assertEqual(crossed(tolerant, 100, {**SUMMARY, "error_rate": 0.4, "dropped": 5}), [])
+        self.assertEqual(crossed(tolerant, self.SLEEP, {**SUMMARY, "error_rate": 0.4, "dropped": 5}), [])
 
 
 class CounterTest(unittest.TestCase):

@@ -74,14 +74,18 @@ class Knob:
 @dataclass(frozen=True)
 class Request:
     """What the arrivals of a load send, for the engines that do not run its k6 script (loadgen): GETs
-    of `paths` below the service's URL, taken in turn; every answer's body holds `expect`, and no
-    answer comes sooner than `floor_ms` (a guard against measuring the wrong endpoint), as the script
-    checks; `counts` names the load's counters by the status they count (k6's Counter per status)."""
+    of `paths` below the service's URL, taken in turn; every answer's body holds each of `expect`,
+    and no answer comes sooner than `floor_ms` (a guard against measuring the wrong endpoint), as the
+    script checks. `counts` names the load's counters by the status they count (k6's Counter per
+    status); `limits` are the script's own thresholds on latency figures (ms), `max_errors` on the
+    error rate (k6/lib/lab.js: 0.01, or the load's MAX_ERRORS)."""
 
     paths: tuple[str, ...]
-    expect: str = ""
+    expect: tuple[str, ...] = ()
     floor_ms: float = 0.0
     counts: tuple[tuple[str, int], ...] = ()
+    limits: tuple[tuple[str, float], ...] = ()
+    max_errors: float | None = None
 
 
 @dataclass

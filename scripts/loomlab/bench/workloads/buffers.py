@@ -31,7 +31,7 @@ def buffers_request(env: dict) -> Request:
     """GET /api/{MODE}/buffers, as k6/buffers.js sends it: the answer names the cache it used."""
     mode, cache = env["MODE"], env["CACHE"]
     paths = tuple(f"/api/{mode}/buffers?cache={cache}&seed={i}&wait-ms={env['WAIT_MS']}" for i in range(SEEDS))
-    return Request(paths, expect=f'"cache":"{cache}"')
+    return Request(paths, expect=(f'"cache":"{cache}"',))
 
 
 def buffers_load(cache: str, rate: int, seconds: int) -> Load:

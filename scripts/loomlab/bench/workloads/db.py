@@ -25,11 +25,13 @@ def pool_bound(per_request_s: float):
 
 
 def db_request(env: dict) -> Request:
-    """GET /api/{MODE}/db/slow, as k6/db.js sends it: 200s served, 503s refused by the bounded wait."""
+    """GET /api/{MODE}/db/slow, as k6/db.js sends it: 200s served, 503s refused by the bounded wait;
+    MAX_WAIT_MS, where set: no answer, 200 or 503, may take longer."""
     clients = "&clients=reactive" if env.get("CLIENTS") == "reactive" else ""
     return Request(
         (f"/api/{env['MODE']}/db/slow?ms={env['DB_MS']}{clients}",),
         counts=(("loomlab_served_200", 200), ("loomlab_refused_503", 503)),
+        limits=(("max", float(env["MAX_WAIT_MS"])),) if "MAX_WAIT_MS" in env else (),
     )
 
 

@@ -28,7 +28,7 @@ def pinning_bound(vus: int, ms: int, lock: str):
 def pinning_request(env: dict) -> Request:
     """GET /api/{MODE}/pinning, as k6/pinning.js sends it: the answer names the lock it held."""
     lock = env["LOCK"]
-    return Request((f"/api/{env['MODE']}/pinning?lock={lock}&ms={env['PIN_MS']}",), expect=f'"lock":"{lock}"')
+    return Request((f"/api/{env['MODE']}/pinning?lock={lock}&ms={env['PIN_MS']}",), expect=(f'"lock":"{lock}"',))
 
 
 def pinning_open_load(fraction: float, seconds: int) -> Load:

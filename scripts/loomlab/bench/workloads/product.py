@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 from collections.abc import Sequence
 
 from loomlab import labreport as lr
 
-from ..loads import Load, Scale, Suite, modes_of, open_load
+from ..loads import Load, Request, Scale, Suite, modes_of, open_load
 
 # Seed C: 6 stages to 35 VUs over 7 min; platform pool (core 50, max 200, queue 500) vs virtual.
 SEED_C = {
@@ -29,6 +30,27 @@ BOUND_NAMES = {
     "virtual+rx": "users / E[max]",
 }
 USES = "CPU and the database, shared with k6"
+
+
+# The ids loadgen's arrivals take in turn, drawn once from 1..PRODUCTS with SEED (k6/product.js draws
+# per user from the same range).
+IDS = 1000
+
+
+def product_request(env: dict) -> Request:
+    """GET /api/{MODE}/products/{id}, as k6/product.js sends it, with the seed's thresholds (errors
+    under 10 %, p95 under 5 s, p90 under 3 s); the answer names its mode (and the reactive clients)."""
+    mode = env["MODE"]
+    rx = env.get("CLIENTS") == "reactive"
+    draw = random.Random(int(env.get("SEED", "42")))
+    products = int(env.get("PRODUCTS", "10000"))
+    ids = [draw.randint(1, products) for _ in range(IDS)]
+    return Request(
+        tuple(f"/api/{mode}/products/{i}" + ("?clients=reactive" if rx else "") for i in ids),
+        expect=(f'"mode":"{mode}"', '"product":{"id":', *(('"clients":"reactive"',) if rx else ())),
+        limits=(("p95", 5000.0), ("p90", 3000.0)),
+        max_errors=0.10,
+    )
 
 
 def product_ranges(pools: dict) -> list[tuple[float, float]]:
@@ -92,6 +114,7 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
         est_s=sum(d for d, _ in stages) + 1,
         warmup_est_s=sum(d for d, _ in warm) + 1,
         warmup_env={"STAGES": stages_env(warm)},
+        request=product_request,
         **kw,
     )
 
@@ -122,6 +145,7 @@ def suites(scale: Scale) -> list[Suite]:
             1000,
             duration_var="OPEN_DURATION",
             modes=MODES,
+            request=product_request,
         )
         for f in (below, 1.2)
     ]

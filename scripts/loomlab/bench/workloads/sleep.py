@@ -24,7 +24,7 @@ USES = "CPU, shared with k6"
 def sleep_request(env: dict) -> Request:
     """GET /api/{MODE}/sleep, as k6/sleep.js sends it: the answer names its mode and takes the sleep."""
     mode, ms = env["MODE"], env["SLEEP_MS"]
-    return Request((f"/api/{mode}/sleep?ms={ms}",), expect=f'"mode":"{mode}"', floor_ms=float(ms))
+    return Request((f"/api/{mode}/sleep?ms={ms}",), expect=(f'"mode":"{mode}"',), floor_ms=float(ms))
 
 
 def sleep_bound(vus: int, sleep_ms: int):
