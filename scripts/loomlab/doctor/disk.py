@@ -15,7 +15,7 @@ from pathlib import Path
 
 from loomlab import ROOT
 
-from .probes import CACHE, Finding, k6_built, k8s_built, run
+from .probes import CACHE, Finding, k6_built, k8s_built, loadgen_built, run
 
 # What every run writes besides the parts: its results and logs, the database's rows, a jar.
 RUN_GIB = 2.0
@@ -52,6 +52,8 @@ FIRST_TIME: dict[str, tuple[float, Callable[[], bool]]] = {
     "db": (1.0, database_made),
     # k6 from the Go module proxy: its modules and Go's build cache of it (1.2)
     "k6": (2.0, lambda: bool(k6_built())),
+    # loadgen: vegeta's modules and Go's build cache of it (0.2)
+    "loadgen": (0.5, lambda: bool(loadgen_built())),
     # the Kubernetes components: Go's module cache (5.7, kept), its build cache (9.8, removed once
     # they are built by scripts/k8s/tools.sh) and the binaries (1.5)
     "cluster": (17.0, lambda: bool(k8s_built())),
@@ -65,7 +67,7 @@ FIRST_TIME: dict[str, tuple[float, Callable[[], bool]]] = {
 
 # What each branch of the command table (doctor GROUPS) may make the first time it runs.
 WRITES: dict[str, tuple[str, ...]] = {
-    "bench": ("java", "db", "k6"),
+    "bench": ("java", "db", "loadgen"),
     "test": ("java", "db"),
     "serve": ("java", "db"),
     "startup": ("java", "db", "k6"),
