@@ -3,10 +3,12 @@ as the same figures, and the report's medians and ranges over the counted rounds
 
 from __future__ import annotations
 
+import json
 import tempfile
 import unittest
 from pathlib import Path
 
+from loomlab import ROOT
 from loomlab.spike.__main__ import report
 from loomlab.spike.generators import hey, loadgen, nearest_rank
 
@@ -50,6 +52,17 @@ class SpikeTest(unittest.TestCase):
 
         md = report([t(0, 9.0), t(1, 0.05), t(2, 0.07), t(3, 0.06)], 3)
         self.assertIn("| A3 | hey | 0.060 (0.050-0.070) | 0.050 (0.050-0.050) | 4000 (4000-4000) |", md)
+
+
+class SpikePageTest(unittest.TestCase):
+    def test_the_page_s_table_is_its_run_s(self):
+        run = ROOT / "docs/results/2026-11-28-load-generators"
+        trials = json.loads((run / "results.json").read_text())
+        table = [line for line in report(trials, 5).splitlines() if line.startswith("| ")]
+        page = (run.parent / "2026-11-28-load-generators.md").read_text()
+        for line in table:
+            self.assertIn(line, page)
+        self.assertEqual(len(table), 6)  # the header and five rows
 
 
 if __name__ == "__main__":
