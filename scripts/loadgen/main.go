@@ -35,7 +35,8 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// maxPlanned bounds the samples one run keeps (8 bytes each): 5 million is 40 MB.
+// maxPlanned bounds the samples one run keeps (8 bytes each): 5 million is 40 MB. A plan of more is
+// refused; a run bounded by time is stopped when it reaches it.
 const maxPlanned = 5_000_000
 
 // plan is one run's shape, from the flags.
@@ -65,14 +66,8 @@ func (p plan) validate() error {
 		if p.users != 0 || p.iterations != 0 || p.duration != 0 || peak(p.stages) == 0 {
 			return errors.New("closed: -stages go alone, and one stage at least has users")
 		}
-		if uint64(total(p.stages).Seconds())*peak(p.stages)*1000 > maxPlanned {
-			return fmt.Errorf("closed: %d users for %s could answer more than %d requests", peak(p.stages), total(p.stages), maxPlanned)
-		}
 	case p.model == "closed" && (p.users == 0 || (p.iterations == 0) == (p.duration <= 0)):
 		return errors.New("closed: -users, and one of -iterations and -duration, must be positive")
-	case p.model == "closed" && p.iterations == 0 && uint64(p.duration.Seconds())*p.users*1000 > maxPlanned:
-		// At most 1,000 answers a second per user (1 ms each) are kept.
-		return fmt.Errorf("closed: %d users for %s could answer more than %d requests", p.users, p.duration, maxPlanned)
 	case p.model == "open" && (p.rate == 0 || p.duration <= 0 || p.maxWorkers == 0):
 		return errors.New("open: -rate, -duration and -max-workers must be positive")
 	case p.model != "closed" && p.model != "open":
@@ -122,9 +117,15 @@ func attack(p plan, targets []vegeta.Target, sinks ...func(*vegeta.Result)) {
 		opts = append(opts, vegeta.Workers(workers))
 	}
 	attacker := vegeta.NewAttacker(opts...)
+	answered := 0
 	for res := range attacker.Attack(vegeta.NewStaticTargeter(targets...), pacer, du, "loadgen") {
 		for _, sink := range sinks {
 			sink(res)
+		}
+		// A run bounded by time has no count planned: it ends when it has as many answers as a
+		// run keeps (the summary counts those past it as overflow, a failed run).
+		if answered++; answered == maxPlanned {
+			attacker.Stop()
 		}
 	}
 }

@@ -60,14 +60,6 @@ func peak(stages []stage) uint64 {
 	return most
 }
 
-func total(stages []stage) time.Duration {
-	var sum time.Duration
-	for _, s := range stages {
-		sum += s.duration
-	}
-	return sum
-}
-
 // stagePacer paces a ramped closed model: it lets a request go only while fewer are in flight than
 // the stages' users at that moment (each user sends as soon as its last answer is in), waiting for an
 // answer or for the ramp to move. Vegeta's attack loop calls Pace before each request; the results'

@@ -17,6 +17,8 @@ type summary struct {
 	latencies []time.Duration
 	failed    uint64
 	checks    uint64
+	overflow  uint64
+	limit     int // the most samples kept (maxPlanned)
 	first     time.Time
 	last      time.Time
 	vegeta    vegeta.Metrics
@@ -32,6 +34,7 @@ type Summary struct {
 	Failed        uint64          `json:"failed"`
 	ErrorRate     float64         `json:"error_rate"`
 	ChecksFailed  uint64          `json:"checks_failed"`
+	Overflow      uint64          `json:"overflow"`
 	DurationS     float64         `json:"duration_s"`
 	SendS         float64         `json:"send_s"`
 	LatencyMs     Latency         `json:"latency_ms"`
@@ -53,11 +56,15 @@ type Latency struct {
 }
 
 func newSummary(p plan) *summary {
-	return &summary{plan: p, latencies: make([]time.Duration, 0, min(p.planned(), maxPlanned))}
+	return &summary{plan: p, latencies: make([]time.Duration, 0, min(p.planned(), maxPlanned)), limit: maxPlanned}
 }
 
 func (s *summary) add(r *vegeta.Result) {
 	s.vegeta.Add(r)
+	if len(s.latencies) == s.limit {
+		s.overflow++ // answers still in flight when the run was stopped at its bound
+		return
+	}
 	s.latencies = append(s.latencies, r.Latency)
 	if s.first.IsZero() || r.Timestamp.Before(s.first) {
 		s.first = r.Timestamp
@@ -91,6 +98,7 @@ func (s *summary) close() Summary {
 		Requests:      n,
 		Failed:        s.failed,
 		ChecksFailed:  s.checks,
+		Overflow:      s.overflow,
 		StatusCodes:   s.vegeta.StatusCodes,
 		Errors:        s.vegeta.Errors,
 		VegetaMetrics: &s.vegeta,

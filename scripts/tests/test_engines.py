@@ -27,6 +27,7 @@ SUMMARY = {
     "requests": 100,
     "error_rate": 0.0,
     "checks_failed": 0,
+    "overflow": 0,
     "dropped": 0,
     "latency_ms": {"min": 100.2, "p90": 120.0, "p95": 130.0, "max": 180.0},
 }
@@ -107,6 +108,7 @@ class ThresholdTest(unittest.TestCase):
             "an answer sooner than 150 ms": ({}, Request(("/",), floor_ms=150), {}),
             "2 arrivals dropped": ({"MODEL": "open"}, self.SLEEP, {"dropped": 2}),
             "no request was answered": ({}, self.SLEEP, {"requests": 0}),
+            "4 answers past the samples a run keeps (stopped at its bound)": ({}, self.SLEEP, {"overflow": 4}),
             "max 7000 ms or more": ({}, db, slow),
             "p95 5000 ms or more": ({}, product, slow),
             "error rate 0.1000": ({}, product, {"error_rate": 0.1}),

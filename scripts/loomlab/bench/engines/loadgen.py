@@ -51,6 +51,7 @@ def crossed(env: dict, request: Request, s: dict) -> list[str]:
         (answered, "no request was answered"),
         (s["error_rate"] < most_errors, f"error rate {s['error_rate']:.4f}"),
         (s["checks_failed"] == 0, f"{s['checks_failed']} answers failed their check"),
+        (s["overflow"] == 0, f"{s['overflow']} answers past the samples a run keeps (stopped at its bound)"),
         (not answered or s["latency_ms"]["min"] >= floor_ms, f"an answer sooner than {floor_ms:g} ms"),
         *((not answered or s["latency_ms"][f] < most, f"{f} {most:g} ms or more") for f, most in request.limits),
     ]
