@@ -106,7 +106,7 @@ class ReadmeTest(unittest.TestCase):
 
     def test_the_readmes_cpu_per_request_is_the_reports(self):
         readme = (DOCS.parents[1] / "README.md").read_text()
-        text = (DOCS / "2026-11-25-after-the-move" / "report.md").read_text()
+        text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
         a3 = text.split("## sleep: closed 500 VUs x 10 (A3)", 1)[1].split("\n## ", 1)[0]
         server = a3.split("| mode | CPU s | CPU ms/req |", 1)[1]
         cpu = {row.split(" | ")[0].strip("| "): row.split(" | ")[2] for row in server.splitlines()[2:5]}
