@@ -116,7 +116,7 @@ def finish(
         if run.get("k6_exit")
     ]
     if crossed:
-        print(f"k6 thresholds crossed in: {', '.join(crossed)} (see the runs' .log files)")
+        print(f"generator thresholds crossed in: {', '.join(crossed)} (see the runs' .log files)")
     failed = [f"{s['workload']} {s['load']} {mode} ({s['environment']})" for s in sections for mode in s["failed"]]
     if failed:
         print(
