@@ -21,10 +21,10 @@ from loomlab import LabError, proc
 from loomlab import labreport as lr
 
 from . import merge
+from .engines import THRESHOLDS_CROSSED
 from .loads import Load, on_cpus
 
 FIRST_PORT = 6600  # the local runners' REST API: 127.0.0.1:6600, 6601, ...
-THRESHOLDS_CROSSED = 99  # k6's exit code when a threshold failed (the merged summary decides)
 
 
 def segments(n: int) -> tuple[list[str], str]:
