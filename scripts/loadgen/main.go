@@ -15,8 +15,14 @@
 //	                                 counted as dropped, as k6's dropped_iterations are
 //
 // Every request comes from -targets, a file in vegeta's JSON target format (one per line: method,
-// url, base64 body, header), taken in turn. -results keeps vegeta's own results (gob): `vegeta report`
-// reads them, and the results of several runners concatenate into one exact report.
+// url, base64 body, header), taken in turn. With -bodies, each line of that file is the body of one
+// request, in order and once (seed D's chunks), read as the requests go out. -results keeps vegeta's
+// own results (gob): `vegeta report` reads them, and the results of several runners concatenate into
+// one exact report.
+//
+// What an answer reports beyond its latency: -field PATH (repeatable) gives the figures of a numeric
+// field of every successful answer's JSON body ("elapsedMs", "tableMs.recruit"); -latency-of TEXT
+// (repeatable) the latency of the answers whose URL holds TEXT.
 //
 // Run: loadgen -targets t.jsonl -model closed -users 500 -iterations 10 -summary s.json
 package main
@@ -50,6 +56,8 @@ type plan struct {
 	timeout    time.Duration
 	expect     [][]byte
 	stages     []stage
+	fields     []string
+	latencyOf  []string
 }
 
 // planned is the number of requests the plan asks for.
@@ -97,15 +105,18 @@ func (p plan) pacing() (vegeta.Pacer, time.Duration, uint64, func(*vegeta.Result
 	}
 }
 
-// attack runs the plan against the targets and hands every result to each sink in turn.
-func attack(p plan, targets []vegeta.Target, sinks ...func(*vegeta.Result)) {
+// attack runs the plan over the targeter's requests and hands every result to each sink in turn.
+func attack(p plan, tr vegeta.Targeter, sinks ...func(*vegeta.Result)) {
 	pacer, du, workers, heard := p.pacing()
 	if heard != nil {
 		sinks = append(sinks, heard)
 	}
-	// Enough of each body to find the checks' text in (the rest is read and dropped), or none.
+	// Enough of each body to find the checks' text in, or to read its fields (the rest is read and
+	// dropped), or none.
 	body := int64(0)
-	if len(p.expect) > 0 {
+	if len(p.fields) > 0 {
+		body = 64 << 10
+	} else if len(p.expect) > 0 {
 		body = 4096
 	}
 	opts := []func(*vegeta.Attacker){
@@ -118,7 +129,7 @@ func attack(p plan, targets []vegeta.Target, sinks ...func(*vegeta.Result)) {
 	}
 	attacker := vegeta.NewAttacker(opts...)
 	answered := 0
-	for res := range attacker.Attack(vegeta.NewStaticTargeter(targets...), pacer, du, "loadgen") {
+	for res := range attacker.Attack(tr, pacer, du, "loadgen") {
 		for _, sink := range sinks {
 			sink(res)
 		}
@@ -157,9 +168,30 @@ func readTargets(path string) ([]vegeta.Target, error) {
 	return targets, nil
 }
 
+// targeter takes the targets in turn, or, with a bodies file, each of its lines once as the next
+// request's body: then the plan must be a count of exactly its lines, so that none is left unsent.
+func targeter(p plan, targets []vegeta.Target, bodiesPath string) (vegeta.Targeter, error) {
+	if bodiesPath == "" {
+		return vegeta.NewStaticTargeter(targets...), nil
+	}
+	lines, err := countLines(bodiesPath)
+	if err != nil {
+		return nil, err
+	}
+	if p.planned() != lines {
+		return nil, fmt.Errorf("-bodies: %s holds %d bodies, the plan sends %d requests", bodiesPath, lines, p.planned())
+	}
+	f, err := os.Open(bodiesPath)
+	if err != nil {
+		return nil, err
+	}
+	// Left open for the run: the process ends with it.
+	return newBodied(f, targets).target, nil
+}
+
 func main() {
 	var p plan
-	var targetsPath, resultsPath, summaryPath, stages string
+	var targetsPath, bodiesPath, resultsPath, summaryPath, stages string
 	flag.StringVar(&targetsPath, "targets", "", "targets, vegeta's JSON format, one a line (required)")
 	flag.StringVar(&p.model, "model", "closed", "closed | open")
 	flag.Uint64Var(&p.users, "users", 0, "closed: users (workers) sending back to back")
@@ -173,6 +205,15 @@ func main() {
 		p.expect = append(p.expect, []byte(v))
 		return nil
 	})
+	flag.Func("field", "a numeric field of each answer's JSON body to report (dotted path); repeatable", func(v string) error {
+		p.fields = append(p.fields, v)
+		return nil
+	})
+	flag.Func("latency-of", "report the latency of the answers whose URL holds this text apart; repeatable", func(v string) error {
+		p.latencyOf = append(p.latencyOf, v)
+		return nil
+	})
+	flag.StringVar(&bodiesPath, "bodies", "", "a body a line, each sent once in order (closed: -users 1 -iterations = its lines)")
 	flag.StringVar(&resultsPath, "results", "", "vegeta's results (gob) to this file (none if empty)")
 	flag.StringVar(&summaryPath, "summary", "", "the summary (JSON) to this file (required)")
 	flag.Parse()
@@ -192,6 +233,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	tr, err := targeter(p, targets, bodiesPath)
+	if err != nil {
+		log.Fatal(err)
+	}
 	s := newSummary(p)
 	sinks := []func(*vegeta.Result){s.add}
 	if resultsPath != "" {
@@ -207,7 +252,7 @@ func main() {
 			}
 		})
 	}
-	attack(p, targets, sinks...)
+	attack(p, tr, sinks...)
 	if err := writeJSON(summaryPath, s.close()); err != nil {
 		log.Fatal(err)
 	}

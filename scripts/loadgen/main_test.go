@@ -30,7 +30,7 @@ func server(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 func run(p plan, url string) Summary {
 	s := newSummary(p)
-	attack(p, []vegeta.Target{{Method: "GET", URL: url}}, s.add)
+	attack(p, vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: url}), s.add)
 	return s.close()
 }
 
@@ -138,12 +138,12 @@ func TestAnswersPastTheKeptSamplesAreCountedAsOverflow(t *testing.T) {
 }
 
 func TestPercentilesAreExactNearestRank(t *testing.T) {
-	samples := make([]time.Duration, 0, 100)
+	samples := make([]float64, 0, 100)
 	for i := 100; i >= 1; i-- { // 1..100 ms, given out of order
-		samples = append(samples, time.Duration(i)*time.Millisecond)
+		samples = append(samples, float64(i))
 	}
-	got := latency(samples)
-	want := Latency{Min: 1, Mean: 50.5, P50: 50, P90: 90, P95: 95, P99: 99, Max: 100}
+	got := stats(samples)
+	want := Stats{Count: 100, Sum: 5050, Min: 1, Mean: 50.5, P50: 50, P90: 90, P95: 95, P99: 99, Max: 100}
 	// Population standard deviation of 1..100: sqrt((100^2 - 1) / 12).
 	if math.Abs(got.SD-math.Sqrt(9999.0/12)) > 1e-9 {
 		t.Fatalf("sd %v", got.SD)

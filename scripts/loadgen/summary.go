@@ -14,7 +14,8 @@ import (
 // status outside 200-399), failed body checks, and vegeta's own metrics beside them.
 type summary struct {
 	plan      plan
-	latencies []time.Duration
+	latencies []float64 // ms
+	answers   *answers
 	failed    uint64
 	checks    uint64
 	overflow  uint64
@@ -26,37 +27,45 @@ type summary struct {
 
 // Summary is what the driver writes: milliseconds and seconds, as the lab's reports print them.
 type Summary struct {
-	Engine        string          `json:"engine"`
-	Model         string          `json:"model"`
-	Planned       uint64          `json:"planned"`
-	Requests      uint64          `json:"requests"`
-	Dropped       uint64          `json:"dropped"`
-	Failed        uint64          `json:"failed"`
-	ErrorRate     float64         `json:"error_rate"`
-	ChecksFailed  uint64          `json:"checks_failed"`
-	Overflow      uint64          `json:"overflow"`
-	DurationS     float64         `json:"duration_s"`
-	SendS         float64         `json:"send_s"`
-	LatencyMs     Latency         `json:"latency_ms"`
-	StatusCodes   map[string]int  `json:"status_codes"`
-	Errors        []string        `json:"errors"`
-	VegetaMetrics *vegeta.Metrics `json:"vegeta"`
+	Engine        string           `json:"engine"`
+	Model         string           `json:"model"`
+	Planned       uint64           `json:"planned"`
+	Requests      uint64           `json:"requests"`
+	Dropped       uint64           `json:"dropped"`
+	Failed        uint64           `json:"failed"`
+	ErrorRate     float64          `json:"error_rate"`
+	ChecksFailed  uint64           `json:"checks_failed"`
+	Overflow      uint64           `json:"overflow"`
+	DurationS     float64          `json:"duration_s"`
+	SendS         float64          `json:"send_s"`
+	LatencyMs     Stats            `json:"latency_ms"`
+	Fields        map[string]Stats `json:"fields,omitempty"`
+	LatencyOf     map[string]Stats `json:"latency_of,omitempty"`
+	StatusCodes   map[string]int   `json:"status_codes"`
+	Errors        []string         `json:"errors"`
+	VegetaMetrics *vegeta.Metrics  `json:"vegeta"`
 }
 
-// Latency holds exact order statistics (nearest rank) over every sample.
-type Latency struct {
-	Min  float64 `json:"min"`
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P95  float64 `json:"p95"`
-	P99  float64 `json:"p99"`
-	Max  float64 `json:"max"`
+// Stats holds exact order statistics (nearest rank) over every sample: latencies in ms, or the
+// values of an answer's field in its own unit.
+type Stats struct {
+	Count int     `json:"count"`
+	Sum   float64 `json:"sum"`
+	Min   float64 `json:"min"`
+	Mean  float64 `json:"mean"`
+	SD    float64 `json:"sd"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
 }
 
 func newSummary(p plan) *summary {
-	return &summary{plan: p, latencies: make([]time.Duration, 0, min(p.planned(), maxPlanned)), limit: maxPlanned}
+	return &summary{
+		plan: p, latencies: make([]float64, 0, min(p.planned(), maxPlanned)), limit: maxPlanned,
+		answers: newAnswers(p.fields, p.latencyOf),
+	}
 }
 
 func (s *summary) add(r *vegeta.Result) {
@@ -65,7 +74,7 @@ func (s *summary) add(r *vegeta.Result) {
 		s.overflow++ // answers still in flight when the run was stopped at its bound
 		return
 	}
-	s.latencies = append(s.latencies, r.Latency)
+	s.latencies = append(s.latencies, float64(r.Latency)/1e6)
 	if s.first.IsZero() || r.Timestamp.Before(s.first) {
 		s.first = r.Timestamp
 	}
@@ -76,6 +85,8 @@ func (s *summary) add(r *vegeta.Result) {
 		s.failed++
 	} else if !holdsAll(r.Body, s.plan.expect) {
 		s.checks++
+	} else {
+		s.answers.add(r.URL, r.Latency, r.Body)
 	}
 }
 
@@ -112,29 +123,31 @@ func (s *summary) close() Summary {
 	out.ErrorRate = float64(s.failed) / float64(n)
 	out.DurationS = s.last.Sub(s.first).Seconds()
 	out.SendS = s.vegeta.Duration.Seconds()
-	out.LatencyMs = latency(s.latencies)
+	out.LatencyMs = stats(s.latencies)
+	out.Fields, out.LatencyOf = s.answers.close()
 	return out
 }
 
-// latency sorts the samples and reads them: the p-th percentile is the smallest sample with at
-// least p % of the samples at or below it.
-func latency(samples []time.Duration) Latency {
+// stats sorts the samples and reads them: the p-th percentile is the smallest sample with at
+// least p % of the samples at or below it. No sample: every figure 0, Count 0.
+func stats(samples []float64) Stats {
+	if len(samples) == 0 {
+		return Stats{}
+	}
 	slices.Sort(samples)
-	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
 	rank := func(p float64) float64 {
 		i := int(math.Ceil(p/100*float64(len(samples)))) - 1
-		return ms(samples[max(i, 0)])
+		return samples[max(i, 0)]
 	}
 	var sum, sq float64
-	for _, d := range samples {
-		v := ms(d)
+	for _, v := range samples {
 		sum += v
 		sq += v * v
 	}
 	n := float64(len(samples))
 	mean := sum / n
-	return Latency{
-		Min: ms(samples[0]), Mean: mean, SD: math.Sqrt(max(0, sq/n-mean*mean)),
-		P50: rank(50), P90: rank(90), P95: rank(95), P99: rank(99), Max: ms(samples[len(samples)-1]),
+	return Stats{
+		Count: len(samples), Sum: sum, Min: samples[0], Mean: mean, SD: math.Sqrt(max(0, sq/n-mean*mean)),
+		P50: rank(50), P90: rank(90), P95: rank(95), P99: rank(99), Max: samples[len(samples)-1],
 	}
 }

@@ -15,12 +15,15 @@ import unittest
 from pathlib import Path
 
 from loomlab import ROOT, LabError
+from loomlab.bench.arrivals import Bodies, Request
 from loomlab.bench.engines import THRESHOLDS_CROSSED, Engines
-from loomlab.bench.engines.loadgen import Loadgen, counted, crossed, run_env, shape_flags
-from loomlab.bench.loads import Load, Request
+from loomlab.bench.engines.loadgen import BodyFiles, Loadgen, counted, crossed, run_env, shape_flags, trends
+from loomlab.bench.loads import Load
 from loomlab.bench.profiles import suites
 from loomlab.bench.settings import RunSettings
 from loomlab.bench.workloads.db import db_request
+from loomlab.bench.workloads.ingest import chunk_request
+from loomlab.bench.workloads.mixed import mixed_request, tail_load
 from loomlab.bench.workloads.sleep import sleep_request
 
 SUMMARY = {
@@ -45,28 +48,35 @@ class EngineChoiceTest(unittest.TestCase):
         for s in suites("smoke"):
             by_workload.setdefault(s.workload, set()).update(engines.of(ld).name for ld in s.loads)
         on_loadgen = {w for w, names in by_workload.items() if names == {"loadgen"}}
-        self.assertEqual(on_loadgen, {"sleep", "db", "pinning", "buffers", "product"})
-        self.assertEqual(by_workload["tasks"], {"k6"})
+        self.assertEqual(on_loadgen, {"sleep", "db", "pinning", "buffers", "product", "tasks", "mixed", "candidates"})
+        # Seed D's gRPC stream is k6's so far; its HTTP chunks are loadgen's.
+        self.assertEqual(by_workload["recruits"], {"loadgen", "k6"})
 
     def test_k6_alone_sends_every_load_and_loadgen_alone_refuses_what_it_cannot_send(self):
-        tasks = next(s for s in suites("smoke") if s.workload == "tasks").loads[0]
+        grpc = next(ld for s in suites("smoke") for ld in s.loads if ld.script == "k6/ingest-grpc.js")
         self.assertEqual(Engines("k6", "", k6="/bin/k6").of(a3()).name, "k6")
         with self.assertRaisesRegex(LabError, "loadgen cannot send this load yet; --engine k6"):
-            Engines("loadgen", "/bin/loadgen").check([a3(), tasks])
+            Engines("loadgen", "/bin/loadgen").check([a3(), grpc])
 
-    def test_every_load_on_loadgen_declares_a_status_for_each_of_its_counters(self):
+    def test_every_load_on_loadgen_declares_a_source_for_each_of_its_counters_and_trends(self):
         for s in suites("smoke"):
             for load in (ld for ld in s.loads if ld.request is not None):
-                env = run_env(load, load.modes[0], warmup=False)
-                counts = dict(load.request(env).counts)
-                self.assertTrue(set(load.counters) <= set(counts), f"{s.workload} {load.name}")
-                self.assertTrue(shape_flags(env), f"{s.workload} {load.name}")
+                for mode in load.modes:
+                    env = run_env(load, mode, warmup=False)
+                    request = load.request(env)
+                    self.assertTrue(set(load.counters) <= set(dict(request.counts)), f"{s.workload} {load.name}")
+                    sources = {m for m, _ in request.fields + request.latency_of}
+                    wanted = {m for m, _, _ in load.extra + load.extra_report}
+                    self.assertEqual(wanted - sources, set(), f"{s.workload} {load.name}")
+                    self.assertTrue(shape_flags(env, request), f"{s.workload} {load.name}")
 
 
 class ShapeTest(unittest.TestCase):
     def test_a3_is_users_times_iterations_in_the_column_s_mode(self):
         env = run_env(a3("500", "10", "100"), "virtual[minimal]", warmup=False)
-        self.assertEqual(shape_flags(env), ["-model", "closed", "-users", "500", "-iterations", "10"])
+        self.assertEqual(
+            shape_flags(env, sleep_request(env)), ["-model", "closed", "-users", "500", "-iterations", "10"]
+        )
         request = sleep_request(env)
         self.assertEqual(
             (request.paths, request.expect, request.floor_ms),
@@ -75,15 +85,38 @@ class ShapeTest(unittest.TestCase):
 
     def test_open_and_steady_loads_read_the_variables_k6_reads(self):
         open_env = {"MODEL": "open", "RATE": "1500", "DURATION": "4s", "MAX_VUS": "1500"}
+        get = Request(("/",))
         self.assertEqual(
-            shape_flags(open_env),
+            shape_flags(open_env, get),
             ["-model", "open", "-rate", "1500", "-duration", "4s", "-max-workers", "1500"],
         )
         self.assertEqual(
-            shape_flags({"VUS": "50", "DURATION": "10s"}), ["-model", "closed", "-users", "50", "-duration", "10s"]
+            shape_flags({"VUS": "50", "DURATION": "10s"}, get),
+            ["-model", "closed", "-users", "50", "-duration", "10s"],
         )
         with self.assertRaisesRegex(LabError, "MODEL must be closed or open"):
-            shape_flags({"MODEL": "ramping"})
+            shape_flags({"MODEL": "ramping"}, get)
+
+    def test_a_stream_of_chunks_is_one_user_posting_each_once(self):
+        env = {"MODE": "virtual", "WRITES": "parallel", "RECORDS": "250", "CHUNK": "100", "ID_BASE": "1"}
+        request = chunk_request("recruits")(env)
+        self.assertEqual(shape_flags(env, request), ["-model", "closed", "-users", "1", "-iterations", "3"])
+        self.assertEqual(request.paths, ("/api/virtual/recruits/batch?writes=parallel",))
+        assert request.bodies is not None
+        chunks = [json.loads(line) for line in request.bodies.lines()]
+        self.assertEqual([len(c) for c in chunks], [100, 100, 50])
+        self.assertEqual((chunks[0][0]["id"], chunks[2][-1]["id"]), (1, 250))
+        self.assertEqual(len(chunks[1][0]["embedding"]), 384)
+        self.assertEqual(dict(request.fields)["loomlab_table_embedding_ms"], "tableMs.recruit_skill_embedding")
+
+    def test_the_tail_mix_spreads_its_long_requests_at_their_share_and_times_the_short_ones_apart(self):
+        env = run_env(tail_load(4, 200), "reactive+offload", warmup=False)
+        request = mixed_request(env)
+        self.assertEqual(len(request.paths), 20)
+        self.assertEqual(request.paths.count("/api/reactive/mixed?cpu-ms=50&wait-ms=0&offload=true"), 1)
+        self.assertEqual(request.latency_of, (("loomlab_short_duration", "?cpu-ms=0&wait-ms=100"),))
+        with self.assertRaisesRegex(LabError, "no whole N"):
+            mixed_request({**env, "LONG_SHARE": "0.3"})
 
     def test_a_warm_up_s_overrides_shape_it(self):
         load = a3()
@@ -120,6 +153,43 @@ class ThresholdTest(unittest.TestCase):
         self.assertEqual(crossed(tolerant, self.SLEEP, {**SUMMARY, "error_rate": 0.4, "dropped": 5}), [])
 
 
+class AnswersTest(unittest.TestCase):
+    def test_trends_read_the_answers_fields_and_subsets_as_k6_s_statistics(self):
+        load = tail_load(4, 200)
+        load.extra = (("loomlab_x_ms", "x", "med"),)
+        request = Request(("/",), fields=(("loomlab_x_ms", "x"),), latency_of=(("loomlab_short_duration", "?s"),))
+        summary = {"fields": {"x": {"count": 3, "p50": 7.0}}, "latency_of": {"?s": {"count": 9, "p99": 120.0}}}
+        self.assertEqual(trends(load, request, summary), {"loomlab_x_ms": 7.0, "loomlab_short_duration": 120.0})
+        none = trends(load, request, {"fields": {"x": {"count": 0, "p50": 0.0}}})
+        self.assertTrue(all(v != v for v in none.values()), none)  # NaN: no answer gave the figure
+        with self.assertRaisesRegex(LabError, "no source for the load's trend loomlab_x_ms"):
+            trends(load, Request(("/",)), summary)
+
+    def test_a_counter_may_sum_a_field_of_the_answers(self):
+        request = Request(("/",), counts=(("loomlab_records", "records"),))
+        summary = {"fields": {"records": {"count": 3, "sum": 250.0}}, "duration_s": 5.0}
+        self.assertEqual(
+            counted(("loomlab_records",), request, summary),
+            {"loomlab_records_count": 250.0, "loomlab_records_rate": 50.0},
+        )
+
+    def test_a_stream_s_bodies_are_written_once_and_one_stream_is_kept_at_a_time(self):
+        made = []
+
+        def lines(tag):
+            made.append(tag)
+            return [f"[{tag}]", f"[{tag}, 2]"]
+
+        files = BodyFiles()
+        first = files.path(Bodies("a", 2, lambda: lines("a")))
+        self.assertEqual(files.path(Bodies("a", 2, lambda: lines("a"))), first)
+        self.assertEqual(first.read_text(), "[a]\n[a, 2]\n")
+        second = files.path(Bodies("b", 2, lambda: lines("b")))
+        self.assertEqual((made, first.exists(), second.exists()), (["a", "b"], False, True))
+        with self.assertRaisesRegex(LabError, "1 bodies made, 2 planned"):
+            files.path(Bodies("c", 2, lambda: ["[c]"]))
+
+
 class CounterTest(unittest.TestCase):
     def test_a_counter_is_the_count_and_rate_of_its_status(self):
         env = {"MODE": "worker", "DB_MS": "200"}
@@ -153,6 +223,17 @@ class Answering(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def do_POST(self):  # noqa: N802 (http.server's name)
+        """POST .../batch: a chunk's answer, its records and per-table times, as the service gives."""
+        records = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        tables = ("candidate", "candidate_skill", "candidate_description", "candidate_skills_embedding")
+        answer = {"records": len(records), "tableMs": {t: 2 * (i + 1) for i, t in enumerate(tables)}}
+        body = json.dumps(answer).encode()
+        self.send_response(200 if self.headers["Content-Type"] == "application/json" else 415)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def log_message(self, *args):
         pass
 
@@ -182,6 +263,22 @@ class LoadgenRunTest(unittest.TestCase):
         self.assertGreaterEqual(f["min"], 20.0)
         self.assertTrue(f["min"] <= f["p50"] <= f["p90"] <= f["p95"] <= f["p99"] <= f["max"])
         self.assertGreater(f["throughput"], 0)
+
+    def test_a_stream_posts_every_chunk_and_counts_the_records_and_tables_its_answers_give(self):
+        load = next(
+            ld
+            for s in suites("smoke")
+            if s.workload == "candidates"
+            for ld in s.loads
+            if ld.env["WRITES"] == "parallel"
+        )
+        load.env = {**load.env, "RECORDS": "250", "CHUNK": "100"}
+        self.engine.prepare(load, "virtual", False)
+        got = self.engine.generate(load, "virtual", self.url, self.out / "c.json", "c", RunSettings(), False)
+        self.assertEqual(got.exit, 0, (self.out / "c.log").read_text())
+        f = got.figures
+        self.assertEqual((f["requests"], f["loomlab_records_count"]), (3, 250))
+        self.assertEqual((f["loomlab_table_parent_ms"], f["loomlab_table_embedding_ms"]), (2, 8))
 
     def test_an_answer_from_the_wrong_mode_crosses_a_threshold(self):
         got = self.engine.generate(a3(), "broken", self.url, self.out / "bad.json", "bad", RunSettings(), False)

@@ -13,6 +13,8 @@ from typing import Any
 
 from loomlab import ROOT
 
+from .arrivals import Request
+
 MATRIX = {k: v for k, v in json.loads((ROOT / "k6/lib/modes.json").read_text()).items() if k != "about"}
 
 # VIRTUAL_RX: a variant of the virtual mode measured as a column of its own where the matrix lists
@@ -69,23 +71,6 @@ class Knob:
     bare: bool = False
     # A cgroup of its own, as a pod's container (quota.py): its CPU quota (0: none), or None: no cgroup.
     quota_cpus: float | None = None
-
-
-@dataclass(frozen=True)
-class Request:
-    """What the arrivals of a load send, for the engines that do not run its k6 script (loadgen): GETs
-    of `paths` below the service's URL, taken in turn; every answer's body holds each of `expect`,
-    and no answer comes sooner than `floor_ms` (a guard against measuring the wrong endpoint), as the
-    script checks. `counts` names the load's counters by the status they count (k6's Counter per
-    status); `limits` are the script's own thresholds on latency figures (ms), `max_errors` on the
-    error rate (k6/lib/lab.js: 0.01, or the load's MAX_ERRORS)."""
-
-    paths: tuple[str, ...]
-    expect: tuple[str, ...] = ()
-    floor_ms: float = 0.0
-    counts: tuple[tuple[str, int], ...] = ()
-    limits: tuple[tuple[str, float], ...] = ()
-    max_errors: float | None = None
 
 
 @dataclass

@@ -183,6 +183,7 @@ def run_load(
     """One run of `load` in `mode` by `engine`, the server sampled around it: the run's figures with
     the generator's own CPU (it shares the cores locally) and its name; the samples beside `out`."""
     out.parent.mkdir(parents=True, exist_ok=True)
+    engine.prepare(load, mode, warmup)
     sampler = Sampler.begin(service, settings.sample_period)
     started = time.monotonic()
     generator_cpu = ChildrenCpu()

@@ -43,6 +43,9 @@ class Engine(Protocol):
     def version(self) -> str:
         """The engine and its version, as the report names it."""
 
+    def prepare(self, load: Load, mode: str, warmup: bool) -> None:
+        """What a run of `load` in column `mode` needs made before its clock starts (a stream's bodies)."""
+
     def generate(
         self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
     ) -> Generated:

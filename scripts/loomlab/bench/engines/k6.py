@@ -27,6 +27,9 @@ class K6:
         """`k6 version`'s first part, e.g. "k6 v1.8.1"."""
         return subprocess.run([self.path, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
 
+    def prepare(self, load: Load, mode: str, warmup: bool) -> None:
+        """Nothing: k6's scripts make their requests as they go."""
+
     def generate(
         self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
     ) -> Generated:

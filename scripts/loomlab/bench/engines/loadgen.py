@@ -6,14 +6,20 @@ here on them."""
 
 from __future__ import annotations
 
+import atexit
+import hashlib
 import json
+import math
+import shutil
 import subprocess
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from loomlab import LabError
 
-from ..loads import Load, Request, k6_mode, on_cpus
+from ..arrivals import Bodies, Request
+from ..loads import Load, k6_mode, on_cpus
 from ..settings import RunSettings
 from . import THRESHOLDS_CROSSED, Generated
 
@@ -27,9 +33,12 @@ def run_env(load: Load, mode: str, warmup: bool) -> dict:
     return {**load.env, **(load.warmup_env if warmup else {}), **k6_mode(mode)}
 
 
-def shape_flags(env: dict) -> list[str]:
+def shape_flags(env: dict, request: Request) -> list[str]:
     """loadgen's flags for the shape k6's byModel, closedIterations, steadyUsers and closedStages read
-    from `env` (an open run's duration is OPEN_DURATION where DURATION is a ramp's, k6/product.js)."""
+    from `env` (an open run's duration is OPEN_DURATION where DURATION is a ramp's, k6/product.js); a
+    stream of bodies is one user sending each once (k6/lib/ingest.js: closedIterations(1, CHUNKS))."""
+    if request.bodies is not None:
+        return ["-model", "closed", "-users", "1", "-iterations", str(request.bodies.count)]
     if env.get("MODEL", "closed") == "open":
         duration = env.get("OPEN_DURATION", env.get("DURATION"))
         return ["-model", "open", "-rate", env["RATE"], "-duration", duration, "-max-workers", env["MAX_VUS"]]
@@ -60,6 +69,24 @@ def crossed(env: dict, request: Request, s: dict) -> list[str]:
     return [what for ok, what in limits if not ok]
 
 
+# k6's trend statistics (summaryTrendStats) by the name loadgen's summary gives them.
+STATS = {"min": "min", "avg": "mean", "med": "p50", "p(90)": "p90", "p(95)": "p95", "p(99)": "p99", "max": "max"}
+
+
+def trends(load: Load, request: Request, s: dict) -> dict:
+    """The load's custom trends (Load.extra, extra_report) from the answers' fields and subsets; a
+    trend no answer gave is NaN, as k6 leaves it out."""
+    sources = {m: ("fields", f) for m, f in request.fields} | {m: ("latency_of", t) for m, t in request.latency_of}
+    out = {}
+    for metric, _, stat in load.extra + load.extra_report:
+        if metric not in sources:
+            raise LabError(f"loadgen: the request gives no source for the load's trend {metric}")
+        kind, key = sources[metric]
+        got = s.get(kind, {}).get(key, {})
+        out[metric] = got[STATS[stat]] if got.get("count") else math.nan
+    return out
+
+
 def figures(s: dict) -> dict:
     """The driver's summary under labreport.k6_figures' keys (the rate over the run from the first
     request sent to the last answer; no setup: the bench waits for readiness before a run)."""
@@ -85,26 +112,87 @@ def figures(s: dict) -> dict:
 
 
 def counted(counters: tuple, request: Request, s: dict) -> dict:
-    """The load's counters (k6's `<name>_count` and `_rate` figures) from the answers' status codes."""
-    status = dict(request.counts)
-    missing = [c for c in counters if c not in status]
+    """The load's counters (k6's `<name>_count` and `_rate` figures): the answers of a status, or the
+    sum of an answer's field."""
+    counts = dict(request.counts)
+    missing = [c for c in counters if c not in counts]
     if missing:
-        raise LabError(f"loadgen: the request counts no status for the load's counters {missing}")
+        raise LabError(f"loadgen: the request counts nothing for the load's counters {missing}")
     out = {}
     for name in counters:
-        count = s["status_codes"].get(str(status[name]), 0)
+        what = counts[name]
+        if isinstance(what, str):
+            count = s.get("fields", {}).get(what, {}).get("sum", 0)
+        else:
+            count = s["status_codes"].get(str(what), 0)
         out[f"{name}_count"] = count
         out[f"{name}_rate"] = count / s["duration_s"] if s["duration_s"] > 0 else 0.0
     return out
+
+
+def answer_flags(request: Request) -> list[str]:
+    """The flags that read the answers: checks, fields (the trends' and the counters'), subsets."""
+    paths = dict.fromkeys([f for _, f in request.fields] + [c for _, c in request.counts if isinstance(c, str)])
+    return [
+        *(flag for text in request.expect for flag in ("-expect", text)),
+        *(flag for path in paths for flag in ("-field", path)),
+        *(flag for _, text in request.latency_of for flag in ("-latency-of", text)),
+    ]
+
+
+def targets_text(base_url: str, request: Request) -> str:
+    """vegeta's JSON targets, one a line: GETs, or POSTs whose bodies loadgen reads from -bodies."""
+    if request.bodies is None:
+        return "".join(json.dumps({"method": "GET", "url": base_url + p}) + "\n" for p in request.paths)
+    header = {"Content-Type": [request.bodies.content_type]}
+    return "".join(json.dumps({"method": "POST", "url": base_url + p, "header": header}) + "\n" for p in request.paths)
+
+
+@dataclass
+class BodyFiles:
+    """The files of the streams' bodies, written before a run's clock starts and shared by the runs of
+    the same stream; one kept at a time (a seed-size stream is ~280 MB), all removed at exit."""
+
+    held: dict[str, Path] = field(default_factory=dict)
+    _dir: Path | None = None
+
+    def path(self, bodies: Bodies) -> Path:
+        digest = hashlib.sha256(bodies.key.encode()).hexdigest()[:16]
+        if digest in self.held:
+            return self.held[digest]
+        if self._dir is None:
+            self._dir = Path(tempfile.mkdtemp(prefix="loom-lab-bodies-"))
+            atexit.register(shutil.rmtree, self._dir, True)
+        for old in self.held.values():
+            old.unlink(missing_ok=True)
+        self.held.clear()
+        path = self._dir / f"{digest}.jsonl"
+        written = 0
+        with path.open("w") as f:
+            for line in bodies.lines():
+                f.write(line + "\n")
+                written += 1
+        if written != bodies.count:
+            raise LabError(f"{bodies.key}: {written} bodies made, {bodies.count} planned")
+        self.held[digest] = path
+        return path
 
 
 @dataclass(frozen=True)
 class Loadgen:
     path: str
     name: str = "loadgen"
+    bodies: BodyFiles = field(default_factory=BodyFiles)
 
     def version(self) -> str:
         return "loadgen (scripts/loadgen) on vegeta v12.13.0"
+
+    def prepare(self, load: Load, mode: str, warmup: bool) -> None:
+        """A stream's bodies written before the run's clock starts (once for every column)."""
+        if load.request is not None:
+            request = load.request(run_env(load, mode, warmup))
+            if request.bodies is not None:
+                self.bodies.path(request.bodies)
 
     def generate(
         self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
@@ -116,9 +204,11 @@ class Loadgen:
         env = run_env(load, mode, warmup)
         request = load.request(env)
         targets = out.with_suffix(".targets.jsonl")
-        targets.write_text("".join(json.dumps({"method": "GET", "url": base_url + p}) + "\n" for p in request.paths))
-        cmd = [self.path, "-targets", str(targets), *shape_flags(env), "-summary", str(out)]
-        cmd += [flag for text in request.expect for flag in ("-expect", text)]
+        targets.write_text(targets_text(base_url, request))
+        cmd = [self.path, "-targets", str(targets), *shape_flags(env, request), "-summary", str(out)]
+        cmd += answer_flags(request)
+        if request.bodies is not None:
+            cmd += ["-bodies", str(self.bodies.path(request.bodies))]
         try:
             run = subprocess.run(
                 on_cpus(cmd, load.k6_cpus), capture_output=True, text=True, timeout=load.timeout_s, check=False
@@ -132,6 +222,9 @@ class Loadgen:
         out.with_suffix(".log").write_text(
             run.stdout + run.stderr + "".join(f"threshold crossed: {f}\n" for f in failed)
         )
-        return Generated(
-            {**figures(summary), **counted(load.counters, request, summary)}, THRESHOLDS_CROSSED if failed else 0
-        )
+        generated = {
+            **figures(summary),
+            **counted(load.counters, request, summary),
+            **trends(load, request, summary),
+        }
+        return Generated(generated, THRESHOLDS_CROSSED if failed else 0)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import Load, Request, Scale, Suite, modes_of
+from ..arrivals import Request
+from ..loads import Load, Scale, Suite, modes_of
 
 MODES = modes_of("buffers")
 WAIT_MS = 100

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import THREADED, VIRTUAL_RX, Load, Request, Scale, Suite, modes_of, open_load
+from ..arrivals import Request
+from ..loads import THREADED, VIRTUAL_RX, Load, Scale, Suite, modes_of, open_load
 
 MODES = modes_of("db")
 # What binds each mode (answer.py), and what else every mode shares.

@@ -3,7 +3,9 @@ tables, sequential, parallel or through COPY, over HTTP/JSON or the seed's gRPC 
 
 from __future__ import annotations
 
+from ..arrivals import Bodies, Request
 from ..loads import Load, Scale, Suite, modes_of
+from .chunks import chunk_count, chunk_lines
 
 # Seed D: 87,488 records in 875 chunks; sequential 113.0 rec/s, parallel 168.8 rec/s.
 SEED_D = {"sequential": {"worker": {"records_per_s": 113.0}}, "parallel": {"worker": {"records_per_s": 168.8}}}
@@ -27,6 +29,30 @@ INGEST_DOMAINS = {
     "recruits": ("recruit, recruit_skill, recruit_description and recruit_skill_embedding", "job postings"),
     "candidates": ("candidate, candidate_skill, candidate_description and candidate_skills_embedding", "people"),
 }
+
+
+def table_fields(domain: str) -> tuple:
+    """Each per-table trend's field of a chunk's answer (dev.loomlab.ingest.BatchResult.tableMs, by
+    table name), in the roles' order of INGEST_TRENDS."""
+    tables = INGEST_DOMAINS[domain][0].replace(" and ", ", ").split(", ")
+    return tuple((metric, f"tableMs.{table}") for (metric, _, _), table in zip(INGEST_TRENDS, tables, strict=True))
+
+
+def chunk_request(domain: str):
+    """POST /api/{MODE}/{domain}/batch?writes=W, as k6/lib/ingest.js's postChunk sends it: one user
+    posting the stream's chunks in order, each answered 200 with its records and per-table times."""
+
+    def request(env: dict) -> Request:
+        shape = {k: env.get(k, "") for k in ("RECORDS", "CHUNK", "ID_BASE", "SEED", "DIM")}
+        bodies = Bodies(f"{domain} {shape}", chunk_count(env), lambda: chunk_lines(env, domain))
+        return Request(
+            (f"/api/{env['MODE']}/{domain}/batch?writes={env['WRITES']}",),
+            counts=(("loomlab_records", "records"),),
+            fields=table_fields(domain),
+            bodies=bodies,
+        )
+
+    return request
 
 
 def modes_for(domain: str, writes: str, grpc: bool) -> tuple:
@@ -73,6 +99,8 @@ def ingest_suite(
                 est_s=records / (700 if variant and not grpc else 3000 if grpc else 3500) + 1,
                 warmup_est_s=min(records, 1000) / (700 if variant and not grpc else 3500) + 1,
                 warmup_env={"RECORDS": str(min(records, 1000))},
+                # The gRPC stream is k6's so far (k6/ingest-grpc.js).
+                request=None if grpc else chunk_request(domain),
             )
         )
     tables, what = INGEST_DOMAINS[domain]

@@ -4,8 +4,10 @@ waiting ones. No seed measured this side; the predictions are Little's law's."""
 
 from __future__ import annotations
 
+from loomlab import LabError
 from loomlab import labreport as lr
 
+from ..arrivals import Request
 from ..loads import Load, Scale, Suite, modes_of
 
 WORKER_THREADS = 50
@@ -25,6 +27,31 @@ USES = "CPU, shared with k6"
 SHORT_P99 = "loomlab_short_duration"
 # Requests per user at each C: about 4 s per run where the cores bind (100 req/s at C = 20 ms).
 ITERATIONS = {0: 4, 1: 4, 2: 4, 5: 2, 10: 1, 20: 1}
+# A request's query: C ms of CPU, then W ms of waiting.
+SHORT_PATH = "cpu-ms={cpu}&wait-ms={wait}"
+
+
+def mixed_request(env: dict) -> Request:
+    """GET /api/{MODE}/mixed, as k6/mixed.js sends it: C ms of CPU then W ms of waiting, or with
+    LONG_SHARE a share of long CPU requests among them (their arrivals spread evenly through the
+    targets, taken in turn, where k6 draws each at random with the same share), the short ones'
+    latency kept apart; every answer names its mode."""
+    mode, cpu, wait = env["MODE"], env.get("CPU_MS", "5"), env.get("WAIT_MS", "100")
+    offload = "&offload=true" if env.get("OFFLOAD") == "true" else ""
+    short = "?" + SHORT_PATH.format(cpu=cpu, wait=wait)
+    paths = [f"/api/{mode}/mixed{short}{offload}"]
+    share = float(env.get("LONG_SHARE", "0"))
+    if share > 0:
+        every = round(1 / share)
+        if abs(every * share - 1) > 1e-9:
+            raise LabError(f"LONG_SHARE {share}: loadgen spreads one long request in every N; 1/{share} is no whole N")
+        long_path = f"/api/{mode}/mixed?{SHORT_PATH.format(cpu=env.get('LONG_CPU_MS', '50'), wait=0)}{offload}"
+        paths = paths * (every - 1) + [long_path]
+    return Request(
+        tuple(paths),
+        expect=(f'"mode":"{mode}"',),
+        latency_of=((SHORT_P99, short),) if share > 0 else (),
+    )
 
 
 def cores(pools: dict) -> float:
@@ -65,6 +92,7 @@ def sweep_load(cpu_ms: int, users: int, iterations: int) -> Load:
         dashboard=False,
         # The worker pool at its thread bound, the others near the cores' (k6 shares them).
         est_s={m: requests / min(480.0 if m == "worker" else 2500.0, 1500.0 / max(cpu_ms, 0.5)) + 2 for m in MODES},
+        request=mixed_request,
     )
 
 
@@ -94,6 +122,7 @@ def tail_load(seconds: int, rate: int, modes: tuple = MODES) -> Load:
         timeout_s=seconds + 120,
         est_s=seconds + 2,
         extra_report=((SHORT_P99, "short p99 (ms)", "p(99)"),),
+        request=mixed_request,
     )
 
 

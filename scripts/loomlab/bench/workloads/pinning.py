@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import Load, Request, Scale, Suite, open_load
+from ..arrivals import Request
+from ..loads import Load, Scale, Suite, open_load
 
 # What binds each mode (answer.py), and what else every mode shares.
 BOUND_NAMES = {"worker": "worker threads", "virtual": "carriers, when a pin holds one"}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..loads import Load, Request, Scale, Suite, modes_of, open_load
+from ..arrivals import Request
+from ..loads import Load, Scale, Suite, modes_of, open_load
 
 # Seed A3 (SCENARIOS.md): 500 users x 10 requests, 100 ms, Tomcat 50 threads vs virtual.
 SEED_A3 = {
