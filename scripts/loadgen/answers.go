@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -48,23 +50,47 @@ func (a *answers) add(url string, latency time.Duration, body []byte) {
 		return
 	}
 	for _, f := range a.fields {
-		if v, ok := lookup(doc, f).(float64); ok && v >= 0 {
+		if v, ok := number(lookup(doc, f)); ok && v >= 0 {
 			a.values[f] = append(a.values[f], v)
 		}
 	}
 }
 
-// lookup walks a dotted path ("tableMs.recruit") through nested objects; nil where it ends early.
+// lookup walks a dotted path through nested objects ("tableMs.recruit"); in a list, a step
+// "key=value" takes the first object whose key holds that value ("tables.role=PARENT.ms"); nil
+// where the path ends early.
 func lookup(doc map[string]any, path string) any {
 	var at any = doc
-	for _, key := range strings.Split(path, ".") {
-		obj, ok := at.(map[string]any)
-		if !ok {
+	for _, step := range strings.Split(path, ".") {
+		switch node := at.(type) {
+		case map[string]any:
+			at = node[step]
+		case []any:
+			key, value, _ := strings.Cut(step, "=")
+			at = nil
+			for _, item := range node {
+				if obj, ok := item.(map[string]any); ok && fmt.Sprint(obj[key]) == value {
+					at = obj
+					break
+				}
+			}
+		default:
 			return nil
 		}
-		at = obj[key]
 	}
 	return at
+}
+
+// number reads a JSON number, or a string holding one (proto3's JSON writes 64-bit integers so).
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case string:
+		f, err := strconv.ParseFloat(n, 64)
+		return f, err == nil
+	}
+	return 0, false
 }
 
 // close gives each field's and each subset's figures (a field with no value has a count of 0).

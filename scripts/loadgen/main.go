@@ -20,6 +20,12 @@
 // own results (gob): `vegeta report` reads them, and the results of several runners concatenate into
 // one exact report.
 //
+// A gRPC stream instead (seed D's transport): -grpc package.Service/Method -proto FILE -address
+// HOST:PORT -bodies FILE sends each line of the bodies file as one message (proto3 JSON) on one
+// stream in both directions, at most -window awaiting their acknowledgement; each acknowledgement is
+// an answer (its latency from the chunk's send, its fields read as below). Plan -users 1
+// -iterations <lines>.
+//
 // What an answer reports beyond its latency: -field PATH (repeatable) gives the figures of a numeric
 // field of every successful answer's JSON body ("elapsedMs", "tableMs.recruit"); -latency-of TEXT
 // (repeatable) the latency of the answers whose URL holds TEXT.
@@ -36,9 +42,11 @@ import (
 	"log"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"google.golang.org/grpc/metadata"
 )
 
 // maxPlanned bounds the samples one run keeps (8 bytes each): 5 million is 40 MB. A plan of more is
@@ -174,14 +182,7 @@ func targeter(p plan, targets []vegeta.Target, bodiesPath string) (vegeta.Target
 	if bodiesPath == "" {
 		return vegeta.NewStaticTargeter(targets...), nil
 	}
-	lines, err := countLines(bodiesPath)
-	if err != nil {
-		return nil, err
-	}
-	if p.planned() != lines {
-		return nil, fmt.Errorf("-bodies: %s holds %d bodies, the plan sends %d requests", bodiesPath, lines, p.planned())
-	}
-	f, err := os.Open(bodiesPath)
+	f, err := openBodies(p, bodiesPath)
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +193,9 @@ func targeter(p plan, targets []vegeta.Target, bodiesPath string) (vegeta.Target
 func main() {
 	var p plan
 	var targetsPath, bodiesPath, resultsPath, summaryPath, stages string
+	var g stream
+	var method, proto string
+	g.metadata = metadata.MD{}
 	flag.StringVar(&targetsPath, "targets", "", "targets, vegeta's JSON format, one a line (required)")
 	flag.StringVar(&p.model, "model", "closed", "closed | open")
 	flag.Uint64Var(&p.users, "users", 0, "closed: users (workers) sending back to back")
@@ -214,6 +218,18 @@ func main() {
 		return nil
 	})
 	flag.StringVar(&bodiesPath, "bodies", "", "a body a line, each sent once in order (closed: -users 1 -iterations = its lines)")
+	flag.StringVar(&method, "grpc", "", "a stream in both directions, package.Service/Method, instead of HTTP targets")
+	flag.StringVar(&proto, "proto", "", "-grpc: the service's .proto (its imports beside it)")
+	flag.StringVar(&g.address, "address", "", "-grpc: the service's HOST:PORT (plaintext)")
+	flag.IntVar(&g.window, "window", 1, "-grpc: most messages awaiting their acknowledgement")
+	flag.Func("metadata", "-grpc: KEY=VALUE sent with the stream; repeatable", func(v string) error {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok {
+			return fmt.Errorf("want KEY=VALUE, got %q", v)
+		}
+		g.metadata.Append(k, val)
+		return nil
+	})
 	flag.StringVar(&resultsPath, "results", "", "vegeta's results (gob) to this file (none if empty)")
 	flag.StringVar(&summaryPath, "summary", "", "the summary (JSON) to this file (required)")
 	flag.Parse()
@@ -223,11 +239,17 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if targetsPath == "" || summaryPath == "" {
-		log.Fatal("-targets and -summary are required")
+	if (targetsPath == "") == (method == "") || summaryPath == "" {
+		log.Fatal("-summary, and one of -targets and -grpc, are required")
 	}
 	if err := p.validate(); err != nil {
 		log.Fatal(err)
+	}
+	if method != "" {
+		if err := streamRun(p, g, method, proto, bodiesPath, summaryPath); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	targets, err := readTargets(targetsPath)
 	if err != nil {
@@ -256,6 +278,28 @@ func main() {
 	if err := writeJSON(summaryPath, s.close()); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// streamRun sends the bodies on one gRPC stream and writes the summary.
+func streamRun(p plan, g stream, method, proto, bodiesPath, summaryPath string) error {
+	if proto == "" || g.address == "" || bodiesPath == "" || g.window < 1 {
+		return errors.New("-grpc needs -proto, -address, -bodies and a -window of 1 or more")
+	}
+	var err error
+	if g.method, err = loadMethod(proto, method); err != nil {
+		return err
+	}
+	bodies, err := openBodies(p, bodiesPath)
+	if err != nil {
+		return err
+	}
+	defer bodies.Close()
+	g.timeout = p.timeout
+	s := newSummary(p)
+	if err := g.run(bodies, s); err != nil {
+		return err
+	}
+	return writeJSON(summaryPath, s.close())
 }
 
 func writeJSON(path string, v any) error {

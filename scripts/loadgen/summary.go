@@ -22,6 +22,8 @@ type summary struct {
 	limit     int // the most samples kept (maxPlanned)
 	first     time.Time
 	last      time.Time
+	codes     map[string]int // a gRPC stream's status codes (vegeta counts the HTTP ones)
+	errors    []string       // and its errors
 	vegeta    vegeta.Metrics
 }
 
@@ -70,23 +72,29 @@ func newSummary(p plan) *summary {
 
 func (s *summary) add(r *vegeta.Result) {
 	s.vegeta.Add(r)
+	// Failures as k6 counts them: a transport error or a status outside 200-399.
+	s.record(r.Timestamp, r.Latency, r.Error != "" || r.Code < 200 || r.Code >= 400, r.URL, r.Body)
+}
+
+// record books one answer (or one failure): sent at `at`, answered after `latency`.
+func (s *summary) record(at time.Time, latency time.Duration, failed bool, url string, body []byte) {
 	if len(s.latencies) == s.limit {
 		s.overflow++ // answers still in flight when the run was stopped at its bound
 		return
 	}
-	s.latencies = append(s.latencies, float64(r.Latency)/1e6)
-	if s.first.IsZero() || r.Timestamp.Before(s.first) {
-		s.first = r.Timestamp
+	s.latencies = append(s.latencies, float64(latency)/1e6)
+	if s.first.IsZero() || at.Before(s.first) {
+		s.first = at
 	}
-	if end := r.End(); end.After(s.last) {
+	if end := at.Add(latency); end.After(s.last) {
 		s.last = end
 	}
-	if r.Error != "" || r.Code < 200 || r.Code >= 400 {
+	if failed {
 		s.failed++
-	} else if !holdsAll(r.Body, s.plan.expect) {
+	} else if !holdsAll(body, s.plan.expect) {
 		s.checks++
 	} else {
-		s.answers.add(r.URL, r.Latency, r.Body)
+		s.answers.add(url, latency, body)
 	}
 }
 
@@ -111,8 +119,14 @@ func (s *summary) close() Summary {
 		ChecksFailed:  s.checks,
 		Overflow:      s.overflow,
 		StatusCodes:   s.vegeta.StatusCodes,
-		Errors:        s.vegeta.Errors,
+		Errors:        append(s.vegeta.Errors, s.errors...),
 		VegetaMetrics: &s.vegeta,
+	}
+	for code, count := range s.codes {
+		if out.StatusCodes == nil {
+			out.StatusCodes = map[string]int{}
+		}
+		out.StatusCodes[code] += count
 	}
 	if out.Planned > n {
 		out.Dropped = out.Planned - n
@@ -122,7 +136,7 @@ func (s *summary) close() Summary {
 	}
 	out.ErrorRate = float64(s.failed) / float64(n)
 	out.DurationS = s.last.Sub(s.first).Seconds()
-	out.SendS = s.vegeta.Duration.Seconds()
+	out.SendS = s.vegeta.Duration.Seconds() // 0 for a gRPC stream, which vegeta does not send
 	out.LatencyMs = stats(s.latencies)
 	out.Fields, out.LatencyOf = s.answers.close()
 	return out

@@ -13,6 +13,7 @@ import threading
 import time
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from loomlab import ROOT, LabError
 from loomlab.bench.arrivals import Bodies, Request
@@ -48,15 +49,25 @@ class EngineChoiceTest(unittest.TestCase):
         for s in suites("smoke"):
             by_workload.setdefault(s.workload, set()).update(engines.of(ld).name for ld in s.loads)
         on_loadgen = {w for w, names in by_workload.items() if names == {"loadgen"}}
-        self.assertEqual(on_loadgen, {"sleep", "db", "pinning", "buffers", "product", "tasks", "mixed", "candidates"})
-        # Seed D's gRPC stream is k6's so far; its HTTP chunks are loadgen's.
-        self.assertEqual(by_workload["recruits"], {"loadgen", "k6"})
+        # Every workload of the lab, seed D's gRPC stream included: the lab needs no k6.
+        self.assertEqual(on_loadgen, set(by_workload))
+        self.assertTrue({"sleep", "tasks", "product", "recruits", "candidates", "db", "mixed"} <= on_loadgen)
 
     def test_k6_alone_sends_every_load_and_loadgen_alone_refuses_what_it_cannot_send(self):
-        grpc = next(ld for s in suites("smoke") for ld in s.loads if ld.script == "k6/ingest-grpc.js")
+        undeclared = Load("a user's own", "k6/custom.js", "custom", {})
         self.assertEqual(Engines("k6", "", k6="/bin/k6").of(a3()).name, "k6")
         with self.assertRaisesRegex(LabError, "loadgen cannot send this load yet; --engine k6"):
-            Engines("loadgen", "/bin/loadgen").check([a3(), grpc])
+            Engines("loadgen", "/bin/loadgen").check([a3(), undeclared])
+
+    def test_the_lab_never_builds_k6_it_takes_the_user_s_own_from_path(self):
+        with mock.patch.dict("os.environ", {"PATH": "/nonexistent"}):
+            with self.assertRaisesRegex(LabError, "runs your own k6, and none is on PATH"):
+                Engines("k6", "/bin/loadgen").of(a3())
+        with tempfile.TemporaryDirectory() as tmp:
+            Path(tmp, "k6").write_text("#!/bin/sh\necho 'k6 v1.8.1 (go1.26)'\n")
+            Path(tmp, "k6").chmod(0o755)
+            with mock.patch.dict("os.environ", {"PATH": tmp}):
+                self.assertEqual(Engines("k6", "/bin/loadgen").of(a3()).path, f"{tmp}/k6")  # type: ignore[attr-defined]
 
     def test_every_load_on_loadgen_declares_a_source_for_each_of_its_counters_and_trends(self):
         for s in suites("smoke"):
@@ -108,6 +119,18 @@ class ShapeTest(unittest.TestCase):
         self.assertEqual((chunks[0][0]["id"], chunks[2][-1]["id"]), (1, 250))
         self.assertEqual(len(chunks[1][0]["embedding"]), 384)
         self.assertEqual(dict(request.fields)["loomlab_table_embedding_ms"], "tableMs.recruit_skill_embedding")
+
+    def test_seed_d_s_grpc_stream_sends_the_same_records_as_messages_with_the_mode_in_its_metadata(self):
+        env = {"MODE": "worker", "WRITES": "sequential", "RECORDS": "150", "CHUNK": "100", "ID_BASE": "1"}
+        request = chunk_request("candidates", grpc=True)(env)
+        assert request.stream is not None and request.bodies is not None
+        self.assertEqual(request.stream.method, "loomlab.ingest.v1.Ingest/WriteCandidates")
+        self.assertEqual(dict(request.stream.metadata), {"loomlab-mode": "worker", "loomlab-writes": "sequential"})
+        messages = [json.loads(line) for line in request.bodies.lines()]
+        http = [json.loads(line) for line in chunk_request("candidates")(env).bodies.lines()]  # type: ignore[union-attr]
+        self.assertEqual([m["sequence"] for m in messages], [0, 1])
+        self.assertEqual([m["candidates"] for m in messages], http)
+        self.assertEqual(dict(request.fields)["loomlab_table_parent_ms"], "tables.role=PARENT.ms")
 
     def test_the_tail_mix_spreads_its_long_requests_at_their_share_and_times_the_short_ones_apart(self):
         env = run_env(tail_load(4, 200), "reactive+offload", warmup=False)

@@ -140,6 +140,17 @@ def answer_flags(request: Request) -> list[str]:
     ]
 
 
+def stream_flags(base_url: str, request: Request) -> list[str]:
+    """A gRPC stream's flags: its method and .proto, the service's address (the HTTP port serves
+    gRPC too), its window and metadata."""
+    s = request.stream
+    if s is None:
+        return []
+    address = base_url.split("://", 1)[-1].rstrip("/")
+    flags = ["-grpc", s.method, "-proto", s.proto, "-address", address, "-window", str(s.window)]
+    return flags + [flag for k, v in s.metadata for flag in ("-metadata", f"{k}={v}")]
+
+
 def targets_text(base_url: str, request: Request) -> str:
     """vegeta's JSON targets, one a line: GETs, or POSTs whose bodies loadgen reads from -bodies."""
     if request.bodies is None:
@@ -203,9 +214,13 @@ class Loadgen:
             raise LabError("--runners: split runs are k6's so far (--engine k6)")
         env = run_env(load, mode, warmup)
         request = load.request(env)
-        targets = out.with_suffix(".targets.jsonl")
-        targets.write_text(targets_text(base_url, request))
-        cmd = [self.path, "-targets", str(targets), *shape_flags(env, request), "-summary", str(out)]
+        if request.stream is None:
+            targets = out.with_suffix(".targets.jsonl")
+            targets.write_text(targets_text(base_url, request))
+            cmd = [self.path, "-targets", str(targets)]
+        else:
+            cmd = [self.path, *stream_flags(base_url, request)]
+        cmd += [*shape_flags(env, request), "-summary", str(out)]
         cmd += answer_flags(request)
         if request.bodies is not None:
             cmd += ["-bodies", str(self.bodies.path(request.bodies))]

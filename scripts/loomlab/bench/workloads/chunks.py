@@ -137,6 +137,13 @@ def chunk_lines(env: dict, domain: str) -> Iterator[str]:
         yield "[" + ",".join(record_json(domain, i, seed, pool) for i in range(first, last)) + "]"
 
 
+def chunk_messages(env: dict, domain: str) -> Iterator[str]:
+    """The same chunks as the gRPC stream's messages (k6/ingest-grpc.js's chunkMessage), proto3 JSON
+    a line: {"sequence": i, "<domain>": [records]}."""
+    for i, line in enumerate(chunk_lines(env, domain)):
+        yield f'{{"sequence":{i},"{domain}":{line}}}'
+
+
 def chunk_count(env: dict) -> int:
     """k6/lib/ingest.js's CHUNKS: the requests of one stream."""
     return math.ceil(int(env["RECORDS"]) / int(env["CHUNK"]))

@@ -3,9 +3,11 @@ tables, sequential, parallel or through COPY, over HTTP/JSON or the seed's gRPC 
 
 from __future__ import annotations
 
-from ..arrivals import Bodies, Request
+from loomlab import ROOT
+
+from ..arrivals import Bodies, Request, Stream
 from ..loads import Load, Scale, Suite, modes_of
-from .chunks import chunk_count, chunk_lines
+from .chunks import chunk_count, chunk_lines, chunk_messages
 
 # Seed D: 87,488 records in 875 chunks; sequential 113.0 rec/s, parallel 168.8 rec/s.
 SEED_D = {"sequential": {"worker": {"records_per_s": 113.0}}, "parallel": {"worker": {"records_per_s": 168.8}}}
@@ -38,19 +40,35 @@ def table_fields(domain: str) -> tuple:
     return tuple((metric, f"tableMs.{table}") for (metric, _, _), table in zip(INGEST_TRENDS, tables, strict=True))
 
 
-def chunk_request(domain: str):
-    """POST /api/{MODE}/{domain}/batch?writes=W, as k6/lib/ingest.js's postChunk sends it: one user
-    posting the stream's chunks in order, each answered 200 with its records and per-table times."""
+# The acknowledgement's time per table, by the table's role (ChunkAck.tables, TableWrite.Role).
+ACK_FIELDS = tuple(
+    (metric, f"tables.role={role}.ms")
+    for (metric, _, _), role in zip(INGEST_TRENDS, ("PARENT", "SKILL", "TEXT", "EMBEDDING"), strict=True)
+)
+PROTO = ROOT / "src/main/proto/ingest.proto"
+
+
+def chunk_request(domain: str, grpc: bool = False):
+    """One user sending the stream's chunks in order, as k6/lib/ingest.js's postChunk does over HTTP
+    (POST /api/{MODE}/{domain}/batch?writes=W, each answered 200 with its records and per-table times)
+    or k6/ingest-grpc.js over the seed's gRPC stream (one stream, a chunk a message, one awaiting its
+    acknowledgement at a time, the mode and strategy in its metadata)."""
 
     def request(env: dict) -> Request:
         shape = {k: env.get(k, "") for k in ("RECORDS", "CHUNK", "ID_BASE", "SEED", "DIM")}
-        bodies = Bodies(f"{domain} {shape}", chunk_count(env), lambda: chunk_lines(env, domain))
-        return Request(
-            (f"/api/{env['MODE']}/{domain}/batch?writes={env['WRITES']}",),
-            counts=(("loomlab_records", "records"),),
-            fields=table_fields(domain),
-            bodies=bodies,
+        counts = (("loomlab_records", "records"),)
+        if not grpc:
+            bodies = Bodies(f"{domain} {shape}", chunk_count(env), lambda: chunk_lines(env, domain))
+            path = f"/api/{env['MODE']}/{domain}/batch?writes={env['WRITES']}"
+            return Request((path,), counts=counts, fields=table_fields(domain), bodies=bodies)
+        messages = Bodies(f"{domain} gRPC {shape}", chunk_count(env), lambda: chunk_messages(env, domain))
+        stream = Stream(
+            f"loomlab.ingest.v1.Ingest/Write{domain.capitalize()}",
+            str(PROTO),
+            (("loomlab-mode", env["MODE"]), ("loomlab-writes", env["WRITES"])),
+            window=int(env.get("WINDOW", 1)),
         )
+        return Request((), counts=counts, fields=ACK_FIELDS, bodies=messages, stream=stream)
 
     return request
 
@@ -99,8 +117,7 @@ def ingest_suite(
                 est_s=records / (700 if variant and not grpc else 3000 if grpc else 3500) + 1,
                 warmup_est_s=min(records, 1000) / (700 if variant and not grpc else 3500) + 1,
                 warmup_env={"RECORDS": str(min(records, 1000))},
-                # The gRPC stream is k6's so far (k6/ingest-grpc.js).
-                request=None if grpc else chunk_request(domain),
+                request=chunk_request(domain, grpc),
             )
         )
     tables, what = INGEST_DOMAINS[domain]
