@@ -52,7 +52,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "bench",
         "[options]",
-        "the main job: build, database, k6, run the comparison, write the report",
+        "the main job: build, database, the load generator, run the comparison, write the report",
         "bench",
         "bench.cli:parse",
     ),

@@ -30,14 +30,14 @@ class Interleaving(unittest.TestCase):
 
 class Arguments(unittest.TestCase):
     def test_no_launch_is_refused(self):
-        base = ["--java", "java", "--k6", "k6", "--out", "out"]
+        base = ["--java", "java", "--loadgen", "loadgen", "--out", "out"]
         self.assertEqual(startup.parse(base).launches, 5)
         for n in ("0", "-3"):
             with self.assertRaisesRegex(LabError, "--launches must be 1 or more"):
                 startup.parse([*base, "--launches", n])
 
     def test_a_variant_is_a_name_and_flags(self):
-        base = ["--java", "java", "--k6", "k6", "--out", "out"]
+        base = ["--java", "java", "--loadgen", "loadgen", "--out", "out"]
         args = startup.parse([*base, "--variant", "no-migrate=-Da=1 -Db=2"])
         self.assertEqual(args.variant, [("no-migrate", ["-Da=1", "-Db=2"])])
         for bad in ("no-migrate", "=-Da=1", "x= ", "../../etc/x=-Da=1", "a/b=-Da=1", f"{'n' * 41}=-Da=1"):
@@ -47,7 +47,7 @@ class Arguments(unittest.TestCase):
             startup.parse([*base, "--variant", "a=-Da=1", "--variant", "a=-Db=2"])
 
     def test_a_cold_run_without_root_is_refused_before_the_training_run(self):
-        base = ["--java", "java", "--k6", "k6", "--out", "out", "--cold"]
+        base = ["--java", "java", "--loadgen", "loadgen", "--out", "out", "--cold"]
         with mock.patch.object(startup.os, "geteuid", lambda: 1000):
             with self.assertRaisesRegex(LabError, "needs root"):
                 startup.parse(base)
@@ -201,7 +201,8 @@ class AgainstTheMinimalApplication(unittest.TestCase):
         self.assertIsNone(tables.minimal_table({"minimal": self.launches(500), "jvm-aot": self.launches(900)}))
 
     def test_no_jar_no_minimal_variant_and_a_note_that_says_so(self):
-        args = startup.parse(["--java", "java", "--k6", "k6", "--out", "out", "--minimal", "/nonexistent/run.jar"])
+        argv = ["--java", "java", "--loadgen", "loadgen", "--out", "out", "--minimal", "/nonexistent/run.jar"]
+        args = startup.parse(argv)
         notes: list[str] = []
         with mock.patch.object(startup, "train") as train:
             self.assertEqual(startup.minimal(args, mock.Mock(), Path("out"), notes, lambda *a, **k: []), {})
@@ -251,17 +252,26 @@ class AgainstTheMinimalApplication(unittest.TestCase):
             self.assertIn(f"| {cells[0].split('[')[0]} | {' | '.join(cells[1:5])} |", page)
 
 
-class K6RateTest(unittest.TestCase):
-    def test_a_run_without_a_summary_is_refused_with_what_k6_said(self):
+class FixedLoadTest(unittest.TestCase):
+    def test_the_fixed_loads_are_loadgen_s_and_a_failed_run_is_refused_with_what_it_said(self):
         import tempfile
         from pathlib import Path
 
         from loomlab import LabError
+        from loomlab.bench.engines.loadgen import run_env, shape_flags
         from loomlab.startup import launches
 
+        sleep, product = launches.FIXED_LOADS
+        env = run_env(sleep, "virtual", False)
+        self.assertEqual(
+            shape_flags(env, sleep.request(env)), ["-model", "closed", "-users", "200", "-iterations", "20"]
+        )
+        env = run_env(product, "virtual", False)
+        self.assertEqual(shape_flags(env, product.request(env)), ["-model", "closed", "-stages", "3s:100,6s:100,1s:0"])
         with tempfile.TemporaryDirectory() as tmp:
-            k6 = Path(tmp, "k6")
-            k6.write_text("#!/bin/sh\necho 'setup() aborted: service not ready' >&2\nexit 107\n")
-            k6.chmod(0o755)
-            with self.assertRaisesRegex(LabError, r"wrote no summary \(exit 107\): setup\(\) aborted"):
-                launches.k6_rate(str(k6), "k6/sleep.js", {}, Path(tmp, "summary.json"))
+            loadgen = Path(tmp, "loadgen")
+            loadgen.write_text("#!/bin/sh\necho 'dial tcp: connection refused' >&2\nexit 107\n")
+            loadgen.chmod(0o755)
+            settings = launches.Settings(str(loadgen), 8095, Path(tmp, "jcmd"))
+            with self.assertRaisesRegex(LabError, r"failed \(exit 107\):\ndial tcp: connection refused"):
+                launches.rate(settings, sleep, Path(tmp, "summary.json"))

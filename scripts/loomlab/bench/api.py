@@ -5,6 +5,7 @@ change; tests/test_layering.py holds every other package to these names."""
 from __future__ import annotations
 
 from .engines.k6 import K6
+from .engines.loadgen import Loadgen
 from .figures import figures_of
 from .flames import COLUMNS, bare, category_of, read_collapsed
 from .loads import MODES, Load, Scale, Suite, k6_mode
@@ -24,6 +25,7 @@ from .workloads import MODULES, product, sleep
 __all__ = [
     "COLUMNS",
     "K6",
+    "Loadgen",
     "CPU_INTERVAL_NS",
     "JVM_FLAGS",
     "MODES",

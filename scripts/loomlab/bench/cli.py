@@ -40,12 +40,12 @@ def parser() -> argparse.ArgumentParser:
         "--engine",
         choices=CHOICES,
         default="auto",
-        help="the load generator: auto (default) loadgen (scripts/loadgen, on vegeta's library) for every"
-        " load that declares its request, k6 for the others (built by scripts/k6.sh where none is on PATH);"
-        " loadgen alone (a load it cannot send is refused); k6 alone (your own k6, for every load)",
+        help="the load generator: auto (default) and loadgen: the lab's (scripts/loadgen, on vegeta's and"
+        " grpc-go's libraries), which sends every load; k6: your own k6 from PATH (or --k6), for every load"
+        " (the lab never installs k6)",
     )
     p.add_argument("--loadgen", default="", help="loadgen binary (./lab passes it: scripts/gotool.sh loadgen)")
-    p.add_argument("--k6", default="", help="k6 binary (default: scripts/k6.sh's, found where a load needs k6)")
+    p.add_argument("--k6", default="", help="your k6 binary for --engine k6 (default: the k6 on PATH)")
     p.add_argument("--java", help="java of the service (./lab passes it; needed to run)")
     p.add_argument(
         "--jdk",

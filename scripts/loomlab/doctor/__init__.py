@@ -190,11 +190,11 @@ CHECKS: tuple[Check, ...] = (
 
 # The parts of the lab each command needs (its branch in the command table: loomlab.commands).
 GROUPS: dict[str, tuple[str, ...]] = {
-    # k6 only for the loads loadgen does not send yet (bench.engines), built where one needs it.
+    # Every load on loadgen (bench.engines); k6 only where a user asks for it (--engine k6).
     "bench": ("any", "harness", "java", "db", "loadgen", "charts"),
     "test": ("any", "harness", "java", "db", "lint", "tests", "kubectl"),
     "serve": ("any", "java", "db", "serve"),
-    "startup": ("any", "harness", "java", "db", "k6"),
+    "startup": ("any", "harness", "java", "db", "loadgen"),
     "aot": ("any", "java", "db", "tests"),
     "native": ("any", "java"),
     "db": ("any", "db"),

@@ -70,7 +70,7 @@ WRITES: dict[str, tuple[str, ...]] = {
     "bench": ("java", "db", "loadgen"),
     "test": ("java", "db"),
     "serve": ("java", "db"),
-    "startup": ("java", "db", "k6"),
+    "startup": ("java", "db", "loadgen"),
     "aot": ("java", "db"),
     "native": ("java",),
     "db": ("db",),

@@ -7,7 +7,7 @@ variant alike. Per launch: time to first successful request, polled from process
 framework's own log line), and its phases (the JVM's creation, Quarkus' start-up steps, the rest);
 classes loaded (from the AOT cache or not) and JIT work by then; RSS read from the OS at the first
 request (and its anonymous and file-backed parts: an AOT cache is a mapped file), at idle and after
-a fixed load; throughput of the sleep and product workloads at that load (k6). Medians with
+a fixed load; throughput of the sleep and product workloads at that load (loadgen). Medians with
 min-max. Then one profiled launch per JVM variant, not counted: a flame graph of its start-up. The
 AOT cache (JDK 25, JEP 483/514/515) is written by a training run of the same jar and flags
 (-XX:AOTCacheOutput) driven through every workload in every mode, and used by the measured runs
@@ -39,7 +39,7 @@ from .training import lab_loads, minimal_requests, train
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab startup", description=__doc__.split("\n\n")[0])
     p.add_argument("--java", required=True)
-    p.add_argument("--k6", required=True)
+    p.add_argument("--loadgen", required=True, help="loadgen's binary (./lab startup builds it)")
     p.add_argument("--out", required=True)
     p.add_argument("--launches", type=int, default=5, help="per variant, interleaved across the variants (default 5)")
     p.add_argument("--port", type=int, default=8095)
@@ -157,8 +157,8 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
         f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, interleaved across the variants"
         " (launch i of each before launch i + 1 of any, the order rotated), medians (min-max). First request: "
         f"GET {FIRST} polled every 5 ms from process launch; RSS at it split into anonymous and file-backed"
-        " (medians; an AOT cache is a mapped file). Load: k6 sleep.js (200 VUs x 20, 20 ms) and "
-        "product.js (100 VUs), virtual mode. Page cache: "
+        " (medians; an AOT cache is a mapped file). Load: loadgen, sleep (200 users x 20, 20 ms) and "
+        "product (ramped to 100 users), virtual mode. Page cache: "
         + ("dropped before every launch (cold)" if args.cold else "as the previous launch left it (warm)")
         + ". Anchor: quarkusio/benchmarks, January 2026, 4 CPUs, "
         "Hibernate + PostgreSQL (a different app and machine, for scale only). JVM flags: "
@@ -188,7 +188,7 @@ def main():
     args = parse()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    settings = Settings(args.k6, args.port, Path(args.java).parent / "jcmd", args.cold)
+    settings = Settings(args.loadgen, args.port, Path(args.java).parent / "jcmd", args.cold)
     found, notes = variants(args, settings, out)
     print(f"== {', '.join(found)}: {args.launches} launches each, interleaved", flush=True)
     runs = measure(found, args.launches, settings, out)

@@ -2,11 +2,10 @@
 
 A launch's time to the first answer is polled from process launch (not the framework's own log
 line); its phases come from what the launch printed (loomlab.startup.phases); its memory from the
-OS at the first answer, and again idle and after a fixed load (k6 sleep.js and product.js)."""
+OS at the first answer, and again idle and after a fixed load (loadgen: the sleep and product workloads)."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time
@@ -14,7 +13,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import ROOT, LabError, proc
+from loomlab import LabError, proc
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 
@@ -83,28 +82,41 @@ def stop(service: subprocess.Popen):
     proc.stop(service, 30)
 
 
-def k6_rate(k6: str, script: str, env: dict, out: Path) -> float:
-    """k6's req/s of `script` against a launched JVM (its summary at `out`); a run that wrote no summary
-    (k6 stopped before its end) is refused with what k6 said."""
-    full = dict(os.environ, **env, SUMMARY_JSON=str(out))
-    run = subprocess.run(
-        [k6, "run", "--quiet", "--no-color", str(ROOT / script)],
-        env=full,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+# The fixed load after a launch's idle reading, on the lab's engine (loadgen), in the virtual mode:
+# sleep (200 users x 20 requests of 20 ms) and product (ramped to 100 users over 10 s).
+FIXED_LOADS = (
+    bench.Load(
+        "200 users x 20, 20 ms",
+        "k6/sleep.js",
+        "sleep",
+        {"VUS": "200", "ITERATIONS": "20", "SLEEP_MS": "20"},
+        request=bench.sleep.sleep_request,
+        timeout_s=300,
+    ),
+    bench.Load(
+        "ramped to 100 users over 10 s",
+        "k6/product.js",
+        "product",
+        {"STAGES": "3s:100,6s:100,1s:0"},
+        request=bench.product.product_request,
+        timeout_s=300,
+    ),
+)
+
+
+def rate(settings: Settings, load: bench.Load, out: Path) -> float:
+    """loadgen's req/s of `load` in the virtual mode against a launched JVM (its summary at `out`); a
+    threshold crossed still gives its rate (the run's log beside it says which)."""
+    engine = bench.Loadgen(settings.loadgen)
+    generated = engine.generate(
+        load, "virtual", f"http://127.0.0.1:{settings.port}", out, out.stem, bench.RunSettings(), False
     )
-    if not out.is_file():
-        said = (run.stderr or run.stdout).strip().splitlines()[-3:]
-        raise LabError(f"k6 {script} wrote no summary (exit {run.returncode}): {' / '.join(said) or 'no output'}")
-    data = json.loads(out.read_text())
-    return lr.k6_figures(data, Path(script).stem)["throughput"]
+    return generated.figures["throughput"]
 
 
 @dataclass
 class Variant:
-    """A variant's command line; `loaded`: the lab's loads (k6 sleep.js and product.js) run against it
+    """A variant's command line; `loaded`: the lab's fixed loads (FIXED_LOADS) run against it
     after its first answer. The minimal application has one endpoint, so it is measured to its first
     answer and at idle only."""
 
@@ -114,10 +126,10 @@ class Variant:
 
 @dataclass
 class Settings:
-    """What every launch shares: k6, the port, the JDK's jcmd (counters), and whether each launch
-    starts from a cold page cache."""
+    """What every launch shares: the load generator (loadgen's binary), the port, the JDK's jcmd
+    (counters), and whether each launch starts from a cold page cache."""
 
-    k6: str
+    loadgen: str
     port: int
     jcmd: Path
     cold: bool = False
@@ -147,20 +159,10 @@ def measure(variants: dict[str, Variant], launches: int, settings: Settings, out
 
 
 def loaded(name: str, i: int, settings: Settings, out: Path, pid: int) -> tuple[float, float, float]:
-    """The fixed load after the idle reading: sleep.js's and product.js's req/s, then the RSS after them."""
-    base = f"http://127.0.0.1:{settings.port}"
-    sleep_rps = k6_rate(
-        settings.k6,
-        "k6/sleep.js",
-        {"MODE": "virtual", "BASE_URL": base, "VUS": "200", "ITERATIONS": "20", "SLEEP_MS": "20"},
-        out / f"{name}-{i + 1}-sleep.json",
-    )
-    product_rps = k6_rate(
-        settings.k6,
-        "k6/product.js",
-        {"MODE": "virtual", "BASE_URL": base, "STAGES": "3s:100,6s:100,1s:0"},
-        out / f"{name}-{i + 1}-product.json",
-    )
+    """The fixed load after the idle reading: sleep's and product's req/s, then the RSS after them."""
+    sleep_load, product_load = FIXED_LOADS
+    sleep_rps = rate(settings, sleep_load, out / f"{name}-{i + 1}-sleep.json")
+    product_rps = rate(settings, product_load, out / f"{name}-{i + 1}-product.json")
     return sleep_rps, product_rps, memory_mb(pid)["rss"]
 
 

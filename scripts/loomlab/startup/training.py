@@ -1,17 +1,15 @@
 """The AOT cache's training run on the lab's own loads (JDK 25: JEP 483 classes loaded and linked,
 JEP 515 method profiles): the JVM that writes the cache as it exits is driven through every
-workload in every mode it runs in, by the bench's own k6 loads at the smoke scale, as the Quarkus
+workload in every mode it runs in, by the bench's own loads at the smoke scale (on loadgen), as the Quarkus
 AOT guide recommends over a run that only starts the application. The minimal application's cache
 is trained the same way on its one endpoint."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from loomlab import ROOT
+from loomlab import LabError
 from loomlab.bench import api
 
 from .launches import FIRST, Settings, get, launch, stop
@@ -19,7 +17,7 @@ from .launches import FIRST, Settings, get, launch, stop
 # The minimal application's training: its one endpoint asked this many times, one after another.
 MINIMAL_REQUESTS = 2000
 
-# The k6 parameters that choose another path through the service (the chunk writer, the lock of
+# The load parameters that choose another path through the service (the chunk writer, the lock of
 # the pinning demo, the buffer cache, the gRPC stream's domain): a load per value is trained.
 SELECTS = ("WRITES", "LOCK", "CACHE", "DOMAIN")
 
@@ -70,24 +68,22 @@ def minimal_requests(settings: Settings, folder: Path) -> None:
 
 
 def lab_loads(settings: Settings, folder: Path) -> None:
-    """The service's training: every workload in each of its modes, one k6 run each (training_runs)."""
+    """The service's training: every workload in each of its modes, one loadgen run each (training_runs)."""
     runs = list(training_runs())
-    print(f"   {len(runs)} k6 runs: every workload in each of its modes", flush=True)
+    print(f"   {len(runs)} runs: every workload in each of its modes", flush=True)
+    engine = api.Loadgen(settings.loadgen)
     base = f"http://127.0.0.1:{settings.port}"
     failed = []
     for i, (load, mode) in enumerate(runs):
-        env = dict(os.environ, **load.env, **api.k6_mode(mode), BASE_URL=base)
-        env["SUMMARY_JSON"] = str(folder / f"{i:02d}-{Path(load.script).stem}-{mode}.json")
-        done = subprocess.run(
-            [settings.k6, "run", "--quiet", "--no-color", str(ROOT / load.script)],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=load.timeout_s,
-        )
-        if done.returncode != 0:  # a threshold crossed still trains; the report names it
-            failed.append(f"{load.name} ({mode}): k6 exit {done.returncode}")
+        out = folder / f"{i:02d}-{Path(load.script).stem}-{mode}.json"
+        engine.prepare(load, mode, False)
+        try:
+            done = engine.generate(load, mode, base, out, out.stem, api.RunSettings(), False)
+        except LabError as e:  # a run that failed still trained what it reached; the report names it
+            failed.append(f"{load.name} ({mode}): {str(e).splitlines()[0]}")
+            continue
+        if done.exit != 0:  # a threshold crossed still trains
+            failed.append(f"{load.name} ({mode}): a threshold crossed")
     (folder / "runs.txt").write_text(
         "".join(f"{load.script} {mode} {load.name}\n" for load, mode in runs)
         + "".join(f"not clean: {f}\n" for f in failed)

@@ -3,25 +3,25 @@ column against a base URL and gives back the generator's figures (the keys of la
 and whether a threshold of the load was crossed. runner.run_load wraps any engine in the same
 skeleton (the server sampled around the run, the generator's own CPU counted).
 
-- loadgen (scripts/loadgen, a driver over vegeta's library, MIT): the lab's own, for every load that
-  declares its Request (loads.Request);
-- k6: what a user brings (`--engine k6` with k6 on PATH), and, until every load declares its
-  Request, the engine of the loads that do not (the lab builds it for those: scripts/k6.sh).
+- loadgen (scripts/loadgen, a driver over vegeta's library and grpc-go, MIT and Apache-2.0): the
+  lab's own, for every load (each declares its arrivals.Request);
+- k6: what a user brings (`--engine k6`, or --k6 PATH): a k6 found on PATH, never one the lab
+  installs or builds.
 """
 
 from __future__ import annotations
 
-import subprocess
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from loomlab import ROOT, LabError
+from loomlab import LabError
 
 from ..loads import Load
 from ..settings import RunSettings
 
-# What `--engine` takes: auto (loadgen where a load declares its request, else k6), or one engine.
+# What `--engine` takes: auto (loadgen where a load declares its request, else the user's k6), or one.
 CHOICES = ("auto", "loadgen", "k6")
 # A run's exit when the generator crossed one of the load's thresholds (k6's own code, kept by all).
 THRESHOLDS_CROSSED = 99
@@ -54,8 +54,8 @@ class Engine(Protocol):
 
 @dataclass
 class Engines:
-    """The engine of each load under one `--engine` choice; k6's binary is found (or built, by
-    scripts/k6.sh) only when a load needs it."""
+    """The engine of each load under one `--engine` choice; k6's binary is looked for on PATH only
+    when a load needs it."""
 
     choice: str
     loadgen: str
@@ -82,8 +82,12 @@ class Engines:
 
 
 def find_k6() -> str:
-    """k6's path from scripts/k6.sh (a k6 on PATH at the pinned version, or one it builds)."""
-    done = subprocess.run(["bash", str(ROOT / "scripts" / "k6.sh")], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise LabError(f"no k6 for the loads loadgen does not send yet:\n{done.stderr.strip()}")
-    return done.stdout.strip()
+    """The user's own k6 on PATH: the lab never fetches, builds or ships k6 (AGPL-3.0)."""
+    found = shutil.which("k6")
+    if not found:
+        raise LabError(
+            "--engine k6 runs your own k6, and none is on PATH (the lab does not install it: it is AGPL-3.0);"
+            " install it under your own licence (https://grafana.com/docs/k6/latest/set-up/install-k6/)"
+            " or pass --k6 PATH, or use the lab's engine (--engine loadgen)"
+        )
+    return found
