@@ -15,9 +15,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
 
 /**
- * Text PostgreSQL can store: no U+0000, which a {@code text} column refuses (SQLState 22021). Null
- * is valid. Checked with the other constraints, so such a chunk is refused before anything of it is
- * written, in every strategy.
+ * Text PostgreSQL can store as sent: no U+0000, which a {@code text} column refuses (SQLState
+ * 22021), and no lone UTF-16 surrogate (JSON's {@code "\\uD800"} escape), which has no UTF-8 form
+ * and would be stored as {@code ?}. Null is valid. Checked with the other constraints, so such a
+ * chunk is refused before anything of it is written, in every strategy.
  */
 @Documented
 @Constraint(validatedBy = StorableText.Check.class)
@@ -25,7 +26,8 @@ import java.lang.annotation.Target;
 @Retention(RUNTIME)
 public @interface StorableText {
 
-  String message() default "must not contain U+0000 (PostgreSQL text cannot hold it)";
+  String message() default
+      "must not contain U+0000 or a lone surrogate (PostgreSQL text cannot hold them as sent)";
 
   Class<?>[] groups() default {};
 
@@ -35,7 +37,22 @@ public @interface StorableText {
   class Check implements ConstraintValidator<StorableText, String> {
     @Override
     public boolean isValid(String value, ConstraintValidatorContext context) {
-      return value == null || value.indexOf('\u0000') < 0;
+      return value == null || (value.indexOf('\u0000') < 0 && wellFormed(value));
+    }
+
+    /** Every surrogate in a pair, high then low. */
+    static boolean wellFormed(String value) {
+      for (int i = 0; i < value.length(); i++) {
+        char c = value.charAt(i);
+        if (Character.isHighSurrogate(c)
+            && i + 1 < value.length()
+            && Character.isLowSurrogate(value.charAt(i + 1))) {
+          i++;
+        } else if (Character.isSurrogate(c)) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 }

@@ -27,7 +27,8 @@ import java.time.ZoneOffset;
 @Retention(RUNTIME)
 public @interface StorableTime {
 
-  String message() default "must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z";
+  String message() default
+      "must be a valid instant between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z";
 
   Class<?>[] groups() default {};
 

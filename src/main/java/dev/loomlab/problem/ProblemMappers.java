@@ -1,6 +1,9 @@
 package dev.loomlab.problem;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -74,7 +77,11 @@ public class ProblemMappers {
     // or a bound crossed while parsing: say where and what, in the client's terms (never a Java
     // class name), nothing was done.
     String where =
-        e instanceof JsonMappingException m && !m.getPath().isEmpty() ? " at " + path(m) : "";
+        e instanceof JsonMappingException m && !m.getPath().isEmpty()
+            ? " at " + path(m)
+            : e instanceof StreamReadException r && r.getProcessor() instanceof JsonParser p
+                ? at(p.getParsingContext().pathAsPointer())
+                : "";
     String what;
     if (e instanceof UnrecognizedPropertyException u) {
       what = "unknown key \"" + u.getPropertyName() + "\" (known: " + known(u) + ")";
@@ -203,6 +210,19 @@ public class ProblemMappers {
       }
     }
     return sb.toString();
+  }
+
+  /** Where the parser stood (a key given twice: at that key), in the same form as {@link #path}. */
+  private static String at(JsonPointer pointer) {
+    StringBuilder sb = new StringBuilder();
+    for (JsonPointer p = pointer; p != null && !p.matches(); p = p.tail()) {
+      if (p.getMatchingIndex() >= 0) {
+        sb.append('[').append(p.getMatchingIndex()).append(']');
+      } else {
+        sb.append(sb.isEmpty() ? "" : ".").append(p.getMatchingProperty());
+      }
+    }
+    return sb.isEmpty() ? "" : " at " + sb;
   }
 
   private static String instance(UriInfo uri) {

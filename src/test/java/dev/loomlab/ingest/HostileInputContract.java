@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.restassured.http.ContentType;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,11 +18,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Input that looks valid or is built to be expensive, in every mode and write strategy: values
- * PostgreSQL refuses, a mistyped key, a fraction for an integer, a 10 MB embedding, 200,000 tiny
- * records, a chunk with a violation per record, a body over the limit. Each gets a 4xx problem and
- * the database stays as it was.
+ * PostgreSQL refuses, a mistyped key, a key given twice, half a surrogate pair, a fraction for an
+ * integer, a 10 MB embedding, 200,000 tiny records, a chunk with a violation per record, a body
+ * over the limit. Each gets a 4xx problem and the database stays as it was.
  */
 public abstract class HostileInputContract extends IngestContractBase {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final List<List<String>> STRATEGIES =
       List.of(
@@ -76,6 +79,45 @@ public abstract class HostileInputContract extends IngestContractBase {
           .body("detail", containsString("[1].skils"))
           .body("detail", not(containsString("dev.loomlab")));
       assertRows(from, from + 10, 3, 9, 3, 3);
+    }
+  }
+
+  @Test
+  void keyGivenTwiceIsRefusedAndStoredChildrenStay() throws Exception {
+    long from = base() + 2_250;
+    TestDatabase.delete(noun(), from, from + 10);
+    post("worker", "sequential", chunk(from, 2)).then().statusCode(200);
+    assertRows(from, from + 10, 2, 6, 2, 2);
+    // The second record says "skills" twice, the last time empty: last-key-wins would delete them.
+    String json = JSON.writeValueAsString(chunk(from, 2));
+    String twice = json.substring(0, json.length() - 2) + ",\"skills\":[]}]";
+    for (List<String> s : STRATEGIES) {
+      post(s.get(0), s.get(1), twice)
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("detail", containsString("at [1]: Duplicate field 'skills'"));
+      assertRows(from, from + 10, 2, 6, 2, 2);
+    }
+  }
+
+  @Test
+  @ShouldNotPin
+  void loneSurrogateIsRefusedNotStoredAsAQuestionMark() throws Exception {
+    long id = base() + 2_280;
+    TestDatabase.delete(noun(), id, id);
+    Map<String, Object> record = record(id, List.of("java"));
+    record.put(requiredField(), "LONE");
+    // JSON's own escape of half a surrogate pair: valid JSON, no Unicode text.
+    String body = JSON.writeValueAsString(List.of(record)).replace("LONE", "a\\ud800b");
+    for (List<String> s : STRATEGIES) {
+      post(s.get(0), s.get(1), body)
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("violations.field", hasItem(domain() + "[0]." + requiredField()))
+          .body("violations.message", hasItem(containsString("lone surrogate")));
+      assertNothingIn(id, id);
     }
   }
 

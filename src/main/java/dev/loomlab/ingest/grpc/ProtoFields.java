@@ -35,13 +35,18 @@ public final class ProtoFields {
   }
 
   /**
-   * A Timestamp as an instant; one past what Java can hold (its seconds are any int64) reads as
-   * {@link OffsetDateTime#MAX} or {@link OffsetDateTime#MIN}, which the records' range check then
-   * refuses under the field's name, as it refuses any other instant PostgreSQL cannot store.
+   * A Timestamp as an instant; one past what Java can hold (its seconds are any int64), or outside
+   * the type's documented range (nanos within 0-999,999,999, which Java would otherwise carry into
+   * the seconds), reads as {@link OffsetDateTime#MAX} or {@link OffsetDateTime#MIN}, which the
+   * records' range check then refuses under the field's name, as it refuses any other instant
+   * PostgreSQL cannot store.
    */
   public static OffsetDateTime time(boolean present, Timestamp t) {
     if (!present) {
       return null;
+    }
+    if (t.getNanos() < 0 || t.getNanos() > 999_999_999) {
+      return t.getNanos() < 0 ? OffsetDateTime.MIN : OffsetDateTime.MAX;
     }
     try {
       return OffsetDateTime.ofInstant(

@@ -121,6 +121,29 @@ class HostileStreamTest {
     RECRUITS.assertNothingIn(id, id);
   }
 
+  @Test
+  void timestampOutsideItsDocumentedRangeIsAnInvalidArgument() throws Exception {
+    long id = 1_070_350;
+    RECRUITS.delete(id, id + 1);
+    RecruitChunk.Builder chunk =
+        ((RecruitChunk) Chunks.of(RECRUITS, 1, IngestStreamTest.records(RECRUITS, id, 2)))
+            .toBuilder();
+    // Nanos outside 0-999,999,999, which Java would carry into the seconds and store.
+    chunk.setRecruits(
+        0,
+        chunk.getRecruits(0).toBuilder()
+            .setPostedAt(Timestamp.newBuilder().setSeconds(1_767_225_600).setNanos(-1)));
+    chunk.setRecruits(
+        1,
+        chunk.getRecruits(1).toBuilder()
+            .setPostedAt(Timestamp.newBuilder().setSeconds(1_767_225_600).setNanos(1_000_000_000)));
+    Outcome o = stream(chunk.build());
+    assertThat(o.message(), o.code(), equalTo(3));
+    assertThat(o.fields(), hasItem("recruits[0].postedAt"));
+    assertThat(o.fields(), hasItem("recruits[1].postedAt"));
+    RECRUITS.assertNothingIn(id, id + 1);
+  }
+
   private static Outcome stream(RecruitChunk chunk) throws Exception {
     try (StreamClient client = new StreamClient()) {
       Call call = client.open("WriteRecruits", Chunks.metadata("virtual", "parallel"));

@@ -1,5 +1,6 @@
 package dev.loomlab.ingest.recruits;
 
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
@@ -73,6 +74,26 @@ class RecruitsResourceTest extends IngestResourceContract {
           .contentType("application/problem+json")
           .body("violations.field", hasItems("recruits[0].postedAt", "recruits[1].postedAt"));
       client().assertNothingIn(id, id + 1);
+    }
+  }
+
+  @Test
+  void timeGivenAsANumberIsRefusedNotReadAsSomeOtherTime() throws Exception {
+    long id = base() + 3_100;
+    client().delete(id, id);
+    for (String mode : List.of("worker", "virtual", "reactive")) {
+      for (Object number : List.of(1e64, 1_767_225_600L)) {
+        Map<String, Object> record = TestRecords.recruit(id, List.of());
+        record.put("postedAt", number);
+        client()
+            .post(mode, "sequential", List.of(record))
+            .then()
+            .statusCode(400)
+            .contentType("application/problem+json")
+            .body("detail", containsString("at [0].postedAt"))
+            .body("detail", containsString("a time is ISO 8601 text"));
+        client().assertNothingIn(id, id);
+      }
     }
   }
 
