@@ -36,6 +36,7 @@ class DatabaseSettings implements PublishedSettings {
         config.getOptionalValue("quarkus.datasource.jdbc.max-size", Integer.class).orElse(20));
     settings.put("db.statement-timeout-ms", db.statementTimeout().toMillis());
     settings.put("db.lock-timeout-ms", db.lockTimeout().toMillis());
+    settings.put("db.idle-in-transaction-timeout-ms", db.idleInTransactionTimeout().toMillis());
     settings.put("reactive.pool-max-size", reactiveDb.maxSize());
     settings.put("reactive.pool-max-waiting", reactive.pool().maxWaiting());
     settings.put("reactive.web-client-max-connections", reactive.webClient().maxConnections());

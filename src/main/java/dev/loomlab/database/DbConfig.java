@@ -30,6 +30,16 @@ public interface DbConfig {
   @WithDefault("2s")
   Duration lockTimeout();
 
+  /**
+   * {@code loomlab.db.idle-in-transaction-timeout}: the longest a connection of the service may sit
+   * in an open transaction between statements (PostgreSQL's {@code
+   * idle_in_transaction_session_timeout}); past it the server ends the session and its locks are
+   * released, so a request stalled mid-transaction (a paused JVM, a lost thread) cannot hold rows
+   * that others wait for. Its statements stay bounded by {@link #statementTimeout()}.
+   */
+  @WithDefault("30s")
+  Duration idleInTransactionTimeout();
+
   /** {@code loomlab.db.max-ms}: the longest {@code pg_sleep} a request may ask for. */
   @WithDefault("10000")
   long maxMs();

@@ -70,7 +70,7 @@ class ReactivePoolProducer {
     config
         .getOptionalValue("quarkus.datasource.password", String.class)
         .ifPresent(connect::setPassword);
-    // The same statement and lock timeouts as every JDBC connection (SessionTimeouts).
+    // The same session timeouts as every JDBC connection (SessionTimeouts).
     SessionTimeouts.settings(db).forEach(connect::addProperty);
     // One prepared statement per SQL text and connection, as the JDBC driver caches them.
     connect.setCachePreparedStatements(true);

@@ -9,9 +9,10 @@ import java.util.Map;
 
 /**
  * Every connection of the service, JDBC and reactive, starts its session with {@link DbConfig}'s
- * statement and lock timeouts, so no statement and no lock wait is unbounded. Agroal calls this for
- * each connection it opens (Quarkus finds the interceptor as a bean); the reactive pool sends the
- * same settings in its start-up message ({@link #settings}).
+ * statement, lock and idle-in-transaction timeouts, so no statement, no lock wait and no open
+ * transaction left waiting is unbounded. Agroal calls this for each connection it opens (Quarkus
+ * finds the interceptor as a bean); the reactive pool sends the same settings in its start-up
+ * message ({@link #settings}).
  */
 @ApplicationScoped
 class SessionTimeouts implements AgroalPoolInterceptor {
@@ -25,8 +26,12 @@ class SessionTimeouts implements AgroalPoolInterceptor {
   /** The session settings, as PostgreSQL takes them (milliseconds). */
   static Map<String, String> settings(DbConfig config) {
     return Map.of(
-        "statement_timeout", String.valueOf(config.statementTimeout().toMillis()),
-        "lock_timeout", String.valueOf(config.lockTimeout().toMillis()));
+        "statement_timeout",
+        String.valueOf(config.statementTimeout().toMillis()),
+        "lock_timeout",
+        String.valueOf(config.lockTimeout().toMillis()),
+        "idle_in_transaction_session_timeout",
+        String.valueOf(config.idleInTransactionTimeout().toMillis()));
   }
 
   @Override
