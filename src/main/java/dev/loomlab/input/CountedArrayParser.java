@@ -16,11 +16,13 @@ final class CountedArrayParser extends JsonParserDelegate {
 
   private final JsonStreamContext array;
   private final int limit;
+  private final String setting;
 
-  CountedArrayParser(JsonParser parser, int limit) {
+  CountedArrayParser(JsonParser parser, int limit, String setting) {
     super(parser);
     this.array = parser.getParsingContext();
     this.limit = limit;
+    this.setting = setting;
   }
 
   @Override
@@ -69,7 +71,7 @@ final class CountedArrayParser extends JsonParserDelegate {
     JsonStreamContext holder = token.isStructStart() ? at.getParent() : at;
     if (holder == array && array.getCurrentIndex() >= limit) {
       throw new StreamConstraintsException(
-          "an array holds at most " + limit + " values (loomlab.input.max-array-length)");
+          "an array holds at most " + limit + " values (" + setting + ")");
     }
     return token;
   }

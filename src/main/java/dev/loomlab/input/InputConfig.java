@@ -23,6 +23,16 @@ public interface InputConfig {
   int maxArrayLength();
 
   /**
+   * {@code loomlab.input.max-tokens}: the most JSON tokens (values, keys, brackets) one body may
+   * hold across all its nesting, counted while it is parsed: each array is bounded on its own, and
+   * this bounds their product (a thousand records of a thousand empty objects each). The largest
+   * chunk the ingest bounds admit takes about 720,000; the service refuses to start below what it
+   * needs (ingest's ArrayBoundCheck).
+   */
+  @WithDefault("1000000")
+  long maxTokens();
+
+  /**
    * {@code loomlab.input.max-string-length}: the most characters of one JSON string (the longest
    * field, a description or profile, takes 20,000).
    */

@@ -45,6 +45,7 @@ class StrictJson implements ObjectMapperCustomizer {
                 .maxStringLength(config.maxStringLength())
                 .maxNestingDepth(config.maxNestingDepth())
                 .maxNumberLength(config.maxNumberLength())
+                .maxTokenCount(config.maxTokens())
                 .build());
     mapper.registerModule(
         new SimpleModule("loomlab-bounded-arrays")

@@ -16,6 +16,7 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
+import java.util.Map;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
@@ -88,7 +89,7 @@ public class ProblemMappers {
     } else if (e instanceof InvalidFormatException f && f.getTargetType() != null) {
       what = "not a valid " + simple(f.getTargetType()) + ": " + f.getValue();
     } else {
-      what = innermost(e).getOriginalMessage();
+      what = inSettings(innermost(e).getOriginalMessage());
     }
     return build(
             ProblemType.INVALID_INPUT,
@@ -97,6 +98,23 @@ public class ProblemMappers {
             uri,
             List.of())
         .build();
+  }
+
+  /** Jackson's read constraints, by the setting of the service that sets each (StrictJson). */
+  private static final Map<String, String> CONSTRAINTS =
+      Map.of(
+          "`StreamReadConstraints.getMaxTokenCount()`", "loomlab.input.max-tokens",
+          "`StreamReadConstraints.getMaxStringLength()`", "loomlab.input.max-string-length",
+          "`StreamReadConstraints.getMaxNestingDepth()`", "loomlab.input.max-nesting-depth",
+          "`StreamReadConstraints.getMaxNumberLength()`", "loomlab.input.max-number-length");
+
+  /** A bound crossed while parsing named by its setting, not by a Java method. */
+  private static String inSettings(String message) {
+    String out = message;
+    for (var c : CONSTRAINTS.entrySet()) {
+      out = out.replace(c.getKey(), c.getValue());
+    }
+    return out;
   }
 
   private static String known(UnrecognizedPropertyException u) {

@@ -182,6 +182,46 @@ public abstract class HostileInputContract extends IngestContractBase {
     assertNothingIn(id, id);
   }
 
+  @Test
+  void arraysWithinTheirBoundsThatMultiplyStopWhileParsed() throws Exception {
+    long from = base() + 2_550;
+    TestDatabase.delete(noun(), from, from + 1_000);
+    // A thousand records of a thousand empty skills: each array within max-array-length, their
+    // product a million objects to build and validate. The skills' own bound stops the first.
+    String skills = "{},".repeat(999) + "{}";
+    given()
+        .contentType(ContentType.JSON)
+        .body(records(from, "\"skills\":[" + skills + "]"))
+        .post("/api/reactive/" + domain() + "/batch?writes=parallel")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", containsString("at [0].skills"))
+        .body("detail", containsString("at most 50 values (loomlab.ingest.max-skills)"));
+    // A thousand records of a thousand-value embedding: a million values, past the body's tokens.
+    String embedding = "0,".repeat(999) + "0";
+    given()
+        .contentType(ContentType.JSON)
+        .body(records(from, "\"embedding\":[" + embedding + "]"))
+        .post("/api/worker/" + domain() + "/batch?writes=sequential")
+        .then()
+        .statusCode(400)
+        .contentType("application/problem+json")
+        .body("detail", containsString("loomlab.input.max-tokens"))
+        .body("detail", not(containsString("StreamReadConstraints")));
+    assertNothingIn(from, from + 1_000);
+  }
+
+  /** A thousand records from {@code from}, each an id and the given key and value, as bytes. */
+  private static byte[] records(long from, String keyAndValue) {
+    StringBuilder body = new StringBuilder("[");
+    for (long id = from; id < from + 1_000; id++) {
+      body.append(id == from ? "" : ",").append("{\"id\":").append(id).append(',');
+      body.append(keyAndValue).append('}');
+    }
+    return body.append(']').toString().getBytes(StandardCharsets.US_ASCII);
+  }
+
   /** {@code [{"id":ID,"embedding":[0,0,...]}]} of about 9.8 MB, as bytes. */
   private static byte[] embeddingBomb(long id) {
     byte[] head = ("[{\"id\":" + id + ",\"embedding\":[0").getBytes(StandardCharsets.US_ASCII);

@@ -4,6 +4,7 @@ import dev.loomlab.ingest.IngestRecord;
 import dev.loomlab.ingest.Skill;
 import dev.loomlab.ingest.StorableText;
 import dev.loomlab.ingest.ValidChunk;
+import dev.loomlab.input.MostValues;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
@@ -25,7 +26,7 @@ public record CandidateInput(
     @Size(max = 200) @StorableText String location,
     @PositiveOrZero @Max(80) Integer yearsOfExperience,
     @PositiveOrZero Integer desiredSalary,
-    List<@NotNull @Valid Skill> skills,
+    @MostValues("loomlab.ingest.max-skills") List<@NotNull @Valid Skill> skills,
     @Size(max = 20_000) @StorableText String profile,
     @NotNull float[] embedding)
     implements IngestRecord {

@@ -6,6 +6,7 @@ import dev.loomlab.ingest.Skill;
 import dev.loomlab.ingest.StorableText;
 import dev.loomlab.ingest.StorableTime;
 import dev.loomlab.ingest.ValidChunk;
+import dev.loomlab.input.MostValues;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotBlank;
@@ -28,7 +29,7 @@ public record RecruitInput(
     @PositiveOrZero Integer salaryMin,
     @PositiveOrZero Integer salaryMax,
     @StorableTime OffsetDateTime postedAt,
-    List<@NotNull @Valid Skill> skills,
+    @MostValues("loomlab.ingest.max-skills") List<@NotNull @Valid Skill> skills,
     @Size(max = 20_000) @StorableText String description,
     @NotNull float[] embedding)
     implements IngestRecord {
