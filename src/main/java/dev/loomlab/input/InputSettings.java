@@ -24,6 +24,7 @@ class InputSettings implements PublishedSettings {
   @Override
   public void publish(Map<String, Object> settings) {
     settings.put("input.max-array-length", config.maxArrayLength());
+    settings.put("input.max-tokens", config.maxTokens());
     settings.put("input.max-string-length", config.maxStringLength());
     settings.put("input.max-nesting-depth", config.maxNestingDepth());
     settings.put("input.max-request-line", config.maxRequestLine());
