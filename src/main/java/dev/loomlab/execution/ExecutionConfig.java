@@ -33,9 +33,9 @@ public interface ExecutionConfig {
 
   /**
    * {@code loomlab.execution.workloads-off}: workloads this deployment does not serve (their paths
-   * answer 404 saying so), e.g. {@code tasks,db,pinning}: the demos built to exhaust a resource
-   * (threads and heap, connections, carriers), which a production deployment turns off. None by
-   * default; {@code /api/info} lists what is on.
+   * answer 404 saying so), e.g. {@code tasks,db,pinning,mixed}: the demos built to exhaust a
+   * resource (threads and heap, connections, carriers, CPU), which a production deployment turns
+   * off. None by default; {@code /api/info} lists what is on.
    */
   Optional<Set<Workload>> workloadsOff();
 

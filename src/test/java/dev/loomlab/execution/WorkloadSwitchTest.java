@@ -9,14 +9,18 @@ import static org.hamcrest.Matchers.not;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A deployment that turns the resource-exhausting demos off (components/demos-off): their paths
- * answer 404 naming the setting in every mode, the rest serve as before, and /api/info says which
- * workloads are on.
+ * A deployment that turns the resource-exhausting demos off (components/demos-off, whose list this
+ * test reads): their paths answer 404 naming the setting in every mode, the rest serve as before,
+ * and /api/info says which workloads are on.
  */
 @QuarkusTest
 @TestProfile(WorkloadSwitchTest.DemosOff.class)
@@ -25,7 +29,19 @@ class WorkloadSwitchTest {
   public static class DemosOff implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of("loomlab.execution.workloads-off", "tasks,db,pinning");
+      return Map.of("loomlab.execution.workloads-off", componentList());
+    }
+  }
+
+  /** The value the component sets, from its kustomization (the line after the variable's name). */
+  static String componentList() {
+    try {
+      List<String> lines =
+          Files.readAllLines(Path.of("deploy/k8s/components/demos-off/kustomization.yaml"));
+      int at = lines.indexOf("          name: LOOMLAB_EXECUTION_WORKLOADS_OFF");
+      return lines.get(at + 1).replaceFirst("^ *value: *", "").trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -37,7 +53,9 @@ class WorkloadSwitchTest {
             "/api/virtual/tasks?count=10",
             "/api/worker/db/slow?ms=10",
             "/api/reactive/db/slow?ms=10",
-            "/api/virtual/pinning?lock=native")) {
+            "/api/virtual/pinning?lock=native",
+            "/api/reactive/mixed?cpu-ms=1&wait-ms=0",
+            "/api/worker/mixed?cpu-ms=1&wait-ms=0")) {
       given()
           .get(path)
           .then()
@@ -58,6 +76,7 @@ class WorkloadSwitchTest {
         .body("pools.'workloads.on'", hasItem("sleep"))
         .body("pools.'workloads.on'", not(hasItem("tasks")))
         .body("pools.'workloads.on'", not(hasItem("db")))
-        .body("pools.'workloads.on'", not(hasItem("pinning")));
+        .body("pools.'workloads.on'", not(hasItem("pinning")))
+        .body("pools.'workloads.on'", not(hasItem("mixed")));
   }
 }
