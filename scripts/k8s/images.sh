@@ -4,9 +4,9 @@
 # with vfs storage and chroot isolation; each image is also saved as an archive under
 # $LOOMLAB_CACHE/images. An image is rebuilt only when one of its inputs changed.
 #
-#   NAME   debian | pause | jvm | jvm-aot | jvm21 | postgres | k6 | prometheus | keda   (default: all but keda, in that order)
+#   NAME   debian | pause | jvm | jvm-aot | jvm21 | postgres | loadgen | k6 | prometheus | keda   (default: all but keda, in that order)
 #   --push REGISTRY[/PREFIX]
-#          push the images a cluster runs (jvm, jvm-aot, jvm21, postgres, k6, prometheus, keda) to a registry, as
+#          push the images a cluster runs (jvm, jvm-aot, jvm21, postgres, loadgen, k6, prometheus, keda) to a registry, as
 #          REGISTRY/PREFIX/loom-lab/<name>:<tag>, and record each one's digest in
 #          $LOOMLAB_CACHE/images/pushed/<registry>.txt (manifest name=pushed ref@digest), which
 #          `./lab k8s run --registry` deploys. A registry on loopback (127.0.0.1, localhost) is
@@ -14,7 +14,7 @@
 #
 # Names and tags are the manifests' (deploy/k8s), never `latest`, each under $NAMED there:
 #   loom-lab/loom-lab-jvm:0.1.0  loom-lab/loom-lab-jvm-aot:0.1.0  loom-lab/loom-lab-jvm21:0.1.0
-#   loom-lab/postgres-pgvector:15
+#   loom-lab/postgres-pgvector:15  loom-lab/loadgen:0.1.0
 #   loom-lab/k6:1.8.1            loom-lab/prometheus:3.16      loom-lab/keda:2.21.0
 #   loom-lab/pause:1.0-local (the lab's node's sandbox, imported)
 # `./lab k8s run --registry` deploys the pushed digests; on the lab's cluster the node also pulls
@@ -200,16 +200,36 @@ build_postgres() {
     "$(signature "$src/Containerfile.postgres" "$src/pg-entrypoint.sh" "$ctx/pgvector" "$out/debian.sig")" --network host
 }
 
+# The lab's Python package laid out as in the repository (loomlab.ROOT finds k6/lib/modes.json and
+# src/main/proto), into the context $1: what the Jobs' images run beside their generator.
+lab_code() {
+  local ctx="$1"
+  rm -rf "$ctx/loom-lab" && mkdir -p "$ctx/loom-lab/scripts" "$ctx/loom-lab/k6/lib" "$ctx/loom-lab/src/main/proto"
+  (cd "$LOOMLAB_ROOT/scripts" && find loomlab \( -name '*.py' -o -path '*/templates/*' \) -type f \
+    -exec cp -p --parents {} "$ctx/loom-lab/scripts/" \;)
+  cp -p "$LOOMLAB_ROOT/k6/lib/modes.json" "$ctx/loom-lab/k6/lib/"
+  cp -p "$LOOMLAB_ROOT/src/main/proto/ingest.proto" "$ctx/loom-lab/src/main/proto/"
+}
+
+build_loadgen() {
+  ensure_base
+  local ctx="$out/context/loadgen"
+  mkdir -p "$ctx"
+  command -v go >/dev/null 2>&1 || die "the loadgen image needs Go to build scripts/loadgen (https://go.dev/dl)"
+  # Static (no cgo): the binary runs on the image's Debian whatever this machine's C library is.
+  (cd "$LOOMLAB_ROOT/scripts/loadgen" && CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false" go build -o "$ctx/loadgen.new" .)
+  if cmp -s "$ctx/loadgen.new" "$ctx/loadgen"; then rm "$ctx/loadgen.new"; else mv "$ctx/loadgen.new" "$ctx/loadgen"; fi
+  lab_code "$ctx"
+  build loadgen loom-lab/loadgen:$APP_TAG "$ctx" \
+    "$(signature "$src/Containerfile.loadgen" "$ctx/loadgen" "$ctx/loom-lab" "$out/debian.sig")" --network host
+}
+
 build_k6() {
   ensure_base
   local ctx="$out/context/k6" k6
   k6="$(bash "$LOOMLAB_ROOT/scripts/k6.sh")"
   mkdir -p "$ctx" && cp -p "$k6" "$ctx/k6"
-  # The answer code, laid out as in the repository (loomlab.ROOT finds k6/lib/modes.json).
-  rm -rf "$ctx/loom-lab" && mkdir -p "$ctx/loom-lab/scripts" "$ctx/loom-lab/k6/lib"
-  (cd "$LOOMLAB_ROOT/scripts" && find loomlab \( -name '*.py' -o -path '*/templates/*' \) -type f \
-    -exec cp -p --parents {} "$ctx/loom-lab/scripts/" \;)
-  cp -p "$LOOMLAB_ROOT/k6/lib/modes.json" "$ctx/loom-lab/k6/lib/"
+  lab_code "$ctx"  # the answer code (python3 -m loomlab.bench.jobanswer)
   build k6 loom-lab/k6:1.8.1 "$ctx" \
     "$(signature "$src/Containerfile.k6" "$ctx/k6" "$ctx/loom-lab" "$out/debian.sig")" --network host
 }
@@ -248,7 +268,7 @@ if [[ ${1:-} == --push ]]; then
   shift 2
 fi
 names=("$@")
-((${#names[@]})) || names=(debian pause jvm jvm-aot jvm21 postgres k6 prometheus)
+((${#names[@]})) || names=(debian pause jvm jvm-aot jvm21 postgres loadgen k6 prometheus)
 for n in "${names[@]}"; do
   case "$n" in
   debian) build_debian ;;
@@ -257,10 +277,11 @@ for n in "${names[@]}"; do
   jvm-aot) build_jvm_aot ;;
   jvm21) build_jvm21 ;;
   postgres) build_postgres ;;
+  loadgen) build_loadgen ;;
   k6) build_k6 ;;
   prometheus) build_prometheus ;;
   keda) build_keda ;;
-  *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, jvm21, postgres, k6, prometheus, keda)" ;;
+  *) die "unknown image '$n' (debian, pause, jvm, jvm-aot, jvm21, postgres, loadgen, k6, prometheus, keda)" ;;
   esac
 done
 
@@ -274,6 +295,7 @@ if [[ -n $push_to ]]; then
     jvm-aot) push jvm-aot "loom-lab/loom-lab-jvm-aot:$APP_TAG" ;;
     jvm21) push jvm21 "loom-lab/loom-lab-jvm21:$APP_TAG" ;;
     postgres) push postgres loom-lab/postgres-pgvector:15 ;;
+    loadgen) push loadgen "loom-lab/loadgen:$APP_TAG" ;;
     k6) push k6 loom-lab/k6:1.8.1 ;;
     prometheus) push prometheus loom-lab/prometheus:3.16 ;;
     keda) push keda loom-lab/keda:2.21.0 ;;

@@ -6,7 +6,7 @@ import re
 import unittest
 from pathlib import Path
 
-from loomlab.incluster.core import deploy, plan
+from loomlab.incluster.core import deploy, jobs, plan
 
 
 class Images(unittest.TestCase):
@@ -66,15 +66,15 @@ class Variants(unittest.TestCase):
 class Summaries(unittest.TestCase):
     def test_the_summary_is_found_between_stderr_lines_that_k6_interleaves(self):
         log = (
-            "loom-lab | sleep worker\n" + deploy.SUMMARY_BEGIN + "\n"
+            "loom-lab | sleep worker\n" + jobs.SUMMARY_BEGIN + "\n"
             'time="2026-11-22T21:47:40Z" level=error'
             " msg=\"thresholds on metrics 'dropped_iterations' have been crossed\"\n"
-            '{"metrics": {}}\n' + deploy.SUMMARY_END + "\n"
+            '{"metrics": {}}\n' + jobs.SUMMARY_END + "\n"
         )
-        self.assertEqual(deploy.summary_of(log), '{"metrics": {}}')
+        self.assertEqual(jobs.summary_of(log), '{"metrics": {}}')
 
     def test_a_log_without_summary_gives_nothing(self):
-        self.assertEqual(deploy.summary_of("k6 failed before its summary\n"), "")
+        self.assertEqual(jobs.summary_of("k6 failed before its summary\n"), "")
 
 
 class Jobs(unittest.TestCase):
@@ -104,9 +104,32 @@ class Jobs(unittest.TestCase):
         },
     }
 
+    def templates(self) -> dict:
+        return {"sleep.js": {"k6": self.TEMPLATE, "loadgen": jobs.on_loadgen(self.TEMPLATE, "registry/loadgen@sha")}}
+
+    def test_a_load_that_declares_its_request_runs_on_loadgen_with_the_bench_s_own_load(self):
+        from loomlab.bench.profiles import suites
+
+        load = next(ld for s in suites("smoke") if s.workload == "sleep" for ld in s.loads)
+        job = jobs.make_job(self.templates(), load, "lg-x", "http://loom-lab-jvm:8080", "virtual+rx", "r1", warmup=True)
+        pod = job["spec"]["template"]
+        container = pod["spec"]["containers"][0]
+        env = {e["name"]: e["value"] for e in container["env"]}
+        self.assertEqual((container["name"], container["image"]), ("loadgen", "registry/loadgen@sha"))
+        self.assertEqual(container["command"], ["python3", "-m", "loomlab.bench.jobrun"])
+        self.assertEqual(
+            (env["SCRIPT"], env["LOAD"], env["LANE"], env["WARMUP"]), ("sleep.js", load.name, "virtual+rx", "1")
+        )
+        self.assertEqual({k: env[k] for k in load.env}, load.env, "the load's own parameters, not a warm-up's")
+        self.assertNotIn("K6_PROMETHEUS_RW_SERVER_URL", env, "loadgen writes nothing into Prometheus")
+        self.assertEqual(pod["metadata"]["labels"]["app.kubernetes.io/name"], "loadgen", "its own NetworkPolicy")
+        self.assertEqual([v["name"] for v in pod["spec"]["volumes"]], ["tmp"])
+        k6 = jobs.make_job(self.templates(), load, "k6-y", "http://x:8080", "virtual", "r1", warmup=False, k6=True)
+        self.assertEqual(k6["spec"]["template"]["spec"]["containers"][0]["name"], "k6", "a split stays on k6")
+
     def test_job_names_are_dns_labels_and_unique(self):
-        a = deploy.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3")
-        b = deploy.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3" * 3)
+        a = jobs.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3")
+        b = jobs.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3" * 3)
         self.assertRegex(a, r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
         self.assertLessEqual(len(b), 63)
 
@@ -121,9 +144,7 @@ class Jobs(unittest.TestCase):
             warmup_env={"ITERATIONS": "1"},
             timeout_s=100,
         )
-        job = deploy.make_job(
-            {"sleep.js": self.TEMPLATE}, load, "k6-x", "http://loom-lab-jvm:8080", "virtual", "run 1", warmup=True
-        )
+        job = jobs.make_job(self.templates(), load, "k6-x", "http://loom-lab-jvm:8080", "virtual", "run 1", warmup=True)
         env = {e["name"]: e.get("value") for e in job["spec"]["template"]["spec"]["containers"][0]["env"]}
         self.assertEqual(env["TARGETS"], "http://loom-lab-jvm:8080")
         self.assertEqual(
@@ -459,7 +480,7 @@ class NodeCpu(unittest.TestCase):
 class JobEnv(unittest.TestCase):
     def test_a_value_set_replaces_its_name_s_entry_and_adds_the_others(self):
         container = {"env": [{"name": "RESULTS", "value": "/results"}, {"name": "SCRIPT", "value": "sleep.js"}]}
-        deploy.set_env(container, RESULTS="/results/job-1", SAMPLES="1")
+        jobs.set_env(container, RESULTS="/results/job-1", SAMPLES="1")
         self.assertEqual(
             container["env"],
             [

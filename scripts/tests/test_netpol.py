@@ -20,6 +20,7 @@ class CasesTest(unittest.TestCase):
                 "postgres-from-service-only",
                 "service-from-namespace-only",
                 "service-to-database-only",
+                "loadgen-to-service-only",
                 "k6-to-service-prometheus-and-runners",
                 "k6-api-from-starter-only",
                 "prometheus-from-namespace-and-keda",

@@ -16,9 +16,9 @@ from pathlib import Path
 from loomlab.bench import rounds
 from loomlab.bench.loads import REFERENCE, Load, Suite, with_reference
 from loomlab.bench.plan import suite_modes
+from loomlab.bench.procstat import ChildrenCpu
 from loomlab.bench.progress import Progress
 from loomlab.bench.reference import reference_table
-from loomlab.bench.runner import ChildrenCpu
 from tests.test_rounds import FakeService, settings
 
 RATES = {"worker": 50.0, "virtual": 200.0, "reactive": 180.0, REFERENCE: 400.0}

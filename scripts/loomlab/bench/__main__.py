@@ -170,7 +170,13 @@ def main(argv=None):
         if args.quota_column and (left := quota.remove()):
             print(f"cgroups left behind (a JVM still in them?): {', '.join(map(str, left))}", flush=True)
     print("\n".join(jdks.comparison(sections)), flush=True)
-    meta = run_meta(settings, info, os.environ.get("LOOMLAB_COMMAND", "lab bench"), used, jvm_flags=args.jvm_flags)
+    meta = run_meta(
+        settings,
+        info,
+        os.environ.get("LOOMLAB_COMMAND", "lab bench"),
+        [e.version() for e in used],
+        jvm_flags=args.jvm_flags,
+    )
     finish(out, meta, sections, chartjs=args.chartjs, strict=args.strict)
 
 

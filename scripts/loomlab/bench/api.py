@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from .engines.k6 import K6
 from .engines.loadgen import Loadgen
-from .figures import figures_of
+from .figures import figures_from, figures_of
 from .flames import COLUMNS, bare, category_of, read_collapsed
+from .jobrun import BEGIN as LOADGEN_RUN
+from .jobrun import read as loadgen_run
 from .loads import MODES, Load, Scale, Suite, k6_mode
 from .plan import planned_seconds, suite_modes
 from .profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
@@ -28,6 +30,7 @@ __all__ = [
     "Loadgen",
     "CPU_INTERVAL_NS",
     "JVM_FLAGS",
+    "LOADGEN_RUN",
     "MODES",
     "MODULES",
     "Profiler",
@@ -41,10 +44,12 @@ __all__ = [
     "Suite",
     "bare",
     "category_of",
+    "figures_from",
     "figures_of",
     "finish",
     "interval",
     "k6_mode",
+    "loadgen_run",
     "machine",
     "measure",
     "merged_run",

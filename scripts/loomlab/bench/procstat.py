@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import resource
 from pathlib import Path
 
 from loomlab.samples import PROC_COUNTERS, SAMPLED_COUNTERS, SAMPLED_GAUGES
@@ -49,3 +50,19 @@ def sample(pid: int, root: Path = PROC) -> dict:
         "rss_bytes": rss_pages * os.sysconf("SC_PAGE_SIZE"),
         "live_threads": int(status["Threads"]),
     }
+
+
+class ChildrenCpu:
+    """The CPU seconds (user and system) of the child processes waited for since it was made: the
+    load generator's, the one child a run waits for (the services run on until they are stopped)."""
+
+    def __init__(self):
+        self.start = self._now()
+
+    @staticmethod
+    def _now() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    def seconds(self) -> float:
+        return self._now() - self.start

@@ -16,7 +16,6 @@ from loomlab.render import render
 from . import flames, jdks, verdict, workloads
 from .answer import AT_BOUND, answer_table
 from .chart import chart_svg
-from .engines import Engine
 from .loads import service_pools
 from .records import read_results, results_of
 from .sections import section_tables
@@ -57,16 +56,17 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence
     (out / "report.md").write_text(text)
 
 
-def run_meta(settings: RunSettings, info: dict, command: str, engines: list[Engine], **extra: object) -> dict:
+def run_meta(settings: RunSettings, info: dict, command: str, engines: Sequence[str], **extra: object) -> dict:
     """What every report says of its run, the same for the bench and the in-cluster runner: when,
-    on what, with which load generators, and the rounds' settings as the command line left them;
-    `extra` adds or overrides (title, where the generator and the JVMs ran, the setup lines)."""
+    on what, with which load generators (as each names its version), and the rounds' settings as
+    the command line left them; `extra` adds or overrides (title, where the generator and the JVMs
+    ran, the setup lines)."""
     return {
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "command": command,
         "machine": machine(),
         "info": info,
-        "engines": "; ".join(e.version() for e in engines),
+        "engines": "; ".join(engines),
         "profile": settings.profile,
         "warmups": settings.warmups,
         "warmup_seconds": settings.warmup_seconds,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import resource
 import subprocess
 import threading
 import time
@@ -186,7 +185,7 @@ def run_load(
     engine.prepare(load, mode, warmup)
     sampler = Sampler.begin(service, settings.sample_period)
     started = time.monotonic()
-    generator_cpu = ChildrenCpu()
+    generator_cpu = procstat.ChildrenCpu()
     try:
         generated = engine.generate(load, mode, service.url, out, label, settings, warmup)
     finally:
@@ -197,22 +196,6 @@ def run_load(
     figures["gen_cpu_s"] = generator_cpu.seconds()
     figures["engine"] = engine.name
     return figures
-
-
-class ChildrenCpu:
-    """The CPU seconds (user and system) of the child processes waited for since it was made: the
-    load generator's, the one child a run waits for (the services run on until they are stopped)."""
-
-    def __init__(self):
-        self.start = self._now()
-
-    @staticmethod
-    def _now() -> float:
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return usage.ru_utime + usage.ru_stime
-
-    def seconds(self) -> float:
-        return self._now() - self.start
 
 
 def split_figures(load: Load, out: Path, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:

@@ -11,7 +11,7 @@ from loomlab import LabError, command
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, plan, report, target
+from loomlab.incluster.core import deploy, jobs, plan, report, target
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.experiments import scale
 from loomlab.kube import Kube
@@ -42,7 +42,7 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
     )
     names = [plan.VARIANTS[v][0] for v in variants]
     service_docs, job_docs = deploy.apply_local(kube, images, names, beside, cpu_limit=not args.no_cpu_limit)
-    templates = deploy.job_templates(job_docs)
+    templates = jobs.job_templates(job_docs, images)
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
     if interleave:  # every mode gets pods of its own: the variants' shared ones step aside

@@ -1,25 +1,21 @@
 """The cluster side of a run: manifests rendered with kustomize and applied, rollouts awaited, the
-workload's k6 Job of deploy/k8s/jobs made for one run, started, awaited and read back."""
+workload's Job of deploy/k8s/jobs made for one run (on loadgen, or k6 where it must), started,
+awaited and read back."""
 
 from __future__ import annotations
 
 import copy
 import functools
-import re
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from loomlab import ROOT, LabError, proc
-from loomlab.bench import api as bench
 from loomlab.incluster.core import target
+from loomlab.incluster.core.jobs import job_id, set_env
 from loomlab.kube import Kube, ready
-
-SUMMARY_BEGIN = "----- loom-lab k6 summary -----"
-SUMMARY_END = "----- end of loom-lab k6 summary -----"
 
 
 def render(directory: str, images: dict[str, str]) -> list[dict]:
@@ -89,70 +85,6 @@ def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
             raise LabError(
                 f"{kind_name} not rolled out within {timeout_s} s (kubectl -n {kube.ns} describe {kind_name})"
             )
-
-
-def job_templates(job_docs: list[dict]) -> dict:
-    """script -> the workload's Job of deploy/k8s/jobs (not the indexed one's split nor its resume
-    Job: `distribute` makes a split of any workload's Job)."""
-    templates = {}
-    for d in job_docs:
-        if d["kind"] == "Job" and not d["spec"].get("completionMode") == "Indexed":
-            env = {e["name"]: e.get("value") for e in d["spec"]["template"]["spec"]["containers"][0].get("env", [])}
-            if "SCRIPT" in env:
-                d = copy.deepcopy(d)
-                d["spec"].pop("suspend", None)  # deploy/k8s/jobs holds them suspended; a run's Job starts
-                templates[env["SCRIPT"]] = d
-    return templates
-
-
-def summary_of(log: str) -> str:
-    """k6's raw summary from a Job's log: the one JSON line between the markers. The log holds k6's
-    stdout and stderr together, so its stderr lines (a crossed threshold) can land between them."""
-    if SUMMARY_BEGIN not in log:
-        return ""
-    block = log.split(SUMMARY_BEGIN, 1)[1].split(SUMMARY_END, 1)[0]
-    return next((line for line in block.splitlines() if line.startswith("{")), "")
-
-
-def job_id(stem: str) -> str:
-    """A Job name from a run file's name: DNS-1123, at most 63 characters, unique per run."""
-    name = re.sub(r"[^a-z0-9-]+", "-", ("k6-" + stem).lower()).strip("-")
-    return name[:50].rstrip("-") + "-" + format(time.time_ns() % 36**6, "x")[-6:]
-
-
-def make_job(templates: dict, load: bench.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
-    """The workload's Job of deploy/k8s/jobs for one run: one target, one mode, the load's
-    parameters, its summary printed to the log."""
-    script = Path(load.script).name
-    job = copy.deepcopy(templates[script])
-    job["metadata"]["name"] = name
-    job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
-    job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
-    k6_env = bench.k6_mode(mode)
-    env = {
-        "SCRIPT": script,
-        "TARGETS": target,
-        "MODES": k6_env.pop("MODE"),
-        **k6_env,
-        "RESULTS": "/results",
-        "SUMMARY_LOG": "1",
-        "RUN_LABEL": label,
-        **load.env,
-        **(load.warmup_env if warmup else {}),
-    }
-    container = job["spec"]["template"]["spec"]["containers"][0]
-    # The Job's remote write to Prometheus stays as deploy/k8s/jobs sets it (its testid: the Job's name).
-    kept = [e for e in container.get("env", []) if e["name"].startswith("K6_PROMETHEUS_RW_") or e["name"] == "TESTID"]
-    container["env"] = [{"name": k, "value": str(v)} for k, v in env.items()] + kept
-    return job
-
-
-def set_env(container: dict, **values: str) -> None:
-    """The container's environment with `values` set: each replaces its name's entry, or is added (a
-    name twice in a container's env is refused by server-side apply)."""
-    env = {e["name"]: e for e in container.get("env", [])}
-    env |= {k: {"name": k, "value": v} for k, v in values.items()}
-    container["env"] = list(env.values())
 
 
 RUNNER_PORT = 6565  # k6's REST API on each runner pod (run.sh PAUSED=1)
@@ -265,8 +197,8 @@ def pod_log(kube: Kube, pod: dict, timeout: float = 30) -> str:
 
 def policy_probe(kube: Kube, templates: dict) -> str:
     """Whether the NetworkPolicies are enforced, measured: a pod that postgres-from-service-only
-    does not admit (a k6 pod) opens a TCP connection to the database."""
-    job = copy.deepcopy(next(iter(templates.values())))
+    does not admit (a loadgen pod) opens a TCP connection to the database."""
+    job = copy.deepcopy(next(iter(templates.values()))["loadgen"])
     name = job_id("netpol-probe")
     job["metadata"]["name"] = name
     job["spec"]["activeDeadlineSeconds"] = 60
@@ -284,8 +216,8 @@ def policy_probe(kube: Kube, templates: dict) -> str:
     kube.delete_job(name)
     if log == "reached":
         return (
-            "NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a k6 pod opened a TCP"
+            "NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a loadgen pod opened a TCP"
             " connection to postgres:5432, which postgres-from-service-only forbids. The cluster runs no policy"
             " engine (on the lab's cluster: the CNI bridge plugin has none)"
         )
-    return f"NetworkPolicies enforced, measured: a k6 pod's connection to postgres:5432 was {log or 'not made'}"
+    return f"NetworkPolicies enforced, measured: a loadgen pod's connection to postgres:5432 was {log or 'not made'}"

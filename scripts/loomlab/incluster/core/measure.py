@@ -16,16 +16,14 @@ from loomlab.incluster.core import nodecpu, volumes
 from loomlab.incluster.core.deploy import (
     RUNNER_PORT,
     distribute,
-    job_id,
-    make_job,
     pod_log,
     results_claim,
-    summary_of,
     terminated,
     wait_job,
     wait_runners_done,
     wait_runners_ready,
 )
+from loomlab.incluster.core.jobs import job_id, make_job, read_k6, read_loadgen
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
 from loomlab.incluster.core.startphases import FIRST, started_line
@@ -190,7 +188,8 @@ class ClusterService:
     ) -> dict:
         out.parent.mkdir(parents=True, exist_ok=True)
         job_name = job_id(out.stem)
-        job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
+        # A split over runners is k6's (its execution segments and samples) until loadgen has one.
+        job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup, k6=settings.runners > 1)
         if settings.runners > 1:
             return self.run_split(load, mode, out, label, settings.sample_period, distribute(job, settings.runners))
         sampler = bench.Sampler.begin(self, settings.sample_period)
@@ -205,16 +204,12 @@ class ClusterService:
         from_prometheus = {} if warmup else self.from_prometheus(wall, time.time())
         log = pod_log(self.kube, pod)
         self.kube.delete_job(job_name)
-        summary_text = summary_of(log)
-        out.with_suffix(".log").write_text(
-            log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log
-        )
         out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
-        if not summary_text:
-            raise LabError(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
-        out.write_text(summary_text)
         exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
-        figures = bench.figures_of(load, json.loads(summary_text), samples, exit_code, took)
+        if job["spec"]["template"]["spec"]["containers"][0]["name"] == "loadgen":
+            figures = read_loadgen(load, out, log, samples, took, job_name, label)
+        else:
+            figures = read_k6(load, out, log, samples, exit_code, took, job_name, label)
         return pod_requests(figures | from_prometheus | node_cpu, samples)
 
     def node_reading(self) -> nodecpu.Reading | None:

@@ -6,13 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import subprocess
 from pathlib import Path
 
-from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
-from loomlab.incluster.core import nodecpu
+from loomlab.incluster.core import nodecpu, target
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.startphases import FIRST
 from loomlab.kube import ApiException, Kube
@@ -154,16 +152,18 @@ def meta(
     limits = next(d for d in service_docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]["containers"][0][
         "resources"
     ]
-    # The k6 the Jobs' image carries is the one the lab builds (scripts/k6.sh): its version.
-    k6 = subprocess.run(["bash", str(ROOT / "scripts/k6.sh")], capture_output=True, text=True).stdout.strip()
+    # Every run on the loadgen image; a split over runners on the lab's k6 image (its k6, v1.8.1).
+    engines = [bench.Loadgen("loadgen").version() + f" ({target.LOADGEN_IMAGE})"]
+    if settings.runners > 1:
+        engines.append("k6 v1.8.1 (the lab's k6 image: the runs split over runners)")
     return bench.run_meta(
         settings,
         info,
         command,
-        [bench.K6(k6)],
+        engines,
         title="loom-lab in-cluster report",
-        k6_where="one Kubernetes Job per run (deploy/k8s/jobs, the scripts of k6/), scheduled by the cluster"
-        " (the node line below says where the service ran)",
+        k6_where="one Kubernetes Job per run (deploy/k8s/jobs made into a loadgen Job: bench.jobrun sends the"
+        " bench's own load), scheduled by the cluster (the node line below says where the service ran)",
         jvm_where=(
             " (each mode's own Deployment, fresh pods per suite, up side by side for the rounds)"
             if settings.interleave

@@ -13,6 +13,8 @@ from loomlab.kube import Kube, Target
 
 # The lab's images as the manifests name them; `pushed` maps these names to what a registry holds.
 LAB_IMAGES = f"{NAMED_REGISTRY}/loom-lab"
+# The runs' image (scripts/k8s/images.sh loadgen): the lab's engine and Python package on Debian.
+LOADGEN_IMAGE = f"{LAB_IMAGES}/loadgen:0.1.0"
 
 
 def connect(args) -> Kube:

@@ -15,7 +15,7 @@ from loomlab import LabError, proc
 from loomlab.incluster.core import pods, target
 from loomlab.kube import Kube
 
-READER_IMAGE = f"{target.LAB_IMAGES}/k6:1.8.1"  # the Jobs' own image: it has tar, gzip and base64
+READER_IMAGE = target.LOADGEN_IMAGE  # the runs' own image: it has tar, gzip and base64
 
 
 def reader_pod(name: str, claim: str, image: str, writable: bool) -> dict:

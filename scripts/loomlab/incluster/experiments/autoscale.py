@@ -24,7 +24,7 @@ from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, keda
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy
+from loomlab.incluster.core import deploy, jobs
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus
@@ -57,12 +57,13 @@ def watch(
 
 
 def load_job(service: ClusterService, load: bench.Load, name: str, mode: str, keep_alive: bool) -> dict:
-    job = deploy.make_job(service.jobs, load, name, service.url, mode, "autoscale", False)
+    # On k6: the queue autoscaler reads k6's series in Prometheus, which loadgen does not write yet.
+    job = jobs.make_job(service.jobs, load, name, service.url, mode, "autoscale", False, k6=True)
     if not keep_alive:
         # A new connection per request, as many distinct clients would open: kube-proxy spreads
         # connections, not requests, so k6's users would otherwise stay on the pods they first
         # reached and a new pod would get none of the load (docs/results/2026-11-25-queue-autoscaler.md).
-        deploy.set_env(job["spec"]["template"]["spec"]["containers"][0], K6_NO_VU_CONNECTION_REUSE="true")
+        jobs.set_env(job["spec"]["template"]["spec"]["containers"][0], K6_NO_VU_CONNECTION_REUSE="true")
     return job
 
 
@@ -98,12 +99,12 @@ def main(argv):
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
     bound = lr.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
     load = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
-    templates = deploy.job_templates(run.job_docs)
+    templates = jobs.job_templates(run.job_docs, run.images)
     env = container.get("env", [])
     service = ClusterService(kube, args.variant, suite, args.mode, "autoscale", env, templates, out, [])
     service.wait_ready()
     scaler.apply(kube)
-    job_name = deploy.job_id(f"autoscale-{args.on}")
+    job_name = jobs.job_id(f"autoscale-{args.on}")
     t0, started = time.monotonic(), time.time()
     print(f"== {load.name}, {args.mode} mode, on {name}; {scaler.describe()}; a look every {args.period:.0f} s")
     try:
@@ -118,7 +119,7 @@ def main(argv):
         scaler.delete(kube)
         # An autoscaler removed leaves the replicas it set: the next run starts from one pod.
         kube.scale_deployment(name, 1)
-    summary = deploy.summary_of(log)
+    summary = jobs.summary_of(log)
     figures = bench.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
     prom = Prometheus(kube)
     report = {

@@ -23,7 +23,7 @@ from loomlab.bench import api as bench
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, volumes
+from loomlab.incluster.core import deploy, jobs, volumes
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import Kube
@@ -101,13 +101,14 @@ def main(argv):
     out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
     suite = bench.sleep.suites(bench.Scale())[0]
     load = open_load(args.rate, args.seconds)
-    templates = deploy.job_templates(job_docs)
+    templates = jobs.job_templates(job_docs, run.images)
     service = ClusterService(kube, VARIANT, suite, MODE, "failover", container.get("env", []), templates, out, [], 2)
     service.wait_ready()
-    job_name = deploy.job_id("failover")
-    job = deploy.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False)
+    job_name = jobs.job_id("failover")
+    # On k6: the failures are read from every request's sample, which loadgen does not write yet.
+    job = jobs.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False, k6=True)
     # Every request in k6's CSV, in a folder of the Job's own.
-    deploy.set_env(job["spec"]["template"]["spec"]["containers"][0], SAMPLES="1", RESULTS=f"/results/{job_name}")
+    jobs.set_env(job["spec"]["template"]["spec"]["containers"][0], SAMPLES="1", RESULTS=f"/results/{job_name}")
     victim = service.pods[0]
     print(f"== {load.name} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
@@ -124,7 +125,7 @@ def main(argv):
         samples = (out / "samples" / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
     finally:
         kube.delete_job(job_name)
-    summary = json.loads(deploy.summary_of(log) or "{}")
+    summary = json.loads(jobs.summary_of(log) or "{}")
     figures = lr.k6_figures(summary, load.scenario) if summary else {}
     total, failed = failures(samples)
     result = {  # failover.json

@@ -1,7 +1,7 @@
 """`./lab k8s netpol`: the NetworkPolicies of deploy/k8s proven from outside, in both directions, on
 the running stack (deploy/k8s/local, or base and an overlay). Throwaway pods open TCP connections
 the policies decide: from another namespace, from a pod of the namespace that is not the service,
-from a pod with the service's labels, from a k6 pod; and resolve a name through the cluster's DNS.
+from a pod with the service's labels, from a loadgen and a k6 pod; and resolve a name through the cluster's DNS.
 Each case names the policies that decide it (the source's egress, the target's ingress). A case
 that must be refused fails the check the moment it connects; one that must connect may take until
 the policy engine has seen the new pod (bounded). The service's and the database's pods must stay
@@ -29,7 +29,7 @@ from loomlab.incluster.experiments import netpolcost
 from loomlab.kube import Kube, Target
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
-PROBE_IMAGE = f"{target.LAB_IMAGES}/k6:1.8.1"  # the Jobs' own image: it has Python
+PROBE_IMAGE = target.LOADGEN_IMAGE  # the runs' own image: it has Python
 # A refused connection fails at once (kube-router rejects); a dropped one at this timeout.
 CONNECT_TIMEOUT_S = 3
 # How long a case that must connect may wait for the policy engine to admit a new pod.
@@ -37,16 +37,10 @@ ADMIT_WITHIN_S = 90
 # One attempt, from inside a probe pod: "reached", "refused" or "timeout" (a TCP connection), or the
 # address a name resolves to ("dns").
 CONNECT = (
-    "import socket, sys\n"
-    "host, port = sys.argv[1], sys.argv[2]\n"
-    "if port == 'dns':\n"
-    "    print(socket.gethostbyname(host)); sys.exit(0)\n"
-    "try:\n"
+    "import socket, sys\nhost, port = sys.argv[1], sys.argv[2]\n"
+    "if port == 'dns':\n    print(socket.gethostbyname(host)); sys.exit(0)\ntry:\n"
     f"    socket.create_connection((host, int(port)), timeout={CONNECT_TIMEOUT_S}).close(); print('reached')\n"
-    "except socket.timeout:\n"
-    "    print('timeout')\n"
-    "except OSError:\n"
-    "    print('refused')\n"
+    "except socket.timeout:\n    print('timeout')\nexcept OSError:\n    print('refused')\n"
 )
 
 
@@ -76,6 +70,8 @@ OUTSIDE = Probe("netpol-outside", True, {"app.kubernetes.io/name": "netpol-probe
 BARE = Probe("netpol-bare", False, {"app.kubernetes.io/name": "netpol-probe"})
 # A k6 runner: its labels, and k6's REST API port open (a stand-in listener).
 K6 = Probe("netpol-k6", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load"}, True)
+# A loadgen Job's pod (incluster/core/jobs.on_loadgen): its labels.
+LOADGEN = Probe("netpol-loadgen", False, {"app.kubernetes.io/name": "loadgen", "app.kubernetes.io/component": "load"})
 STARTER = Probe(
     "netpol-starter", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load-starter"}
 )
@@ -95,12 +91,16 @@ PROM, RUNNER = "prometheus.{ns}.svc.cluster.local", "{runner}"
 PG_IN, SVC_IN = "postgres-from-service-only", "service-from-namespace-only"
 PROM_IN, SVC_OUT = "prometheus-from-namespace-and-keda", "service-to-database-only"
 K6_OUT, K6_IN = "k6-to-service-prometheus-and-runners", "k6-api-from-starter-only"
+LG_OUT = "loadgen-to-service-only"
 # In order: the allowed case to a runner's API waits for its listener before the refused ones run.
 CASES = (
     Case("another namespace to the database", OUTSIDE, DB, "5432", (PG_IN,), False),
     Case("another namespace to the service", OUTSIDE, SVC, "8080", (SVC_IN,), False),
     Case("a k6 pod to the database", K6, DB, "5432", (PG_IN, K6_OUT), False),
     Case("a k6 pod to the service", K6, SVC, "8080", (SVC_IN, K6_OUT), True),
+    Case("a loadgen pod to the service", LOADGEN, SVC, "8080", (SVC_IN, LG_OUT), True),
+    Case("a loadgen pod to the database", LOADGEN, DB, "5432", (PG_IN, LG_OUT), False),
+    Case("a loadgen pod to Prometheus", LOADGEN, PROM, "9090", (PROM_IN, LG_OUT), False),
     Case("the service's labels to the database", AS_SERVICE, DB, "5432", (PG_IN, SVC_OUT), True),
     Case("the service's labels to Prometheus", AS_SERVICE, PROM, "9090", (SVC_OUT,), False),
     Case("another namespace to Prometheus", OUTSIDE, PROM, "9090", (PROM_IN,), False),

@@ -17,7 +17,7 @@ from loomlab import LabError
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, policyengine
-from loomlab.incluster.core import deploy
+from loomlab.incluster.core import deploy, jobs
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import lab_cluster_up
@@ -97,7 +97,7 @@ def cost(args) -> None:
     run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
     suite = bench.sleep.suites(bench.Scale())[0]  # the A3 seed's server configuration (50 worker threads)
     load = suite.loads[0]
-    templates = deploy.job_templates(run.job_docs)
+    templates = jobs.job_templates(run.job_docs, run.images)
     results: dict = {}
     try:
         for mode in MODES:

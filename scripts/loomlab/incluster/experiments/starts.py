@@ -19,7 +19,7 @@ from loomlab import LabError, command, proc
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, plan, report, target
+from loomlab.incluster.core import deploy, jobs, plan, report, target
 from loomlab.incluster.core.measure import MODE_LABEL, ClusterService
 from loomlab.kube import Kube
 
@@ -99,7 +99,7 @@ def main(argv):
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
     env = {name: d["spec"]["template"]["spec"]["containers"][0].get("env", []) for name, d in deployments.items()}
     suite = bench.sleep.suites(bench.Scale())[0]
-    templates = deploy.job_templates(job_docs)
+    templates = jobs.job_templates(job_docs, images)
     for v in variants:
         scaled_to_zero(kube, v)
     starts: list[dict] = []
