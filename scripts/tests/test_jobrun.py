@@ -4,18 +4,44 @@ loopback, its figures printed between the markers the driver reads."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
+import io
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
+from pathlib import Path
 
 from loomlab import ROOT, LabError
 from loomlab.bench import jobrun
 from tests.test_engines import Answering
+
+
+class AnsweringAsEachMode(Answering):
+    """The sleep answered in the mode its path names, and the service's pools (/api/info)."""
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        if self.path != "/api/info":
+            mode, ms = self.path.split("/")[2], int(self.path.rsplit("=", 1)[1])
+            time.sleep(ms / 1000)
+            self.answer({"mode": mode})
+        else:
+            self.answer({"pools": {"worker.max-threads": 50}})
+
+    def answer(self, doc: dict) -> None:
+        body = json.dumps(doc, separators=(",", ":")).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
 
 A3_SMOKE = {"SCRIPT": "sleep.js", "LOAD": "closed 50 VUs x 4", "VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"}
 
@@ -26,9 +52,15 @@ class LoadOfTest(unittest.TestCase):
         self.assertEqual((load.script, load.env["VUS"]), ("k6/sleep.js", "50"))
         self.assertIsNotNone(load.request)
 
-    def test_parameters_no_load_of_the_bench_has_are_refused(self):
+    def test_a_name_the_bench_does_not_have_is_refused(self):
         with self.assertRaises(LabError):
             jobrun.load_of("sleep.js", "made up", {"VUS": "7", "ITERATIONS": "3"})
+
+    def test_a_parameter_the_job_gives_replaces_the_load_s_own(self):
+        load = jobrun.load_of("sleep.js", "closed 500 VUs x 10 (A3)", {"VUS": "20"})
+        self.assertEqual((load.env["VUS"], load.env["ITERATIONS"]), ("20", "10"))
+        assert load.request is not None
+        self.assertIn("/api/worker/sleep?ms=100", load.request({**load.env, "MODE": "worker"}).paths[0])
 
     def test_the_printed_run_reads_back_and_a_log_without_one_reads_as_none(self):
         result = {"figures": {"requests": 3, "p99": float("nan")}, "exit": 0}
@@ -44,7 +76,7 @@ class JobRunTest(unittest.TestCase):
     def test_a_job_s_environment_runs_the_bench_s_load_and_prints_its_figures(self):
         built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
         self.assertEqual(built.returncode, 0, built.stderr)
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answering)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AnsweringAsEachMode)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
@@ -73,6 +105,33 @@ class JobRunTest(unittest.TestCase):
         self.assertGreaterEqual(got["figures"]["min"], 100.0)
         self.assertEqual(got["summary"]["requests"], 200)
         self.assertGreater(got["gen_cpu_s"], 0)
+
+    def test_rounds_check_the_pools_run_every_mode_in_turn_and_end_with_the_answer(self):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AnsweringAsEachMode)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        results = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, results, True)
+        built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        # The smoke load made small: the parameters the Job gives replace the load's own.
+        env = {**A3_SMOKE, "VUS": "5", "ITERATIONS": "2", "SLEEP_MS": "20"}
+        env |= {"TARGETS": url, "ROUNDS": "2", "WARMUPS": "1", "RESULTS": str(results)}
+        env |= {"LOADGEN": built.stdout.strip(), "EXPECT_POOLS": "worker.max-threads=50"}
+        log = io.StringIO()
+        with contextlib.redirect_stdout(log):
+            code = jobrun.main([], env)
+        self.assertEqual(code, 0, log.getvalue())
+        text = log.getvalue()
+        rounds = [line for line in text.splitlines() if line.startswith("== round")]
+        self.assertEqual(len(rounds), 6)
+        self.assertTrue(rounds[0].endswith("mode worker") and rounds[3].endswith("mode virtual"), rounds)
+        self.assertIn("answer:", text)
+        self.assertTrue((results / "sleep-127.0.0.1-reactive-r2.json").exists())
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            wrong = jobrun.main([], {**env, "EXPECT_POOLS": "worker.max-threads=200"})
+        self.assertEqual(wrong, 3, "a service at other pools is refused before any load")
 
 
 if __name__ == "__main__":

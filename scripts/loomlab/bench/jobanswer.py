@@ -1,6 +1,6 @@
-"""The answer of a k6 Job that ran a workload's modes in rounds (k6/run.sh with ROUNDS): the same
-tables and verdict as `./lab bench`, from the same code (loads, verdict, answer, report), read from
-the raw summaries run.sh wrote. Runs inside the lab's k6 image, beside k6.
+"""The answer of a Job that ran a workload's modes in rounds (jobrun on loadgen, or k6/run.sh with
+ROUNDS on a k6 image with the lab's code): the same tables and verdict as `./lab bench`, from the same
+code (loads, verdict, answer, report), read from the runs' files.
 
   python3 -m loomlab.bench.jobanswer bounds TARGET [EXPECT]   print the service's pools; exit 3
                                                               when EXPECT (k=v,...) differs
@@ -11,6 +11,7 @@ the raw summaries run.sh wrote. Runs inside the lab's k6 image, beside k6.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 from loomlab import LabError, command
 
 from . import answer, figures
-from .loads import effective_bound
+from .loads import Load, effective_bound
 from .tables import load_table
 from .workloads import find_load
 
@@ -59,18 +60,29 @@ def bounds(target: str, expect: str) -> int:
 
 
 def answer_of(
-    results_dir: Path, script: str, target: str, modes: list[str], rounds: int, env: dict[str, str], pools: dict
+    results_dir: Path,
+    script: str,
+    target: str,
+    modes: list[str],
+    rounds: int,
+    env: dict[str, str],
+    pools: dict,
+    load: Load | None = None,
 ) -> tuple[dict, str]:
-    """(the section ./lab bench would report, its text) from the rounds' raw summaries."""
-    load = find_load(script, env)
-    load.modes = tuple(modes)
+    """(the section ./lab bench would report, its text) from the rounds' files: k6's raw summaries
+    (k6/run.sh) or loadgen's runs (jobrun: their figures as the engine gave them)."""
+    load = dataclasses.replace(load or find_load(script, env), modes=tuple(modes))
     results = {}
     for mode in modes:
         runs = []
         for r in range(1, rounds + 1):
             path = results_dir / f"{script.removesuffix('.js')}-{target}-{mode}-r{r}.json"
             if path.exists():
-                runs.append(figures.figures_of(load, json.loads(path.read_text()), [], 0, 0.0))
+                got = json.loads(path.read_text())
+                if "figures" in got:  # a loadgen run (jobrun)
+                    runs.append(figures.figures_from(load, got["figures"], [], got["exit"], 0.0))
+                else:
+                    runs.append(figures.figures_of(load, got, [], 0, 0.0))
         results[mode] = {"runs": runs, "warmup": {}}
     section = {
         "workload": script.removesuffix(".js"),

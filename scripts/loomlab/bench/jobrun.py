@@ -1,71 +1,107 @@
-"""One run of a workload's load on the lab's engine inside a Kubernetes Job (the loadgen image,
-src/main/docker/local/Containerfile.loadgen): the load the bench has for these parameters, sent by
-the same engine as on this machine (engines/loadgen.py: the request, bodies, thresholds), its
-figures printed to the log between two markers for the driver (`./lab k8s run`) to read. Standard
-library only.
+"""A workload's load on the lab's engine inside a Kubernetes Job (the loadgen image,
+src/main/docker/local/Containerfile.loadgen): the bench's own load, sent by the same engine as on
+this machine (engines/loadgen.py: the request, bodies, thresholds). Standard library only.
 
-Its environment, as incluster/core/jobs.make_job sets it:
-  SCRIPT     the load's script (its name: sleep.js), with the load's parameters beside it
-  LOAD       the load's name in the bench (several loads may share a script and parameters)
-  TARGETS    the service's base URL                   LANE  the column (worker, virtual+rx, ...)
-  RUN_LABEL  the run's name, for its messages         WARMUP  1: a warm-up run (its overrides)
-  RESULTS    a folder for the run's files             LOADGEN  the generator (/usr/bin/loadgen)
+One run, with LANE (what `./lab k8s run` makes, incluster/core/jobs.make_job): its figures printed to
+the log between two markers for the driver to read. Without LANE, in rounds (deploy/k8s/loads,
+applied by hand): the service's pools checked, WARMUPS unmeasured runs of each mode, then ROUNDS
+interleaved rounds (every mode once a round, the order rotated), each run's figures written to
+RESULTS, and the bench's tables and verdict at the end of the log (jobanswer; one round names no
+winner).
 
-Exit 0, or 99 when the load's thresholds were crossed (figures printed either way).
+  SCRIPT     the load's script (sleep.js)          LOAD  its name in the bench ("closed 500 VUs x 10 (A3)")
+  TARGETS    the service's base URL (rounds: several, space separated)
+  LANE       one run's column (worker, virtual+rx, ...)     MODES  the rounds' columns (the load's)
+  ROUNDS, WARMUPS  rounds and warm-ups per mode (1, 1)       WARMUP  1: one run is a warm-up
+  EXPECT_POOLS  k=v,... the pools the answer was measured at; a service with others is refused (exit 3)
+  RESULTS    a folder for the runs' files          LOADGEN  the generator (/usr/bin/loadgen)
+  RUN_LABEL  one run's name, for its messages     READY_WAIT_S  most seconds to wait for the service (60)
+The load's parameters (VUS, ITERATIONS, SLEEP_MS, ...) default to the bench's; one given here
+replaces the load's own.
+
+Exit 0; 99 when a run crossed the load's thresholds (figures printed either way); 3 as above.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
 from loomlab import LabError, command
+from loomlab import labreport as lr
 
 from .engines.loadgen import Loadgen
+from .jobanswer import answer_of, bounds, pools_of
 from .loads import Load
 from .procstat import ChildrenCpu
 from .settings import RunSettings
-from .workloads import find_load, suites_of
+from .workloads import suites_of
 
 BEGIN = "----- loom-lab loadgen run -----"
 END = "----- end of loom-lab loadgen run -----"
 
 
 def load_of(script: str, name: str, env: Mapping[str, str]) -> Load:
-    """The bench's load of this script, name and parameters; refused when the bench has none (a
-    run on loadgen needs the load's request, which only the bench's own loads declare)."""
+    """The bench's load of this script and name, its parameters replaced by those `env` gives (a
+    load's request is made from its parameters); refused when the bench has no such load (a run on
+    loadgen needs the load's request, which only the bench's own loads declare)."""
     for _, load in suites_of(script):
-        if load.name == name and all(env.get(k) == v for k, v in load.env.items()):
-            return load
-    load = find_load(script, env)
-    if load.request is None:
-        raise LabError(f"no load of {script} named {name!r} with these parameters declares its request")
-    return load
+        if load.name == name and load.request is not None:
+            return dataclasses.replace(load, env={k: env.get(k, v) for k, v in load.env.items()})
+    raise LabError(f"the bench has no load of {script} named {name!r} (./lab bench --plan lists them)")
 
 
-def run(env: Mapping[str, str]) -> dict:
-    """The run the environment describes: {"summary": loadgen's own, "figures", "exit", "gen_cpu_s"}."""
-    load = load_of(env["SCRIPT"], env.get("LOAD", ""), env)
-    results = Path(env.get("RESULTS", "/tmp"))
-    results.mkdir(parents=True, exist_ok=True)
-    out = results / "run.json"
-    engine = Loadgen(env.get("LOADGEN", "/usr/bin/loadgen"))
-    warmup = env.get("WARMUP") == "1"
-    lane, label = env["LANE"], env.get("RUN_LABEL", env["SCRIPT"])
+def run(load: Load, lane: str, target: str, out: Path, label: str, warmup: bool, loadgen: str) -> dict:
+    """One run: {"summary": loadgen's own, "figures", "exit", "gen_cpu_s", "engine", "version"}.
+    Its clock starts once the service answers this pod (/api/info, within READY_WAIT_S): a new pod's
+    first connections may be refused until the cluster's policy engine has admitted it (as k6's
+    setup() waited, its time is the run's setup_s)."""
+    engine = Loadgen(loadgen)
     engine.prepare(load, lane, warmup)
+    started = time.monotonic()
+    pools_of(target, float(os.environ.get("READY_WAIT_S", "60")))
+    setup_s = time.monotonic() - started
     cpu = ChildrenCpu()
-    generated = engine.generate(load, lane, env["TARGETS"].strip(), out, label, RunSettings(), warmup)
+    generated = engine.generate(load, lane, target, out, label, RunSettings(), warmup)
     return {
         "summary": json.loads(out.read_text()),
-        "figures": generated.figures,
+        "figures": generated.figures | {"setup_s": setup_s},
         "exit": generated.exit,
         "gen_cpu_s": cpu.seconds(),
         "engine": engine.name,
         "version": engine.version(),
     }
+
+
+def rounds(load: Load, env: Mapping[str, str], results: Path, loadgen: str) -> int:
+    """Every target's modes in interleaved rounds, then its answer; the worst exit of them."""
+    script, n = env["SCRIPT"], int(env.get("ROUNDS", "1"))
+    modes = env.get("MODES", "").split() or list(load.modes)
+    status = 0
+    for target in env.get("TARGETS", "http://loom-lab-jvm:8080").split():
+        name = target.split("://", 1)[-1].split(":", 1)[0].split("/", 1)[0]
+        if code := bounds(target, env.get("EXPECT_POOLS", "")):
+            return code
+        stem = f"{script.removesuffix('.js')}-{name}"
+        for w in range(1, int(env.get("WARMUPS", "1")) + 1):
+            for mode in modes:
+                print(f"== warm-up {w}, {script} on {target}, mode {mode} (not counted)", flush=True)
+                run(load, mode, target, results / f"warmup-{stem}-{mode}-{w}.summary.json", "warm-up", True, loadgen)
+        for r in range(1, n + 1):
+            for mode in lr.rotated(modes, r - 1):
+                print(f"== round {r}/{n}, {script} on {target}, mode {mode}", flush=True)
+                label = f"round {r} {script} {mode} on {name}"
+                got = run(load, mode, target, results / f"{stem}-{mode}-r{r}.summary.json", label, False, loadgen)
+                (results / f"{stem}-{mode}-r{r}.json").write_text(json.dumps(got))
+                status = max(status, got["exit"])
+        _, text = answer_of(results, script, name, modes, n, dict(env), pools_of(target), load)
+        print(text, flush=True)
+    return status
 
 
 def printed(result: dict) -> str:
@@ -81,11 +117,19 @@ def read(log: str) -> dict | None:
     return json.loads(line) if line else None
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], env: Mapping[str, str] = os.environ) -> int:
     if argv:
         print(__doc__)
         return 0 if argv[0] in ("-h", "--help") else 2
-    result = run(os.environ)
+    load = load_of(env["SCRIPT"], env.get("LOAD", ""), env)
+    results = Path(env.get("RESULTS", "/tmp/run"))
+    results.mkdir(parents=True, exist_ok=True)
+    loadgen = env.get("LOADGEN", "/usr/bin/loadgen")
+    if "LANE" not in env:
+        return rounds(load, env, results, loadgen)
+    label = env.get("RUN_LABEL", env["SCRIPT"])
+    target = env["TARGETS"].strip()
+    result = run(load, env["LANE"], target, results / "run.json", label, env.get("WARMUP") == "1", loadgen)
     sys.stdout.write(printed(result))
     sys.stdout.flush()
     return int(result["exit"])

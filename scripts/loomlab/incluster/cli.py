@@ -180,7 +180,8 @@ def failover(argv: list[str]) -> argparse.Namespace:
 
 def fetch(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab k8s fetch", description=description("fetch"))
-    p.add_argument("workload", help="the Job's workload: sleep, tasks, product, ... (deploy/k8s/jobs/<workload>)")
+    p.add_argument("workload", help="the Job's workload: sleep, tasks, product, ... (deploy/k8s/loads/<workload>)")
+    p.add_argument("--k6", action="store_true", help="the k6 Job's volume (deploy/k8s/jobs/<workload>) instead")
     p.add_argument("--out", default=None, help="where the files go (default: target/loom-lab/k8s-results/<workload>)")
     target_options(p)
     return p.parse_args(argv)

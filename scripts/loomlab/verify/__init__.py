@@ -36,6 +36,7 @@ KUSTOMIZATIONS = [
     "overlays/jvm-production",
     "monitoring",
     "jobs",
+    "loads",
     "operator",
     "local",
     "local/jobs",

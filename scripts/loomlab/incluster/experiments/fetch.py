@@ -1,4 +1,5 @@
-"""`./lab k8s fetch WORKLOAD`: the raw summaries (and samples) of a workload's Job, off its results
+"""`./lab k8s fetch WORKLOAD [--k6]`: the runs' files of a workload's load Job (deploy/k8s/loads; with
+--k6 the raw summaries and samples of its k6 twin, deploy/k8s/jobs), off its results
 volume, on any cluster: a reader pod that mounts the volume read-only (after the Job's pod let go
 of it, so a ReadWriteOnce volume may move to another node), the files packed with tar and read
 back through the API server (pods/exec), the pod deleted. Writes them under --out."""
@@ -19,8 +20,9 @@ def main(argv=None):
     kube = target.connect(args)
     image = target.pushed(args.registry).get(READER_IMAGE, READER_IMAGE)
     out = Path(args.out or f"target/loom-lab/k8s-results/{args.workload}")
-    files = fetch(kube, f"k6-results-{args.workload}", out, image)
-    print(f"{len(files)} files of k6-results-{args.workload} in {out}:")
+    claim = f"{'k6' if args.k6 else 'loadgen'}-results-{args.workload}"
+    files = fetch(kube, claim, out, image)
+    print(f"{len(files)} files of {claim} in {out}:")
     for f in files:
         print(f"  {f}")
 
