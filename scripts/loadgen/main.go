@@ -17,8 +17,9 @@
 // Every request comes from -targets, a file in vegeta's JSON target format (one per line: method,
 // url, base64 body, header), taken in turn. With -bodies, each line of that file is the body of one
 // request, in order and once (seed D's chunks), read as the requests go out. -results keeps vegeta's
-// own results (gob): `vegeta report` reads them, and the results of several runners concatenate into
-// one exact report.
+// own results (gob): `vegeta report` reads them, and -merge reads those of several runners (each sent
+// its share of the plan) as one run of the whole plan, with the same checks and fields: exact merged
+// percentiles.
 //
 // A gRPC stream instead (seed D's transport): -grpc package.Service/Method -proto FILE -address
 // HOST:PORT -bodies FILE sends each line of the bodies file as one message (proto3 JSON) on one
@@ -160,41 +161,12 @@ func (c countPacer) Pace(_ time.Duration, hits uint64) (time.Duration, bool) {
 // Rate is infinite: no arrival waits for the clock.
 func (c countPacer) Rate(time.Duration) float64 { return math.Inf(1) }
 
-func readTargets(path string) ([]vegeta.Target, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	targets, err := vegeta.ReadAllTargets(vegeta.NewJSONTargeter(f, nil, nil))
-	if err != nil && !errors.Is(err, vegeta.ErrNoTargets) {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(targets) == 0 {
-		return nil, fmt.Errorf("%s: no targets", path)
-	}
-	return targets, nil
-}
-
-// targeter takes the targets in turn, or, with a bodies file, each of its lines once as the next
-// request's body: then the plan must be a count of exactly its lines, so that none is left unsent.
-func targeter(p plan, targets []vegeta.Target, bodiesPath string) (vegeta.Targeter, error) {
-	if bodiesPath == "" {
-		return vegeta.NewStaticTargeter(targets...), nil
-	}
-	f, err := openBodies(p, bodiesPath)
-	if err != nil {
-		return nil, err
-	}
-	// Left open for the run: the process ends with it.
-	return newBodied(f, targets).target, nil
-}
-
 func main() {
 	var p plan
 	var targetsPath, bodiesPath, resultsPath, summaryPath, stages string
 	var g stream
 	var method, proto string
+	var merged []string
 	g.metadata = metadata.MD{}
 	flag.StringVar(&targetsPath, "targets", "", "targets, vegeta's JSON format, one a line (required)")
 	flag.StringVar(&p.model, "model", "closed", "closed | open")
@@ -231,6 +203,10 @@ func main() {
 		return nil
 	})
 	flag.StringVar(&resultsPath, "results", "", "vegeta's results (gob) to this file (none if empty)")
+	flag.Func("merge", "a runner's -results file: the runners' results read as one run of the plan; repeatable", func(v string) error {
+		merged = append(merged, v)
+		return nil
+	})
 	flag.StringVar(&summaryPath, "summary", "", "the summary (JSON) to this file (required)")
 	flag.Parse()
 	if stages != "" {
@@ -239,11 +215,17 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if (targetsPath == "") == (method == "") || summaryPath == "" {
-		log.Fatal("-summary, and one of -targets and -grpc, are required")
-	}
 	if err := p.validate(); err != nil {
 		log.Fatal(err)
+	}
+	if len(merged) > 0 {
+		if err := mergeRun(p, merged, summaryPath); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if (targetsPath == "") == (method == "") || summaryPath == "" {
+		log.Fatal("-summary, and one of -targets and -grpc, are required")
 	}
 	if method != "" {
 		if err := streamRun(p, g, method, proto, bodiesPath, summaryPath); err != nil {

@@ -2,6 +2,7 @@
 the Jobs `./lab k8s run` makes and the figures it reads back (summaries, replicas, Prometheus),
 the failover and scale-out experiments, and which workloads run in the cluster."""
 
+import copy
 import re
 import unittest
 from pathlib import Path
@@ -126,6 +127,19 @@ class Jobs(unittest.TestCase):
         self.assertEqual([v["name"] for v in pod["spec"]["volumes"]], ["tmp"])
         k6 = jobs.make_job(self.templates(), load, "k6-y", "http://x:8080", "virtual", "r1", warmup=False, k6=True)
         self.assertEqual(k6["spec"]["template"]["spec"]["containers"][0]["name"], "k6", "a split stays on k6")
+
+    def test_a_split_is_an_indexed_job_of_paused_runners_each_started_as_its_engine_is(self):
+        for engine, ready, start in (
+            ("loadgen", "/ready", ("POST", "/start")),
+            ("k6", "/v1/status", ("PATCH", "/v1/status")),
+        ):
+            job = deploy.distribute(copy.deepcopy(self.templates()["sleep.js"][engine]), 3)
+            container = job["spec"]["template"]["spec"]["containers"][0]
+            env = {e["name"]: e.get("value") for e in container["env"]}
+            self.assertEqual((job["spec"]["completionMode"], job["spec"]["completions"]), ("Indexed", 3))
+            self.assertEqual((env["SEGMENTS"], env["PAUSED"], env["RESULTS"]), ("3", "1", "/results/k6-sleep"))
+            self.assertEqual(container["readinessProbe"]["httpGet"]["path"], ready)
+            self.assertEqual(deploy.start_call(job)[:2], start)
 
     def test_job_names_are_dns_labels_and_unique(self):
         a = jobs.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3")

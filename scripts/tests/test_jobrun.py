@@ -71,6 +71,29 @@ class LoadOfTest(unittest.TestCase):
         self.assertIsNone(jobrun.read("no run here\n"))
 
 
+class ShareTest(unittest.TestCase):
+    def test_each_runner_takes_its_share_of_users_and_rate_the_first_ones_the_remainder(self):
+        a3 = jobrun.load_of("sleep.js", "closed 500 VUs x 10 (A3)", {})
+        self.assertEqual([jobrun.share(a3, i, 3).env["VUS"] for i in range(3)], ["167", "167", "166"])
+        self.assertEqual(jobrun.share(a3, 0, 3).env["ITERATIONS"], "10", "each user still sends its iterations")
+        open_ = jobrun.load_of("sleep.js", "open 600 req/s (1.2x the worker bound)", {})
+        self.assertEqual([jobrun.share(open_, i, 2).env["RATE"] for i in range(2)], ["300", "300"])
+
+    def test_a_ramp_or_a_stream_of_bodies_is_not_split(self):
+        product = jobrun.load_of("product.js", "ramp to 350 VUs in 42 s", {})
+        recruits = jobrun.load_of("recruits.js", "87,488 records in chunks of 100, parallel (D)", {})
+        for load in (product, recruits):
+            with self.assertRaises(LabError):
+                jobrun.share(load, 0, 2)
+
+    def test_the_first_request_s_time_reads_vegeta_s_nanoseconds_and_zone(self):
+        from loomlab.incluster.core.jobs import first_request_s
+
+        a = first_request_s({"vegeta": {"earliest": "2026-11-28T08:14:48.977478923Z"}})
+        b = first_request_s({"vegeta": {"earliest": "2026-11-28T09:14:49.5+01:00"}})
+        self.assertAlmostEqual(b - a, 0.522521077, places=6)
+
+
 @unittest.skipUnless(shutil.which("go"), "loadgen is built with Go")
 class JobRunTest(unittest.TestCase):
     def test_a_job_s_environment_runs_the_bench_s_load_and_prints_its_figures(self):
@@ -132,6 +155,33 @@ class JobRunTest(unittest.TestCase):
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             wrong = jobrun.main([], {**env, "EXPECT_POOLS": "worker.max-threads=200"})
         self.assertEqual(wrong, 3, "a service at other pools is refused before any load")
+
+    def test_a_split_s_runners_results_merge_into_one_run_of_the_whole_load(self):
+        from loomlab.incluster.core.jobs import split_loadgen
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AnsweringAsEachMode)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        results = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, results, True)
+        built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
+        env = {**A3_SMOKE, "VUS": "5", "ITERATIONS": "3", "SLEEP_MS": "20", "LANE": "virtual", "SEGMENTS": "2"}
+        env |= {"TARGETS": f"http://127.0.0.1:{server.server_address[1]}", "RESULTS": str(results)}
+        env |= {"LOADGEN": built.stdout.strip()}
+        logs, exits = [], []
+        for i in range(2):  # the Indexed Job's pods, one after the other here
+            log = io.StringIO()
+            with contextlib.redirect_stdout(log):
+                exits.append(jobrun.main([], {**env, "JOB_COMPLETION_INDEX": str(i)}))
+            logs.append(log.getvalue())
+        load = jobrun.load_of("sleep.js", A3_SMOKE["LOAD"], env)
+        out = results / "merged.json"
+        figures = split_loadgen(load, "virtual", False, out, "split", results, logs, exits, [], 1.0)
+        self.assertEqual((figures["requests"], figures["k6_exit"]), (15, 0), "5 users x 3, over 3 + 2")
+        self.assertEqual([f["requests"] for f in figures["runner_figures"]], [9, 6])
+        self.assertGreaterEqual(figures["min"], 20.0)
+        self.assertGreaterEqual(figures["start_skew_s"], 0.0)
 
 
 if __name__ == "__main__":

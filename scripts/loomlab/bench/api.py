@@ -4,6 +4,7 @@ change; tests/test_layering.py holds every other package to these names."""
 
 from __future__ import annotations
 
+from .engines import THRESHOLDS_CROSSED
 from .engines.k6 import K6
 from .engines.loadgen import Loadgen
 from .figures import figures_from, figures_of
@@ -42,6 +43,7 @@ __all__ = [
     "Scale",
     "ServiceUnderTest",
     "Suite",
+    "THRESHOLDS_CROSSED",
     "bare",
     "category_of",
     "figures_from",

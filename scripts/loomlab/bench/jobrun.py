@@ -16,6 +16,9 @@ winner).
   EXPECT_POOLS  k=v,... the pools the answer was measured at; a service with others is refused (exit 3)
   RESULTS    a folder for the runs' files          LOADGEN  the generator (/usr/bin/loadgen)
   RUN_LABEL  one run's name, for its messages     READY_WAIT_S  most seconds to wait for the service (60)
+  SEGMENTS, JOB_COMPLETION_INDEX  one run split over N runners (an Indexed Job): this pod's share
+             (share), vegeta's results kept for the driver's merge (RESULTS/part<i>.results.bin)
+  PAUSED     1: the run starts on POST /start (port 6565; GET /ready answers once it may)
 The load's parameters (VUS, ITERATIONS, SLEEP_MS, ...) default to the bench's; one given here
 replaces the load's own.
 
@@ -25,9 +28,11 @@ Exit 0; 99 when a run crossed the load's thresholds (figures printed either way)
 from __future__ import annotations
 
 import dataclasses
+import http.server
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -35,7 +40,7 @@ from pathlib import Path
 from loomlab import LabError, command
 from loomlab import labreport as lr
 
-from .engines.loadgen import Loadgen
+from .engines.loadgen import Loadgen, run_env
 from .jobanswer import answer_of, bounds, pools_of
 from .loads import Load
 from .procstat import ChildrenCpu
@@ -56,16 +61,20 @@ def load_of(script: str, name: str, env: Mapping[str, str]) -> Load:
     raise LabError(f"the bench has no load of {script} named {name!r} (./lab bench --plan lists them)")
 
 
-def run(load: Load, lane: str, target: str, out: Path, label: str, warmup: bool, loadgen: str) -> dict:
+def run(
+    load: Load, lane: str, target: str, out: Path, label: str, warmup: bool, engine: Loadgen, paused: bool = False
+) -> dict:
     """One run: {"summary": loadgen's own, "figures", "exit", "gen_cpu_s", "engine", "version"}.
     Its clock starts once the service answers this pod (/api/info, within READY_WAIT_S): a new pod's
     first connections may be refused until the cluster's policy engine has admitted it (as k6's
-    setup() waited, its time is the run's setup_s)."""
-    engine = Loadgen(loadgen)
+    setup() waited, its time is the run's setup_s); `paused`, once the driver says start (a split's
+    runners start together: wait_for_start)."""
     engine.prepare(load, lane, warmup)
     started = time.monotonic()
     pools_of(target, float(os.environ.get("READY_WAIT_S", "60")))
     setup_s = time.monotonic() - started
+    if paused:
+        wait_for_start(float(os.environ.get("START_WAIT_S", "300")))
     cpu = ChildrenCpu()
     generated = engine.generate(load, lane, target, out, label, RunSettings(), warmup)
     return {
@@ -78,7 +87,66 @@ def run(load: Load, lane: str, target: str, out: Path, label: str, warmup: bool,
     }
 
 
-def rounds(load: Load, env: Mapping[str, str], results: Path, loadgen: str) -> int:
+# A split's runner, paused: GET /ready answers once it is set to go (its readiness probe), POST
+# /start starts it (the driver, through the API server's pod proxy, every runner at once).
+CONTROL_PORT = 6565
+
+
+def wait_for_start(timeout_s: float) -> None:
+    """Until POST /start on CONTROL_PORT, or a LabError after `timeout_s`."""
+    go = threading.Event()
+
+    class Control(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            self.answer(200 if self.path == "/ready" else 404)
+
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            if self.path == "/start":
+                go.set()
+            self.answer(200 if self.path == "/start" else 404)
+
+        def answer(self, code: int) -> None:
+            self.send_response(code)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("0.0.0.0", CONTROL_PORT), Control)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        if not go.wait(timeout_s):
+            raise LabError(f"not started within {timeout_s:.0f} s (POST /start on port {CONTROL_PORT})")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# What a runner of a split takes its share of: users, arrivals a second, most requests in flight.
+SHARED = ("VUS", "RATE", "MAX_VUS")
+
+
+def share(load: Load, i: int, n: int) -> Load:
+    """Runner i's share of `load` split over n runners: each of SHARED divided, the remainder to the
+    first runners (500 users over 3: 167, 167, 166). A ramp or a stream of bodies is not split."""
+    if "STAGES" in load.env or (load.request is not None and load.request(run_env(load, "worker", False)).bodies):
+        raise LabError(f"{load.name}: a ramp or a stream of bodies is sent by one runner (--runners 1)")
+
+    def part(env: dict) -> dict:
+        out = dict(env)
+        for key in SHARED:
+            if key in env:
+                total = int(env[key])
+                out[key] = str(total // n + (1 if i < total % n else 0))
+                if out[key] == "0":
+                    raise LabError(f"{load.name}: {key} {total} cannot be split over {n} runners")
+        return out
+
+    return dataclasses.replace(load, env=part(load.env), warmup_env=part(load.warmup_env))
+
+
+def rounds(load: Load, env: Mapping[str, str], results: Path, engine: Loadgen) -> int:
     """Every target's modes in interleaved rounds, then its answer; the worst exit of them."""
     script, n = env["SCRIPT"], int(env.get("ROUNDS", "1"))
     modes = env.get("MODES", "").split() or list(load.modes)
@@ -91,12 +159,12 @@ def rounds(load: Load, env: Mapping[str, str], results: Path, loadgen: str) -> i
         for w in range(1, int(env.get("WARMUPS", "1")) + 1):
             for mode in modes:
                 print(f"== warm-up {w}, {script} on {target}, mode {mode} (not counted)", flush=True)
-                run(load, mode, target, results / f"warmup-{stem}-{mode}-{w}.summary.json", "warm-up", True, loadgen)
+                run(load, mode, target, results / f"warmup-{stem}-{mode}-{w}.summary.json", "warm-up", True, engine)
         for r in range(1, n + 1):
             for mode in lr.rotated(modes, r - 1):
                 print(f"== round {r}/{n}, {script} on {target}, mode {mode}", flush=True)
                 label = f"round {r} {script} {mode} on {name}"
-                got = run(load, mode, target, results / f"{stem}-{mode}-r{r}.summary.json", label, False, loadgen)
+                got = run(load, mode, target, results / f"{stem}-{mode}-r{r}.summary.json", label, False, engine)
                 (results / f"{stem}-{mode}-r{r}.json").write_text(json.dumps(got))
                 status = max(status, got["exit"])
         _, text = answer_of(results, script, name, modes, n, dict(env), pools_of(target), load)
@@ -126,10 +194,16 @@ def main(argv: list[str], env: Mapping[str, str] = os.environ) -> int:
     results.mkdir(parents=True, exist_ok=True)
     loadgen = env.get("LOADGEN", "/usr/bin/loadgen")
     if "LANE" not in env:
-        return rounds(load, env, results, loadgen)
+        return rounds(load, env, results, Loadgen(loadgen))
     label = env.get("RUN_LABEL", env["SCRIPT"])
-    target = env["TARGETS"].strip()
-    result = run(load, env["LANE"], target, results / "run.json", label, env.get("WARMUP") == "1", loadgen)
+    target, warmup = env["TARGETS"].strip(), env.get("WARMUP") == "1"
+    runners = int(env.get("SEGMENTS", "1") or 1)
+    out = results / "run.json"
+    if runners > 1:  # one runner of a split (an Indexed Job's pod): its share, its results kept
+        i = int(env.get("JOB_COMPLETION_INDEX", "0"))
+        load, out = share(load, i, runners), results / f"part{i}.json"
+    engine = Loadgen(loadgen, results=runners > 1)
+    result = run(load, env["LANE"], target, out, label, warmup, engine, paused=env.get("PAUSED") == "1")
     sys.stdout.write(printed(result))
     sys.stdout.flush()
     return int(result["exit"])

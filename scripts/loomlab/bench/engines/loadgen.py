@@ -191,9 +191,13 @@ class BodyFiles:
 
 @dataclass(frozen=True)
 class Loadgen:
+    """`path`: the driver's binary. `results`: each run also keeps vegeta's own results beside its
+    summary (<out>.results.bin), which `merge` reads back with those of other runners."""
+
     path: str
     name: str = "loadgen"
     bodies: BodyFiles = field(default_factory=BodyFiles)
+    results: bool = False
 
     def version(self) -> str:
         return "loadgen (scripts/loadgen) on vegeta v12.13.0"
@@ -211,7 +215,7 @@ class Loadgen:
         if load.request is None:
             raise LabError(f"{load.script}: loadgen cannot send this load (it declares no request)")
         if settings.runners > 1:
-            raise LabError("--runners: split runs are k6's so far (--engine k6)")
+            raise LabError("--runners: a split on this machine is k6's (--engine k6); in the cluster, loadgen's")
         env = run_env(load, mode, warmup)
         request = load.request(env)
         if request.stream is None:
@@ -224,6 +228,23 @@ class Loadgen:
         cmd += answer_flags(request)
         if request.bodies is not None:
             cmd += ["-bodies", str(self.bodies.path(request.bodies))]
+        if self.results:
+            cmd += ["-results", str(results_file(out))]
+        return self._run(load, env, request, cmd, out, label)
+
+    def merge(self, load: Load, mode: str, warmup: bool, parts: list[Path], out: Path, label: str) -> Generated:
+        """The runners' results (each sent its share of the load) read as one run of the whole load:
+        exact merged percentiles, the same checks, fields and thresholds."""
+        env = run_env(load, mode, warmup)
+        request = load.request(env) if load.request is not None else None
+        if request is None:
+            raise LabError(f"{load.script}: loadgen cannot merge this load (it declares no request)")
+        cmd = [self.path, *(flag for p in parts for flag in ("-merge", str(p)))]
+        cmd += [*shape_flags(env, request), "-summary", str(out), *answer_flags(request)]
+        return self._run(load, env, request, cmd, out, label)
+
+    def _run(self, load: Load, env: dict, request: Request, cmd: list[str], out: Path, label: str) -> Generated:
+        """The driver run to its end, its summary read as the run's figures and thresholds."""
         try:
             run = subprocess.run(
                 on_cpus(cmd, load.k6_cpus), capture_output=True, text=True, timeout=load.timeout_s, check=False
@@ -243,3 +264,8 @@ class Loadgen:
             **trends(load, request, summary),
         }
         return Generated(generated, THRESHOLDS_CROSSED if failed else 0)
+
+
+def results_file(out: Path) -> Path:
+    """Where a run that keeps its results writes them (vegeta's gob), beside its summary `out`."""
+    return out.with_suffix(".results.bin")

@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from loomlab import ROOT, LabError, proc
+from loomlab.bench import api as bench
 from loomlab.incluster.core import target
 from loomlab.incluster.core.jobs import job_id, set_env
 from loomlab.kube import Kube, ready
@@ -87,26 +88,30 @@ def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
             )
 
 
-RUNNER_PORT = 6565  # k6's REST API on each runner pod (run.sh PAUSED=1)
+RUNNER_PORT = 6565  # each runner's control port: k6's REST API (run.sh PAUSED=1), or jobrun's
 
 
 def distribute(job: dict, runners: int) -> dict:
-    """The Job as `runners` k6 runners: an Indexed Job whose pod i runs the i-th execution segment,
-    started paused (Ready once k6's REST API answers), writing its raw samples beside its summary in
-    a folder of the Job's own on the results volume."""
+    """The Job as `runners` runners: an Indexed Job whose pod i sends the i-th share of the load (k6's
+    execution segments, or jobrun.share), started paused (Ready once its control port answers),
+    writing what the merge reads (k6's raw samples, loadgen's results) in a folder of the Job's own
+    on the results volume."""
     spec = job["spec"]
     spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
     container = spec["template"]["spec"]["containers"][0]
-    set_env(
-        container,
-        SEGMENTS=str(runners),
-        PAUSED="1",
-        SAMPLES="1",
-        RESULTS=f"/results/{job['metadata']['name']}",
-    )
-    container["ports"] = [{"name": "k6-api", "containerPort": RUNNER_PORT}]
-    container["readinessProbe"] = {"httpGet": {"path": "/v1/status", "port": RUNNER_PORT}, "periodSeconds": 1}
+    set_env(container, SEGMENTS=str(runners), PAUSED="1", SAMPLES="1", RESULTS=f"/results/{job['metadata']['name']}")
+    ready = "/ready" if container["name"] == "loadgen" else "/v1/status"
+    container["ports"] = [{"name": "runner-control", "containerPort": RUNNER_PORT}]
+    container["readinessProbe"] = {"httpGet": {"path": ready, "port": RUNNER_PORT}, "periodSeconds": 1}
     return job
+
+
+def start_call(job: dict) -> tuple[str, str, object]:
+    """How the driver starts a split's paused runners (method, path, body on RUNNER_PORT): jobrun's
+    POST /start, or k6's REST API unpausing."""
+    if job["spec"]["template"]["spec"]["containers"][0]["name"] == "loadgen":
+        return "POST", "/start", None
+    return "PATCH", "/v1/status", bench.RESUME
 
 
 def job_pods(kube: Kube, name: str) -> list[dict]:

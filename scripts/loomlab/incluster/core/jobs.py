@@ -5,12 +5,15 @@ k6's samples or series), and its log read back as the run's figures."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
+import subprocess
 import time
+from datetime import datetime
 from pathlib import Path
 
-from loomlab import LabError
+from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
 from loomlab.incluster.core import target
 
@@ -42,15 +45,17 @@ LOADGEN_TMP = "1Gi"
 def on_loadgen(job: dict, image: str) -> dict:
     """The workload's Job with the lab's engine in place of k6: the loadgen image running one run
     (python3 -m loomlab.bench.jobrun: the bench's load, its figures printed to the log), labelled
-    for its own NetworkPolicy (loadgen-to-service-only), with no scripts and no results volume."""
+    for its own NetworkPolicy (loadgen-to-service-only), its results volume kept (a split's runners
+    write their results there) and no scripts."""
     job = copy.deepcopy(job)
     pod = job["spec"]["template"]
     for meta in (job["metadata"], pod.setdefault("metadata", {})):
         meta.setdefault("labels", {})["app.kubernetes.io/name"] = "loadgen"
     container = pod["spec"]["containers"][0]
     container.update(name="loadgen", image=image, command=["python3", "-m", "loomlab.bench.jobrun"], env=[])
-    container["volumeMounts"] = [{"name": "tmp", "mountPath": "/tmp"}]
-    pod["spec"]["volumes"] = [{"name": "tmp", "emptyDir": {"sizeLimit": LOADGEN_TMP}}]
+    container["volumeMounts"] = [m for m in container.get("volumeMounts", []) if m["name"] in ("results", "tmp")]
+    volumes = [v for v in pod["spec"].get("volumes", []) if v["name"] == "results"]
+    pod["spec"]["volumes"] = volumes + [{"name": "tmp", "emptyDir": {"sizeLimit": LOADGEN_TMP}}]
     return job
 
 
@@ -144,3 +149,61 @@ def read_k6(
         raise LabError(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
     out.write_text(summary_text)
     return bench.figures_of(load, json.loads(summary_text), samples, exit_code, took) | {"engine": "k6"}
+
+
+def split_loadgen(
+    load: bench.Load,
+    mode: str,
+    warmup: bool,
+    out: Path,
+    label: str,
+    files: Path,
+    logs: list[str],
+    exits: list[int],
+    samples: list,
+    took: float,
+) -> dict:
+    """loadgen's runners of a split: each printed its share's run and kept its results on the
+    volume (part<i>.results.bin, in `files`); the driver's own loadgen reads them as one run of the
+    whole load (-merge: exact percentiles, the load's checks and thresholds); each runner's figures
+    and the spread of their first requests beside it. A runner that failed fails the run."""
+    runs = []
+    for i, (log, code) in enumerate(zip(logs, exits, strict=True)):
+        bench.runner_file(out, i, "log").write_text(log)
+        run = bench.loadgen_run(log)
+        if run is None or code not in (0, bench.THRESHOLDS_CROSSED):
+            raise LabError(
+                f"loadgen runner {i} of {len(logs)} for '{label}' failed (exit {code}); no partial merge is"
+                f" reported. Its log:\n{log[-2000:]}"
+            )
+        runs.append(run)
+    parts = [files / f"part{i}.results.bin" for i in range(len(logs))]
+    if missing := [p.name for p in parts if not p.exists()]:
+        raise LabError(f"'{label}': the runners' results {', '.join(missing)} are not on the volume")
+    generated = bench.Loadgen(local_loadgen()).merge(load, mode, warmup, parts, out, label)
+    starts = [first_request_s(r["summary"]) for r in runs]
+    merged = generated.figures | {
+        "runner_figures": [r["figures"] for r in runs],
+        "start_skew_s": max(starts) - min(starts),
+    }
+    figures = bench.figures_from(load, merged, samples, generated.exit, took)
+    return figures | {"gen_cpu_s": sum(r["gen_cpu_s"] for r in runs), "engine": "loadgen"}
+
+
+@functools.cache
+def local_loadgen() -> str:
+    """This machine's loadgen (scripts/gotool.sh builds it once), which merges the runners' results."""
+    built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
+    if built.returncode != 0:
+        raise LabError(f"the runners' results are merged by loadgen, which did not build here:\n{built.stderr}")
+    return built.stdout.strip()
+
+
+def first_request_s(summary: dict) -> float:
+    """When a run sent its first request (vegeta's `earliest`, RFC 3339 with nanoseconds), in seconds
+    since the epoch."""
+    m = re.fullmatch(r"(.+?)(\.\d+)?(Z|[+-]\d\d:\d\d)", summary["vegeta"]["earliest"])
+    if not m:
+        raise LabError(f"vegeta's earliest {summary['vegeta']['earliest']!r} is not RFC 3339")
+    zone = "+00:00" if m[3] == "Z" else m[3]
+    return datetime.fromisoformat(m[1] + zone).timestamp() + float("0" + (m[2] or ""))

@@ -18,12 +18,13 @@ from loomlab.incluster.core.deploy import (
     distribute,
     pod_log,
     results_claim,
+    start_call,
     terminated,
     wait_job,
     wait_runners_done,
     wait_runners_ready,
 )
-from loomlab.incluster.core.jobs import job_id, make_job, read_k6, read_loadgen
+from loomlab.incluster.core.jobs import job_id, make_job, read_k6, read_loadgen, split_loadgen
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
 from loomlab.incluster.core.startphases import FIRST, started_line
@@ -188,10 +189,11 @@ class ClusterService:
     ) -> dict:
         out.parent.mkdir(parents=True, exist_ok=True)
         job_name = job_id(out.stem)
-        # A split over runners is k6's (its execution segments and samples) until loadgen has one.
-        job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup, k6=settings.runners > 1)
+        job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
         if settings.runners > 1:
-            return self.run_split(load, mode, out, label, settings.sample_period, distribute(job, settings.runners))
+            return self.run_split(
+                load, mode, out, label, settings.sample_period, distribute(job, settings.runners), warmup
+            )
         sampler = bench.Sampler.begin(self, settings.sample_period)
         started, wall, node = time.monotonic(), time.time(), self.node_reading()
         try:
@@ -229,20 +231,21 @@ class ClusterService:
             "node_kernel_s": nodecpu.split(before, after, groups, kernel=True),
         }
 
-    def run_split(self, load: bench.Load, mode: str, out: Path, label: str, sample_period: float, job: dict) -> dict:
-        """One run as an Indexed Job of N runners, resumed together once all are Ready (through
-        the API server's pod proxy, as `k6 resume` would), merged from their raw samples."""
+    def run_split(
+        self, load: bench.Load, mode: str, out: Path, label: str, sample_period: float, job: dict, warmup: bool
+    ) -> dict:
+        """One run as an Indexed Job of N runners, started together once all are Ready (through the
+        API server's pod proxy: jobrun's POST /start, or k6's unpausing), merged from what each
+        wrote (loadgen's results, or k6's raw samples): exact merged percentiles."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
+        method, path, body = start_call(job)
         sampler = bench.Sampler.begin(self, sample_period)
         started, wall = time.monotonic(), time.time()
         try:
             self.kube.apply([job])
             pods = wait_runners_ready(self.kube, name, n, 180)
             skew = bench.resume_all(
-                lambda pod: self.kube.pod_proxy(
-                    pod["metadata"]["name"], RUNNER_PORT, "/v1/status", "PATCH", bench.RESUME
-                ),
-                pods,
+                lambda pod: self.kube.pod_proxy(pod["metadata"]["name"], RUNNER_PORT, path, method, body), pods
             )
             pods = wait_runners_done(self.kube, name, n, load.timeout_s + 120)
         finally:
@@ -250,11 +253,25 @@ class ClusterService:
         took = time.monotonic() - started
         from_prometheus = self.from_prometheus(wall, time.time())
         logs = [pod_log(self.kube, pod) for pod in pods]
-        # run.sh's files of this Job, <script>-<target host>-<MODES>-part<i>.{json,csv.gz}, in a folder
-        # of its own on the results volume: read back (and removed) through a reader pod, on any cluster.
+        # What the runners wrote, in a folder of this Job's own on the results volume: read back (and
+        # removed) through a reader pod, on any cluster.
         files = out.parent / f"{out.stem}-files"
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
         volumes.fetch(self.kube, results_claim(job), files, image, folder=name, remove=True)
+        exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in pods]
+        try:
+            if method == "POST":
+                figures = split_loadgen(load, mode, warmup, out, label, files, logs, exits, samples, took)
+            else:
+                figures = self.split_k6(load, mode, out, label, files, logs, exits, samples, took)
+        finally:
+            shutil.rmtree(files, ignore_errors=True)
+            self.kube.delete_job(name)
+        figures["resume_spread_s"] = skew
+        return pod_requests(figures | from_prometheus, samples)
+
+    def split_k6(self, load, mode, out, label, files, logs, exits, samples, took) -> dict:
+        """k6's runners: run.sh's files, <script>-<target host>-<MODES>-part<i>.{json,csv.gz}."""
         stem = f"{Path(load.script).stem}-{self.name}-{bench.k6_mode(mode)['MODE']}"
         for i, log in enumerate(logs):
             bench.runner_file(out, i, "log").write_text(log)
@@ -262,13 +279,8 @@ class ClusterService:
                 source = files / f"{stem}-part{i}.{suffix}"
                 if source.exists():
                     shutil.copyfile(source, bench.runner_file(out, i, suffix))
-        shutil.rmtree(files, ignore_errors=True)
-        self.kube.delete_job(name)
-        exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in pods]
         summary, k6_exit = bench.merged_run(load, out, label, exits, logs)
-        summary["resume_spread_s"] = skew
-        figures = bench.split_figures(load, out, summary, samples, k6_exit, took)
-        return pod_requests(figures | from_prometheus, samples)
+        return bench.split_figures(load, out, summary, samples, k6_exit, took) | {"engine": "k6"}
 
     def from_prometheus(self, start: float, end: float) -> dict:
         """The same pods' figures over the run, as the namespace's Prometheus has them (PromQL),
