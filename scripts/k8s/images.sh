@@ -4,7 +4,8 @@
 # with vfs storage and chroot isolation; each image is also saved as an archive under
 # $LOOMLAB_CACHE/images. An image is rebuilt only when one of its inputs changed.
 #
-#   NAME   debian | pause | jvm | jvm-aot | jvm21 | postgres | loadgen | k6 | prometheus | keda   (default: all but keda, in that order)
+#   NAME   debian | pause | jvm | jvm-aot | jvm21 | postgres | loadgen | k6 | prometheus | keda   (default: all
+#          but k6 and keda, in that order; k6 only for autoscale and failover, which still need it)
 #   --push REGISTRY[/PREFIX]
 #          push the images a cluster runs (jvm, jvm-aot, jvm21, postgres, loadgen, k6, prometheus, keda) to a registry, as
 #          REGISTRY/PREFIX/loom-lab/<name>:<tag>, and record each one's digest in
@@ -268,7 +269,7 @@ if [[ ${1:-} == --push ]]; then
   shift 2
 fi
 names=("$@")
-((${#names[@]})) || names=(debian pause jvm jvm-aot jvm21 postgres loadgen k6 prometheus)
+((${#names[@]})) || names=(debian pause jvm jvm-aot jvm21 postgres loadgen prometheus)
 for n in "${names[@]}"; do
   case "$n" in
   debian) build_debian ;;

@@ -76,9 +76,10 @@ WRITES: dict[str, tuple[str, ...]] = {
     "db": ("db",),
     "k6": ("k6",),
     "cluster": ("cluster", "node"),
-    # scripts/k8s/images.sh builds k6 and the cluster's tools (pause, Prometheus, KEDA) it packs
-    "images": ("java", "k6", "cluster", "images"),
-    "deploy": ("java", "k6", "cluster", "images", "node"),
+    # scripts/k8s/images.sh builds loadgen and the cluster's tools (pause, Prometheus, KEDA) it packs;
+    # k6 only for autoscale and failover (deploy), which still read what only k6 gives
+    "images": ("java", "loadgen", "cluster", "images"),
+    "deploy": ("java", "loadgen", "k6", "cluster", "images", "node"),
     "verify": ("cluster",),  # scripts/k8s/verify.sh runs scripts/k8s/tools.sh
 }
 
