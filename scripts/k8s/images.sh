@@ -228,7 +228,10 @@ build_loadgen() {
 build_k6() {
   ensure_base
   local ctx="$out/context/k6" k6
-  k6="$(bash "$LOOMLAB_ROOT/scripts/k6.sh")"
+  # Your own k6 (K6, or on PATH): the lab never fetches or builds k6 (AGPL-3.0).
+  k6="${K6:-$(command -v k6 || true)}"
+  [[ -x $k6 ]] || die "the k6 image (./lab k8s autoscale and failover) packs a k6 of your own: put it on PATH or set K6=PATH
+      (the lab does not build k6: AGPL-3.0; https://grafana.com/docs/k6/latest/set-up/install-k6/)"
   mkdir -p "$ctx" && cp -p "$k6" "$ctx/k6"
   lab_code "$ctx"  # the answer code (python3 -m loomlab.bench.jobanswer)
   build k6 loom-lab/k6:1.8.1 "$ctx" \

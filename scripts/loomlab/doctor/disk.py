@@ -15,7 +15,7 @@ from pathlib import Path
 
 from loomlab import ROOT
 
-from .probes import CACHE, Finding, k6_built, k8s_built, loadgen_built, run
+from .probes import CACHE, Finding, k8s_built, loadgen_built, run
 
 # What every run writes besides the parts: its results and logs, the database's rows, a jar.
 RUN_GIB = 2.0
@@ -50,8 +50,6 @@ FIRST_TIME: dict[str, tuple[float, Callable[[], bool]]] = {
     "java": (1.0, maven_filled),
     # PostgreSQL's cluster (0.3 after the bench's ingest runs) and pgvector's build
     "db": (1.0, database_made),
-    # k6 from the Go module proxy: its modules and Go's build cache of it (1.2)
-    "k6": (2.0, lambda: bool(k6_built())),
     # loadgen: vegeta's modules and Go's build cache of it (0.2)
     "loadgen": (0.5, lambda: bool(loadgen_built())),
     # the Kubernetes components: Go's module cache (5.7, kept), its build cache (9.8, removed once
@@ -74,12 +72,10 @@ WRITES: dict[str, tuple[str, ...]] = {
     "aot": ("java", "db"),
     "native": ("java",),
     "db": ("db",),
-    "k6": ("k6",),
     "cluster": ("cluster", "node"),
-    # scripts/k8s/images.sh builds loadgen and the cluster's tools (pause, Prometheus, KEDA) it packs;
-    # k6 only for autoscale and failover (deploy), which still read what only k6 gives
+    # scripts/k8s/images.sh builds loadgen and the cluster's tools (pause, Prometheus, KEDA) it packs
     "images": ("java", "loadgen", "cluster", "images"),
-    "deploy": ("java", "loadgen", "k6", "cluster", "images", "node"),
+    "deploy": ("java", "loadgen", "cluster", "images", "node"),
     "verify": ("cluster",),  # scripts/k8s/verify.sh runs scripts/k8s/tools.sh
 }
 

@@ -24,7 +24,7 @@ APT = "apt-get install -y"
 # Go: k6 v1.8.1 and loadgen (vegeta v12.13.0's library) declare go 1.24; the lab's Kubernetes build
 # (kube-router, KEDA) 1.26. Debian 12's golang-go is 1.19; a Go >= 1.21 fetches a newer toolchain
 # itself when GOTOOLCHAIN asks for it.
-GO_FOR_K6 = (1, 24)
+GO_FOR_LOADGEN = (1, 24)
 GO_FOR_K8S = (1, 26)
 GO_FOR_KUBECTL = (1, 25)  # scripts/k8s/kubernetes/go.mod, where ./lab builds kubectl alone
 GO_FROM = (
@@ -96,11 +96,6 @@ def go(need: tuple[int, int], skip: Callable[[], str]) -> Callable[[], Finding]:
         return Finding(False, f"go {'.'.join(map(str, have))} at {path}")
 
     return probe
-
-
-def k6_built() -> str:
-    done = run("bash", str(ROOT / "scripts" / "k6.sh"), "--if-built")
-    return f"k6 built: {done.stdout.strip()}" if done.returncode == 0 else ""
 
 
 def loadgen_built() -> str:

@@ -37,7 +37,7 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
     images = target.pushed(args.registry)
     beside = tuple(plan.BESIDE_LOCAL[v] for v in variants if v in plan.BESIDE_LOCAL)
     print(
-        f"== applying {' '.join(('deploy/k8s/local', *beside))} (database, {', '.join(variants)}) and the k6 scripts",
+        f"== applying {' '.join(('deploy/k8s/local', *beside))} (db, {', '.join(variants)}) and the Jobs' objects",
         flush=True,
     )
     names = [plan.VARIANTS[v][0] for v in variants]
