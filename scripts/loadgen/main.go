@@ -35,14 +35,11 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -163,7 +160,7 @@ func (c countPacer) Rate(time.Duration) float64 { return math.Inf(1) }
 
 func main() {
 	var p plan
-	var targetsPath, bodiesPath, resultsPath, summaryPath, stages string
+	var targetsPath, bodiesPath, resultsPath, samplesPath, summaryPath, stages string
 	var g stream
 	var method, proto string
 	var merged []string
@@ -203,6 +200,7 @@ func main() {
 		return nil
 	})
 	flag.StringVar(&resultsPath, "results", "", "vegeta's results (gob) to this file (none if empty)")
+	flag.StringVar(&samplesPath, "samples", "", "every request (sent at, latency, status, error) as CSV to this file (none if empty)")
 	flag.Func("merge", "a runner's -results file: the runners' results read as one run of the plan; repeatable", func(v string) error {
 		merged = append(merged, v)
 		return nil
@@ -244,17 +242,24 @@ func main() {
 	s := newSummary(p)
 	sinks := []func(*vegeta.Result){s.add}
 	if resultsPath != "" {
-		out, err := os.Create(resultsPath)
+		sink, closeResults, err := resultsSink(resultsPath)
 		if err != nil {
 			log.Fatal(err)
 		}
-		defer out.Close()
-		enc := vegeta.NewEncoder(out)
-		sinks = append(sinks, func(r *vegeta.Result) {
-			if err := enc.Encode(r); err != nil {
+		defer closeResults()
+		sinks = append(sinks, sink)
+	}
+	if samplesPath != "" {
+		sink, closeSamples, err := samplesSink(samplesPath)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer func() {
+			if err := closeSamples(); err != nil {
 				log.Fatal(err)
 			}
-		})
+		}()
+		sinks = append(sinks, sink)
 	}
 	attack(p, tr, sinks...)
 	if err := writeJSON(summaryPath, s.close()); err != nil {
@@ -282,14 +287,4 @@ func streamRun(p plan, g stream, method, proto, bodiesPath, summaryPath string) 
 		return err
 	}
 	return writeJSON(summaryPath, s.close())
-}
-
-func writeJSON(path string, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -42,4 +43,20 @@ func readResults(path string, sink func(*vegeta.Result)) error {
 		}
 		sink(&r)
 	}
+}
+
+// resultsSink writes every result to a -results file in vegeta's own encoding (gob), which
+// readResults (and `vegeta report`) reads back.
+func resultsSink(path string) (func(*vegeta.Result), func() error, error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	enc := vegeta.NewEncoder(out)
+	sink := func(r *vegeta.Result) {
+		if err := enc.Encode(r); err != nil {
+			log.Fatal(err)
+		}
+	}
+	return sink, out.Close, nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
+	"os"
 	"slices"
 	"time"
 
@@ -164,4 +166,15 @@ func stats(samples []float64) Stats {
 		Count: len(samples), Sum: sum, Min: samples[0], Mean: mean, SD: math.Sqrt(max(0, sq/n-mean*mean)),
 		P50: rank(50), P90: rank(90), P95: rank(95), P99: rank(99), Max: samples[len(samples)-1],
 	}
+}
+
+// writeJSON writes the summary (indented) to its file.
+func writeJSON(path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }

@@ -251,28 +251,18 @@ class Replicas(unittest.TestCase):
 
 class Failover(unittest.TestCase):
     def test_failed_requests_and_their_window_from_k6s_csv(self):
-        import tempfile
-
-        from loomlab.bench import k6csv
         from loomlab.incluster.experiments.failover import failures, summary_line
 
-        with tempfile.TemporaryDirectory() as d:
-            path = Path(d) / "run.csv.gz"
-            # k6's times in microseconds: 10 s, 10.5 s, 11 s, 12 s; two of the four failed.
-            k6csv.write(
-                path,
-                [
-                    (10_000_000, 100.0, False),
-                    (10_500_000, 3.0, True),
-                    (11_000_000, 5.0, True),
-                    (12_000_000, 101.0, False),
-                ],
-            )
-            total, failed = failures(path.read_bytes())
+        # loadgen's -samples: sent at 10 s, 10.5 s, 11 s, 12 s; a 503 and no answer among them.
+        samples = (
+            "timestamp_us,latency_us,status,error\n10000000,100000,200,\n10500000,3000,503,\n"
+            '11000000,5000,0,"dial tcp: connection refused"\n12000000,101000,200,\n'
+        )
+        total, failed = failures(samples)
         self.assertEqual((total, [t for t, _ in failed]), (4, [10.5, 11.0]))
         self.assertEqual(
             summary_line(total, failed, killed_at=10.0),
-            "2 of 4 requests failed (2 HTTP 200), from +0.5 s to +1.0 s after the kill",
+            "2 of 4 requests failed (1 HTTP 503, 1 no answer), from +0.5 s to +1.0 s after the kill",
         )
         self.assertEqual(summary_line(4, [], 10.0), "none of 4 requests failed")
 

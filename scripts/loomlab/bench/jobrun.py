@@ -19,6 +19,7 @@ winner).
   SEGMENTS, JOB_COMPLETION_INDEX  one run split over N runners (an Indexed Job): this pod's share
              (share), vegeta's results kept for the driver's merge (RESULTS/part<i>.results.bin)
   PAUSED     1: the run starts on POST /start (port 6565; GET /ready answers once it may)
+  SAMPLES    1: every request of one run as a CSV row (RESULTS/run.samples.csv), as a failover reads them
 The load's parameters (VUS, ITERATIONS, SLEEP_MS, ...) default to the bench's; one given here
 replaces the load's own.
 
@@ -207,7 +208,7 @@ def main(argv: list[str], env: Mapping[str, str] = os.environ) -> int:
     if runners > 1:  # one runner of a split (an Indexed Job's pod): its share, its results kept
         i = int(env.get("JOB_COMPLETION_INDEX", "0"))
         load, out = share(load, i, runners), results / f"part{i}.json"
-    engine = Loadgen(loadgen, results=runners > 1)
+    engine = Loadgen(loadgen, results=runners > 1, samples=env.get("SAMPLES") == "1")
     result = run(load, env["LANE"], target, out, label, warmup, engine, paused=env.get("PAUSED") == "1")
     sys.stdout.write(printed(result))
     sys.stdout.flush()

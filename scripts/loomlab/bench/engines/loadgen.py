@@ -192,12 +192,14 @@ class BodyFiles:
 @dataclass(frozen=True)
 class Loadgen:
     """`path`: the driver's binary. `results`: each run also keeps vegeta's own results beside its
-    summary (<out>.results.bin), which `merge` reads back with those of other runners."""
+    summary (<out>.results.bin), which `merge` reads back with those of other runners. `samples`:
+    every request as a CSV row beside it (<out>.samples.csv: sent at, latency, status, error)."""
 
     path: str
     name: str = "loadgen"
     bodies: BodyFiles = field(default_factory=BodyFiles)
     results: bool = False
+    samples: bool = False
 
     def version(self) -> str:
         return "loadgen (scripts/loadgen) on vegeta v12.13.0"
@@ -230,6 +232,8 @@ class Loadgen:
             cmd += ["-bodies", str(self.bodies.path(request.bodies))]
         if self.results:
             cmd += ["-results", str(results_file(out))]
+        if self.samples:
+            cmd += ["-samples", str(out.with_suffix(".samples.csv"))]
         return self._run(load, env, request, cmd, out, label)
 
     def merge(self, load: Load, mode: str, warmup: bool, parts: list[Path], out: Path, label: str) -> Generated:

@@ -55,6 +55,8 @@ def embeddings(seed: int, dim: int) -> list[str]:
 
 
 def _text(v: object) -> str:
+    """`v` as JavaScript's JSON.stringify writes it, byte for byte (the records k6's scripts sent):
+    json.dumps would differ on numbers (1.0 where JavaScript writes 1; 1e+21 where it writes 1e21)."""
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(v, list):

@@ -1,17 +1,18 @@
 """`./lab k8s failover`: one of two service pods killed (SIGKILL) under a constant load.
 
-The JVM variant runs 2 pods (the PodDisruptionBudget's case) in the virtual mode; one k6 Job
-offers a constant arrival rate to their Service and writes every request (k6's CSV output) to the
-results volume; part-way through, the lab kills one pod's JVM with SIGKILL through containerd, as
-an out-of-memory kill or a crash would. The report gives the requests that failed and over which
-window, the arrivals dropped, and how long the killed pod took to serve again (the kubelet
-restarts its container). Writes failover.md and failover.json.
+The JVM variant runs 2 pods (the PodDisruptionBudget's case) in the virtual mode; one loadgen Job
+offers a constant arrival rate to their Service (the bench's open sleep load at this rate and length)
+and writes every request (loadgen's -samples) to the results volume; part-way through, the lab
+kills one pod's JVM with SIGKILL through containerd, as an out-of-memory kill or a crash would. The
+report gives the requests that failed and over which window, the arrivals dropped, and how long
+the killed pod took to serve again (the kubelet restarts its container). Writes failover.md and
+failover.json.
 """
 
 from __future__ import annotations
 
 import csv
-import gzip
+import dataclasses
 import io
 import json
 import time
@@ -32,18 +33,15 @@ from loomlab.render import render
 VARIANT, MODE = "jvm", "virtual"
 
 
-def failures(samples_gz: bytes) -> tuple[int, list[tuple[float, str]]]:
-    """(requests, [(unix seconds, status)] of the failed ones) from k6's CSV (unix_micro times)."""
+def failures(samples_csv: str) -> tuple[int, list[tuple[float, str]]]:
+    """(requests, [(unix seconds, status)] of the failed ones) from loadgen's -samples: a failure as
+    k6 counted one, no answer or a status outside 200-399."""
     total, failed = 0, []
-    with io.TextIOWrapper(gzip.GzipFile(fileobj=io.BytesIO(samples_gz))) as f:
-        for row in csv.DictReader(f):
-            if row["metric_name"] == "http_req_failed":
-                total += 1
-                if float(row["metric_value"]) > 0:
-                    status = row["status"]
-                    failed.append(
-                        (int(row["timestamp"]) / 1e6, "no answer" if status in ("", "0") else f"HTTP {status}")
-                    )
+    for row in csv.DictReader(io.StringIO(samples_csv)):
+        total += 1
+        status = int(row["status"])
+        if not 200 <= status < 400:
+            failed.append((int(row["timestamp_us"]) / 1e6, "no answer" if status == 0 else f"HTTP {status}"))
     return total, sorted(failed)
 
 
@@ -69,7 +67,7 @@ def kill(kube: Kube, pod: str) -> float:
 
 
 def running_pod(kube: Kube, job: str) -> dict | None:
-    """The Job's pod once its k6 container runs."""
+    """The Job's pod once its container runs."""
     for pod in deploy.job_pods(kube, job):
         if (pod["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running"):
             return pod
@@ -82,17 +80,12 @@ def serving_again(kube: Kube, victim: str) -> float | None:
     return time.time() if status["restartCount"] > 0 and status.get("ready") else None
 
 
-def open_load(rate: int, seconds: int) -> bench.Load:
-    """The sleep endpoint (100 ms) at a constant arrival rate: every failure is a request lost."""
-    return bench.Load(
-        f"open {rate} req/s for {seconds} s",
-        "k6/sleep.js",
-        "sleep",
-        {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(rate), "DURATION": f"{seconds}s", "MAX_VUS": "500"},
-        rate=rate,
-        open_s=seconds,
-        timeout_s=seconds + 120,
-    )
+def open_load(suite: bench.Suite, rate: int, seconds: int) -> bench.Load:
+    """The bench's open sleep load (100 ms) at this constant arrival rate and length (the Job finds it
+    by its name and takes these parameters): every failure is a request lost."""
+    load = next(ld for ld in suite.loads if ld.env.get("MODEL") == "open")
+    env = {**load.env, "SLEEP_MS": "100", "RATE": str(rate), "DURATION": f"{seconds}s", "MAX_VUS": "500"}
+    return dataclasses.replace(load, env=env, rate=rate, open_s=seconds, timeout_s=seconds + 120)
 
 
 def main(argv):
@@ -100,36 +93,36 @@ def main(argv):
     run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
     out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
     suite = bench.sleep.suites(bench.Scale())[0]
-    load = open_load(args.rate, args.seconds)
+    load = open_load(suite, args.rate, args.seconds)
     templates = jobs.job_templates(job_docs, run.images)
     service = ClusterService(kube, VARIANT, suite, MODE, "failover", container.get("env", []), templates, out, [], 2)
     service.wait_ready()
     job_name = jobs.job_id("failover")
-    # On k6: the failures are read from every request's sample, which loadgen does not write yet.
-    job = jobs.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False, k6=True)
-    # Every request in k6's CSV, in a folder of the Job's own.
+    job = jobs.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False)
+    # Every request in loadgen's CSV, in a folder of the Job's own.
     jobs.set_env(job["spec"]["template"]["spec"]["containers"][0], SAMPLES="1", RESULTS=f"/results/{job_name}")
     victim = service.pods[0]
-    print(f"== {load.name} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
+    shape = f"open {args.rate} req/s for {args.seconds} s"
+    print(f"== {shape} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
         kube.apply([job])
         if not proc.wait_until(lambda: running_pod(kube, job_name), 120, 0.2):
             raise LabError(f"Job {job_name} did not start")
-        time.sleep(args.kill_at + 3)  # k6's setup() waits for readiness first: a few seconds
+        time.sleep(args.kill_at + 3)  # the Job waits for the service to answer it first: a few seconds
         killed_at = kill(kube, victim)
         back_at = proc.wait_until(lambda: serving_again(kube, victim), 120, 0.2)
         pod = deploy.wait_job(kube, job_name, load.timeout_s)
         log = deploy.pod_log(kube, pod)
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
         volumes.fetch(kube, deploy.results_claim(job), out / "samples", image, folder=job_name, remove=True)
-        samples = (out / "samples" / f"sleep-{name}-{MODE}.csv.gz").read_bytes()
+        samples = (out / "samples" / "run.samples.csv").read_text()
     finally:
         kube.delete_job(job_name)
-    summary = json.loads(jobs.summary_of(log) or "{}")
-    figures = lr.k6_figures(summary, load.scenario) if summary else {}
+    printed = bench.loadgen_run(log)
+    figures = printed["figures"] if printed else {}
     total, failed = failures(samples)
     result = {  # failover.json
-        "load": load.name,
+        "load": shape,
         "mode": MODE,
         "victim": victim,
         "killed_at": killed_at,
@@ -144,7 +137,7 @@ def main(argv):
 
 
 def write_report(out: Path, args, name: str, result: dict, figures: dict):
-    """failover.md: the setup, the answer (what failed, for how long) and k6's figures."""
+    """failover.md: the setup, the answer (what failed, for how long) and the generator's figures."""
     again = result["serving_again_s"]
     back = f"{again:.1f} s" if again is not None else "not within 120 s"
     text = render(
