@@ -148,4 +148,4 @@ class ClusterReportsTest(unittest.TestCase):
         md = (out / "failover.md").read_text()
         self.assertIn("`./lab k8s failover --rate 300 --seconds 60 --kill-at 20`", md)
         self.assertIn("served again (restarted, Ready) not within 120 s after the kill", md)
-        self.assertIn("k6: 600.0 req/s", md)
+        self.assertIn("loadgen: 600.0 req/s", md)
