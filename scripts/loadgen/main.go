@@ -60,10 +60,13 @@ type plan struct {
 	duration   time.Duration
 	maxWorkers uint64
 	timeout    time.Duration
-	expect     [][]byte
-	stages     []stage
-	fields     []string
-	latencyOf  []string
+	// A new connection per request: kube-proxy spreads connections, not requests, so kept-alive
+	// connections stay on the pods they first reached and a new pod would get none of the load.
+	newConnections bool
+	expect         [][]byte
+	stages         []stage
+	fields         []string
+	latencyOf      []string
 }
 
 // planned is the number of requests the plan asks for.
@@ -126,7 +129,7 @@ func attack(p plan, tr vegeta.Targeter, sinks ...func(*vegeta.Result)) {
 		body = 4096
 	}
 	opts := []func(*vegeta.Attacker){
-		vegeta.Timeout(p.timeout), vegeta.KeepAlive(true), vegeta.MaxBody(body),
+		vegeta.Timeout(p.timeout), vegeta.KeepAlive(!p.newConnections), vegeta.MaxBody(body),
 		vegeta.MaxWorkers(workers), vegeta.Connections(int(workers)),
 	}
 	if p.model == "closed" {
@@ -173,6 +176,7 @@ func main() {
 	flag.DurationVar(&p.duration, "duration", 0, "open: how long arrivals go on; closed: how long users send (instead of -iterations)")
 	flag.Uint64Var(&p.maxWorkers, "max-workers", 2000, "open: most requests in flight")
 	flag.DurationVar(&p.timeout, "timeout", 60*time.Second, "a request's timeout")
+	flag.BoolVar(&p.newConnections, "new-connections", false, "a new connection per request (as many distinct clients), not kept alive")
 	flag.StringVar(&stages, "stages", "", "closed: users ramped through DURATION:USERS,... (instead of -users)")
 	flag.Func("expect", "text every answer's body must hold (a failed check otherwise); repeatable", func(v string) error {
 		p.expect = append(p.expect, []byte(v))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -170,5 +171,28 @@ func TestPlansOutsideTheBoundsAreRefused(t *testing.T) {
 		if p.validate() == nil {
 			t.Errorf("%s: %+v accepted", name, p)
 		}
+	}
+}
+
+// With -new-connections every request opens its own connection; kept alive, the users reuse theirs.
+func TestNewConnectionsOpenOnePerRequest(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("ok"))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	p := plan{model: "closed", users: 2, iterations: 10, timeout: time.Minute}
+	run(p, srv.URL)
+	kept := conns.Swap(0)
+	p.newConnections = true
+	run(p, srv.URL)
+	if fresh := conns.Load(); kept > 2 || fresh != 20 {
+		t.Fatalf("connections: %d kept alive (want at most 2), %d new (want 20)", kept, fresh)
 	}
 }

@@ -90,7 +90,7 @@ COMMANDS: tuple[Command, ...] = (
         "the local PostgreSQL 15 + pgvector (QUARKUS_DATASOURCE_JDBC_URL wins)",
         "db",
     ),
-    Command("k6", "[k6 args]", "the cached real k6 (built once from the Go module proxy)", "k6", own_help=True),
+    Command("k6", "[k6 args]", "your own k6, from PATH (the lab never installs k6: AGPL-3.0)", "k6", own_help=True),
     Command(
         "k8s up",
         "",

@@ -87,6 +87,27 @@ class Autoscaler(unittest.TestCase):
             [(1000.0, 1025.0, 1, True), (1025.0, 1065.0, 2, True), (1065.0, 1070.0, 2, False)],
         )
 
+    def test_a_phase_s_load_figures_come_from_the_requests_sent_in_it(self):
+        from loomlab.incluster.experiments import phases
+
+        samples = "timestamp_us,latency_us,status,error\n" + "".join(
+            f"{10_000_000 + i * 100_000},{(i + 1) * 1000},{503 if i % 4 == 0 else 200},\n" for i in range(100)
+        )
+        requests = phases.requests_of(samples)
+        first = phases.window(requests, 10.0, 15.0)  # 50 requests sent in 5 s, 13 of them 503
+        self.assertEqual((first["rate"], round(first["shed_pct"], 1), first["p99_ms"]), (10.0, 26.0, 50.0))
+        self.assertEqual(phases.window(requests, 30.0, 40.0)["rate"], 0.0)
+
+    def test_an_experiment_s_own_load_is_carried_by_the_bench_s_load_of_its_model(self):
+        from loomlab.bench import api as bench
+        from loomlab.incluster.core import jobs
+
+        suite = bench.sleep.suites(bench.Scale())[0]
+        own = bench.sleep.open_sleep_load(1.5, 500.0, 240)
+        carried = jobs.carried(own, suite)
+        self.assertIn(carried.name, {ld.name for ld in suite.loads})
+        self.assertEqual((carried.env, carried.rate), (own.env, own.rate))
+
     def test_the_runs_side_by_side(self):
         from loomlab.incluster.experiments.autoscaletable import table
 

@@ -77,9 +77,9 @@ class LayeringTest(unittest.TestCase):
         self.assertEqual(unexplained, [])
 
     def test_what_runs_without_the_venv_needs_the_standard_library_only(self):
-        # The k6 image runs loomlab.bench.jobanswer with Debian's python3 and no package installed;
-        # ./lab prints every command's --help before it creates the venv.
-        for module in ("loomlab.bench.jobanswer", "loomlab.bench.cli", "loomlab.incluster.cli"):
+        # The loadgen image runs loomlab.bench.jobrun (and the k6 image jobanswer) with Debian's python3
+        # and no package installed; ./lab prints every command's --help before it creates the venv.
+        for module in ("loomlab.bench.jobrun", "loomlab.bench.jobanswer", "loomlab.bench.cli", "loomlab.incluster.cli"):
             code = f"import sys; sys.path.insert(0, {str(PACKAGE.parent)!r}); import {module}"
             run = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, f"{module}: {run.stderr[-2000:]}")

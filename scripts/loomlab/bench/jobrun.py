@@ -52,13 +52,19 @@ BEGIN = "----- loom-lab loadgen run -----"
 END = "----- end of loom-lab loadgen run -----"
 
 
+# How a run connects, beside a load's own parameters: NEW_CONNECTIONS=true, a new connection per
+# request (an autoscaled Service: kube-proxy spreads connections, not requests).
+ENGINE_KEYS = ("NEW_CONNECTIONS",)
+
+
 def load_of(script: str, name: str, env: Mapping[str, str]) -> Load:
     """The bench's load of this script and name, its parameters replaced by those `env` gives (a
-    load's request is made from its parameters); refused when the bench has no such load (a run on
-    loadgen needs the load's request, which only the bench's own loads declare)."""
+    load's request is made from its parameters) and ENGINE_KEYS added; refused when the bench has no
+    such load (a run on loadgen needs the load's request, which only the bench's own loads declare)."""
     for _, load in suites_of(script):
         if load.name == name and load.request is not None:
-            return dataclasses.replace(load, env={k: env.get(k, v) for k, v in load.env.items()})
+            params = {k: env.get(k, v) for k, v in load.env.items()} | {k: env[k] for k in ENGINE_KEYS if k in env}
+            return dataclasses.replace(load, env=params)
     raise LabError(f"the bench has no load of {script} named {name!r} (./lab bench --plan lists them)")
 
 

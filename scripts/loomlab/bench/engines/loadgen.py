@@ -228,6 +228,8 @@ class Loadgen:
             cmd = [self.path, *stream_flags(base_url, request)]
         cmd += [*shape_flags(env, request), "-summary", str(out)]
         cmd += answer_flags(request)
+        if env.get("NEW_CONNECTIONS") == "true":  # as many distinct clients: k6's K6_NO_VU_CONNECTION_REUSE
+            cmd.append("-new-connections")
         if request.bodies is not None:
             cmd += ["-bodies", str(self.bodies.path(request.bodies))]
         if self.results:

@@ -5,6 +5,7 @@ k6's samples or series), and its log read back as the run's figures."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
 import re
@@ -207,3 +208,15 @@ def first_request_s(summary: dict) -> float:
         raise LabError(f"vegeta's earliest {summary['vegeta']['earliest']!r} is not RFC 3339")
     zone = "+00:00" if m[3] == "Z" else m[3]
     return datetime.fromisoformat(m[1] + zone).timestamp() + float("0" + (m[2] or ""))
+
+
+def carried(load: bench.Load, suite: bench.Suite) -> bench.Load:
+    """`load` (an experiment's own rate or length) under the name of the suite's load of the same
+    script and model, whose parameters it carries: a Job finds its load by that name
+    (jobrun.load_of) and takes the parameters it is given."""
+    model = load.env.get("MODEL", "closed")
+    for ld in suite.loads:
+        same = ld.script == load.script and ld.env.get("MODEL", "closed") == model
+        if same and ld.request is not None and set(load.env) <= set(ld.env):
+            return dataclasses.replace(load, name=ld.name, request=ld.request)
+    raise LabError(f"{load.name}: the {suite.workload} suite has no load of {load.script} with its parameters")

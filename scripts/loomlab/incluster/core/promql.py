@@ -41,20 +41,6 @@ def window(start: float, end: float) -> str:
     return f"{max(1, round(end - start))}s"
 
 
-def k6_window(prom: Prometheus, testid: str, start: float, end: float) -> dict:
-    """k6's figures of one Job (its testid) over [start, end], from its remote-written samples:
-    answers per second, the share of them that were 503, and p99 (ms) from its native histogram."""
-    w, sel = window(start, end), f'testid="{testid}"'
-    total = prom.scalar(f"sum(increase(k6_http_reqs_total{{{sel}}}[{w}]))", end)
-    shed = prom.scalar(f'sum(increase(k6_http_reqs_total{{{sel},status="503"}}[{w}]))', end)
-    p99 = prom.scalar(f"histogram_quantile(0.99, sum(increase(k6_http_req_duration_seconds{{{sel}}}[{w}])))", end)
-    return {
-        "rate": total / max(end - start, 1e-9),
-        "shed_pct": 100 * (0.0 if math.isnan(shed) else shed) / total if total else math.nan,
-        "p99_ms": p99 * 1000,
-    }
-
-
 def pods_window(prom: Prometheus, sel: str, start: float, end: float) -> dict:
     """The pods that `sel` selects (PromQL label matchers: 'variant="jvm"', 'pod=~"a|b"') over
     [start, end], from the service's own metrics as Prometheus scraped them: the most JVM threads

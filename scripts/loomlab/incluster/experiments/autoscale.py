@@ -3,12 +3,12 @@ bound by its threads, and what scaling it costs next to one virtual pod.
 
 The JVM variant gets the sleep suite's configuration (a worker pool of 50: a bound of 500 req/s at
 100 ms) and one autoscaler (experiments.autoscalers): the CPU HorizontalPodAutoscaler, KEDA on the
-worker pool's demand from Prometheus, or none. One k6 Job holds the mode (worker, or --mode
+worker pool's demand from Prometheus, or none. One loadgen Job holds the mode (worker, or --mode
 virtual) at a multiple of that bound, then the load stops and the run watches the scale-down (up to
 --after s). Every few seconds it records what the autoscaler saw and decided beside what the pods
-saw (CPU from the metrics API, worker threads busy, queued, the longest wait). Prometheus then
-gives each phase between two changes of the pod count its k6 figures (answers, 503 share, p99) and
-its pods' (threads, RSS, CPU). Writes autoscale-<on>-<mode>.md and .json.
+saw (CPU from the metrics API, worker threads busy, queued, the longest wait). Each phase between
+two changes of the pod count then gets the load's figures from every request loadgen wrote
+(answers, 503 share, p99) and its pods' from Prometheus (threads, RSS, CPU). Writes autoscale-<on>-<mode>.md and .json.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, keda
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, jobs
+from loomlab.incluster.core import deploy, jobs, volumes
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus
@@ -38,7 +38,7 @@ from loomlab.render import render
 def watch(
     kube: Kube, scaler: Autoscaler, variant: str, job: str, t0: float, period: float, deadline: float, after: float
 ):
-    """A look every `period` s while the k6 Job runs, then after it until the autoscaler is back at
+    """A look every `period` s while the load Job runs, then after it until the autoscaler is back at
     one pod (or `after` s have passed): (the looks, when the load ended)."""
     looks: list[dict] = []
     ended = None
@@ -57,13 +57,13 @@ def watch(
 
 
 def load_job(service: ClusterService, load: bench.Load, name: str, mode: str, keep_alive: bool) -> dict:
-    # On k6: the queue autoscaler reads k6's series in Prometheus, which loadgen does not write yet.
-    job = jobs.make_job(service.jobs, load, name, service.url, mode, "autoscale", False, k6=True)
-    if not keep_alive:
-        # A new connection per request, as many distinct clients would open: kube-proxy spreads
-        # connections, not requests, so k6's users would otherwise stay on the pods they first
-        # reached and a new pod would get none of the load (docs/results/2026-11-25-queue-autoscaler.md).
-        jobs.set_env(job["spec"]["template"]["spec"]["containers"][0], K6_NO_VU_CONNECTION_REUSE="true")
+    """The load's Job, every request written to the Job's folder of the results volume (the phases'
+    figures). Without `keep_alive`, a new connection per request, as many distinct clients would open:
+    kube-proxy spreads connections, not requests, so the users would otherwise stay on the pods they
+    first reached and a new pod would get none of the load (docs/results/2026-11-25-queue-autoscaler.md)."""
+    job = jobs.make_job(service.jobs, load, name, service.url, mode, "autoscale", False)
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    jobs.set_env(container, SAMPLES="1", RESULTS=f"/results/{name}", NEW_CONNECTIONS=str(not keep_alive).lower())
     return job
 
 
@@ -90,6 +90,8 @@ def autoscaler_for(kube: Kube, args, images: dict[str, str]) -> Autoscaler:
 
 
 def main(argv):
+    """One run from its setup to its report. Long because its cleanup (the Job, the autoscaler, back
+    to one pod) must wrap every step between the load's start and its figures."""
     args = cli.autoscale(argv)
     # Stopped (SIGTERM, a timeout), the run still deletes its Job and autoscaler and sets one pod.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -98,7 +100,8 @@ def main(argv):
     scaler = autoscaler_for(kube, args, run.images)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
     bound = lr.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
-    load = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
+    own = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
+    load = jobs.carried(own, suite)
     templates = jobs.job_templates(run.job_docs, run.images)
     env = container.get("env", [])
     service = ClusterService(kube, args.variant, suite, args.mode, "autoscale", env, templates, out, [])
@@ -106,30 +109,36 @@ def main(argv):
     scaler.apply(kube)
     job_name = jobs.job_id(f"autoscale-{args.on}")
     t0, started = time.monotonic(), time.time()
-    print(f"== {load.name}, {args.mode} mode, on {name}; {scaler.describe()}; a look every {args.period:.0f} s")
+    print(f"== {own.name}, {args.mode} mode, on {name}; {scaler.describe()}; a look every {args.period:.0f} s")
     try:
-        kube.apply([load_job(service, load, job_name, args.mode, args.keep_alive)])
+        job = load_job(service, load, job_name, args.mode, args.keep_alive)
+        kube.apply([job])
         deadline = t0 + load.timeout_s + 60 + args.after
         looks, ended = watch(kube, scaler, args.variant, job_name, t0, args.period, deadline, args.after)
         pod = deploy.wait_job(kube, job_name, 60)
         log = deploy.pod_log(kube, pod)
         events = scaler.events(kube, started)
+        image = job["spec"]["template"]["spec"]["containers"][0]["image"]
+        volumes.fetch(kube, deploy.results_claim(job), out / "samples", image, folder=job_name, remove=True)
     finally:
         kube.delete_job(job_name)
         scaler.delete(kube)
         # An autoscaler removed leaves the replicas it set: the next run starts from one pod.
         kube.scale_deployment(name, 1)
-    summary = jobs.summary_of(log)
-    figures = bench.figures_of(load, json.loads(summary), [], 0, time.monotonic() - t0) if summary else {}
+    printed = bench.loadgen_run(log)
+    took = time.monotonic() - t0
+    figures = bench.figures_from(load, printed["figures"], [], printed["exit"], took) if printed else {}
+    requests = phases.requests_of((out / "samples" / "run.samples.csv").read_text())
     prom = Prometheus(kube)
     report = {
         **{k: getattr(args, k) for k in ("on", "mode", "variant", "fraction", "seconds", "sleep_ms", "keep_alive")},
         "startup": service.startup,
-        "load": load.name,
+        "load": own.name,
+        "engine": "loadgen",
         "autoscaler": scaler.describe(),
         "figures": figures,
         "looks": looks,
-        "phases": phases.of(prom, looks, job_name, args.variant, started, ended or time.time()),
+        "phases": phases.of(prom, looks, requests, args.variant, started, ended or time.time()),
         "verdict": verdict(looks, scaler),
         "events": events,
     }
@@ -144,8 +153,8 @@ def stem(report: dict) -> str:
 
 
 def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
-    """autoscale-<on>-<mode>.md: the setup, the answer, k6's figures, the phases, every look and
-    the autoscaler's events."""
+    """autoscale-<on>-<mode>.md: the setup, the answer, the generator's figures, the phases, every
+    look and the autoscaler's events."""
     threads = bench.sleep.WORKER_THREADS
     text = render(
         "autoscale.md.j2",

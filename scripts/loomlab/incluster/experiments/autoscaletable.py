@@ -32,7 +32,7 @@ def row(r: dict) -> list[str]:
     down = first(looks, lambda lk: most > 1 and lk["t"] >= ended and len(lk["pods"]) == 1)
     return [
         f"{r['mode']}, {ON[r['on']]}, {r['load']} at {r.get('sleep_ms', 100)} ms"
-        + (", k6's users keeping their connections" if r.get("keep_alive") else "")
+        + (", the users keeping their connections" if r.get("keep_alive") else "")
         + (f", the {r['variant']} image" if r.get("variant", "jvm") != "jvm" else ""),
         str(most),
         lr.fmt(asked, 0),

@@ -12,7 +12,6 @@ failover.json.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 import time
@@ -81,11 +80,12 @@ def serving_again(kube: Kube, victim: str) -> float | None:
 
 
 def open_load(suite: bench.Suite, rate: int, seconds: int) -> bench.Load:
-    """The bench's open sleep load (100 ms) at this constant arrival rate and length (the Job finds it
-    by its name and takes these parameters): every failure is a request lost."""
-    load = next(ld for ld in suite.loads if ld.env.get("MODEL") == "open")
-    env = {**load.env, "SLEEP_MS": "100", "RATE": str(rate), "DURATION": f"{seconds}s", "MAX_VUS": "500"}
-    return dataclasses.replace(load, env=env, rate=rate, open_s=seconds, timeout_s=seconds + 120)
+    """The sleep endpoint (100 ms) at a constant arrival rate, carried by the bench's open sleep load
+    (the Job finds it by its name and takes these parameters): every failure is a request lost."""
+    env = {"SLEEP_MS": "100", "MODEL": "open", "RATE": str(rate), "DURATION": f"{seconds}s", "MAX_VUS": "500"}
+    name = f"open {rate} req/s for {seconds} s"
+    load = bench.Load(name, "k6/sleep.js", "sleep", env, rate=rate, open_s=seconds, timeout_s=seconds + 120)
+    return jobs.carried(load, suite)
 
 
 def main(argv):

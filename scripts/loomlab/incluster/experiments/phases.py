@@ -1,12 +1,16 @@
 """The phases of an autoscaled run: the stretches between two changes of the number of Ready pods
-(and the load's end), each with k6's figures (answers per second, 503 share, p99) and its pods'
-(CPU, threads, RSS, queue, longest wait for a thread) from Prometheus: what each step of the
-autoscaler changed, before and after."""
+(and the load's end), each with the load's figures from every request loadgen wrote (answers per
+second, 503 share, p99) and its pods' (CPU, threads, RSS, queue, longest wait for a thread) from
+Prometheus: what each step of the autoscaler changed, before and after."""
 
 from __future__ import annotations
 
+import csv
+import io
+import math
+
 from loomlab import labreport as lr
-from loomlab.incluster.core.promql import Prometheus, k6_window, pods_window
+from loomlab.incluster.core.promql import Prometheus, pods_window
 
 # A phase shorter than this has too few samples to give a rate or a p99 (Prometheus scrapes every 5 s).
 SHORTEST_S = 10.0
@@ -33,13 +37,40 @@ def bounds(looks: list[dict], started: float, ended: float) -> list[tuple[float,
     return [(a, b, n, loaded) for (a, n, loaded), b in zip(cuts, ends, strict=True) if b - a >= 1]
 
 
-def of(prom: Prometheus, looks: list[dict], testid: str, variant: str, started: float, ended: float) -> list[dict]:
+def requests_of(samples_csv: str) -> list[tuple[float, float, int]]:
+    """(sent at in Unix seconds, latency ms, status) of every request of loadgen's -samples."""
+    rows = csv.DictReader(io.StringIO(samples_csv))
+    return [(int(r["timestamp_us"]) / 1e6, int(r["latency_us"]) / 1e3, int(r["status"])) for r in rows]
+
+
+def window(requests: list[tuple[float, float, int]], start: float, end: float) -> dict:
+    """The requests sent in [start, end): answers per second, the share answered 503, and the p99
+    latency (ms, nearest rank over every one of them)."""
+    sent = [(ms, status) for at, ms, status in requests if start <= at < end]
+    if not sent:
+        return {"rate": 0.0, "shed_pct": math.nan, "p99_ms": math.nan}
+    latencies = sorted(ms for ms, _ in sent)
+    return {
+        "rate": len(sent) / max(end - start, 1e-9),
+        "shed_pct": 100 * sum(status == 503 for _, status in sent) / len(sent),
+        "p99_ms": latencies[max(0, math.ceil(0.99 * len(latencies)) - 1)],
+    }
+
+
+def of(
+    prom: Prometheus,
+    looks: list[dict],
+    requests: list[tuple[float, float, int]],
+    variant: str,
+    started: float,
+    ended: float,
+) -> list[dict]:
     out = []
     for a, b, ready, loaded in bounds(looks, started, ended):
         row = {"from_s": a - started, "to_s": b - started, "ready": ready, "loaded": loaded}
         row |= pods_window(prom, f'variant="{variant}"', a, b)
         if loaded:
-            row |= k6_window(prom, testid, a, min(b, ended))
+            row |= window(requests, a, min(b, ended))
         out.append(row)
     return out
 
