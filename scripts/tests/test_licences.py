@@ -1,14 +1,19 @@
-"""The Maven licence gate (pom.xml's license-maven-plugin, bound to `./mvnw verify`) refuses what the
-lab's policy refuses: run with the `licence-planted` profile, which adds a dependency under the
-AGPL-3.0 and one naming no licence from a repository in the tree, it must fail and name both. The
-gate's pass on the real dependencies is `./mvnw verify`'s own (./lab test)."""
+"""The licence gates refuse what the lab's policy refuses. Maven's (pom.xml's license-maven-plugin,
+bound to `./mvnw verify`): run with the `licence-planted` profile, which adds a dependency under the
+AGPL-3.0 and one naming no licence from a repository in the tree, it must fail and name both; its
+pass on the real dependencies is `./mvnw verify`'s own (./lab test). PyPI's (scripts/licences/pypi.sh,
+pip-licenses on the harness's venv): the venv passes; a package planted beside it under the AGPL, one
+under the SSPL and one naming no licence each fail it."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
+import tempfile
 import unittest
+from pathlib import Path
 
 from loomlab import ROOT
 
@@ -30,6 +35,35 @@ class MavenGateTest(unittest.TestCase):
         self.assertIn("There are 2 forbidden licenses used", said)
         self.assertRegex(said, r"-agpl-lib \(dev\.loomlab\.planted:agpl-lib:1\.0")
         self.assertRegex(said, r"'Unknown license' used by 1 dependencies:\s+-unlicensed-lib")
+
+
+class PypiGateTest(unittest.TestCase):
+    def gate(self, planted: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        """The gate on this venv, with a package planted on PYTHONPATH: name -> its metadata's lines."""
+        env = dict(os.environ)
+        with tempfile.TemporaryDirectory() as d:
+            for name, lines in (planted or {}).items():
+                info = Path(d) / f"{name}-1.0.dist-info"
+                info.mkdir()
+                (info / "METADATA").write_text(f"Metadata-Version: 2.4\nName: {name}\nVersion: 1.0\n{lines}")
+            env["PYTHONPATH"] = d
+            gate = ROOT / "scripts/licences/pypi.sh"
+            return subprocess.run(["bash", str(gate), sys.executable], capture_output=True, text=True, env=env)
+
+    def test_the_harness_s_packages_pass(self):
+        done = self.gate()
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+
+    def test_a_planted_agpl_sspl_or_unlicensed_package_fails_the_gate(self):
+        for name, lines in (
+            ("planted-agpl", "License-Expression: AGPL-3.0-only\n"),
+            ("planted-sspl", "Classifier: License :: Other/Proprietary License\nLicense: SSPL-1.0\n"),
+            ("planted-none", ""),
+        ):
+            with self.subTest(name):
+                done = self.gate({name: lines})
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                self.assertIn(f"for package {name}:1.0", done.stderr)
 
 
 if __name__ == "__main__":
