@@ -3,10 +3,13 @@ bound to `./mvnw verify`): run with the `licence-planted` profile, which adds a 
 AGPL-3.0 and one naming no licence from a repository in the tree, it must fail and name both; its
 pass on the real dependencies is `./mvnw verify`'s own (./lab test). PyPI's (scripts/licences/pypi.sh,
 pip-licenses on the harness's venv): the venv passes; a package planted beside it under the AGPL, one
-under the SSPL and one naming no licence each fail it."""
+under the SSPL and one naming no licence each fail it. npm's (scripts/licences/npm.sh, on the
+packages `./lab test`'s lint installs into k6/node_modules): they pass; a project holding an AGPL
+package, or one naming no licence, fails it."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -64,6 +67,34 @@ class PypiGateTest(unittest.TestCase):
                 done = self.gate({name: lines})
                 self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
                 self.assertIn(f"for package {name}:1.0", done.stderr)
+
+
+CHECKER = ROOT / "k6/node_modules/.bin/license-checker-rseidelsohn"
+
+
+@unittest.skipUnless(CHECKER.exists(), "./lab test's lint installs k6/node_modules (npm ci) before these tests")
+class NpmGateTest(unittest.TestCase):
+    def gate(self, directory: Path) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["bash", str(ROOT / "scripts/licences/npm.sh"), str(directory)], capture_output=True, text=True
+        )
+
+    def test_the_linter_s_packages_pass(self):
+        done = self.gate(ROOT / "k6")
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+
+    def test_a_planted_agpl_or_unlicensed_package_fails_the_gate(self):
+        for name, licence in (("planted-agpl", ', "license": "AGPL-3.0-only"'), ("planted-none", "")):
+            with self.subTest(name), tempfile.TemporaryDirectory() as d:
+                project = {"name": "t", "version": "1.0.0", "private": True, "dependencies": {name: "1.0.0"}}
+                (Path(d) / "package.json").write_text(json.dumps(project))
+                (Path(d) / "node_modules" / name).mkdir(parents=True)
+                (Path(d) / "node_modules" / name / "package.json").write_text(
+                    f'{{"name": "{name}", "version": "1.0.0"{licence}}}'
+                )
+                done = self.gate(Path(d))
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                self.assertIn(f'Package "{name}@1.0.0" is licensed under', done.stdout + done.stderr)
 
 
 if __name__ == "__main__":
