@@ -192,7 +192,9 @@ func TestNewConnectionsOpenOnePerRequest(t *testing.T) {
 	kept := conns.Swap(0)
 	p.newConnections = true
 	run(p, srv.URL)
-	if fresh := conns.Load(); kept > 2 || fresh != 20 {
-		t.Fatalf("connections: %d kept alive (want at most 2), %d new (want 20)", kept, fresh)
+	// Kept alive, the 2 users reuse theirs (a user may open another while its last one is still
+	// being returned to the pool: a few, never one a request).
+	if fresh := conns.Load(); kept >= 10 || fresh != 20 {
+		t.Fatalf("connections: %d kept alive (want a few, under 10), %d new (want 20)", kept, fresh)
 	}
 }
