@@ -98,8 +98,8 @@ CHECKS: tuple[Check, ...] = (
         "sudo ./lab db start, once (it installs gcc make dpkg-dev)",
     ),
     Check(
-        "k6 of your own (./lab k6, the autoscale and failover image)",
-        "needed",
+        "k6 of your own (./lab k6, the k6 Jobs' image: optional)",
+        "advice",
         ("k6",),
         command("k6"),
         "install it under your own licence (https://grafana.com/docs/k6/latest/set-up/install-k6/): the lab does not",
