@@ -96,22 +96,27 @@ class ShareTest(unittest.TestCase):
 
 @unittest.skipUnless(shutil.which("go"), "loadgen is built with Go")
 class JobRunTest(unittest.TestCase):
-    def test_a_job_s_environment_runs_the_bench_s_load_and_prints_its_figures(self):
+    def setUp(self):
+        """The service's stand-in on loopback, a results folder and the built loadgen, per test."""
         built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
         self.assertEqual(built.returncode, 0, built.stderr)
+        self.loadgen = built.stdout.strip()
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AnsweringAsEachMode)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
-        results = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, results, True)
+        self.url = f"http://127.0.0.1:{server.server_address[1]}"
+        self.results = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.results, True)
+
+    def test_a_job_s_environment_runs_the_bench_s_load_and_prints_its_figures(self):
         env = {
             **os.environ,
             **A3_SMOKE,
-            "TARGETS": f"http://127.0.0.1:{server.server_address[1]}",
+            "TARGETS": self.url,
             "LANE": "virtual",
-            "RESULTS": results,
-            "LOADGEN": built.stdout.strip(),
+            "RESULTS": str(self.results),
+            "LOADGEN": self.loadgen,
             "PYTHONPATH": str(ROOT / "scripts"),
         }
         # No taskset, no venv: the image's python3 with the standard library alone.
@@ -130,18 +135,11 @@ class JobRunTest(unittest.TestCase):
         self.assertGreater(got["gen_cpu_s"], 0)
 
     def test_rounds_check_the_pools_run_every_mode_in_turn_and_end_with_the_answer(self):
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AnsweringAsEachMode)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.addCleanup(server.server_close)
-        self.addCleanup(server.shutdown)
-        results = Path(tempfile.mkdtemp())
-        self.addCleanup(shutil.rmtree, results, True)
-        built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
-        url = f"http://127.0.0.1:{server.server_address[1]}"
+        results = self.results
         # The smoke load made small: the parameters the Job gives replace the load's own.
         env = {**A3_SMOKE, "VUS": "5", "ITERATIONS": "2", "SLEEP_MS": "20"}
-        env |= {"TARGETS": url, "ROUNDS": "2", "WARMUPS": "1", "RESULTS": str(results)}
-        env |= {"LOADGEN": built.stdout.strip(), "EXPECT_POOLS": "worker.max-threads=50"}
+        env |= {"TARGETS": self.url, "ROUNDS": "2", "WARMUPS": "1", "RESULTS": str(results)}
+        env |= {"LOADGEN": self.loadgen, "EXPECT_POOLS": "worker.max-threads=50"}
         log = io.StringIO()
         with contextlib.redirect_stdout(log):
             code = jobrun.main([], env)
@@ -159,16 +157,9 @@ class JobRunTest(unittest.TestCase):
     def test_a_split_s_runners_results_merge_into_one_run_of_the_whole_load(self):
         from loomlab.incluster.core.jobs import split_loadgen
 
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AnsweringAsEachMode)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.addCleanup(server.server_close)
-        self.addCleanup(server.shutdown)
-        results = Path(tempfile.mkdtemp())
-        self.addCleanup(shutil.rmtree, results, True)
-        built = subprocess.run(["bash", str(ROOT / "scripts/gotool.sh"), "loadgen"], capture_output=True, text=True)
+        results = self.results
         env = {**A3_SMOKE, "VUS": "5", "ITERATIONS": "3", "SLEEP_MS": "20", "LANE": "virtual", "SEGMENTS": "2"}
-        env |= {"TARGETS": f"http://127.0.0.1:{server.server_address[1]}", "RESULTS": str(results)}
-        env |= {"LOADGEN": built.stdout.strip()}
+        env |= {"TARGETS": self.url, "RESULTS": str(results), "LOADGEN": self.loadgen}
         logs, exits = [], []
         for i in range(2):  # the Indexed Job's pods, one after the other here
             log = io.StringIO()
