@@ -37,6 +37,7 @@ public class IngestService {
   private final DbConfig dbConfig;
   private final ConflictRetries retries;
   private final IngestMeters meters;
+  private final ChunkChecks checks;
 
   IngestService(
       ConnectionPermits permits,
@@ -46,7 +47,8 @@ public class IngestService {
       FanOutExecutors executors,
       DbConfig dbConfig,
       ConflictRetries retries,
-      IngestMeters meters) {
+      IngestMeters meters,
+      ChunkChecks checks) {
     this.permits = permits;
     this.budgets = budgets;
     this.writer = writer;
@@ -55,10 +57,17 @@ public class IngestService {
     this.dbConfig = dbConfig;
     this.retries = retries;
     this.meters = meters;
+    this.checks = checks;
   }
 
+  /**
+   * Writes a chunk after {@link ChunkChecks} found nothing wrong with it.
+   *
+   * @throws ProblemException {@code invalid-input} before anything is written
+   */
   public <R extends IngestRecord> BatchResult batch(
       Domain<R, ?> domain, Mode mode, WriteStrategy writes, List<R> input) {
+    checks.check(domain, input);
     Chunk<R> chunk = Chunk.of(domain, input);
     WaitBudget budget = budgets.current();
     try {

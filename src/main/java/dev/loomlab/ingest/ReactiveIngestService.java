@@ -34,6 +34,7 @@ public class ReactiveIngestService {
   private final DbConfig dbConfig;
   private final ConflictRetries retries;
   private final IngestMeters meters;
+  private final ChunkChecks checks;
 
   ReactiveIngestService(
       ReactiveDatabase database,
@@ -42,7 +43,8 @@ public class ReactiveIngestService {
       EventLoopTimer timer,
       DbConfig dbConfig,
       ConflictRetries retries,
-      IngestMeters meters) {
+      IngestMeters meters,
+      ChunkChecks checks) {
     this.database = database;
     this.budgets = budgets;
     this.writer = writer;
@@ -50,6 +52,7 @@ public class ReactiveIngestService {
     this.dbConfig = dbConfig;
     this.retries = retries;
     this.meters = meters;
+    this.checks = checks;
   }
 
   public <R extends IngestRecord> Uni<BatchResult> batch(
@@ -68,6 +71,9 @@ public class ReactiveIngestService {
     return Uni.createFrom()
         .deferred(
             () -> {
+              // On the event loop, as the checks of a REST signature ran: bounded by
+              // loomlab.problem.max-violations, and a valid chunk's cost is the records' own.
+              checks.check(domain, input);
               Chunk<R> chunk = Chunk.of(domain, input);
               Uni<Void> written =
                   writes == WriteStrategy.sequential

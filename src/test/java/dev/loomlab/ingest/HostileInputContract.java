@@ -11,6 +11,7 @@ import io.restassured.http.ContentType;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import me.escoffier.loom.loomunit.ShouldNotPin;
@@ -253,8 +254,34 @@ public abstract class HostileInputContract extends IngestContractBase {
         .then()
         .statusCode(400)
         .body("violations.size()", equalTo(51))
-        .body("violations[50].message", containsString("350 more violations not listed"));
+        .body("violations[50].message", containsString("checks stopped at 50 violations"))
+        .body("violations[50].message", containsString("[25] and after were not checked"));
     assertNothingIn(from, from + 200);
+  }
+
+  @Test
+  @ShouldNotPin
+  void aViolationPerElementStopsTheChecksInEveryStrategy() throws Exception {
+    // 1,000 records of 50 empty skills: 50,000 violations if every one were built.
+    long from = base() + 2_650;
+    TestDatabase.delete(noun(), from, from + 1_000);
+    List<Map<String, Object>> bad = new ArrayList<>();
+    for (long id = from; id < from + 1_000; id++) {
+      Map<String, Object> r = record(id, List.of());
+      r.put("skills", Collections.nCopies(50, Map.of()));
+      bad.add(r);
+    }
+    String d = domain();
+    for (List<String> s : STRATEGIES) {
+      post(s.get(0), s.get(1), bad)
+          .then()
+          .statusCode(400)
+          .contentType("application/problem+json")
+          .body("violations.size()", equalTo(51))
+          .body("violations.field", hasItem(d + "[0].skills[49].name"))
+          .body("violations[50].message", containsString(d + "[1] and after were not checked"));
+      assertNothingIn(from, from + 1_000);
+    }
   }
 
   @Test

@@ -3,7 +3,6 @@ package dev.loomlab.ingest.candidates;
 import dev.loomlab.ingest.IngestRecord;
 import dev.loomlab.ingest.Skill;
 import dev.loomlab.ingest.StorableText;
-import dev.loomlab.ingest.ValidChunk;
 import dev.loomlab.input.MostValues;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -17,7 +16,7 @@ import java.util.List;
 /**
  * One candidate (a person, seed D's CandidateDataProcessor) of a batch, as clients send it. Bounds
  * that are configuration (chunk size, embedding dimension, skills per record) are checked by {@link
- * ValidChunk}.
+ * dev.loomlab.ingest.ChunkChecks}, with the record's own constraints.
  */
 public record CandidateInput(
     @NotNull @Positive Long id,

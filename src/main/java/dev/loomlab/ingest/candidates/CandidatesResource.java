@@ -5,12 +5,10 @@ import dev.loomlab.execution.WaitBudgeted;
 import dev.loomlab.ingest.BatchResult;
 import dev.loomlab.ingest.IngestService;
 import dev.loomlab.ingest.ReactiveIngestService;
-import dev.loomlab.ingest.ValidChunk;
 import dev.loomlab.ingest.WriteStrategy;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.smallrye.mutiny.Uni;
-import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -69,7 +67,7 @@ public class CandidatesResource {
   public BatchResult workerBatch(
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @ValidChunk List<@Valid CandidateInput> candidates) {
+      List<CandidateInput> candidates) {
     return ingest.batch(domain, Mode.WORKER, writes, candidates);
   }
 
@@ -81,7 +79,7 @@ public class CandidatesResource {
   public BatchResult virtualBatch(
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @ValidChunk List<@Valid CandidateInput> candidates) {
+      List<CandidateInput> candidates) {
     return ingest.batch(domain, Mode.VIRTUAL, writes, candidates);
   }
 
@@ -94,7 +92,7 @@ public class CandidatesResource {
   public Uni<BatchResult> reactiveBatch(
       @Parameter(description = REACTIVE_WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @ValidChunk List<@Valid CandidateInput> candidates) {
+      List<CandidateInput> candidates) {
     return reactiveIngest.batch(domain, writes, candidates);
   }
 

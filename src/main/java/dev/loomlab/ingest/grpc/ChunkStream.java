@@ -6,7 +6,6 @@ import dev.loomlab.execution.WaitBudget;
 import dev.loomlab.execution.WaitBudget.Queue;
 import dev.loomlab.execution.WaitBudgets;
 import dev.loomlab.ingest.BatchResult;
-import dev.loomlab.ingest.ChunkChecks;
 import dev.loomlab.ingest.Domain;
 import dev.loomlab.ingest.IngestRecord;
 import dev.loomlab.ingest.IngestService;
@@ -50,7 +49,6 @@ final class ChunkStream<M, R extends IngestRecord> {
   private final Domain<R, ?> domain;
   private final Messages<M, R> messages;
   private final IngestService ingest;
-  private final ChunkChecks checks;
   private final WaitBudgets budgets;
   private final RequestThreads threads;
   private final GrpcStreamMetrics metrics;
@@ -68,7 +66,6 @@ final class ChunkStream<M, R extends IngestRecord> {
       Domain<R, ?> domain,
       Messages<M, R> messages,
       IngestService ingest,
-      ChunkChecks checks,
       WaitBudgets budgets,
       RequestThreads threads,
       GrpcStreamMetrics metrics,
@@ -77,7 +74,6 @@ final class ChunkStream<M, R extends IngestRecord> {
     this.domain = domain;
     this.messages = messages;
     this.ingest = ingest;
-    this.checks = checks;
     this.budgets = budgets;
     this.threads = threads;
     this.metrics = metrics;
@@ -147,7 +143,6 @@ final class ChunkStream<M, R extends IngestRecord> {
             WaitBudget budget = budgets.open(mode);
             budget.waited(Queue.THREAD, System.nanoTime() - arrival);
             List<R> records = messages.records().apply(chunk);
-            checks.check(domain, records);
             BatchResult result =
                 budgets.within(budget, () -> ingest.batch(domain, mode, writes, records));
             outcome = new Outcome(ChunkAcks.of(domain, sequence, result), null);

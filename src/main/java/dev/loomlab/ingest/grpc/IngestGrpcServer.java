@@ -2,7 +2,6 @@ package dev.loomlab.ingest.grpc;
 
 import dev.loomlab.execution.RequestThreads;
 import dev.loomlab.execution.WaitBudgets;
-import dev.loomlab.ingest.ChunkChecks;
 import dev.loomlab.ingest.IngestConfig;
 import dev.loomlab.ingest.IngestService;
 import dev.loomlab.ingest.candidates.CandidateDomain;
@@ -39,7 +38,6 @@ class IngestGrpcServer {
   private static final String ENCODING = "grpc-encoding";
 
   private final IngestService ingest;
-  private final ChunkChecks checks;
   private final WaitBudgets budgets;
   private final RequestThreads threads;
   private final GrpcStreamMetrics metrics;
@@ -49,7 +47,6 @@ class IngestGrpcServer {
 
   IngestGrpcServer(
       IngestService ingest,
-      ChunkChecks checks,
       WaitBudgets budgets,
       RequestThreads threads,
       GrpcStreamMetrics metrics,
@@ -57,7 +54,6 @@ class IngestGrpcServer {
       RecruitDomain recruits,
       CandidateDomain candidates) {
     this.ingest = ingest;
-    this.checks = checks;
     this.budgets = budgets;
     this.threads = threads;
     this.metrics = metrics;
@@ -82,7 +78,6 @@ class IngestGrpcServer {
                     recruits,
                     new ChunkStream.Messages<>(RecruitChunk::getSequence, RecruitMessages::records),
                     ingest,
-                    checks,
                     budgets,
                     threads,
                     metrics,
@@ -100,7 +95,6 @@ class IngestGrpcServer {
                     new ChunkStream.Messages<>(
                         CandidateChunk::getSequence, CandidateMessages::records),
                     ingest,
-                    checks,
                     budgets,
                     threads,
                     metrics,

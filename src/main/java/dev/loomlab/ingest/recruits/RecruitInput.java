@@ -5,7 +5,6 @@ import dev.loomlab.ingest.IngestRecord;
 import dev.loomlab.ingest.Skill;
 import dev.loomlab.ingest.StorableText;
 import dev.loomlab.ingest.StorableTime;
-import dev.loomlab.ingest.ValidChunk;
 import dev.loomlab.input.MostValues;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
@@ -19,7 +18,8 @@ import java.util.List;
 
 /**
  * One recruit (a job posting) of a batch, as clients send it. Bounds that are configuration (chunk
- * size, embedding dimension, skills per record) are checked by {@link ValidChunk}.
+ * size, embedding dimension, skills per record) are checked by {@link
+ * dev.loomlab.ingest.ChunkChecks}, with the record's own constraints.
  */
 public record RecruitInput(
     @NotNull @Positive Long id,

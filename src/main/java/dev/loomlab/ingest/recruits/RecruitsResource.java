@@ -5,12 +5,10 @@ import dev.loomlab.execution.WaitBudgeted;
 import dev.loomlab.ingest.BatchResult;
 import dev.loomlab.ingest.IngestService;
 import dev.loomlab.ingest.ReactiveIngestService;
-import dev.loomlab.ingest.ValidChunk;
 import dev.loomlab.ingest.WriteStrategy;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.smallrye.mutiny.Uni;
-import jakarta.validation.Valid;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -67,7 +65,7 @@ public class RecruitsResource {
   public BatchResult workerBatch(
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @ValidChunk List<@Valid RecruitInput> recruits) {
+      List<RecruitInput> recruits) {
     return ingest.batch(domain, Mode.WORKER, writes, recruits);
   }
 
@@ -79,7 +77,7 @@ public class RecruitsResource {
   public BatchResult virtualBatch(
       @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @ValidChunk List<@Valid RecruitInput> recruits) {
+      List<RecruitInput> recruits) {
     return ingest.batch(domain, Mode.VIRTUAL, writes, recruits);
   }
 
@@ -92,7 +90,7 @@ public class RecruitsResource {
   public Uni<BatchResult> reactiveBatch(
       @Parameter(description = REACTIVE_WRITES) @QueryParam("writes") @DefaultValue("sequential")
           WriteStrategy writes,
-      @ValidChunk List<@Valid RecruitInput> recruits) {
+      List<RecruitInput> recruits) {
     return reactiveIngest.batch(domain, writes, recruits);
   }
 
