@@ -23,6 +23,8 @@ class ReactivePoolProducer {
 
   private static final Logger LOG = Logger.getLogger(ReactivePoolProducer.class);
   private static final String JDBC = "jdbc:";
+  private static final String JDBC_PROPERTIES =
+      "quarkus.datasource.jdbc.additional-jdbc-properties.";
   static final String POOL_NAME = "loomlab-reactive";
 
   @Produces
@@ -40,12 +42,16 @@ class ReactivePoolProducer {
             .setConnectionTimeout((int) execution.maxWait().toMillis())
             .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
     LOG.infof(
-        "reactive pool: %d connections to %s:%d/%s, wait at most %d ms",
+        "reactive pool: %d connections to %s:%d/%s, wait at most %d ms, connect at most %d ms,"
+            + " read idle at most %d s, keep-alive %s",
         options.getMaxSize(),
         connect.getHost(),
         connect.getPort(),
         connect.getDatabase(),
-        options.getConnectionTimeout());
+        options.getConnectionTimeout(),
+        connect.getConnectTimeout(),
+        connect.getReadIdleTimeout(),
+        connect.isTcpKeepAlive());
     return Pool.pool(vertx, connect, options);
   }
 
@@ -72,11 +78,31 @@ class ReactivePoolProducer {
         .ifPresent(connect::setPassword);
     // The same session timeouts as every JDBC connection (SessionTimeouts).
     SessionTimeouts.settings(db).forEach(connect::addProperty);
+    wireBounds(config, connect);
     // One prepared statement per SQL text and connection, as the JDBC driver caches them.
     connect.setCachePreparedStatements(true);
     // Quarkus' Micrometer binder names the client's metrics "<type>|<name>": sql_* {clientName}.
     connect.setMetricsName("sql|" + POOL_NAME);
     return connect;
+  }
+
+  /**
+   * The JDBC driver's bounds on the wire, said once in application.properties, on the reactive
+   * client too: a connection attempt gives up after {@code connectTimeout} seconds, a connection
+   * that reads nothing for {@code socketTimeout} seconds is closed (its query fails; an idle pooled
+   * connection is closed and opened again when next needed), and a dead peer is found by TCP
+   * keep-alive.
+   */
+  static void wireBounds(Config config, PgConnectOptions connect) {
+    config
+        .getOptionalValue(JDBC_PROPERTIES + "connectTimeout", Integer.class)
+        .ifPresent(s -> connect.setConnectTimeout((int) TimeUnit.SECONDS.toMillis(s)));
+    config
+        .getOptionalValue(JDBC_PROPERTIES + "socketTimeout", Integer.class)
+        .ifPresent(s -> connect.setIdleTimeout(s).setIdleTimeoutUnit(TimeUnit.SECONDS));
+    config
+        .getOptionalValue(JDBC_PROPERTIES + "tcpKeepAlive", Boolean.class)
+        .ifPresent(connect::setTcpKeepAlive);
   }
 
   /** The pool's size: its own knob, else the JDBC pool's. */
