@@ -55,6 +55,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   private final Context context;
   private final Duration idleTimeout;
   private long idleTimer = -1;
+  private long deadlineTimer = -1;
   private Mode mode;
   private WriteStrategy writes;
   private boolean busy;
@@ -86,6 +87,11 @@ final class ChunkStream<M, R extends IngestRecord> {
       mode = metadata(MODE_HEADER, null, Mode.ON_THREADS);
       writes =
           metadata(WRITES_HEADER, WriteStrategy.sequential, EnumSet.allOf(WriteStrategy.class));
+      CallDeadline.of(call.headers().get(CallDeadline.HEADER))
+          .ifPresent(
+              d ->
+                  deadlineTimer =
+                      context.owner().setTimer(Math.max(1, d.toMillis()), id -> onDeadline(d)));
     } catch (ProblemException p) {
       fail(p, null);
       return;
@@ -126,11 +132,46 @@ final class ChunkStream<M, R extends IngestRecord> {
             1));
   }
 
+  /** The client's deadline passed: the call ends; nothing sent after it is written. */
+  private void onDeadline(Duration deadline) {
+    deadlineTimer = -1;
+    if (closed) {
+      return;
+    }
+    closeWith(
+        GrpcStatus.DEADLINE_EXCEEDED,
+        ProblemException.unavailable(
+            "the call's deadline ("
+                + CallDeadline.HEADER
+                + " "
+                + deadline.toMillis()
+                + " ms) passed; what was acknowledged is committed"
+                + (busy
+                    ? ", the chunk being written commits or rolls back without its acknowledgement"
+                    : "")
+                + "; resend what has no acknowledgement on a new call",
+            1));
+  }
+
+  /** The call is over, however it ended: no timer of it fires. */
+  private void stopTimers() {
+    disarmIdle();
+    if (deadlineTimer >= 0) {
+      context.owner().cancelTimer(deadlineTimer);
+      deadlineTimer = -1;
+    }
+  }
+
   private <E extends Enum<E>> E metadata(String header, E absent, Set<E> accepted) {
     return Bounds.oneOf("metadata " + header, header, call.headers().get(header), absent, accepted);
   }
 
   private void onChunk(M chunk) {
+    if (closed) {
+      // The call has its status (an idle or deadline timeout, an invalid message): a chunk sent
+      // after it is not written.
+      return;
+    }
     disarmIdle();
     long arrival = System.nanoTime();
     long sequence = messages.sequence().applyAsLong(chunk);
@@ -195,14 +236,14 @@ final class ChunkStream<M, R extends IngestRecord> {
   }
 
   private void closeWith(GrpcStatus status, ProblemException p) {
-    disarmIdle();
+    stopTimers();
     closed = true;
     metrics.stream(domain, mode, status);
     GrpcProblems.end(call.response(), status, p, null);
   }
 
   private void onCut(Object cause) {
-    disarmIdle();
+    stopTimers();
     if (closed) {
       return;
     }
@@ -223,7 +264,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   }
 
   private void finish() {
-    disarmIdle();
+    stopTimers();
     if (closed) {
       return;
     }
@@ -233,7 +274,7 @@ final class ChunkStream<M, R extends IngestRecord> {
   }
 
   private void fail(ProblemException p, Long sequence) {
-    disarmIdle();
+    stopTimers();
     if (closed) {
       return;
     }
