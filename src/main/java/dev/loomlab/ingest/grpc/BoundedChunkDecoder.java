@@ -4,6 +4,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import com.google.protobuf.WireFormat;
 import dev.loomlab.ingest.IngestConfig;
@@ -17,7 +18,9 @@ import java.util.List;
  * Decodes a chunk message only after a scan of its wire form has counted its records and, in each
  * record, its repeated fields against their bounds: a 10 MB message of 900,000 tiny records, or of
  * one embedding of two million floats, is refused having built nothing, where protobuf's parser
- * would first build every one. The scan allocates nothing in proportion to the message.
+ * would first build every one. The scan allocates nothing in proportion to the message. A field the
+ * schema does not define, at any depth, is refused and named too: protobuf keeps it aside as an
+ * unknown field and the chunk would be written without it.
  *
  * @param <M> the chunk message
  */
@@ -86,7 +89,12 @@ final class BoundedChunkDecoder<M> implements GrpcMessageDecoder<M> {
     byte[] bytes = message.payload().getBytes();
     try {
       scan(CodedInputStream.newInstance(bytes));
-      return parser.parseFrom(bytes);
+      M chunk = parser.parseFrom(bytes);
+      String unknown = unknownAt((Message) chunk);
+      if (unknown != null) {
+        throw new Crossed(unknown.startsWith(" ") ? "the chunk" + unknown : unknown);
+      }
+      return chunk;
     } catch (InvalidProtocolBufferException e) {
       throw new CodecException(e);
     } catch (IOException e) {
@@ -148,6 +156,40 @@ final class BoundedChunkDecoder<M> implements GrpcMessageDecoder<M> {
                 + ")");
       }
     }
+  }
+
+  /**
+   * Where {@code m} or a message within it holds a field its type does not define (a number of
+   * another schema, or a known number sent with another wire type, which protobuf also sets aside),
+   * as a path from {@code m} ("recruits[3].skills[0] has field 9, ..."), or null if none does.
+   */
+  private static String unknownAt(Message m) {
+    if (!m.getUnknownFields().asMap().isEmpty()) {
+      return " has field "
+          + m.getUnknownFields().asMap().keySet().iterator().next()
+          + ", which "
+          + m.getDescriptorForType().getFullName()
+          + " does not define with that wire type";
+    }
+    for (FieldDescriptor f : m.getDescriptorForType().getFields()) {
+      if (f.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+        continue;
+      }
+      if (f.isRepeated()) {
+        for (int i = 0, n = m.getRepeatedFieldCount(f); i < n; i++) {
+          String inner = unknownAt((Message) m.getRepeatedField(f, i));
+          if (inner != null) {
+            return f.getName() + "[" + i + "]" + (inner.startsWith(" ") ? inner : "." + inner);
+          }
+        }
+      } else if (m.hasField(f)) {
+        String inner = unknownAt((Message) m.getField(f));
+        if (inner != null) {
+          return f.getName() + (inner.startsWith(" ") ? inner : "." + inner);
+        }
+      }
+    }
+    return null;
   }
 
   private int indexOf(int field) {

@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.instanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.protobuf.Timestamp;
+import com.google.protobuf.UnknownFieldSet;
 import dev.loomlab.ingest.IngestClient;
 import dev.loomlab.ingest.grpc.StreamClient.Call;
 import dev.loomlab.ingest.grpc.StreamClient.Outcome;
@@ -141,6 +142,33 @@ class HostileStreamTest {
     assertThat(o.message(), o.code(), equalTo(3));
     assertThat(o.fields(), hasItem("recruits[0].postedAt"));
     assertThat(o.fields(), hasItem("recruits[1].postedAt"));
+    RECRUITS.assertNothingIn(id, id + 1);
+  }
+
+  @Test
+  void aFieldTheSchemaDoesNotDefineIsAnInvalidArgumentNamed() throws Exception {
+    long id = 1_070_400;
+    RECRUITS.delete(id, id + 1);
+    RecruitChunk.Builder chunk =
+        ((RecruitChunk) Chunks.of(RECRUITS, 1, IngestStreamTest.records(RECRUITS, id, 2)))
+            .toBuilder();
+    // Field 99 on the second record's first skill: protobuf would set it aside, and the chunk
+    // would be written without it.
+    UnknownFieldSet unknown =
+        UnknownFieldSet.newBuilder()
+            .addField(99, UnknownFieldSet.Field.newBuilder().addVarint(1).build())
+            .build();
+    Recruit second = chunk.getRecruits(1);
+    chunk.setRecruits(
+        1,
+        second.toBuilder().setSkills(0, second.getSkills(0).toBuilder().setUnknownFields(unknown)));
+    Outcome o = stream(chunk.build());
+    assertThat(o.message(), o.code(), equalTo(3));
+    assertThat(o.message(), containsString("recruits[1].skills[0] has field 99"));
+    RECRUITS.assertNothingIn(id, id + 1);
+    Outcome top = stream(chunk.setRecruits(1, second).setUnknownFields(unknown).build());
+    assertThat(top.message(), top.code(), equalTo(3));
+    assertThat(top.message(), containsString("the chunk has field 99"));
     RECRUITS.assertNothingIn(id, id + 1);
   }
 
