@@ -2,7 +2,7 @@
 --k6 the raw summaries and samples of its k6 twin, deploy/k8s/jobs), off its results
 volume, on any cluster: a reader pod that mounts the volume read-only (after the Job's pod let go
 of it, so a ReadWriteOnce volume may move to another node), the files packed with tar and read
-back through the API server (pods/exec), the pod deleted. Writes them under --out."""
+back through the API server (its log: pods/log, no exec), the pod deleted. Writes them under --out."""
 
 from __future__ import annotations
 
