@@ -6,7 +6,7 @@ import unittest
 import yaml
 
 from loomlab import ROOT
-from loomlab.verify import testrun
+from loomlab.verify import KUSTOMIZATIONS, render, testrun
 
 RUNNER = ROOT / "deploy/k8s/access/runner.yaml"
 BOUNDS = ROOT / "deploy/k8s/access/bounds.yaml"
@@ -43,9 +43,35 @@ class RunnerRoleTest(unittest.TestCase):
         for rule in grants("networkpolicies"):
             self.assertFalse({"delete", "deletecollection", "list", "watch"} & set(rule["verbs"]), rule)
 
-    def test_exec_is_the_results_readers_alone(self):
-        (rule,) = grants("pods/exec")
-        self.assertEqual(sorted(rule["verbs"]), ["create", "get"])
+    def test_no_way_into_a_running_pod(self):
+        # exec into the database's pod is its superuser; a results volume is read through a log.
+        for sub in ("pods/exec", "pods/attach", "pods/portforward", "pods/ephemeralcontainers"):
+            self.assertEqual(grants(sub), [], sub)
+
+
+ADMISSION = ROOT / "deploy/k8s/access/admission.yaml"
+
+
+class AdmissionPolicyTest(unittest.TestCase):
+    """What the Role cannot say (which Secret, no externalIPs, no Secret in the runner's own pods)
+    is said by a ValidatingAdmissionPolicy applied with it; ./lab k8s verify proves each refusal on
+    a real API server."""
+
+    def test_the_policy_is_applied_with_the_role_and_denies(self):
+        listed = yaml.safe_load((ROOT / "deploy/k8s/access/kustomization.yaml").read_text())["resources"]
+        self.assertIn("admission.yaml", listed)
+        docs = {d["kind"]: d for d in yaml.safe_load_all(ADMISSION.read_text()) if d}
+        policy, binding = docs["ValidatingAdmissionPolicy"], docs["ValidatingAdmissionPolicyBinding"]
+        self.assertEqual(binding["spec"]["policyName"], policy["metadata"]["name"])
+        self.assertEqual(binding["spec"]["validationActions"], ["Deny"])
+        self.assertEqual(policy["spec"]["failurePolicy"], "Fail")
+        (condition,) = policy["spec"]["matchConditions"]
+        self.assertIn("system:serviceaccount:loom-lab:loom-lab-runner", condition["expression"])
+
+    def test_it_judges_every_kind_that_carries_a_pod_or_a_secret(self):
+        (policy,) = [d for d in yaml.safe_load_all(ADMISSION.read_text()) if d and d["kind"].endswith("Policy")]
+        judged = {r for rule in policy["spec"]["matchConstraints"]["resourceRules"] for r in rule["resources"]}
+        self.assertLessEqual({"pods", "secrets", "services", "deployments", "statefulsets", "jobs"}, judged)
 
 
 def quantity(value: str | int) -> float:
@@ -162,6 +188,20 @@ class OperatorTestRunTest(unittest.TestCase):
                 container = pod["spec"]["containers"][0]["securityContext"]
                 self.assertFalse(container["allowPrivilegeEscalation"])
                 self.assertEqual(container["capabilities"]["drop"], ["ALL"])
+
+
+class ObjectCountsTest(unittest.TestCase):
+    def test_every_kustomization_at_once_fits_the_counts(self):
+        """Each kind's objects across every kustomization of deploy/k8s (by name: overlays share
+        theirs), under the quota's count with room for a second run's."""
+        hard = bounds("ResourceQuota")["hard"]
+        named: dict[str, set[str]] = {}
+        for k in KUSTOMIZATIONS:
+            for d in render(K8S / k):
+                named.setdefault(d["kind"], set()).add(d["metadata"]["name"])
+        for key, kind in (("count/secrets", "Secret"), ("count/configmaps", "ConfigMap"),
+                          ("count/services", "Service"), ("count/jobs.batch", "Job")):  # fmt: skip
+            self.assertLessEqual(2 * len(named.get(kind, ())), int(hard[key]), kind)
 
 
 if __name__ == "__main__":

@@ -77,7 +77,9 @@ def apiserver(t: dict) -> Argv:
             "--client-ca-file": PKI / "ca.crt",
             "--token-auth-file": PKI / "tokens.csv",
             "--authorization-mode": "Node,RBAC",
-            "--enable-admission-plugins": "NodeRestriction",
+            # Beside the defaults (ValidatingAdmissionPolicy among them): a Service may not claim an
+            # external IP, which would take that address's traffic in the cluster (CVE-2020-8554).
+            "--enable-admission-plugins": "NodeRestriction,DenyServiceExternalIPs",
             "--service-account-issuer": "https://kubernetes.default.svc.cluster.local",
             "--service-account-key-file": PKI / "sa.pub",
             "--service-account-signing-key-file": PKI / "sa.key",

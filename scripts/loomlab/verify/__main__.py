@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import K8S, KUSTOMIZATIONS, NAMESPACE, ROOT, SERVED_CRDS, Failure, render, say
+from . import K8S, KUSTOMIZATIONS, NAMESPACE, ROOT, SERVED_CRDS, Failure, access, render, say
 from .apiserver import ApiServer
 from .k6files import k6_check
 from .refs import images_check, refs_check
@@ -90,6 +90,9 @@ def main():
         say(f"   all: refs: {refs_check(everything, 'all')} references resolved across every kustomization")
         say(f"   all: images: {images_check(everything, 'all')} container images, each naming its registry")
         broken_cases(tools["KUBECONFORM"], schemas, server)
+        say("== 5. access: the runner's account on the API server")
+        lab = rendered["base"] + rendered["overlays/jvm"]
+        access.check(server, rendered["access"], lab, say)
     finally:
         server.stop()
     say("k8s verify: all stages passed")

@@ -1,0 +1,133 @@
+"""Stage 5, access: deploy/k8s/access applied for real to the test API server, then the runner's
+account tried there (`kubectl --as`): every refusal its Role and its admission policy promise, seen,
+and the lab's own objects accepted. A case decided otherwise fails the stage."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import yaml
+
+from loomlab.verify import Failure
+from loomlab.verify.apiserver import ApiServer
+
+RUNNER = "system:serviceaccount:loom-lab:loom-lab-runner"
+NAMESPACE = "loom-lab"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    doc: dict
+    allowed: bool
+
+
+def pod(name: str, env: list[dict] | None = None, volumes: list[dict] | None = None) -> dict:
+    """A pod Pod Security "restricted" admits, with `env` and `volumes` of the case's."""
+    container: dict = {
+        "name": "main",
+        "image": "registry.example.com/loom-lab/loadgen:0.1.0",
+        "securityContext": {
+            "allowPrivilegeEscalation": False,
+            "runAsNonRoot": True,
+            "capabilities": {"drop": ["ALL"]},
+            "seccompProfile": {"type": "RuntimeDefault"},
+        },
+        "env": env or [],
+    }
+    spec = {"automountServiceAccountToken": False, "containers": [container], "volumes": volumes or []}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": NAMESPACE}, "spec": spec}
+
+
+def secret_env(secret: str) -> list[dict]:
+    return [{"name": "X", "valueFrom": {"secretKeyRef": {"name": secret, "key": "password"}}}]
+
+
+def secret(name: str, kind: str = "Opaque", annotations: dict | None = None) -> dict:
+    meta = {"name": name, "namespace": NAMESPACE, "annotations": annotations or {}}
+    return {"apiVersion": "v1", "kind": "Secret", "metadata": meta, "type": kind, "stringData": {"password": "x"}}
+
+
+def with_secret(workload: dict, name: str) -> dict:
+    """The lab's own workload reading Secret `name` in its first container."""
+    changed = yaml.safe_load(yaml.safe_dump(workload))
+    changed["spec"]["template"]["spec"]["containers"][0].setdefault("env", []).extend(secret_env(name))
+    return changed
+
+
+def cases(lab: list[dict]) -> list[Case]:
+    """The lab's own workloads and Service (from deploy/k8s/base and an overlay), and what the
+    runner must not make of them."""
+    deployment = next(d for d in lab if d["kind"] == "Deployment")
+    statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
+    service = next(d for d in lab if d["kind"] == "Service")
+    exposed = yaml.safe_load(yaml.safe_dump(service))
+    exposed["spec"]["externalIPs"] = ["203.0.113.7"]
+    account = {"kubernetes.io/service-account.name": "default"}
+    token = secret("db-credentials", "kubernetes.io/service-account-token", account)
+    return [
+        Case("the service's Deployment (reads db-credentials)", deployment, True),
+        Case("the database's StatefulSet (reads db-credentials)", statefulset, True),
+        Case("a Service of the lab", service, True),
+        Case("the Secret db-credentials", secret("db-credentials"), True),
+        Case("a pod of its own, reading no Secret", pod("reader"), True),
+        Case("a pod of its own reading db-credentials", pod("thief", env=secret_env("db-credentials")), False),
+        Case("a pod of its own mounting a Secret", pod("thief", volumes=[{"name": "s", "secret": {"secretName": "x"}}]),
+             False),
+        Case("the Deployment reading another Secret", with_secret(deployment, "other"), False),
+        Case("a service-account token Secret", token, False),
+        Case("a Secret of another name", secret("other"), False),
+        Case("a Service with externalIPs", exposed, False),
+    ]  # fmt: skip
+
+
+def decided(server: ApiServer, case: Case) -> tuple[bool, str]:
+    p = server.kubectl("--as", RUNNER, "create", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump(case.doc))
+    return p.returncode == 0, " ".join((p.stderr or p.stdout).split())[-200:]
+
+
+def can_i(server: ApiServer, verb: str, resource: str) -> bool:
+    """Whether the runner may; "pods/exec" is a subresource (kubectl alone would read a pod named
+    exec)."""
+    kind, _, sub = resource.partition("/")
+    asked = [kind] + (["--subresource", sub] if sub else [])
+    p = server.kubectl("--as", RUNNER, "-n", NAMESPACE, "auth", "can-i", verb, *asked)
+    return p.stdout.strip() == "yes"
+
+
+# (verb, resource, whether the Role grants it)
+RBAC = (
+    ("create", "pods", True),
+    ("create", "pods/exec", False),
+    ("create", "pods/attach", False),
+    ("create", "pods/portforward", False),
+    ("get", "secrets", False),
+    ("list", "secrets", False),
+    ("delete", "networkpolicies", False),
+)
+
+
+def check(server: ApiServer, access: list[dict], lab: list[dict], say: Callable[[str], None]) -> None:
+    p = server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all(access))
+    if p.returncode != 0:
+        raise Failure(f"access: {p.stderr.strip()}")
+    # The policy takes effect once the API server has loaded it: the first refusal is waited for.
+    first = next(c for c in cases(lab) if not c.allowed)
+    deadline = time.monotonic() + 60
+    while decided(server, first)[0] and time.monotonic() < deadline:
+        time.sleep(0.5)
+    wrong = []
+    for case in cases(lab):
+        ok, said = decided(server, case)
+        say(f"   access: {case.name}: {'accepted' if ok else 'refused: ' + said}")
+        if ok != case.allowed:
+            wrong.append(case.name)
+    for verb, resource, granted in RBAC:
+        can = can_i(server, verb, resource)
+        say(f"   access: can the runner {verb} {resource}? {'yes' if can else 'no'}")
+        if can != granted:
+            wrong.append(f"{verb} {resource}")
+    if wrong:
+        raise Failure("access: decided otherwise than the Role and the policy promise: " + "; ".join(wrong))
