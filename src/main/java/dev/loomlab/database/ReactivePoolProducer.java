@@ -43,14 +43,14 @@ class ReactivePoolProducer {
             .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
     LOG.infof(
         "reactive pool: %d connections to %s:%d/%s, wait at most %d ms, connect at most %d ms,"
-            + " read idle at most %d s, keep-alive %s",
+            + " idle at most %d s, keep-alive %s",
         options.getMaxSize(),
         connect.getHost(),
         connect.getPort(),
         connect.getDatabase(),
         options.getConnectionTimeout(),
         connect.getConnectTimeout(),
-        connect.getReadIdleTimeout(),
+        connect.getIdleTimeout(),
         connect.isTcpKeepAlive());
     return Pool.pool(vertx, connect, options);
   }
@@ -89,9 +89,9 @@ class ReactivePoolProducer {
   /**
    * The JDBC driver's bounds on the wire, said once in application.properties, on the reactive
    * client too: a connection attempt gives up after {@code connectTimeout} seconds, a connection
-   * that reads nothing for {@code socketTimeout} seconds is closed (its query fails; an idle pooled
-   * connection is closed and opened again when next needed), and a dead peer is found by TCP
-   * keep-alive.
+   * that reads and writes nothing for {@code socketTimeout} seconds is closed (its query fails; an
+   * idle pooled connection is closed and opened again when next needed), and a dead peer is found
+   * by TCP keep-alive.
    */
   static void wireBounds(Config config, PgConnectOptions connect) {
     config
