@@ -7,6 +7,11 @@ LOOMLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LOOMLAB_CACHE="${LOOMLAB_CACHE:-$HOME/.cache/loom-lab}"
 export LOOMLAB_ROOT LOOMLAB_CACHE
 
+# Go where go.dev's instructions install it, for a shell whose PATH was not changed to include it.
+if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
+  export PATH="/usr/local/go/bin:$PATH"
+fi
+
 log() { printf '\033[1;34m[lab]\033[0m %s\n' "$*" >&2; }
 warn() { printf '\033[1;33m[lab]\033[0m %s\n' "$*" >&2; }
 die() {

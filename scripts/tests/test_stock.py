@@ -17,7 +17,8 @@ class ReadmeStepsTest(unittest.TestCase):
     def test_the_readmes_line_its_doctor_and_its_two_commands(self):
         found = plan.readme_steps((ROOT / "README.md").read_text())
         lines = [s.line for s in found]
-        self.assertEqual(lines[0], "apt-get update -qq")
+        # The package lists first (a stock machine's are empty), then the install, as written.
+        self.assertEqual(lines[0], "apt-get update")
         self.assertTrue(lines[1].startswith("apt-get install -y "), lines[1])
         for package in ("git", "unzip", "python3-venv", "postgresql-15"):
             self.assertIn(f" {package}", lines[1])
@@ -26,12 +27,19 @@ class ReadmeStepsTest(unittest.TestCase):
         self.assertEqual(found[2].accept, (0, plan.DOCTOR_MISSING))
         self.assertEqual(found[3].accept, (0,))
 
+    def test_nothing_runs_that_the_readme_does_not_say(self):
+        readme = "```bash\napt-get install -y git && ./lab doctor\n./lab bench\n./lab test\n```\n"
+        self.assertEqual(
+            [s.line for s in plan.readme_steps(readme)],
+            ["apt-get install -y git", "./lab doctor", "./lab bench", "./lab test"],
+        )
+
     def test_then_replaces_the_two_commands_only(self):
         found = plan.steps((ROOT / "README.md").read_text(), ["bench --profile smoke --strict"])
         self.assertEqual([s.line for s in found][2:], ["./lab doctor", "./lab bench --profile smoke --strict"])
 
     def test_a_readme_without_its_line_is_refused(self):
-        with self.assertRaisesRegex(LabError, "apt-get install"):
+        with self.assertRaisesRegex(LabError, "install"):
             plan.readme_steps("# x\n\n```bash\n./lab bench\n./lab test\n```\n")
         with self.assertRaisesRegex(LabError, "two commands"):
             plan.readme_steps("```bash\napt-get install -y git && ./lab doctor\n./lab bench\n```\n")

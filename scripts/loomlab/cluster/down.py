@@ -25,6 +25,8 @@ def down(compare: bool = True):
         return
     before_file = RUN / "host-before.json"
     before = json.loads(before_file.read_text()) if before_file.exists() else None
+    modules_file = RUN / host.MODULES_LOADED
+    modules = modules_file.read_text().split() if modules_file.exists() else []
     with Step("pods deleted, then the components stopped"):
         stop_pods()
     with Step("containers removed, containerd stopped"):
@@ -44,6 +46,8 @@ def down(compare: bool = True):
             "host restored: iptables, interfaces, addresses, routes, mounts, listening sockets, sysctls, IP sets and "
             "cgroups are as before `up`"
         )
+    # Last: the snapshot was taken with them loaded (their sysctls are part of it).
+    host.unload(modules)
 
 
 def stop_pods():

@@ -7,7 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
-from .settings import BRIDGE, NODE_IP, POD_CIDR, PORTS, fail, sh
+from .settings import BRIDGE, NODE_IP, POD_CIDR, PORTS, fail, say, sh
 
 # Chains of ours and of the components; `down` removes exactly these.
 CHAIN_PREFIXES = ("KUBE-", "CNI-", "LOOMLAB-")
@@ -135,6 +135,34 @@ def compare_host(before: dict, after: dict) -> list[str]:
     return diffs
 
 
+BRIDGE_NF = Path("/proc/sys/net/bridge/bridge-nf-call-iptables")  # present once br_netfilter is loaded
+MODULES_LOADED = "modules-loaded"  # under RUN: the kernel modules `up` loaded, which `down` unloads
+
+
+def br_netfilter_loadable() -> bool:
+    """Loaded already, or a module this kernel can load (Debian ships it; nothing loads it before a
+    container runtime asks)."""
+    return BRIDGE_NF.exists() or (
+        shutil.which("modinfo") is not None and sh("modinfo", "br_netfilter", check=False).returncode == 0
+    )
+
+
+def load_br_netfilter() -> bool:
+    """Loads br_netfilter where it is missing: True when this call loaded it (`down` unloads it)."""
+    if BRIDGE_NF.exists():
+        return False
+    sh("modprobe", "br_netfilter")
+    if not BRIDGE_NF.exists():
+        fail("modprobe br_netfilter succeeded but /proc/sys/net/bridge did not appear")
+    return True
+
+
+def unload(modules: list[str]):
+    for module in modules:
+        if sh("modprobe", "-r", module, check=False).returncode != 0:
+            say(f"left the {module} kernel module loaded (in use by something else): modprobe -r {module}")
+
+
 def preflight():
     """What `up` needs, checked before it changes anything."""
     missing = []
@@ -170,8 +198,11 @@ def preflight():
     for plugin in ("bridge", "host-local", "loopback"):
         if not Path(f"/usr/lib/cni/{plugin}").exists():
             missing.append(f"CNI plugin /usr/lib/cni/{plugin} (Debian: containernetworking-plugins)")
-    if not Path("/proc/sys/net/bridge/bridge-nf-call-iptables").exists():
-        missing.append("the br_netfilter kernel module (Services between pods on one bridge need it)")
+    if not br_netfilter_loadable():
+        missing.append(
+            "the br_netfilter kernel module, neither loaded nor found by modinfo (Services between pods on one bridge "
+            "need it; Debian: kmod, and the kernel's own modules)"
+        )
     if not os.access("/sys/fs/cgroup", os.W_OK) and not any(
         os.access(c, os.W_OK) for c in Path("/sys/fs/cgroup").glob("*")
     ):

@@ -54,6 +54,8 @@ def up():
             sh("bash", ROOT / "scripts" / "k8s" / "images.sh", "pause", timeout=900)
     RUN.mkdir(parents=True, exist_ok=True)
     RUN.chmod(0o700)  # tokens, kubeconfigs and keys live below it
+    if host.load_br_netfilter():
+        (RUN / host.MODULES_LOADED).write_text("br_netfilter\n")
     (RUN / "host-before.json").write_text(json.dumps(host.host_state(), indent=1))
     try:
         bring_up(t)

@@ -154,7 +154,9 @@ CHECKS: tuple[Check, ...] = (
         GO_FROM.format(need="1.26"),
     ),
     Check("cgroups", "needed", ("cluster",), cgroups, "run as root on a host (not in an unprivileged container)"),
-    Check("br_netfilter", "needed", ("cluster",), br_netfilter, "modprobe br_netfilter"),
+    Check(
+        "br_netfilter", "needed", ("cluster",), br_netfilter, "apt-get install -y kmod (./lab k8s up loads the module)"
+    ),
     Check(
         "JDK 21 (the pinning suites, --jdk 21)",
         "provided",

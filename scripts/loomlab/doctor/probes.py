@@ -222,9 +222,12 @@ def cgroups() -> Finding:
 
 
 def br_netfilter() -> Finding:
-    """Bridge netfilter, loaded or built in (cluster/host.py's preflight looks at the same file)."""
-    ok = Path("/proc/sys/net/bridge/bridge-nf-call-iptables").exists()
-    return Finding(ok, "present" if ok else "no /proc/sys/net/bridge: the module is not loaded")
+    """Bridge netfilter, loaded or loadable (`./lab k8s up` loads it and `down` unloads it). The same
+    test as cluster/host.py's preflight, not imported: the doctor runs before the venv exists."""
+    if Path("/proc/sys/net/bridge/bridge-nf-call-iptables").exists():
+        return Finding(True, "loaded")
+    ok = bool(shutil.which("modinfo")) and run("modinfo", "br_netfilter").returncode == 0
+    return Finding(ok, "not loaded; ./lab k8s up loads it" if ok else "neither loaded nor found by modinfo")
 
 
 def debian_packages(*names: str) -> Callable[[], Finding]:

@@ -28,8 +28,8 @@ HOME = Path("/var/cache/loom-lab/stock")
 PORTS = (8080, 8081, 54329)
 # A week: the cached root filesystem is made again after it, as a stock machine's would be newer.
 MAX_AGE_S = 7 * 24 * 3600
-# What a user's shell would have: Debian's root PATH with Go where go.dev's instructions put it.
-PATH = "/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# What a user's shell has: Debian's root PATH, Go not on it (the lab finds it in /usr/local/go).
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 def warm_caches() -> list[tuple[Path, str]]:
