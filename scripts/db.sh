@@ -9,16 +9,18 @@
 #   scripts/db.sh destroy   stop and delete its data
 #
 # Parameters (environment): LOOMLAB_PG_PORT (default 54329), LOOMLAB_PG_DIR (default
-# $LOOMLAB_CACHE/pg, or /var/tmp/loom-lab-pg when run as root: initdb refuses root, so the
-# server runs as the postgres user and its files cannot live under /root).
+# $LOOMLAB_CACHE/pg, or /var/lib/loom-lab/pg when run as root: initdb refuses root, so the
+# server runs as the postgres user and its files cannot live under /root; /var/lib is root's alone,
+# so no other user can plant or squat the folder before root's first start).
 # The password of the 'loomlab' role is generated at first start and kept beside the data.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 PG_PORT="${LOOMLAB_PG_PORT:-54329}"
+ROOT_PG_DIR=/var/lib/loom-lab/pg
 if [[ $EUID -eq 0 ]]; then
-  PG_DIR="${LOOMLAB_PG_DIR:-/var/tmp/loom-lab-pg}"
+  PG_DIR="${LOOMLAB_PG_DIR:-$ROOT_PG_DIR}"
   as_pg() { runuser -u postgres -- "$@"; }
 else
   PG_DIR="${LOOMLAB_PG_DIR:-$LOOMLAB_CACHE/pg}"
@@ -34,8 +36,8 @@ running() { [[ -f "$DATA/postmaster.pid" ]] && as_pg "$PG_BIN/pg_ctl" -D "$DATA"
 psql_admin() { as_pg "$PG_BIN/psql" -h "$SOCK" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 # The data folder, private to the server's user: made 0700 here, or found as a real folder (not a
-# link) of that user or root that no one else may write. As root the default path is predictable
-# (/var/tmp is everyone's): a folder planted there by another user is refused, not used as root.
+# link) of that user or root that no one else may write (a folder LOOMLAB_PG_DIR names in a place
+# others can write, planted there by another user, is refused, not used as root).
 private_dir() {
   local dir=$1 owner=$2 who mode
   [[ -L $dir ]] && die "db: $dir is a symbolic link; refusing it (remove it, or set LOOMLAB_PG_DIR)"
@@ -54,7 +56,12 @@ private_dir() {
 
 init() {
   [[ -x "$PG_BIN/initdb" ]] || die "PostgreSQL 15 server binaries not found in $PG_BIN (Debian: apt-get install postgresql-15)"
-  if [[ $EUID -eq 0 ]]; then private_dir "$PG_DIR" postgres; else private_dir "$PG_DIR" "$(id -un)"; fi
+  if [[ $EUID -eq 0 ]]; then
+    [[ $PG_DIR == "$ROOT_PG_DIR" ]] && install -d -m 0755 -o root -g root "$(dirname "$PG_DIR")"
+    private_dir "$PG_DIR" postgres
+  else
+    private_dir "$PG_DIR" "$(id -un)"
+  fi
   mkdir -p "$SOCK"
   if [[ $EUID -eq 0 ]]; then chown postgres: "$SOCK"; fi
   [[ -f "$PWFILE" ]] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$PWFILE")
@@ -72,6 +79,7 @@ start() {
   if running; then
     log "db: already running on 127.0.0.1:$PG_PORT"
   else
+    port_free
     log "db: starting PostgreSQL 15 on 127.0.0.1:$PG_PORT (data $DATA)"
     # Sized for a benchmark box: enough connections for several pools, fsync kept on.
     as_pg "$PG_BIN/pg_ctl" -D "$DATA" -l "$PG_DIR/server.log" -w -t 30 start -o \
@@ -81,16 +89,26 @@ start() {
       die "db: PostgreSQL did not start"
     }
   fi
-  local pw
-  pw="$(cat "$PWFILE")"
   if [[ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='$DB_USER'")" != 1 ]]; then
     log "db: creating role $DB_USER and database $DB_NAME"
-    psql_admin -c "CREATE ROLE $DB_USER LOGIN PASSWORD '$pw'"
+    # The password on psql's input, never in an argument list another user could read in ps.
+    psql_admin <<<"CREATE ROLE $DB_USER LOGIN PASSWORD '$(cat "$PWFILE")'"
     psql_admin -c "CREATE DATABASE $DB_NAME OWNER $DB_USER"
   fi
   # The extension is created by Flyway (V1); creating it needs superuser or a trusted
   # extension, so the role gets to create it in its own database only.
   PGOPTIONS='-c client_min_messages=warning' psql_admin -d "$DB_NAME" -c "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
+}
+
+# Refuses to start on a port another server holds, naming the usual one: root's lab database, left
+# running by an earlier `sudo ./lab ...`, when this run is a user's.
+port_free() {
+  ss -H -l -n -t "sport = :$PG_PORT" 2>/dev/null | grep -q . || return 0
+  if [[ $EUID -ne 0 && -d $ROOT_PG_DIR ]]; then
+    die "db: 127.0.0.1:$PG_PORT is taken, most likely by root's lab database ($ROOT_PG_DIR) from an earlier run as root:
+      stop it with 'sudo ./lab db stop' (its data stays), or set LOOMLAB_PG_PORT to another port"
+  fi
+  die "db: 127.0.0.1:$PG_PORT is taken by another process (ss -ltnp 'sport = :$PG_PORT' says which); stop it or set LOOMLAB_PG_PORT"
 }
 
 stop() {
@@ -129,9 +147,10 @@ destroy)
   stop
   log "db: deleting $PG_DIR"
   rm -rf "$PG_DIR"
+  if [[ $PG_DIR == "$ROOT_PG_DIR" ]]; then rmdir --ignore-fail-on-non-empty "$(dirname "$PG_DIR")"; fi
   ;;
 *)
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
   ;;
 esac

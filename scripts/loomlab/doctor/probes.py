@@ -195,9 +195,11 @@ def database_port() -> Finding:
     if database_url() or not listening(pg_port()):
         return Finding(True, "free" if not database_url() else "QUARKUS_DATASOURCE_JDBC_URL names the database")
     own = run("bash", str(ROOT / "scripts" / "db.sh"), "status")
-    return Finding(
-        own.returncode == 0, "the lab's own database" if own.returncode == 0 else "in use by another process"
-    )
+    if own.returncode == 0:
+        return Finding(True, "the lab's own database")
+    if os.geteuid() != 0 and Path("/var/lib/loom-lab/pg").is_dir():
+        return Finding(False, "in use, most likely by root's lab database: sudo ./lab db stop")
+    return Finding(False, "in use by another process")
 
 
 def memory(gib: float) -> Callable[[], Finding]:
