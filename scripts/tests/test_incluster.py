@@ -7,6 +7,7 @@ import re
 import unittest
 from pathlib import Path
 
+from loomlab import LabError
 from loomlab.incluster.core import deploy, jobs, plan
 
 
@@ -64,20 +65,6 @@ class Variants(unittest.TestCase):
             self.assertNotIn(f"overlays/{variant}\n", local)
 
 
-class Summaries(unittest.TestCase):
-    def test_the_summary_is_found_between_stderr_lines_that_k6_interleaves(self):
-        log = (
-            "loom-lab | sleep worker\n" + jobs.SUMMARY_BEGIN + "\n"
-            'time="2026-11-22T21:47:40Z" level=error'
-            " msg=\"thresholds on metrics 'dropped_iterations' have been crossed\"\n"
-            '{"metrics": {}}\n' + jobs.SUMMARY_END + "\n"
-        )
-        self.assertEqual(jobs.summary_of(log), '{"metrics": {}}')
-
-    def test_a_log_without_summary_gives_nothing(self):
-        self.assertEqual(jobs.summary_of("k6 failed before its summary\n"), "")
-
-
 class Jobs(unittest.TestCase):
     TEMPLATE = {
         "apiVersion": "batch/v1",
@@ -106,7 +93,7 @@ class Jobs(unittest.TestCase):
     }
 
     def templates(self) -> dict:
-        return {"sleep.js": {"k6": self.TEMPLATE, "loadgen": jobs.on_loadgen(self.TEMPLATE, "registry/loadgen@sha")}}
+        return {"sleep.js": jobs.on_loadgen(self.TEMPLATE, "registry/loadgen@sha")}
 
     def test_a_load_that_declares_its_request_runs_on_loadgen_with_the_bench_s_own_load(self):
         from loomlab.bench.profiles import suites
@@ -125,21 +112,15 @@ class Jobs(unittest.TestCase):
         self.assertNotIn("K6_PROMETHEUS_RW_SERVER_URL", env, "loadgen writes nothing into Prometheus")
         self.assertEqual(pod["metadata"]["labels"]["app.kubernetes.io/name"], "loadgen", "its own NetworkPolicy")
         self.assertEqual([v["name"] for v in pod["spec"]["volumes"]], ["tmp"])
-        k6 = jobs.make_job(self.templates(), load, "k6-y", "http://x:8080", "virtual", "r1", warmup=False, k6=True)
-        self.assertEqual(k6["spec"]["template"]["spec"]["containers"][0]["name"], "k6", "a split stays on k6")
+        self.assertEqual(self.TEMPLATE["spec"]["template"]["spec"]["containers"][0]["name"], "k6", "not modified")
 
-    def test_a_split_is_an_indexed_job_of_paused_runners_each_started_as_its_engine_is(self):
-        for engine, ready, start in (
-            ("loadgen", "/ready", ("POST", "/start")),
-            ("k6", "/v1/status", ("PATCH", "/v1/status")),
-        ):
-            job = deploy.distribute(copy.deepcopy(self.templates()["sleep.js"][engine]), 3)
-            container = job["spec"]["template"]["spec"]["containers"][0]
-            env = {e["name"]: e.get("value") for e in container["env"]}
-            self.assertEqual((job["spec"]["completionMode"], job["spec"]["completions"]), ("Indexed", 3))
-            self.assertEqual((env["SEGMENTS"], env["PAUSED"], env["RESULTS"]), ("3", "1", "/results/k6-sleep"))
-            self.assertEqual(container["readinessProbe"]["httpGet"]["path"], ready)
-            self.assertEqual(deploy.start_call(job)[:2], start)
+    def test_a_split_is_an_indexed_job_of_paused_runners(self):
+        job = deploy.distribute(copy.deepcopy(self.templates()["sleep.js"]), 3)
+        container = job["spec"]["template"]["spec"]["containers"][0]
+        env = {e["name"]: e.get("value") for e in container["env"]}
+        self.assertEqual((job["spec"]["completionMode"], job["spec"]["completions"]), ("Indexed", 3))
+        self.assertEqual((env["SEGMENTS"], env["PAUSED"], env["RESULTS"]), ("3", "1", "/results/k6-sleep"))
+        self.assertEqual(container["readinessProbe"]["httpGet"]["path"], "/ready")
 
     def test_job_names_are_dns_labels_and_unique(self):
         a = jobs.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3")
@@ -148,29 +129,25 @@ class Jobs(unittest.TestCase):
         self.assertLessEqual(len(b), 63)
 
     def test_a_run_gets_one_target_one_mode_and_its_load(self):
-        from loomlab.bench import loads
+        from loomlab.bench.profiles import suites
 
-        load = loads.Load(
-            "closed",
-            "k6/sleep.js",
-            "sleep",
-            {"VUS": "50", "ITERATIONS": "4"},
-            warmup_env={"ITERATIONS": "1"},
-            timeout_s=100,
+        load = next(ld for s in suites("smoke") if s.workload == "sleep" for ld in s.loads)
+        job = jobs.make_job(
+            self.templates(), load, "lg-x", "http://loom-lab-jvm:8080", "virtual", "run 1", warmup=False
         )
-        job = jobs.make_job(self.templates(), load, "k6-x", "http://loom-lab-jvm:8080", "virtual", "run 1", warmup=True)
         env = {e["name"]: e.get("value") for e in job["spec"]["template"]["spec"]["containers"][0]["env"]}
         self.assertEqual(env["TARGETS"], "http://loom-lab-jvm:8080")
-        self.assertEqual(
-            env["K6_PROMETHEUS_RW_SERVER_URL"], "http://prometheus:9090/api/v1/write", "k6 still writes to Prometheus"
-        )
-        self.assertIn("TESTID", env)
         self.assertNotIn("500", env.values(), "the template's load is replaced")
-        self.assertEqual(env["MODES"], "virtual")
-        self.assertEqual((env["VUS"], env["ITERATIONS"], env["SUMMARY_LOG"]), ("50", "1", "1"))
-        self.assertEqual(job["metadata"]["name"], "k6-x")
-        self.assertEqual(job["spec"]["activeDeadlineSeconds"], 160)
-        self.assertEqual(self.TEMPLATE["metadata"]["name"], "k6-sleep", "the template is not modified")
+        self.assertEqual((env["LANE"], env["WARMUP"], env["RUN_LABEL"]), ("virtual", "0", "run 1"))
+        self.assertEqual(job["metadata"]["name"], "lg-x")
+        self.assertEqual(job["spec"]["activeDeadlineSeconds"], load.timeout_s + 60)
+
+    def test_a_load_without_a_request_is_refused_not_sent_by_k6(self):
+        from loomlab.bench import loads
+
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {"VUS": "50"}, timeout_s=100)
+        with self.assertRaisesRegex(LabError, "declares no request"):
+            jobs.make_job(self.templates(), load, "lg-x", "http://x:8080", "virtual", "r1", warmup=False)
 
 
 class Monitoring(unittest.TestCase):

@@ -5,21 +5,20 @@ change; tests/test_layering.py holds every other package to these names."""
 from __future__ import annotations
 
 from .engines import THRESHOLDS_CROSSED
-from .engines.k6 import K6
 from .engines.loadgen import Loadgen
-from .figures import figures_from, figures_of
+from .figures import figures_from
 from .flames import COLUMNS, bare, category_of, read_collapsed
 from .jobrun import BEGIN as LOADGEN_RUN
 from .jobrun import read as loadgen_run
-from .loads import MODES, Load, Scale, Suite, k6_mode
+from .loads import MODES, Load, Scale, Suite
 from .plan import planned_seconds, suite_modes
 from .profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
 from .profiles import suites
 from .progress import Progress
 from .report import finish, machine, run_meta
 from .rounds import measure
-from .runner import Sampler, split_figures
-from .runners import RESUME, merged_run, resume_all, runner_file
+from .runner import Sampler
+from .runners import resume_all, runner_file
 from .settings import RunSettings
 from .target import ServiceUnderTest
 from .verdict import interval
@@ -27,7 +26,6 @@ from .workloads import MODULES, product, sleep
 
 __all__ = [
     "COLUMNS",
-    "K6",
     "Loadgen",
     "CPU_INTERVAL_NS",
     "JVM_FLAGS",
@@ -36,7 +34,6 @@ __all__ = [
     "MODULES",
     "Profiler",
     "Progress",
-    "RESUME",
     "RunSettings",
     "Load",
     "Sampler",
@@ -47,14 +44,11 @@ __all__ = [
     "bare",
     "category_of",
     "figures_from",
-    "figures_of",
     "finish",
     "interval",
-    "k6_mode",
     "loadgen_run",
     "machine",
     "measure",
-    "merged_run",
     "planned_seconds",
     "product",
     "read_collapsed",
@@ -62,7 +56,6 @@ __all__ = [
     "run_meta",
     "runner_file",
     "sleep",
-    "split_figures",
     "suite_modes",
     "suites",
 ]

@@ -106,6 +106,8 @@ RBAC = (
     ("get", "secrets", False),
     ("list", "secrets", False),
     ("delete", "networkpolicies", False),
+    ("create", "services/proxy", False),
+    ("patch", "pods/proxy", False),
 )
 
 

@@ -1,6 +1,5 @@
 """The cluster side of a run: manifests rendered with kustomize and applied, rollouts awaited, the
-workload's Job of deploy/k8s/jobs made for one run (on loadgen, or k6 where it must), started,
-awaited and read back."""
+workload's Job of deploy/k8s/jobs made for one run on loadgen, started, awaited and read back."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from pathlib import Path
 import yaml
 
 from loomlab import ROOT, LabError, proc
-from loomlab.bench import api as bench
 from loomlab.incluster.core import target
 from loomlab.incluster.core.jobs import job_id, set_env
 from loomlab.kube import Kube, ready
@@ -29,8 +27,8 @@ def apply_local(
     kube: Kube, images: dict[str, str], names: list[str], beside: tuple[str, ...] = (), cpu_limit: bool = True
 ) -> tuple[list[dict], list[dict]]:
     """deploy/k8s/local's database and the named variants' Deployments and Services applied (with
-    the kustomizations `beside` it, for variants it leaves out), with the k6 scripts and the
-    results volume (the Jobs' own objects), and rolled out: (the local documents, the Jobs' documents).
+    the kustomizations `beside` it, for variants it leaves out), with the results volume (the Jobs'
+    own object), and rolled out: (the local documents, the Jobs' documents).
     `cpu_limit` False: the service's containers without their CPU limit (target.without_cpu_limit)."""
     # Prometheus (components/monitoring) is the namespace's, installed with it (./lab k8s up, or
     # the admin: deploy/k8s/monitoring): a run writes to it and reads from it, never applies it.
@@ -88,30 +86,20 @@ def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
             )
 
 
-RUNNER_PORT = 6565  # each runner's control port: k6's REST API (run.sh PAUSED=1), or jobrun's
+RUNNER_PORT = 6565  # each runner's control port: jobrun's (GET /ready, POST /start)
 
 
 def distribute(job: dict, runners: int) -> dict:
-    """The Job as `runners` runners: an Indexed Job whose pod i sends the i-th share of the load (k6's
-    execution segments, or jobrun.share), started paused (Ready once its control port answers),
-    writing what the merge reads (k6's raw samples, loadgen's results) in a folder of the Job's own
-    on the results volume."""
+    """The Job as `runners` runners: an Indexed Job whose pod i sends the i-th share of the load
+    (jobrun.share), started paused (Ready once its control port answers), writing what the merge
+    reads (loadgen's results) in a folder of the Job's own on the results volume."""
     spec = job["spec"]
     spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
     container = spec["template"]["spec"]["containers"][0]
     set_env(container, SEGMENTS=str(runners), PAUSED="1", SAMPLES="1", RESULTS=f"/results/{job['metadata']['name']}")
-    ready = "/ready" if container["name"] == "loadgen" else "/v1/status"
     container["ports"] = [{"name": "runner-control", "containerPort": RUNNER_PORT}]
-    container["readinessProbe"] = {"httpGet": {"path": ready, "port": RUNNER_PORT}, "periodSeconds": 1}
+    container["readinessProbe"] = {"httpGet": {"path": "/ready", "port": RUNNER_PORT}, "periodSeconds": 1}
     return job
-
-
-def start_call(job: dict) -> tuple[str, str, object]:
-    """How the driver starts a split's paused runners (method, path, body on RUNNER_PORT): jobrun's
-    POST /start, or k6's REST API unpausing."""
-    if job["spec"]["template"]["spec"]["containers"][0]["name"] == "loadgen":
-        return "POST", "/start", None
-    return "PATCH", "/v1/status", bench.RESUME
 
 
 def job_pods(kube: Kube, name: str) -> list[dict]:
@@ -128,7 +116,7 @@ def terminated(pod: dict) -> dict | None:
 
 
 def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
-    """The Job's runner pods, by index, once every one is Ready (k6 up and paused); a runner that
+    """The Job's runner pods, by index, once every one is Ready (loadgen up and paused); a runner that
     ended first, or one that is not Ready in time, fails the run."""
 
     def all_ready():
@@ -152,7 +140,7 @@ def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) ->
 
 
 def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
-    """The Job's runner pods, by index, once every k6 container has terminated."""
+    """The Job's runner pods, by index, once every runner's container has terminated."""
 
     def done():
         pods = {pod_index(p): p for p in job_pods(kube, name)}
@@ -173,7 +161,7 @@ def results_claim(job: dict) -> str:
 
 
 def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
-    """The Job's pod once its k6 container has terminated (succeeded or not)."""
+    """The Job's pod once its container has terminated (succeeded or not)."""
 
     def done():
         for p in job_pods(kube, name):

@@ -1,6 +1,6 @@
-"""A run's Job: the workload's Job of deploy/k8s/jobs made for one run, on the lab's engine
-(loadgen, the loadgen image running bench.jobrun) or on k6 where it must be (a split over runners,
-k6's samples or series), and its log read back as the run's figures."""
+"""A run's Job: the workload's Job of deploy/k8s/jobs made for one run on the lab's engine (the
+loadgen image running bench.jobrun), and its log read back as the run's figures. The lab runs no k6
+in a cluster: deploy/k8s/jobs' k6 Jobs are for a team that brings its own k6 image."""
 
 from __future__ import annotations
 
@@ -18,14 +18,11 @@ from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
 from loomlab.incluster.core import target
 
-SUMMARY_BEGIN = "----- loom-lab k6 summary -----"
-SUMMARY_END = "----- end of loom-lab k6 summary -----"
-
 
 def job_templates(job_docs: list[dict], images: dict[str, str]) -> dict:
-    """script -> {"k6": the workload's Job of deploy/k8s/jobs (not the indexed one's split nor its
-    resume Job: `distribute` makes a split of any workload's Job), "loadgen": the same Job on the
-    lab's engine (on_loadgen), its image the pushed one}."""
+    """script -> the workload's Job of deploy/k8s/jobs on the lab's engine (on_loadgen), its image the
+    pushed one (not the indexed one's split nor its resume Job: `distribute` makes a split of any
+    workload's Job)."""
     image = images.get(target.LOADGEN_IMAGE, target.LOADGEN_IMAGE)
     templates = {}
     for d in job_docs:
@@ -34,7 +31,7 @@ def job_templates(job_docs: list[dict], images: dict[str, str]) -> dict:
             if "SCRIPT" in env:
                 d = copy.deepcopy(d)
                 d["spec"].pop("suspend", None)  # deploy/k8s/jobs holds them suspended; a run's Job starts
-                templates[env["SCRIPT"]] = {"k6": d, "loadgen": on_loadgen(d, image)}
+                templates[env["SCRIPT"]] = on_loadgen(d, image)
     return templates
 
 
@@ -60,54 +57,26 @@ def on_loadgen(job: dict, image: str) -> dict:
     return job
 
 
-def summary_of(log: str) -> str:
-    """k6's raw summary from a Job's log: the one JSON line between the markers. The log holds k6's
-    stdout and stderr together, so its stderr lines (a crossed threshold) can land between them."""
-    if SUMMARY_BEGIN not in log:
-        return ""
-    block = log.split(SUMMARY_BEGIN, 1)[1].split(SUMMARY_END, 1)[0]
-    return next((line for line in block.splitlines() if line.startswith("{")), "")
-
-
 def job_id(stem: str) -> str:
     """A Job name from a run file's name: DNS-1123, at most 63 characters, unique per run."""
     name = re.sub(r"[^a-z0-9-]+", "-", ("k6-" + stem).lower()).strip("-")
     return name[:50].rstrip("-") + "-" + format(time.time_ns() % 36**6, "x")[-6:]
 
 
-def make_job(
-    templates: dict, load: bench.Load, name: str, target: str, mode: str, label: str, warmup: bool, k6: bool = False
-) -> dict:
-    """The workload's Job for one run: one target, one mode, the load's parameters. On loadgen where
-    the load declares its request (jobrun reads the rest from the bench), on k6 where it does not or
-    `k6` asks for it (a split over runners, k6's samples or series), its summary printed to the log."""
+def make_job(templates: dict, load: bench.Load, name: str, target: str, mode: str, label: str, warmup: bool) -> dict:
+    """The workload's Job for one run: one target, one mode, the load's parameters (jobrun reads the
+    rest from the bench), its figures printed to the log."""
     script = Path(load.script).name
-    engine = "loadgen" if load.request is not None and not k6 else "k6"
-    job = copy.deepcopy(templates[script][engine])
+    if load.request is None:
+        raise LabError(f"{load.script}: loadgen cannot send this load in a cluster (it declares no request)")
+    job = copy.deepcopy(templates[script])
     job["metadata"]["name"] = name
     job["metadata"].setdefault("labels", {})["loom-lab.dev/run"] = "warm-up" if warmup else "measured"
     job["spec"]["activeDeadlineSeconds"] = load.timeout_s + 60
     container = job["spec"]["template"]["spec"]["containers"][0]
-    if engine == "loadgen":
-        env = {"SCRIPT": script, "LOAD": load.name, "TARGETS": target, "LANE": mode, "RUN_LABEL": label}
-        env |= {"WARMUP": "1" if warmup else "0", "RESULTS": "/tmp/run", **load.env}
-        container["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
-        return job
-    k6_env = bench.k6_mode(mode)
-    env = {
-        "SCRIPT": script,
-        "TARGETS": target,
-        "MODES": k6_env.pop("MODE"),
-        **k6_env,
-        "RESULTS": "/results",
-        "SUMMARY_LOG": "1",
-        "RUN_LABEL": label,
-        **load.env,
-        **(load.warmup_env if warmup else {}),
-    }
-    # The Job's remote write to Prometheus stays as deploy/k8s/jobs sets it (its testid: the Job's name).
-    kept = [e for e in container.get("env", []) if e["name"].startswith("K6_PROMETHEUS_RW_") or e["name"] == "TESTID"]
-    container["env"] = [{"name": k, "value": str(v)} for k, v in env.items()] + kept
+    env = {"SCRIPT": script, "LOAD": load.name, "TARGETS": target, "LANE": mode, "RUN_LABEL": label}
+    env |= {"WARMUP": "1" if warmup else "0", "RESULTS": "/tmp/run", **load.env}
+    container["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
     return job
 
 
@@ -129,27 +98,6 @@ def read_loadgen(load: bench.Load, out: Path, log: str, samples: list, took: flo
     out.with_suffix(".log").write_text(log.split(bench.LOADGEN_RUN, 1)[0])
     figures = bench.figures_from(load, run["figures"], samples, run["exit"], took)
     return figures | {"gen_cpu_s": run["gen_cpu_s"], "engine": run["engine"]}
-
-
-def read_k6(
-    load: bench.Load,
-    out: Path,
-    log: str,
-    samples: list,
-    exit_code: int,
-    took: float,
-    job_name: str,
-    label: str,
-) -> dict:
-    """A k6 Job's run, from the raw summary its log holds."""
-    summary_text = summary_of(log)
-    out.with_suffix(".log").write_text(
-        log.replace(summary_text, "(raw summary: see the .json)") if summary_text else log
-    )
-    if not summary_text:
-        raise LabError(f"k6 Job {job_name} ({label}) printed no summary; its log:\n{log[-2000:]}")
-    out.write_text(summary_text)
-    return bench.figures_of(load, json.loads(summary_text), samples, exit_code, took) | {"engine": "k6"}
 
 
 def split_loadgen(

@@ -18,13 +18,12 @@ from loomlab.incluster.core.deploy import (
     distribute,
     pod_log,
     results_claim,
-    start_call,
     terminated,
     wait_job,
     wait_runners_done,
     wait_runners_ready,
 )
-from loomlab.incluster.core.jobs import job_id, make_job, read_k6, read_loadgen, split_loadgen
+from loomlab.incluster.core.jobs import job_id, make_job, read_loadgen, split_loadgen
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
 from loomlab.incluster.core.startphases import FIRST, started_line
@@ -207,11 +206,7 @@ class ClusterService:
         log = pod_log(self.kube, pod)
         self.kube.delete_job(job_name)
         out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
-        exit_code = pod["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"]
-        if job["spec"]["template"]["spec"]["containers"][0]["name"] == "loadgen":
-            figures = read_loadgen(load, out, log, samples, took, job_name, label)
-        else:
-            figures = read_k6(load, out, log, samples, exit_code, took, job_name, label)
+        figures = read_loadgen(load, out, log, samples, took, job_name, label)
         return pod_requests(figures | from_prometheus | node_cpu, samples)
 
     def node_reading(self) -> nodecpu.Reading | None:
@@ -235,17 +230,16 @@ class ClusterService:
         self, load: bench.Load, mode: str, out: Path, label: str, sample_period: float, job: dict, warmup: bool
     ) -> dict:
         """One run as an Indexed Job of N runners, started together once all are Ready (through the
-        API server's pod proxy: jobrun's POST /start, or k6's unpausing), merged from what each
-        wrote (loadgen's results, or k6's raw samples): exact merged percentiles."""
+        API server's pod proxy: jobrun's POST /start), merged from the results each wrote: exact
+        merged percentiles."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
-        method, path, body = start_call(job)
         sampler = bench.Sampler.begin(self, sample_period)
         started, wall = time.monotonic(), time.time()
         try:
             self.kube.apply([job])
             pods = wait_runners_ready(self.kube, name, n, 180)
             skew = bench.resume_all(
-                lambda pod: self.kube.pod_proxy(pod["metadata"]["name"], RUNNER_PORT, path, method, body), pods
+                lambda pod: self.kube.pod_proxy(pod["metadata"]["name"], RUNNER_PORT, "/start", "POST"), pods
             )
             pods = wait_runners_done(self.kube, name, n, load.timeout_s + 120)
         finally:
@@ -260,27 +254,12 @@ class ClusterService:
         volumes.fetch(self.kube, results_claim(job), files, image, folder=name, remove=True)
         exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in pods]
         try:
-            if method == "POST":
-                figures = split_loadgen(load, mode, warmup, out, label, files, logs, exits, samples, took)
-            else:
-                figures = self.split_k6(load, mode, out, label, files, logs, exits, samples, took)
+            figures = split_loadgen(load, mode, warmup, out, label, files, logs, exits, samples, took)
         finally:
             shutil.rmtree(files, ignore_errors=True)
             self.kube.delete_job(name)
         figures["resume_spread_s"] = skew
         return pod_requests(figures | from_prometheus, samples)
-
-    def split_k6(self, load, mode, out, label, files, logs, exits, samples, took) -> dict:
-        """k6's runners: run.sh's files, <script>-<target host>-<MODES>-part<i>.{json,csv.gz}."""
-        stem = f"{Path(load.script).stem}-{self.name}-{bench.k6_mode(mode)['MODE']}"
-        for i, log in enumerate(logs):
-            bench.runner_file(out, i, "log").write_text(log)
-            for suffix in ("json", "csv.gz"):
-                source = files / f"{stem}-part{i}.{suffix}"
-                if source.exists():
-                    shutil.copyfile(source, bench.runner_file(out, i, suffix))
-        summary, k6_exit = bench.merged_run(load, out, label, exits, logs)
-        return bench.split_figures(load, out, summary, samples, k6_exit, took) | {"engine": "k6"}
 
     def from_prometheus(self, start: float, end: float) -> dict:
         """The same pods' figures over the run, as the namespace's Prometheus has them (PromQL),
