@@ -100,9 +100,12 @@ def section_charts(n: int, s: dict, out: Path) -> list[dict[str, object]]:
                     "data": [{"x": round(x["t"] - t0, 2), "y": _num(x.get("in_flight"))} for x in samples],
                 }
             )
-    charts.append(
-        {"id": f"s{n}", "type": "line", "title": "server over time (first run, s)", "datasets": series, "xy": True}
-    )
+    # Without the runs' samples (a folder copied without runs/) there is nothing to draw: no chart,
+    # and the section says so (write: "timeline").
+    if series:
+        charts.append(
+            {"id": f"s{n}", "type": "line", "title": "server over time (first run, s)", "datasets": series, "xy": True}
+        )
     return charts
 
 
@@ -113,8 +116,10 @@ def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None, ans
     for n, s in enumerate(sections):
         variant = " / " + s["variant"] if s.get("variant") else ""
         title = f"{s['workload']}{variant}: {s['load']} ({s.get('environment', 'local JVM')})"
-        blocks.append({"title": title, "description": s["description"], "table": s["table"]})
-        charts += section_charts(n, s, out)
+        drawn = section_charts(n, s, out)
+        timeline = any(c["id"] == f"s{n}" for c in drawn)
+        blocks.append({"title": title, "description": s["description"], "table": s["table"], "timeline": timeline})
+        charts += drawn
     dashboards = sorted(p.name for p in (out / "runs").glob("*.html")) if (out / "runs").exists() else []
     page = render(
         "report.html.j2",

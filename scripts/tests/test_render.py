@@ -94,8 +94,46 @@ class ReportHtmlTest(unittest.TestCase):
         self.assertIn("sleep &amp; wait", page)
         self.assertNotIn("<pool>", page)
         charts = json.loads(re.search(r"const charts = (.*);\n", page).group(1))
-        self.assertEqual([c["id"] for c in charts], ["t0", "l0", "s0"])
+        # No runs' samples in this folder: no chart of the server over time, and the page says why.
+        self.assertEqual([c["id"] for c in charts], ["t0", "l0"])
+        self.assertNotIn("id='s0'", page)
+        self.assertIn("No chart of the server over time", page)
         self.assertIn("<h2>The answer</h2>", page)
+
+    def test_the_server_over_time_is_drawn_from_the_first_runs_samples(self):
+        out = Path(tempfile.mkdtemp())
+        s = section()
+        (out / "runs").mkdir()
+        for mode in s["results"]:
+            s["results"][mode]["first_run"] = f"runs/{mode}-1.json"
+            lines = [json.dumps({"t": 100.0 + i, "live_threads": 40 + i, "in_flight": i}) for i in range(3)]
+            (out / "runs" / f"{mode}-1.metrics.jsonl").write_text("\n".join(lines) + "\n")
+        htmlreport.write(out, META, [s], None, answer_table([s], "local JVM"))
+        page = (out / "report.html").read_text()
+        charts = json.loads(re.search(r"const charts = (.*);\n", page).group(1))
+        (timeline,) = [c for c in charts if c["id"] == "s0"]
+        self.assertEqual(
+            timeline["datasets"][0]["data"], [{"x": 0.0, "y": 40}, {"x": 1.0, "y": 41}, {"x": 2.0, "y": 42}]
+        )
+        self.assertIn("id='s0'", page)
+
+
+class CommittedReportsTest(unittest.TestCase):
+    """Every chart of every report.html under docs/results has something to draw."""
+
+    def test_no_committed_chart_is_empty(self):
+        from loomlab import ROOT
+
+        pages = sorted((ROOT / "docs" / "results").rglob("report.html"))
+        self.assertTrue(pages)
+        for page in pages:
+            charts = json.loads(re.search(r"const charts = (.*);\n", page.read_text()).group(1))
+            for chart in charts:
+                points = [
+                    v.get("y") if isinstance(v, dict) else v for d in chart["datasets"] for v in d.get("data", [])
+                ]
+                with self.subTest(page=str(page.relative_to(ROOT)), chart=chart["title"]):
+                    self.assertTrue(any(v is not None for v in points), "a chart with nothing to draw")
 
 
 if __name__ == "__main__":
