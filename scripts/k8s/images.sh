@@ -230,7 +230,7 @@ build_k6() {
   local ctx="$out/context/k6" k6
   # Your own k6 (K6, or on PATH): the lab never fetches or builds k6 (AGPL-3.0).
   k6="${K6:-$(command -v k6 || true)}"
-  [[ -x $k6 ]] || die "the k6 image (./lab k8s autoscale and failover) packs a k6 of your own: put it on PATH or set K6=PATH
+  [[ -x $k6 ]] || die "the k6 image (for deploy/k8s/jobs' k6 Jobs; the lab's own runs use loadgen) packs a k6 of your own: put it on PATH or set K6=PATH
       (the lab does not build k6: AGPL-3.0; https://grafana.com/docs/k6/latest/set-up/install-k6/)"
   mkdir -p "$ctx" && cp -p "$k6" "$ctx/k6"
   lab_code "$ctx"  # the answer code (python3 -m loomlab.bench.jobanswer)

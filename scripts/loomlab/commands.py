@@ -105,8 +105,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "k8s images",
         "[--push REGISTRY[/PREFIX]] [NAME]",
-        "the images (JVM, JVM + AOT cache, JVM on JDK 21, PostgreSQL + pgvector, k6), built here with buildah,"
-        " pushed to a registry with their digests",
+        "the images (JVM, JVM + AOT cache, JVM on JDK 21, PostgreSQL + pgvector, loadgen, Prometheus; k6 by"
+        " name only, from a k6 of your own), built here with buildah as root, pushed to a registry with their digests",
         "images",
     ),
     _in_cluster(
