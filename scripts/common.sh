@@ -16,6 +16,7 @@ log() { printf '\033[1;34m[lab]\033[0m %s\n' "$*" >&2; }
 warn() { printf '\033[1;33m[lab]\033[0m %s\n' "$*" >&2; }
 die() {
   printf '\033[1;31m[lab] error:\033[0m %s\n' "$*" >&2
+  printf '[lab] common failures and their fixes: docs/troubleshooting.md\n' >&2
   exit 1
 }
 

@@ -17,6 +17,10 @@ class LabError(Exception):
     proc.wait_until never takes it for "not yet". A bug keeps its traceback."""
 
 
+# Where a failure's reader goes next (printed with every error a command stops on).
+TROUBLESHOOTING = "docs/troubleshooting.md"
+
+
 def command(main: Callable[..., object], *args: object) -> NoReturn:
     """A command's entry: runs main(*args); an int it returns is the exit status, a LabError is
     printed as "lab: ..." with exit 1."""
@@ -24,5 +28,6 @@ def command(main: Callable[..., object], *args: object) -> NoReturn:
         status = main(*args)
     except LabError as e:
         print(f"lab: {e}", file=sys.stderr, flush=True)
+        print(f"lab: common failures and their fixes: {TROUBLESHOOTING}", file=sys.stderr, flush=True)
         raise SystemExit(1) from None
     raise SystemExit(status if isinstance(status, int) else 0)

@@ -71,7 +71,10 @@ class CommandTest(unittest.TestCase):
         with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as done:
             command(main)
         self.assertEqual(done.exception.code, 1)
-        self.assertEqual(err.getvalue(), "lab: nothing pushed to r:5000\n")
+        self.assertEqual(
+            err.getvalue(),
+            "lab: nothing pushed to r:5000\nlab: common failures and their fixes: docs/troubleshooting.md\n",
+        )
 
     def test_mains_status_is_the_exit_status_and_a_bug_keeps_its_traceback(self):
         with self.assertRaises(SystemExit) as done:
