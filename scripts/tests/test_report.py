@@ -104,6 +104,13 @@ class ReadmeTest(unittest.TestCase):
         ]
         self.assertEqual(found.group(2).splitlines(), rows)
 
+    def test_the_readmes_bench_time_is_the_plans(self):
+        from loomlab.bench.cli import planned
+
+        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+        span = planned("quick").removeprefix("plan: ").split(" of ")[0]
+        self.assertIn(f"`./lab bench` plans {span} of start-up, warm-up and rounds", readme)
+
     def test_the_readmes_cpu_per_request_is_the_reports(self):
         readme = (DOCS.parents[1] / "README.md").read_text()
         text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
