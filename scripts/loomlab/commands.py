@@ -69,6 +69,7 @@ COMMANDS: tuple[Command, ...] = (
         "DIR [--out OUT]",
         "a run's report.md, report.html and chart again from its results.json alone (a committed run's too)",
         "report",
+        "bench.reportcli:parse",
     ),
     Command(
         "test",
@@ -163,6 +164,7 @@ COMMANDS: tuple[Command, ...] = (
         "[--launches N] [--cold] [--variant NAME=FLAGS] [--no-flames]",
         "JVM vs JVM + AOT cache vs native: first request and its phases, RSS, throughput",
         "startup",
+        "startup.cli:parse",
     ),
     Command("aot", "[maven args]", "Quarkus' AOT-cache packaging, trained by the integration tests", "aot"),
     Command("native", "[maven args]", "the native build and its ITs, where GraalVM/Mandrel or Docker exists", "native"),

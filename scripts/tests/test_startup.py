@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 from loomlab import ROOT, LabError
 from loomlab.labreport import rotated
 from loomlab.startup import __main__ as startup
+from loomlab.startup import cli as startup_cli
 from loomlab.startup import flame, phases, tables, training
 from loomlab.startup.launches import memory_mb
 
@@ -48,10 +49,10 @@ class Arguments(unittest.TestCase):
 
     def test_a_cold_run_without_root_is_refused_before_the_training_run(self):
         base = ["--java", "java", "--loadgen", "loadgen", "--out", "out", "--cold"]
-        with mock.patch.object(startup.os, "geteuid", lambda: 1000):
+        with mock.patch.object(startup_cli.os, "geteuid", lambda: 1000):
             with self.assertRaisesRegex(LabError, "needs root"):
                 startup.parse(base)
-        with mock.patch.object(startup.os, "geteuid", lambda: 0):
+        with mock.patch.object(startup_cli.os, "geteuid", lambda: 0):
             self.assertTrue(startup.parse(base).cold)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from loomlab import command, htmlreport
 from loomlab.render import render
 
-from . import flames, jdks, verdict, workloads
+from . import flames, jdks, reportcli, verdict, workloads
 from .answer import AT_BOUND, answer_table
 from .chart import chart_svg
 from .loads import service_pools
@@ -152,18 +152,8 @@ def rebuild(folder: Path, out: Path, chartjs: str = "") -> Path:
     return out / "report.md"
 
 
-def parse(argv: list[str]):
-    import argparse
-
-    p = argparse.ArgumentParser(prog="lab report", description=(rebuild.__doc__ or "").split(". Returns")[0])
-    p.add_argument("folder", type=Path, help="a run's folder, or any folder with its results.json")
-    p.add_argument("--out", type=Path, default=None, help="where the report goes (default: the folder)")
-    p.add_argument("--chartjs", default="", help="the Chart.js bundle for report.html's charts (./lab passes it)")
-    return p.parse_args(argv)
-
-
 def main(argv: list[str]) -> None:
-    args = parse(argv)
+    args = reportcli.parse(argv)
     print(f"report: {rebuild(args.folder, args.out or args.folder, args.chartjs)}")
 
 

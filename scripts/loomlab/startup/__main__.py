@@ -19,73 +19,19 @@ where a native executable was really built (target/*-runner); otherwise the repo
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import re
 from pathlib import Path
 
-from loomlab import ROOT, LabError, command
+from loomlab import ROOT, command
 from loomlab import labreport as lr
 from loomlab.bench import api
 
 from . import phases as ph
 from . import tables
+from .cli import parse
 from .flame import profile_start
 from .launches import FIRST, Settings, Variant, measure
 from .training import lab_loads, minimal_requests, train
-
-
-def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="lab startup", description=__doc__.split("\n\n")[0])
-    p.add_argument("--java", required=True)
-    p.add_argument("--loadgen", required=True, help="loadgen's binary (./lab startup builds it)")
-    p.add_argument("--out", required=True)
-    p.add_argument("--launches", type=int, default=5, help="per variant, interleaved across the variants (default 5)")
-    p.add_argument("--port", type=int, default=8095)
-    p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
-    p.add_argument(
-        "--minimal",
-        default="",
-        metavar="JAR",
-        help="the minimal application's quarkus-run.jar (./lab startup builds scripts/minimal and passes it)",
-    )
-    p.add_argument("--cold", action="store_true", help="drop the page cache before every launch (root)")
-    p.add_argument("--no-flames", action="store_true", help="leave out the profiled launch of each JVM variant")
-    p.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        metavar="NAME=FLAGS",
-        help="one more JVM variant, jvm+NAME: the jar with these flags added (a change to measure beside"
-        " the JVM in the same interleaved launches, e.g. no-migrate=-Dquarkus.flyway.migrate-at-start=false)",
-    )
-    args = p.parse_args(argv)
-    # Each refusal comes before the training run (minutes), not as a traceback after it.
-    if args.launches < 1:  # no launch gives no figure
-        raise LabError("--launches must be 1 or more")
-    if args.cold and os.geteuid() != 0:
-        raise LabError("--cold drops the page cache (/proc/sys/vm/drop_caches), which needs root")
-    args.variant = [extra(v) for v in args.variant]
-    names = [name for name, _ in args.variant]
-    if len(set(names)) < len(names):
-        raise LabError(f"--variant: each NAME once ({', '.join(names)})")
-    return args
-
-
-# A variant's name names its files (NAME-1.log, ...): letters, digits, '.', '_' and '-', no path.
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
-
-
-def extra(text: str) -> tuple[str, list[str]]:
-    """A --variant's name and flags; refused without either, or with a name that is not NAME."""
-    name, _, flags = text.partition("=")
-    if not NAME.fullmatch(name.strip()) or not flags.split():
-        raise LabError(
-            f"--variant {text!r}: give NAME=FLAGS (NAME of letters, digits, '.', '_' or '-'), e.g."
-            " no-migrate=-Dquarkus.flyway.migrate-at-start=false"
-        )
-    return name.strip(), flags.split()
 
 
 def jvm_flags(args) -> list[str]:
