@@ -150,6 +150,22 @@ class NamespaceBoundsTest(unittest.TestCase):
         storage = sum(quantity(c["spec"]["resources"]["requests"]["storage"]) for c in claims)
         self.assertLessEqual(storage, quantity(hard["requests.storage"]))
 
+    def test_the_database_takes_every_connection_the_largest_run_opens(self):
+        # Per service pod: the JDBC pool, the reactive pool (its size is the JDBC pool's unless
+        # LOOMLAB_REACTIVE_POOL_MAX_SIZE says: ReactivePoolProducer.maxSize) and the readiness check's.
+        config = {}
+        for d in documents("app/kustomization.yaml"):
+            for generator in d.get("configMapGenerator", []):
+                config |= dict(x.split("=", 1) for x in generator.get("literals", []))
+        self.assertNotIn("LOOMLAB_REACTIVE_POOL_MAX_SIZE", config)
+        per_pod = 2 * int(config["QUARKUS_DATASOURCE_JDBC_MAX_SIZE"]) + 1
+        (pods,) = [n for path, kind, n in self.LARGEST_RUN if path == "app/deployment.yaml"]
+        (database,) = [d for d in documents("base/postgres.yaml") if d["kind"] == "StatefulSet"]
+        args = database["spec"]["template"]["spec"]["containers"][0]["args"]
+        most = int(next(a.split("=", 1)[1] for a in args if a.startswith("max_connections=")))
+        reserved = 3  # PostgreSQL's superuser_reserved_connections
+        self.assertLessEqual(pods * per_pod + reserved, most)
+
     def test_no_container_asks_past_the_limit_range(self):
         (container_limits,) = [x for x in bounds("LimitRange")["limits"] if x["type"] == "Container"]
         for container, _ in self.lab_containers():
