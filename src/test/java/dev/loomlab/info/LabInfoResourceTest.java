@@ -28,6 +28,9 @@ class LabInfoResourceTest {
             "reactive.pool-max-size",
             "input.body-heap-bytes",
             "mixed.rounds-per-ms",
+            "buffers.pool-size",
+            "pinning.stripes",
+            "problem.max-violations",
             "worker.max-threads",
             "http.max-body-bytes",
             "virtual.carriers")) {
