@@ -1,0 +1,98 @@
+"""The cluster's database, initialised as its image does it (src/main/docker/local/pg-entrypoint.sh
+sourcing deploy/k8s/base/postgres-init.sh), on this machine's PostgreSQL 15: the application's role
+logs in over TCP and owns the database, the superuser is refused over TCP and keeps its socket."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from loomlab import ROOT
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+ENTRYPOINT = ROOT / "src/main/docker/local/pg-entrypoint.sh"
+INIT = ROOT / "deploy/k8s/base/postgres-init.sh"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@unittest.skipUnless(
+    os.geteuid() == 0 and (PG_BIN / "initdb").exists() and shutil.which("runuser"),
+    "needs root (the server runs as postgres) and PostgreSQL 15 (./lab test provides both)",
+)
+class PostgresInitTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="loomlab-pginit-"))
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        (self.dir / "initdb.d").mkdir()
+        shutil.copy(INIT, self.dir / "initdb.d" / INIT.name)
+        # The entrypoint as the image runs it, its scripts' folder here, the server's start left to us.
+        script = ENTRYPOINT.read_text().replace("/docker-entrypoint-initdb.d", str(self.dir / "initdb.d"))
+        (self.dir / "entrypoint.sh").write_text(script.replace("exec postgres ", "exit 0 # "))
+        subprocess.run(["chown", "-R", "postgres:", str(self.dir)], check=True)
+        self.data = self.dir / "data"
+        env = {
+            "PATH": f"{PG_BIN}:/usr/bin:/bin",
+            "PGDATA": str(self.data),
+            "POSTGRES_USER": "postgres",
+            "POSTGRES_PASSWORD": "superuser-secret",
+            "POSTGRES_DB": "loomlab",
+            "POSTGRES_APP_USER": "loomlab",
+            "POSTGRES_APP_PASSWORD": "app-secret",
+        }
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", "env", "-i", *(f"{k}={v}" for k, v in env.items())]
+            + ["sh", str(self.dir / "entrypoint.sh")],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        self.port = free_port()
+        options = f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.dir}"
+        self.pg_ctl("-l", str(self.dir / "server.log"), "-o", options, "start")
+        self.addCleanup(self.pg_ctl, "-m", "fast", "stop")
+
+    def pg_ctl(self, *args: str) -> None:
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-w", "-s", *args],
+            check=True,
+            timeout=60,
+        )
+
+    def psql(self, user: str, password: str, sql: str, host: str = "127.0.0.1") -> subprocess.CompletedProcess:
+        env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"}
+        argv = ["psql", "-h", host, "-p", str(self.port), "-U", user, "-d", "loomlab", "-Atc", sql]
+        if host != "127.0.0.1":
+            argv = ["runuser", "-u", "postgres", "--", *argv]
+        return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+
+    def test_the_superuser_is_refused_over_tcp_with_its_own_password(self):
+        done = self.psql("postgres", "superuser-secret", "SELECT 1")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn('pg_hba.conf rejects connection for host "127.0.0.1", user "postgres"', done.stderr)
+        # On the pod's own socket it still works: the image's init and an admin inside the pod.
+        self.assertEqual(self.psql("postgres", "", "SELECT 1", host=str(self.dir)).stdout.strip(), "1")
+
+    def test_the_application_logs_in_over_tcp_and_owns_its_database_with_nothing_more(self):
+        sql = (
+            "SELECT r.rolsuper, r.rolcreatedb, r.rolcreaterole, pg_get_userbyid(d.datdba),"
+            " (SELECT count(*) FROM pg_extension WHERE extname = 'vector')"
+            " FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = 'loomlab'"
+        )
+        done = self.psql("loomlab", "app-secret", sql)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.strip(), "f|f|f|loomlab|1")
+
+
+if __name__ == "__main__":
+    unittest.main()
