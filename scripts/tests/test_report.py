@@ -111,6 +111,37 @@ class ReadmeTest(unittest.TestCase):
         span = planned("quick").removeprefix("plan: ").split(" of ")[0]
         self.assertIn(f"`./lab bench` plans {span} of start-up, warm-up and rounds", readme)
 
+    def test_the_readmes_ratio_to_the_reference_server_is_the_reports(self):
+        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+        text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
+        table = text.split("Against the reference server", 1)[1].split("\n\n", 2)[1]
+        ratio = {row.split(" | ")[0].strip("| "): row.split(" | ")[2].split()[0] for row in table.splitlines()[2:]}
+        said = f"answered {ratio['virtual']} and {ratio['reactive']} the requests of a minimal Go server"
+        self.assertIn(said, readme)
+
+    def test_the_readmes_start_up_is_the_pages(self):
+        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+        page = (DOCS / "2026-11-27-start-up-floor.md").read_text()
+
+        def row(title: str) -> list[str]:
+            line = next(x for x in page.splitlines() if x.startswith(f"| {title} |"))
+            return [c.strip() for c in line.strip("|").split("|")]
+
+        jvm, aot = row("JVM, first answer (ms)"), row("JVM + AOT cache, first answer (ms)")
+        seconds = [f"{int(r[1].split()[0].replace(',', '')) / 1000:.1f} s" for r in (jvm, aot)]
+        ratios = [r[3].split()[0] for r in (jvm, aot)]
+        self.assertIn(f"the first answer after {seconds[0]} on the JVM and {seconds[1]} with an AOT cache", readme)
+        self.assertIn(f"{ratios[0]} and {ratios[1]} a one-endpoint Quarkus application's", readme)
+        cluster = row("first answer through the Service")[3].split()[0]
+        self.assertIn(f"AOT image's pod answers {cluster} as soon", readme)
+
+    def test_the_readmes_cgroup_cost_is_the_pages(self):
+        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+        page = (DOCS / "2026-11-27-cluster-share.md").read_text()
+        line = next(x for x in page.splitlines() if x.startswith("| a cgroup without a quota |"))
+        virtual, reactive = (c.strip().split()[0] for c in line.strip("|").split("|")[1:3])
+        self.assertIn(f"spends {virtual} the CPU per request (the event loop {reactive})", readme)
+
     def test_the_readmes_cpu_per_request_is_the_reports(self):
         readme = (DOCS.parents[1] / "README.md").read_text()
         text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
