@@ -60,6 +60,19 @@ class ReactivePoolProducer {
    * credentials, with {@link SessionTimeouts}' settings. The readiness check's own connection too.
    */
   static PgConnectOptions connectOptions(Config config, DbConfig db) {
+    PgConnectOptions connect = address(config);
+    // The same session timeouts as every JDBC connection (SessionTimeouts).
+    SessionTimeouts.settings(db).forEach(connect::addProperty);
+    wireBounds(config, connect);
+    // One prepared statement per SQL text and connection, as the JDBC driver caches them.
+    connect.setCachePreparedStatements(true);
+    // Quarkus' Micrometer binder names the client's metrics "<type>|<name>": sql_* {clientName}.
+    connect.setMetricsName("sql|" + POOL_NAME);
+    return connect;
+  }
+
+  /** The JDBC datasource's address and credentials, as the reactive client's. */
+  static PgConnectOptions address(Config config) {
     String url =
         config
             .getOptionalValue("quarkus.datasource.jdbc.url", String.class)
@@ -76,13 +89,6 @@ class ReactivePoolProducer {
     config
         .getOptionalValue("quarkus.datasource.password", String.class)
         .ifPresent(connect::setPassword);
-    // The same session timeouts as every JDBC connection (SessionTimeouts).
-    SessionTimeouts.settings(db).forEach(connect::addProperty);
-    wireBounds(config, connect);
-    // One prepared statement per SQL text and connection, as the JDBC driver caches them.
-    connect.setCachePreparedStatements(true);
-    // Quarkus' Micrometer binder names the client's metrics "<type>|<name>": sql_* {clientName}.
-    connect.setMetricsName("sql|" + POOL_NAME);
     return connect;
   }
 
