@@ -20,6 +20,7 @@
 #
 #   scripts/k8s/tools.sh          build what is missing, print KEY=path lines
 #   scripts/k8s/tools.sh --kubectl   kubectl alone, of the same version (~3 min cold, once): its path
+#   scripts/k8s/tools.sh --if-built  build nothing: exit 0 when every one is built, 1 otherwise
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 
@@ -47,6 +48,11 @@ build_cache_removed() {
   rm -rf "$GOCACHE"
 }
 
+# --if-built: each build below first asks need(), which ends the check there.
+if_built=0
+[[ ${1:-} == --if-built ]] && if_built=1
+need() { if ((if_built)); then exit 1; fi; }
+
 components=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
 # For a machine with no kubectl (Debian 12's is 1.20): the lab's, built like the cluster's own.
 only_kubectl=0
@@ -54,6 +60,7 @@ only_kubectl=0
 missing=()
 for c in "${components[@]}"; do [[ -x "$bin/$c" ]] || missing+=("$c"); done
 if ((${#missing[@]})); then
+  need
   log "k8s: building ${missing[*]} v$K8S_VERSION from scripts/k8s/kubernetes ($( ((only_kubectl)) && echo "~3" || echo "~8") min cold, once)"
   started=$SECONDS
   mod="$tools/build-k8s"
@@ -70,13 +77,15 @@ if ((${#missing[@]})); then
   log "k8s: built in $((SECONDS - started)) s"
 fi
 if ((only_kubectl)); then
-  build_cache_removed
+  # Only after a build of its own: a build of the rest may be using the cache beside it.
+  if ((${#missing[@]})); then build_cache_removed; fi
   echo "$bin/kubectl"
   exit 0
 fi
 
 coredns="$tools/coredns-$COREDNS_VERSION-$COREDNS_BUILD"
 if [[ ! -x "$coredns" ]]; then
+  need
   log "k8s: building CoreDNS $COREDNS_VERSION (cluster DNS plugins only, ~1 min)"
   mod="$tools/build-coredns"
   rm -rf "$mod" && mkdir -p "$mod"
@@ -114,6 +123,7 @@ fi
 
 pause="$tools/pause"
 if [[ ! -x "$pause" ]]; then
+  need
   log "k8s: building the pod sandbox's pause process"
   mod="$tools/build-pause"
   rm -rf "$mod" && mkdir -p "$mod"
@@ -151,6 +161,7 @@ fi
 
 etcd="$tools/etcd/usr/bin/etcd"
 if [[ ! -x "$etcd" ]]; then
+  need
   log "k8s: fetching etcd from Debian's etcd-server package"
   # A stale package list is refreshed once when the download fails.
   (cd "$tools" && rm -f etcd-server_*.deb &&
@@ -164,6 +175,7 @@ fi
 go_tool() {
   local target="$1" package="$2" version="$3" what="$4" gobin
   [[ -x "$target" ]] && return
+  need
   log "k8s: building $what from the Go module proxy (once)"
   gobin="$(mktemp -d "$tools/bin.XXXXXX")"
   GOBIN="$gobin" CGO_ENABLED=0 GOFLAGS=-trimpath go install "$package@$version" >&2
@@ -183,6 +195,7 @@ go_tool "$metrics_server" sigs.k8s.io/metrics-server/cmd/metrics-server "$METRIC
 kr_module="$LOOMLAB_ROOT/scripts/k8s/kube-router"
 kube_router="$tools/kube-router-$(cat "$kr_module/go.mod" "$kr_module/go.sum" | sha256sum | cut -c1-12)"
 if [[ ! -x "$kube_router" ]]; then
+  need
   log "k8s: building kube-router $(awk '$1 == "require" && $2 ~ /kube-router/ {print $3}' "$kr_module/go.mod") (the NetworkPolicy engine, scripts/k8s/kube-router) (~3 min cold, once)"
   mod="$tools/build-kube-router"
   rm -rf "$mod" && cp -r "$kr_module" "$mod"
@@ -216,6 +229,7 @@ module_build() {
 }
 prometheus="$tools/prometheus-$PROMETHEUS_VERSION"
 if [[ ! -x "$prometheus/prometheus" ]]; then
+  need
   log "k8s: building Prometheus $PROMETHEUS_VERSION, Kubernetes discovery only (~2 min cold, once)"
   # Its own build tags: every discovery mechanism removed but Kubernetes'.
   module_build github.com/prometheus/prometheus "$PROMETHEUS_VERSION" "$prometheus" \
@@ -223,10 +237,12 @@ if [[ ! -x "$prometheus/prometheus" ]]; then
 fi
 keda="$tools/keda-$KEDA_VERSION"
 if [[ ! -x "$keda/operator" || ! -x "$keda/adapter" ]]; then
+  need
   log "k8s: building KEDA $KEDA_VERSION's operator and metrics API server (~6 min cold, once)"
   module_build github.com/kedacore/keda/v2 "$KEDA_VERSION" "$keda" "" ./cmd/operator ./cmd/adapter
 fi
 
+((if_built)) && exit 0
 build_cache_removed
 
 echo "K8S_VERSION=$K8S_VERSION"
