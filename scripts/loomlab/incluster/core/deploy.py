@@ -191,7 +191,7 @@ def pod_log(kube: Kube, pod: dict, timeout: float = 30) -> str:
 def policy_probe(kube: Kube, templates: dict) -> str:
     """Whether the NetworkPolicies are enforced, measured: a pod that postgres-from-service-only
     does not admit (a loadgen pod) opens a TCP connection to the database."""
-    job = copy.deepcopy(next(iter(templates.values()))["loadgen"])
+    job = copy.deepcopy(next(iter(templates.values())))
     name = job_id("netpol-probe")
     job["metadata"]["name"] = name
     job["spec"]["activeDeadlineSeconds"] = 60
