@@ -555,3 +555,48 @@ class CgroupPageTest(unittest.TestCase):
             for mode in ("virtual", "reactive"):
                 here, there = a3(local, mode), a3(cluster, mode)
                 self.assertIn(f"{here:,.0f} / {there:,.0f} ({there / here:.2f})", page, f"{cluster} {mode}")
+
+
+class PolicyProbe(unittest.TestCase):
+    """The probe of NetworkPolicies is made from the Jobs a run uses (jobs.job_templates over the
+    rendered deploy/k8s/jobs), as `./lab k8s run` makes it."""
+
+    class Kube:
+        """What the probe asks of the cluster: the Job applied, its pod's log, the Job deleted."""
+
+        def __init__(self, log: str):
+            self.log, self.applied, self.deleted = log, [], []
+
+        def apply(self, docs):
+            self.applied.extend(docs)
+
+        def pod_log(self, name, timeout):
+            return self.log
+
+        def delete_job(self, name):
+            self.deleted.append(name)
+
+    def probe(self, log: str) -> tuple[str, "PolicyProbe.Kube"]:
+        from unittest import mock
+
+        templates = jobs.job_templates(deploy.render("deploy/k8s/jobs", {}), {})
+        kube = self.Kube(log)
+        with mock.patch.object(deploy, "wait_job", return_value={"metadata": {"name": "probe-pod"}}):
+            return deploy.policy_probe(kube, templates), kube  # type: ignore[arg-type]
+
+    def test_the_probe_is_a_loadgen_pod_that_only_opens_a_connection_to_the_database(self):
+        said, kube = self.probe("refused\n")
+        (job,) = kube.applied
+        pod = job["spec"]["template"]
+        container = pod["spec"]["containers"][0]
+        self.assertEqual(pod["metadata"]["labels"]["app.kubernetes.io/name"], "loadgen", "loadgen's own policy")
+        self.assertIn("/dev/tcp/postgres/5432", container["command"][-1])
+        self.assertEqual(container["env"], [])
+        self.assertEqual(kube.deleted, [job["metadata"]["name"]])
+        self.assertEqual(
+            said, "NetworkPolicies enforced, measured: a loadgen pod's connection to postgres:5432 was refused"
+        )
+
+    def test_a_reached_database_says_the_policies_are_not_enforced(self):
+        said, _ = self.probe("reached")
+        self.assertIn("applied but not enforced", said)
