@@ -12,7 +12,8 @@
 //	                                 (seed C)
 //	open    -rate R -duration D      R arrivals a second for D, answered or not, up to -max-workers in
 //	                                 flight; arrivals vegeta could not send for want of a worker are
-//	                                 counted as dropped, as k6's dropped_iterations are
+//	                                 counted as dropped, as k6's dropped_iterations are; -arrivals
+//	                                 bursts sends the same rate in bursts (arrivals.go)
 //
 // Every request comes from -targets, a file in vegeta's JSON target format (one per line: method,
 // url, base64 body, header), taken in turn. With -bodies, each line of that file is the body of one
@@ -60,6 +61,10 @@ type plan struct {
 	duration   time.Duration
 	maxWorkers uint64
 	timeout    time.Duration
+	// open: how arrivals are spread (arrivals.go: uniform, the default when empty, or bursts) and
+	// the time between bursts
+	arrivals    string
+	burstPeriod time.Duration
 	// A new connection per request: kube-proxy spreads connections, not requests, so kept-alive
 	// connections stay on the pods they first reached and a new pod would get none of the load.
 	newConnections bool
@@ -87,6 +92,10 @@ func (p plan) validate() error {
 		return errors.New("closed: -users, and one of -iterations and -duration, must be positive")
 	case p.model == "open" && (p.rate == 0 || p.duration <= 0 || p.maxWorkers == 0):
 		return errors.New("open: -rate, -duration and -max-workers must be positive")
+	case p.arrivals != "" && p.arrivals != uniform && p.arrivals != bursts:
+		return fmt.Errorf("-arrivals must be %s or %s, got %q", uniform, bursts, p.arrivals)
+	case p.arrivals == bursts && (p.model != "open" || burstSize(p.rate, p.burstPeriod) == 0):
+		return errors.New("-arrivals bursts: an open run whose -rate x -burst-period is one arrival or more")
 	case p.model != "closed" && p.model != "open":
 		return fmt.Errorf("-model must be closed or open, got %q", p.model)
 	case p.planned() > maxPlanned:
@@ -109,8 +118,12 @@ func (p plan) pacing() (vegeta.Pacer, time.Duration, uint64, func(*vegeta.Result
 		// exactly users x iterations requests (none of them an error of the driver's own), or at
 		// the end of its duration.
 		return countPacer{total: p.planned()}, p.duration, p.users, nil
+	case p.arrivals == bursts:
+		pacer := burstPacer{size: burstSize(p.rate, p.burstPeriod), period: p.burstPeriod}
+		return capped{pacer, p.planned()}, p.duration + lateGrace, p.maxWorkers, nil
 	default:
-		return vegeta.ConstantPacer{Freq: int(p.rate), Per: time.Second}, p.duration, p.maxWorkers, nil
+		pacer := vegeta.ConstantPacer{Freq: int(p.rate), Per: time.Second}
+		return capped{pacer, p.planned()}, p.duration + lateGrace, p.maxWorkers, nil
 	}
 }
 
@@ -150,6 +163,26 @@ func attack(p plan, tr vegeta.Targeter, sinks ...func(*vegeta.Result)) {
 	}
 }
 
+// lateGrace is how long past its duration an open run may still send its planned arrivals: the last
+// is due one interval before the end, and a pacer's sleep that ends late on a busy machine would
+// otherwise lose it to the attack's clock and count it as dropped, a failure of the server's. An
+// arrival held back for want of a worker (the server's failure) is still dropped: the grace is
+// shorter than any run's arrivals by far.
+const lateGrace = 10 * time.Millisecond
+
+// capped stops a pacer after `total` arrivals: an open run sends at most its plan, however late.
+type capped struct {
+	vegeta.Pacer
+	total uint64
+}
+
+func (c capped) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	if hits >= c.total {
+		return 0, true
+	}
+	return c.Pacer.Pace(elapsed, hits)
+}
+
 // countPacer sends without pause until `total` requests have gone out (0: until the attack's
 // duration ends): a closed model's pacing, where the workers' own round trips set the rate.
 type countPacer struct{ total uint64 }
@@ -175,6 +208,8 @@ func main() {
 	flag.Uint64Var(&p.rate, "rate", 0, "open: arrivals per second")
 	flag.DurationVar(&p.duration, "duration", 0, "open: how long arrivals go on; closed: how long users send (instead of -iterations)")
 	flag.Uint64Var(&p.maxWorkers, "max-workers", 2000, "open: most requests in flight")
+	flag.StringVar(&p.arrivals, "arrivals", uniform, "open: uniform (evenly spaced) | bursts (rate x -burst-period at once, every period)")
+	flag.DurationVar(&p.burstPeriod, "burst-period", 100*time.Millisecond, "open, -arrivals bursts: the time between bursts")
 	flag.DurationVar(&p.timeout, "timeout", 60*time.Second, "a request's timeout")
 	flag.BoolVar(&p.newConnections, "new-connections", false, "a new connection per request (as many distinct clients), not kept alive")
 	flag.StringVar(&stages, "stages", "", "closed: users ramped through DURATION:USERS,... (instead of -users)")
