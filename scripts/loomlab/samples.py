@@ -47,8 +47,9 @@ SAMPLED_COUNTERS: list[tuple[str, str, dict[str, str]]] = [
 ]
 # Read from /proc beside each scrape where the bench started the process (local runs: bench/procstat.py),
 # not from /q/metrics: the kernel's share of the process' CPU (syscalls, the network stack's work
-# done on its behalf), which the service's own counter holds with the rest.
-PROC_COUNTERS = ("cpu_system_ns",)
+# done on its behalf), which the service's own counter holds with the rest; and its threads' context
+# switches (each a thread put to sleep or preempted: what a wake-up costs is paid per switch).
+PROC_COUNTERS = ("cpu_system_ns", "ctx_switches")
 
 
 def combined_sample(samples: list[dict]) -> dict:

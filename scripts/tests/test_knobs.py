@@ -294,11 +294,17 @@ class MinimalColumnTest(unittest.TestCase):
             (pid / "stat").write_text(f"42 (java (x) y) {' '.join(fields)}\n")
             (pid / "statm").write_text("9000 2500 100 1 0 800 0\n")
             (pid / "status").write_text("Name:\tjava\nThreads:\t37\nVmRSS:\t10000 kB\n")
+            for task, (vol, invol) in {"42": (100, 7), "43": (20, 3)}.items():
+                (pid / "task" / task).mkdir(parents=True)
+                (pid / "task" / task / "status").write_text(
+                    f"Name:\tjava\nvoluntary_ctxt_switches:\t{vol}\nnonvoluntary_ctxt_switches:\t{invol}\n"
+                )
             sample = procstat.sample(42, Path(root))
             kernel = procstat.kernel(42, Path(root))
         self.assertEqual(sample["cpu_ns"], 200 * 1e9 / os.sysconf("SC_CLK_TCK"))
         self.assertEqual(sample["cpu_system_ns"], 50 * 1e9 / os.sysconf("SC_CLK_TCK"))
-        self.assertEqual(kernel, {"cpu_system_ns": sample["cpu_system_ns"]})
+        self.assertEqual(kernel, {"cpu_system_ns": sample["cpu_system_ns"], "ctx_switches": 130.0})
+        self.assertEqual(sample["ctx_switches"], 130.0)
         self.assertEqual(sample["rss_bytes"], 2500 * os.sysconf("SC_PAGE_SIZE"))
         self.assertEqual(sample["live_threads"], 37)
         self.assertTrue(math.isnan(sample["worker_active"]))

@@ -60,6 +60,8 @@ def figures_from(load: Load, generated: dict, samples: list[dict], exit_code: in
     figures["cpu_ms_per_req"] = lr.ratio(figures.get("cpu_s", math.nan) * 1000, figures["requests"])
     # Of which the kernel's, where /proc was read beside the scrapes (local runs).
     figures["kernel_ms_per_req"] = lr.ratio(figures.get("delta_cpu_system_ns", math.nan) / 1e6, figures["requests"])
+    # And the server's threads' context switches per request (the same local runs).
+    figures["switches_per_req"] = lr.ratio(figures.get("delta_ctx_switches", math.nan), figures["requests"])
     # The generator's exit: THRESHOLDS_CROSSED (99, k6's code, which every engine keeps) or 0.
     figures["k6_exit"] = exit_code
     figures["wall_s"] = took

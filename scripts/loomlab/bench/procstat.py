@@ -30,9 +30,28 @@ def cpu_ns(pid: int, root: Path = PROC) -> tuple[float, float]:
     return int(fields[11]) * tick_ns, int(fields[12]) * tick_ns
 
 
+def context_switches(pid: int, root: Path = PROC) -> float:
+    """The context switches of the process' live threads, voluntary (a wait: a park, a read with
+    nothing to read) and not (preempted), the sum over /proc/PID/task/*/status. A thread that has
+    ended takes its own with it: the JVM's carriers, event loops and pool threads, and Go's, live
+    through a run. OSError when the process is gone."""
+    total = 0
+    tasks = list((root / str(pid) / "task").iterdir())
+    for task in tasks:
+        try:
+            text = (task / "status").read_text()
+        except FileNotFoundError:  # the thread ended since the listing
+            continue
+        for line in text.splitlines():
+            if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                total += int(line.split(":", 1)[1])
+    return float(total)
+
+
 def kernel(pid: int, root: Path = PROC) -> dict:
-    """The figures beside a scrape (samples.PROC_COUNTERS): the process' kernel CPU."""
-    return {"cpu_system_ns": cpu_ns(pid, root)[1]}
+    """The figures beside a scrape (samples.PROC_COUNTERS): the process' kernel CPU and its threads'
+    context switches."""
+    return {"cpu_system_ns": cpu_ns(pid, root)[1], "ctx_switches": context_switches(pid, root)}
 
 
 def sample(pid: int, root: Path = PROC) -> dict:
@@ -47,6 +66,7 @@ def sample(pid: int, root: Path = PROC) -> dict:
         **{key: math.nan for key in PROC_COUNTERS},
         "cpu_ns": user + system,
         "cpu_system_ns": system,
+        "ctx_switches": context_switches(pid, root),
         "rss_bytes": rss_pages * os.sysconf("SC_PAGE_SIZE"),
         "live_threads": int(status["Threads"]),
     }

@@ -7,6 +7,8 @@ mode's req/s and CPU per request as a ratio to it, paired round by round like a 
 
 from __future__ import annotations
 
+import math
+
 from loomlab import labreport as lr
 
 from . import verdict
@@ -20,7 +22,12 @@ def reference_table(load: Load, results: dict) -> lr.Table | None:
     modes = [m for m in load.modes if m != REFERENCE and results.get(m, {}).get("runs")]
     if not ref or not modes:
         return None
-    t = lr.Table(["mode", "req/s", "of the reference's req/s", "CPU ms/req", "of the reference's CPU/req"])
+    # The servers' threads' context switches per request, where /proc was read (local runs).
+    switches = any(not math.isnan(run.get("switches_per_req", math.nan)) for run in ref)
+    t = lr.Table(
+        ["mode", "req/s", "of the reference's req/s", "CPU ms/req", "of the reference's CPU/req"]
+        + (["switches/req", "of the reference's switches/req"] if switches else [])
+    )
     for m in [*modes, REFERENCE]:
         runs = results[m]["runs"]
         agg = lr.aggregate(runs)
@@ -30,5 +37,13 @@ def reference_table(load: Load, results: dict) -> lr.Table | None:
             "1x" if m == REFERENCE else verdict.paired(runs, ref, "throughput"),
             lr.fmt(agg.get("cpu_ms_per_req", lr.Spread.of([])).median, 3),
             "1x" if m == REFERENCE else verdict.paired(runs, ref, "cpu_ms_per_req"),
+            *(
+                [
+                    lr.fmt(agg.get("switches_per_req", lr.Spread.of([])).median, 2),
+                    "1x" if m == REFERENCE else verdict.paired(runs, ref, "switches_per_req"),
+                ]
+                if switches
+                else []
+            ),
         )
     return t
