@@ -108,6 +108,21 @@ class ShapeTest(unittest.TestCase):
         with self.assertRaisesRegex(LabError, "MODEL must be closed or open"):
             shape_flags({"MODEL": "ramping"}, get)
 
+    def test_the_cost_profile_sends_the_same_rate_evenly_and_in_bursts_and_k6_refuses_bursts(self):
+        from loomlab.bench.engines.k6 import K6
+
+        (suite,) = suites("cost")
+        even, grouped = suite.loads
+        self.assertEqual((even.rate, grouped.rate, even.open_s, grouped.open_s), (1500, 1500, 10, 10))
+        env = run_env(grouped, "virtual", warmup=False)
+        flags = shape_flags(env, grouped.request(env))
+        self.assertEqual(flags[:8], shape_flags(run_env(even, "virtual", False), even.request(env)))
+        self.assertEqual(flags[8:], ["-arrivals", "bursts", "-burst-period", "100ms"])
+        self.assertIn("in bursts of 150 every 100 ms", grouped.name)
+        K6("k6").prepare(even, "virtual", warmup=False)
+        with self.assertRaisesRegex(LabError, "no arrivals in bursts"):
+            K6("k6").prepare(grouped, "virtual", warmup=False)
+
     def test_a_stream_of_chunks_is_one_user_posting_each_once(self):
         env = {"MODE": "virtual", "WRITES": "parallel", "RECORDS": "250", "CHUNK": "100", "ID_BASE": "1"}
         request = chunk_request("recruits")(env)

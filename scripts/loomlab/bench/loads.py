@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from loomlab import ROOT
@@ -245,6 +245,24 @@ def effective_bound(load: Load, mode: str, pools: dict) -> float:
     """The Little's-law bound of a load in a mode; an open load cannot exceed its arrival rate."""
     b = mode_bound(load, mode, pools)
     return min(b, load.rate) if load.rate is not None and not math.isnan(b) else b
+
+
+# An open load's arrivals: evenly spaced (vegeta's constant pacer, k6's constant-arrival-rate), or
+# in bursts of rate x BURST_MS at once every BURST_MS (hey's workers' pattern), loadgen only.
+UNIFORM = "uniform"
+BURSTS = "bursts"
+
+
+def bursts(load: Load, period_ms: int) -> Load:
+    """`load` (an open one) with the same mean rate arriving in bursts, one every `period_ms`."""
+    if load.rate is None:
+        raise ValueError(f"{load.name}: only an open load has arrivals to group")
+    per_burst = load.rate * period_ms / 1000
+    return replace(
+        load,
+        name=f"{load.name}, in bursts of {per_burst:g} every {period_ms} ms",
+        env={**load.env, "ARRIVALS": BURSTS, "BURST_MS": str(period_ms)},
+    )
 
 
 def open_load(

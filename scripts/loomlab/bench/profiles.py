@@ -16,7 +16,9 @@ CPU = ("mixed", "buffers")
 CORES = ("cores",)
 # The knobs users tune, each against its mode's default (a profile of its own: 17 processes side by side).
 KNOBS = ("knobs",)
-NOT_CPU = tuple(w for w in EVERY if w not in CPU + CORES + KNOBS)
+# What a virtual thread costs a request, against the reference server under two arrival patterns.
+COST = ("cost",)
+NOT_CPU = tuple(w for w in EVERY if w not in CPU + CORES + KNOBS + COST)
 
 # name -> (scale, core suites of these workload modules, variants of these, what it is for)
 PROFILES = {
@@ -45,6 +47,14 @@ PROFILES = {
         "each knob users tune alone against its mode's default in the same rounds (worker pool, carriers, event"
         " loops, GC, jdk.trackAllThreads) on A3, the open sleep at four rates and product at 350 users;"
         " 17 processes side by side, about 7 GB",
+    ),
+    "cost": (
+        "quick",
+        (),
+        COST,
+        "what a virtual thread costs a request: the open sleep at 1,500 req/s, arrivals even and in bursts,"
+        " each mode's CPU and context switches per request against the reference server, with virtual"
+        " threads untracked, one carrier and one event loop as knob columns (loadgen only)",
     ),
     "smoke": ("smoke", EVERY, (), "every workload, each run scaled to seconds (CI)"),
     "sweep": (

@@ -13,7 +13,7 @@ from loomlab import ROOT, LabError
 
 from .. import runners
 from ..figures import k6_generated
-from ..loads import Load, k6_mode, on_cpus
+from ..loads import UNIFORM, Load, k6_mode, on_cpus
 from ..settings import RunSettings
 from . import Generated
 
@@ -28,7 +28,9 @@ class K6:
         return subprocess.run([self.path, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
 
     def prepare(self, load: Load, mode: str, warmup: bool) -> None:
-        """Nothing: k6's scripts make their requests as they go."""
+        """Nothing: k6's scripts make their requests as they go; but they pace arrivals only evenly."""
+        if load.env.get("ARRIVALS", UNIFORM) != UNIFORM:
+            raise LabError(f"{load.name}: k6's scripts have no arrivals in bursts; run it with --engine loadgen")
 
     def generate(
         self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool

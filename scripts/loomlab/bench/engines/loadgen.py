@@ -1,8 +1,8 @@
 """loadgen as an engine (scripts/loadgen: a driver over vegeta's library): the load's environment
 read as k6's scripts read it (MODEL, VUS, ITERATIONS, DURATION, STAGES, RATE, MAX_VUS, MAX_DROPPED,
-MAX_ERRORS), its Request's paths as the targets, the driver's JSON summary as the
-run's figures, and the thresholds k6's scripts hold (scenarioThresholds in k6/lib/lab.js) checked
-here on them."""
+MAX_ERRORS; and ARRIVALS, BURST_MS, which only loadgen paces: loads.bursts), its Request's paths as
+the targets, the driver's JSON summary as the run's figures, and the thresholds k6's scripts hold
+(scenarioThresholds in k6/lib/lab.js) checked here on them."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 from loomlab import LabError
 
 from ..arrivals import Bodies, Request
-from ..loads import Load, k6_mode, on_cpus
+from ..loads import UNIFORM, Load, k6_mode, on_cpus
 from ..settings import RunSettings
 from . import THRESHOLDS_CROSSED, Generated
 
@@ -41,7 +41,10 @@ def shape_flags(env: dict, request: Request) -> list[str]:
         return ["-model", "closed", "-users", "1", "-iterations", str(request.bodies.count)]
     if env.get("MODEL", "closed") == "open":
         duration = env.get("OPEN_DURATION", env.get("DURATION"))
-        return ["-model", "open", "-rate", env["RATE"], "-duration", duration, "-max-workers", env["MAX_VUS"]]
+        flags = ["-model", "open", "-rate", env["RATE"], "-duration", duration, "-max-workers", env["MAX_VUS"]]
+        if env.get("ARRIVALS", UNIFORM) != UNIFORM:
+            return [*flags, "-arrivals", env["ARRIVALS"], "-burst-period", f"{env['BURST_MS']}ms"]
+        return flags
     if env.get("MODEL", "closed") != "closed":
         raise LabError(f"MODEL must be closed or open, got {env['MODEL']!r}")
     if "STAGES" in env:

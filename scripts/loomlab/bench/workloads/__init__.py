@@ -7,10 +7,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from ..loads import Knob, Load, Scale, Suite
-from . import buffers, cores, db, ingest, knobs, mixed, pinning, product, sleep, tasks
+from . import buffers, cores, cost, db, ingest, knobs, mixed, pinning, product, sleep, tasks
 
 # In report order.
-MODULES = (sleep, tasks, product, ingest, db, pinning, mixed, buffers, cores, knobs)
+MODULES = (sleep, tasks, product, ingest, db, pinning, mixed, buffers, cores, knobs, cost)
 
 # The k6 scripts whose workload module has another name.
 MODULE_OF = {"recruits": "ingest", "candidates": "ingest", "ingest-grpc": "ingest"}
