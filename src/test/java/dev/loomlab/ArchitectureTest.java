@@ -1,0 +1,85 @@
+package dev.loomlab;
+
+import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service's floors as docs/architecture.md draws them, held against its compiled classes: an
+ * import points down, never up or sideways, and a workload never imports another.
+ */
+class ArchitectureTest {
+
+  private static final String[] WORKLOADS = {
+    "dev.loomlab.sleep..",
+    "dev.loomlab.tasks..",
+    "dev.loomlab.product..",
+    "dev.loomlab.ingest..",
+    "dev.loomlab.db..",
+    "dev.loomlab.pinning..",
+    "dev.loomlab.mixed..",
+    "dev.loomlab.buffers.."
+  };
+
+  private static final String[] FLOOR_THREE = {
+    "dev.loomlab.observability..", "dev.loomlab.input..", "dev.loomlab.database.."
+  };
+
+  private static final JavaClasses SERVICE =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.loomlab");
+
+  @Test
+  void everyImportPointsDown() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("ground")
+        .definedBy("dev.loomlab.problem..", "dev.loomlab.settings..")
+        .layer("execution")
+        .definedBy("dev.loomlab.execution..")
+        .layer("shared")
+        .definedBy(FLOOR_THREE)
+        .layer("workloads")
+        .definedBy(WORKLOADS)
+        .layer("info")
+        .definedBy("dev.loomlab.info..")
+        .whereLayer("info")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("workloads")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("shared")
+        .mayOnlyBeAccessedByLayers("workloads", "info")
+        .whereLayer("execution")
+        .mayOnlyBeAccessedByLayers("shared", "workloads", "info")
+        .check(SERVICE);
+  }
+
+  @Test
+  void noWorkloadImportsAnother() {
+    slices()
+        .matching("dev.loomlab.(*)..")
+        .should()
+        .notDependOnEachOther()
+        .ignoreDependency(resideOutsideOfPackages(WORKLOADS), alwaysTrue())
+        .ignoreDependency(alwaysTrue(), resideOutsideOfPackages(WORKLOADS))
+        .check(SERVICE);
+  }
+
+  @Test
+  void nothingOnAFloorImportsItsNeighbours() {
+    slices()
+        .matching("dev.loomlab.(*)..")
+        .should()
+        .notDependOnEachOther()
+        .ignoreDependency(resideOutsideOfPackages(FLOOR_THREE), alwaysTrue())
+        .ignoreDependency(alwaysTrue(), resideOutsideOfPackages(FLOOR_THREE))
+        .check(SERVICE);
+  }
+}
