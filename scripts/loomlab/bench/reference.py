@@ -14,36 +14,30 @@ from loomlab import labreport as lr
 from . import verdict
 from .loads import REFERENCE, Load
 
+# Each figure the table sets against the reference's: (its column, its key in a run, digits, its name
+# in the ratio's column).
+FIGURES = (("req/s", "throughput", 0, "req/s"), ("CPU ms/req", "cpu_ms_per_req", 3, "CPU/req"))
+# The servers' threads' context switches per request, where /proc was read (local runs).
+SWITCHES = ("switches/req", "switches_per_req", 2, "switches/req")
+
 
 def reference_table(load: Load, results: dict) -> lr.Table | None:
     """Each mode (and knob column) against the reference server in the same rounds: req/s and CPU
-    per request, the median of the per-round ratios and its interval (verdict.CONFIDENCE)."""
+    per request (and context switches per request, where read), each with the median of the
+    per-round ratios and its interval (verdict.CONFIDENCE)."""
     ref = results.get(REFERENCE, {}).get("runs", [])
     modes = [m for m in load.modes if m != REFERENCE and results.get(m, {}).get("runs")]
     if not ref or not modes:
         return None
-    # The servers' threads' context switches per request, where /proc was read (local runs).
-    switches = any(not math.isnan(run.get("switches_per_req", math.nan)) for run in ref)
-    t = lr.Table(
-        ["mode", "req/s", "of the reference's req/s", "CPU ms/req", "of the reference's CPU/req"]
-        + (["switches/req", "of the reference's switches/req"] if switches else [])
-    )
+    read = any(not math.isnan(run.get(SWITCHES[1], math.nan)) for run in ref)
+    figures = FIGURES + ((SWITCHES,) if read else ())
+    t = lr.Table(["mode", *(c for name, _, _, of in figures for c in (name, f"of the reference's {of}"))])
     for m in [*modes, REFERENCE]:
         runs = results[m]["runs"]
         agg = lr.aggregate(runs)
-        t.add(
-            m,
-            lr.fmt(agg["throughput"].median, 0),
-            "1x" if m == REFERENCE else verdict.paired(runs, ref, "throughput"),
-            lr.fmt(agg.get("cpu_ms_per_req", lr.Spread.of([])).median, 3),
-            "1x" if m == REFERENCE else verdict.paired(runs, ref, "cpu_ms_per_req"),
-            *(
-                [
-                    lr.fmt(agg.get("switches_per_req", lr.Spread.of([])).median, 2),
-                    "1x" if m == REFERENCE else verdict.paired(runs, ref, "switches_per_req"),
-                ]
-                if switches
-                else []
-            ),
-        )
+        cells = []
+        for _, key, digits, _ in figures:
+            cells.append(lr.fmt(agg.get(key, lr.Spread.of([])).median, digits))
+            cells.append("1x" if m == REFERENCE else verdict.paired(runs, ref, key))
+        t.add(m, *cells)
     return t
