@@ -63,23 +63,22 @@ class ArchitectureTest {
 
   @Test
   void noWorkloadImportsAnother() {
-    slices()
-        .matching("dev.loomlab.(*)..")
-        .should()
-        .notDependOnEachOther()
-        .ignoreDependency(resideOutsideOfPackages(WORKLOADS), alwaysTrue())
-        .ignoreDependency(alwaysTrue(), resideOutsideOfPackages(WORKLOADS))
-        .check(SERVICE);
+    noneImportsAnother(WORKLOADS);
   }
 
   @Test
   void nothingOnAFloorImportsItsNeighbours() {
+    noneImportsAnother(FLOOR_THREE);
+  }
+
+  /** No top-level package of {@code packages} imports another of them (imports elsewhere aside). */
+  private static void noneImportsAnother(String... packages) {
     slices()
         .matching("dev.loomlab.(*)..")
         .should()
         .notDependOnEachOther()
-        .ignoreDependency(resideOutsideOfPackages(FLOOR_THREE), alwaysTrue())
-        .ignoreDependency(alwaysTrue(), resideOutsideOfPackages(FLOOR_THREE))
+        .ignoreDependency(resideOutsideOfPackages(packages), alwaysTrue())
+        .ignoreDependency(alwaysTrue(), resideOutsideOfPackages(packages))
         .check(SERVICE);
   }
 }
