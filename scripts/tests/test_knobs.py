@@ -117,11 +117,19 @@ class BuildColumnsTest(unittest.TestCase):
 
         # The column's JVM runs that jar; the mode's own runs the lab's.
         local = runner.LocalJvm("java", ENGINES, runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
-        with unittest.mock.patch.object(runner, "Service") as service:
+        with (
+            unittest.mock.patch.object(runner, "Service") as service,
+            unittest.mock.patch.object(runner.schema, "migrate", return_value=7.0) as migrate,
+        ):
             local.start(suite, "virtual[build=d509d67]", "t", mock_settings(), runner.Path("/tmp"))
             local.start(suite, "virtual", "t", mock_settings(), runner.Path("/tmp"))
+            local.start(suite, "worker", "t", mock_settings(), runner.Path("/tmp"))
         jars = [call.args[0][call.args[0].index("-jar") + 1] for call in service.call_args_list]
-        self.assertEqual(jars, ["/builds/d509d67/quarkus-run.jar", "target/quarkus-app/quarkus-run.jar"])
+        self.assertEqual(jars, ["/builds/d509d67/quarkus-run.jar", *["target/quarkus-app/quarkus-run.jar"] * 2])
+        # Each jar migrates the schema once, before its first launch; every launch runs without Flyway.
+        self.assertEqual([c.args[1] for c in migrate.call_args_list], jars[:2])
+        for call in service.call_args_list:
+            self.assertEqual(call.args[3]["QUARKUS_FLYWAY_ACTIVE"], "false")
 
     def test_a_build_needs_a_name_and_a_jar_that_exists(self):
         from loomlab import LabError
@@ -230,6 +238,7 @@ class QuotaColumnTest(unittest.TestCase):
         columns(args, chosen)
         with (
             unittest.mock.patch.object(runner, "Service") as service,
+            unittest.mock.patch.object(runner.schema, "migrate", return_value=7.0),
             unittest.mock.patch.object(quota, "group", return_value=Path("/cg/procs")),
         ):
             local.start(chosen[0], "virtual[q2]", "t", mock_settings(), runner.Path("/tmp"))
@@ -255,9 +264,13 @@ class MinimalColumnTest(unittest.TestCase):
         self.assertTrue(knob_of(sleep, "virtual[minimal]").bare)
 
         local = runner.LocalJvm("java", ENGINES, runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
-        with unittest.mock.patch.object(runner, "BareService") as bare:
+        with (
+            unittest.mock.patch.object(runner, "BareService") as bare,
+            unittest.mock.patch.object(runner.schema, "migrate") as migrate,
+        ):
             local.start(sleep, "virtual[minimal]", "t", mock_settings(), runner.Path("/tmp"))
         self.assertEqual(bare.call_args.args[0][-1], __file__)
+        migrate.assert_not_called()  # it has no schema
 
         args.minimal_jar = "/nonexistent/quarkus-run.jar"
         with self.assertRaisesRegex(LabError, "no jar"):

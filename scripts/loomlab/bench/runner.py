@@ -10,10 +10,10 @@ import subprocess
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from loomlab import LabError, metrics, proc
+from loomlab import LabError, metrics, proc, schema
 
 from . import procstat, profiler, quota
 from .engines import Engine, Engines
@@ -107,6 +107,8 @@ class LocalJvm:
     jvm_flags: str
     javas: tuple[tuple[int, str], ...] = ()  # (JDK, its java) where one run compares JDKs
     reference: str = ""  # the reference server's binary (scripts/gotool.sh reference), where it is built
+    # The jars whose migrations have run (schema.py): each before its first launch, once a bench.
+    migrated: set[str] = field(default_factory=set, compare=False)
 
     def start(
         self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
@@ -114,7 +116,8 @@ class LocalJvm:
         """A JVM of its own for each suite and column (and JDK, of `javas`), with the suite's
         configuration and a knob column's setting (another build's jar, for ./lab ab; the minimal
         application, for --minimal), or the reference server for its column; `slot` numbers the
-        processes that run side by side (port + slot). rounds.measure calls it."""
+        processes that run side by side (port + slot); the schema migrated first by each jar, on its
+        first launch, and every launch with Flyway off. rounds.measure calls it."""
         log = out / f"service-{tag}-{mode}.log"
         if mode == REFERENCE:
             if not self.reference:
@@ -126,8 +129,13 @@ class LocalJvm:
         java = dict(self.javas).get(jdk, self.java) if jdk is not None else self.java
         knob = knob_of(suite, mode)
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
-        env = {**suite.server_env, **knob.env, "QUARKUS_HTTP_PORT": str(self.port + slot)}
-        cmd = on_cpus([java, *flags, "-jar", knob.jar or str(self.jar)], suite.service_cpus)
+        jar = knob.jar or str(self.jar)
+        if not knob.bare and jar not in self.migrated:
+            took = schema.migrate(self.java, jar, out / "migration.log")
+            print(f"  schema migrated by {jar} in {took:.1f} s (a step of its own; every launch runs without Flyway)")
+            self.migrated.add(jar)
+        env = {**suite.server_env, **knob.env, **schema.FLYWAY_OFF, "QUARKUS_HTTP_PORT": str(self.port + slot)}
+        cmd = on_cpus([java, *flags, "-jar", jar], suite.service_cpus)
         if knob.quota_cpus is not None:
             cmd = quota.wrap(cmd, quota.group(mode, knob.quota_cpus))
         return (BareService if knob.bare else Service)(cmd, self.engines, self.port + slot, env, log, java)

@@ -37,7 +37,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         default=[],
         metavar="NAME=FLAGS",
         help="one more JVM variant, jvm+NAME: the jar with these flags added (a change to measure beside"
-        " the JVM in the same interleaved launches, e.g. no-migrate=-Dquarkus.flyway.migrate-at-start=false)",
+        " the JVM in the same interleaved launches, e.g. no-openapi=-Dquarkus.smallrye-openapi.enable=false)",
     )
     args = p.parse_args(argv)
     # Each refusal comes before the training run (minutes), not as a traceback after it.
@@ -62,6 +62,6 @@ def extra(text: str) -> tuple[str, list[str]]:
     if not NAME.fullmatch(name.strip()) or not flags.split():
         raise LabError(
             f"--variant {text!r}: give NAME=FLAGS (NAME of letters, digits, '.', '_' or '-'), e.g."
-            " no-migrate=-Dquarkus.flyway.migrate-at-start=false"
+            " no-openapi=-Dquarkus.smallrye-openapi.enable=false"
         )
     return name.strip(), flags.split()

@@ -48,10 +48,20 @@ public interface DbConfig {
    * {@code loomlab.db.acquisition-timeout}: the pool's acquisition timeout once the service has
    * started, i.e. the longest a request waits for a connection before its 503 (unset: Agroal's
    * {@code quarkus.datasource.jdbc.acquisition-timeout} throughout). Start-up (Flyway's migration,
-   * the schema checks) keeps Agroal's own, longer timeout: on a busy machine the first physical
-   * connections take longer than an overload bound should be.
+   * where it runs at start) keeps Agroal's own, longer timeout: on a busy machine the first
+   * physical connections take longer than an overload bound should be.
    */
   Optional<Duration> acquisitionTimeout();
+
+  /**
+   * {@code loomlab.db.schema-version}: the schema this build needs, the version of its last Flyway
+   * migration ({@code db/migration}; a test holds the two equal). Readiness stays DOWN while the
+   * database's applied schema is older: the launchers run the migration as a step of its own before
+   * the service starts with Flyway inactive ({@code QUARKUS_FLYWAY_ACTIVE=false}), and a service
+   * started before it waits, unready, instead of failing its requests.
+   */
+  @WithDefault("4")
+  String schemaVersion();
 
   /** {@code loomlab.db.bulkhead.*}: a fair limit on concurrent database work. */
   Bulkhead bulkhead();

@@ -11,8 +11,9 @@ import org.jboss.logging.Logger;
 /**
  * Switches the pool to the requests' acquisition timeout ({@code loomlab.db.acquisition-timeout})
  * once start-up is over. Agroal reads the timeout on every acquisition and allows changing it at
- * run time; the migration and the schema checks ran with {@code
- * quarkus.datasource.jdbc.acquisition-timeout} before this observer (the last of start-up).
+ * run time; Flyway's migration, where it runs at start (a plain {@code java -jar}, the tests), ran
+ * with {@code quarkus.datasource.jdbc.acquisition-timeout} before this observer (the last of
+ * start-up).
  */
 @ApplicationScoped
 class RequestAcquisitionTimeout {

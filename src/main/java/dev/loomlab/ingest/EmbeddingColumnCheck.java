@@ -1,26 +1,35 @@
 package dev.loomlab.ingest;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Refuses to start when {@code loomlab.ingest.embedding-dimension} and a domain's {@code vector(n)}
- * column disagree: every batch of that domain would fail otherwise, after its parent rows were
- * written.
+ * Readiness: {@code loomlab.ingest.embedding-dimension} and every domain's {@code vector(n)} column
+ * agree; every batch of a domain would fail otherwise, after its parent rows were written. Asked at
+ * the first readiness probe, not at start-up: the start path opens no database connection (the
+ * schema is migrated before the service starts), and the column is the migration's to create. A
+ * match is remembered (only a migration changes the column, and a new build brings it); a mismatch
+ * keeps the service unready, saying which column and what to change, and is asked again.
  */
+@Readiness
 @ApplicationScoped
-public class EmbeddingColumnCheck {
+public class EmbeddingColumnCheck implements HealthCheck {
+
+  private static final String NAME = "embedding-columns";
 
   private final AgroalDataSource dataSource;
   private final IngestConfig config;
   private final Instance<Domain<?, ?>> domains;
+  private volatile boolean matched;
 
   EmbeddingColumnCheck(
       AgroalDataSource dataSource, IngestConfig config, Instance<Domain<?, ?>> domains) {
@@ -29,30 +38,55 @@ public class EmbeddingColumnCheck {
     this.domains = domains;
   }
 
-  void check(@Observes StartupEvent event) throws SQLException {
+  @Override
+  public HealthCheckResponse call() {
+    HealthCheckResponseBuilder r =
+        HealthCheckResponse.named(NAME)
+            .withData("embedding-dimension", config.embeddingDimension());
+    if (matched) {
+      return r.up().build();
+    }
+    try {
+      String mismatch = mismatch();
+      if (mismatch == null) {
+        matched = true;
+        return r.up().build();
+      }
+      return r.down().withData("error", mismatch).build();
+    } catch (SQLException e) {
+      return r.down().withData("error", e.getClass().getSimpleName()).build();
+    }
+  }
+
+  /** The first domain whose column disagrees with the configuration, said as a fix; or null. */
+  private String mismatch() throws SQLException {
     try (Connection c = dataSource.getConnection();
-        // For pgvector's type, atttypmod is the declared dimension.
+        // For pgvector's type, atttypmod is the declared dimension; to_regclass is null for a
+        // table the migration has not created yet.
         PreparedStatement ps =
             c.prepareStatement(
-                "SELECT atttypmod FROM pg_attribute WHERE attrelid = ?::regclass"
+                "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(?)"
                     + " AND attname = 'embedding'")) {
       for (Domain<?, ?> domain : domains) {
         String table = domain.table(Table.EMBEDDING);
         ps.setString(1, table);
         try (ResultSet rs = ps.executeQuery()) {
-          int column = rs.next() ? rs.getInt(1) : -1;
+          if (!rs.next()) {
+            return table + " has no embedding column: run the migration first";
+          }
+          int column = rs.getInt(1);
           if (column != config.embeddingDimension()) {
-            throw new IllegalStateException(
-                "loomlab.ingest.embedding-dimension="
-                    + config.embeddingDimension()
-                    + " but "
-                    + table
-                    + ".embedding is vector("
-                    + column
-                    + "); change one of them (a new Flyway migration for the column)");
+            return "loomlab.ingest.embedding-dimension="
+                + config.embeddingDimension()
+                + " but "
+                + table
+                + ".embedding is vector("
+                + column
+                + "); change one of them (a new Flyway migration for the column)";
           }
         }
       }
     }
+    return null;
   }
 }

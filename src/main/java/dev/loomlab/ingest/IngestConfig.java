@@ -19,7 +19,7 @@ public interface IngestConfig {
 
   /**
    * {@code loomlab.ingest.embedding-dimension}: length of every embedding; must equal every
-   * domain's {@code vector(n)} column, checked at start-up.
+   * domain's {@code vector(n)} column, which readiness checks ({@link EmbeddingColumnCheck}).
    */
   @WithDefault("384")
   int embeddingDimension();

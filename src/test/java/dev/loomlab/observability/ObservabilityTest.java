@@ -27,7 +27,8 @@ class ObservabilityTest {
         .then()
         .statusCode(200)
         .body("status", equalTo("UP"))
-        .body("checks.name", hasItem("database"));
+        .body("checks.name", hasItem("database"))
+        .body("checks.find { it.name == 'database' }.data.schema", equalTo("4"));
   }
 
   @Test
