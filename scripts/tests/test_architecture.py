@@ -11,6 +11,7 @@ from pathlib import Path
 
 from loomlab.incluster import cli
 from loomlab.incluster.core import plan
+from tests.markdown import cells
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "architecture.md"
@@ -23,7 +24,7 @@ def table(name: str) -> list[list[str]]:
     text = PAGE.read_text()
     block = text[text.index(f"<!-- {name} -->") : text.index(f"<!-- /{name} -->")]
     lines = [ln for ln in block.splitlines() if ln.startswith("|")][2:]
-    return [[cell.strip() for cell in ln.strip("|").split("|")] for ln in lines]
+    return [cells(ln) for ln in lines]
 
 
 def paths(cell: str) -> list[str]:

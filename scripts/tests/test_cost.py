@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import unittest
 
+from tests.markdown import cells
+
 
 class CostPageTest(unittest.TestCase):
     """docs/results/2026-11-28-cost.md: its tables are the report's, the report is its record's, and
@@ -14,11 +16,7 @@ class CostPageTest(unittest.TestCase):
     def rows(text: str, start: str, end: str) -> list[list[str]]:
         part = text[text.index(start) :]
         part = part[: part.index(end)] if end in part else part
-        return [
-            [c.strip() for c in line.strip().strip("|").split("|")]
-            for line in part.splitlines()
-            if line.startswith("| ")
-        ]
+        return [cells(line) for line in part.splitlines() if line.startswith("| ")]
 
     def test_the_page_quotes_its_report_and_the_report_its_record(self):
         import contextlib

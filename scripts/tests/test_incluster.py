@@ -9,6 +9,7 @@ from pathlib import Path
 
 from loomlab import LabError
 from loomlab.incluster.core import deploy, jobs, plan
+from tests.markdown import cells
 
 
 class Images(unittest.TestCase):
@@ -529,7 +530,7 @@ class CgroupPageTest(unittest.TestCase):
                     rows = [line for line in text.splitlines() if line.startswith(f"| {mode}[{column}] |")]
                     knobs = [line for line in rows if line.count("x (") >= 4]
                     for line in knobs:
-                        cpu = [c.strip() for c in line.strip("|").split("|")][3]
+                        cpu = cells(line)[3]
                         self.assertIn(cpu, page, f"{run}: {mode}[{column}]")
 
     def test_the_page_quotes_each_pair_of_runs(self):

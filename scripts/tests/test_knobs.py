@@ -12,6 +12,7 @@ from loomlab.bench.knobs import change, knobs_table
 from loomlab.bench.loads import REFERENCE, Scale, base_mode, k6_mode, knob_of, mode_bound, with_reference
 from loomlab.bench.plan import suite_modes
 from loomlab.bench.workloads import knobs
+from tests.markdown import cells
 
 # The engines a local start hands its services (none runs here).
 ENGINES = Engines("auto", "loadgen", k6="k6")
@@ -350,8 +351,8 @@ class RebuiltBuildColumnsTest(unittest.TestCase):
             knobs = [line for line in rows if line.count("x (") >= 4]
             self.assertTrue(knobs)
             for line in knobs:
-                cells = [c.strip() for c in line.strip("|").split("|")]
-                self.assertIn(f"| {run} | {cells[0].split('[')[0]} | {' | '.join(cells[1:5])} |", page)
+                row = cells(line)
+                self.assertIn(f"| {run} | {row[0].split('[')[0]} | {' | '.join(row[1:5])} |", page)
 
 
 class LabOverheadPageTest(unittest.TestCase):
@@ -364,10 +365,10 @@ class LabOverheadPageTest(unittest.TestCase):
         run = docs / "2026-11-27-lab-overhead"
         text = (run / "report.md").read_text()
         minimal = [line for line in text.splitlines() if line.startswith("| virtual[minimal] |") and "x (" in line]
-        knobs = [[c.strip() for c in line.strip("|").split("|")] for line in minimal if line.count("x (") >= 4]
+        knobs = [cells(line) for line in minimal if line.count("x (") >= 4]
         self.assertEqual(len(knobs), 2)  # A3 and the open 1,500 req/s, in the report's order
-        for load, cells in zip(("A3 (500 VUs x 10, closed)", "open 1,500 req/s"), knobs, strict=True):
-            self.assertIn(f"| {load} | {' | '.join(cells[1:5])} |", page)
+        for load, row in zip(("A3 (500 VUs x 10, closed)", "open 1,500 req/s"), knobs, strict=True):
+            self.assertIn(f"| {load} | {' | '.join(row[1:5])} |", page)
         patterns = [
             "PrometheusHandler",
             "WaitBudgetFilters|WaitMeters|BodyReadInterceptor",
@@ -389,9 +390,9 @@ class SocketWaitTest(unittest.TestCase):
         server = product[product.index("Server side") :]
         cpu = {}
         for line in server.splitlines():
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if cells[0] in ("worker", "virtual", "reactive") and cells[0] not in cpu:
-                cpu[cells[0]] = cells[2]
+            row = cells(line)
+            if row[0] in ("worker", "virtual", "reactive") and row[0] not in cpu:
+                cpu[row[0]] = row[2]
         ratio = float(cpu["virtual"]) / float(cpu["reactive"])
         row = (
             f"| product, 350 users (sockets) | {cpu['worker']} | {cpu['virtual']} | {cpu['reactive']} | {ratio:.2f}x |"

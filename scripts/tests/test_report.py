@@ -14,6 +14,7 @@ from pathlib import Path
 from loomlab.bench import records, report, rounds
 from loomlab.bench.loads import Load, Suite
 from loomlab.bench.progress import Progress
+from tests.markdown import cells
 
 from .test_rounds import FakeService, settings
 
@@ -125,7 +126,7 @@ class ReadmeTest(unittest.TestCase):
 
         def row(title: str) -> list[str]:
             line = next(x for x in page.splitlines() if x.startswith(f"| {title} |"))
-            return [c.strip() for c in line.strip("|").split("|")]
+            return cells(line)
 
         jvm, aot = row("JVM, first answer (ms)"), row("JVM + AOT cache, first answer (ms)")
         seconds = [f"{int(r[1].split()[0].replace(',', '')) / 1000:.1f} s" for r in (jvm, aot)]
@@ -139,7 +140,7 @@ class ReadmeTest(unittest.TestCase):
         readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
         page = (DOCS / "2026-11-27-cluster-share.md").read_text()
         line = next(x for x in page.splitlines() if x.startswith("| a cgroup without a quota |"))
-        virtual, reactive = (c.strip().split()[0] for c in line.strip("|").split("|")[1:3])
+        virtual, reactive = (c.split()[0] for c in cells(line)[1:3])
         self.assertIn(f"spends {virtual} the CPU per request (the event loop {reactive})", readme)
 
     def test_the_readmes_cpu_per_request_is_the_reports(self):

@@ -17,6 +17,7 @@ from loomlab.startup import __main__ as startup
 from loomlab.startup import cli as startup_cli
 from loomlab.startup import flame, phases, tables, training
 from loomlab.startup.launches import memory_mb
+from tests.markdown import cells
 
 
 class Interleaving(unittest.TestCase):
@@ -249,8 +250,8 @@ class AgainstTheMinimalApplication(unittest.TestCase):
         rows = [line for line in text.splitlines() if line.startswith("| ") and "[aot] |" in line and "x (" in line]
         self.assertEqual(len(rows), 7)
         for line in rows:
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            self.assertIn(f"| {cells[0].split('[')[0]} | {' | '.join(cells[1:5])} |", page)
+            row = cells(line)
+            self.assertIn(f"| {row[0].split('[')[0]} | {' | '.join(row[1:5])} |", page)
 
 
 class FixedLoadTest(unittest.TestCase):
