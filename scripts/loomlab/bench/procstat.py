@@ -13,7 +13,7 @@ import os
 import resource
 from pathlib import Path
 
-from loomlab.samples import PROC_COUNTERS, SAMPLED_COUNTERS, SAMPLED_GAUGES
+from loomlab.samples import SAMPLED_COUNTERS, SAMPLED_GAUGES
 
 # What answers once the minimal application is up: its one endpoint, without a sleep.
 READY_PATH = "/api/virtual/sleep?ms=0"
@@ -63,7 +63,6 @@ def sample(pid: int, root: Path = PROC) -> dict:
     user, system = cpu_ns(pid, root)
     return {
         **{key: math.nan for key, _, _ in SAMPLED_GAUGES + SAMPLED_COUNTERS},
-        **{key: math.nan for key in PROC_COUNTERS},
         "cpu_ns": user + system,
         "cpu_system_ns": system,
         "ctx_switches": context_switches(pid, root),

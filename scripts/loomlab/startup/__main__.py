@@ -28,8 +28,8 @@ from loomlab import ROOT, command, schema
 from loomlab import labreport as lr
 from loomlab.bench import api
 
+from . import firstminute, tables
 from . import phases as ph
-from . import tables
 from .cli import parse
 from .flame import profile_start
 from .launches import FIRST, Settings, Variant, measure
@@ -97,7 +97,7 @@ def minimal(args, settings: Settings, out: Path, notes: list[str], jvm) -> dict[
     return found
 
 
-def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: list[str]) -> str:
+def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: list[str], minute: dict) -> str:
     """report.md's text: the variants side by side, then where their start-up goes."""
     results = {name: lr.aggregate(r) for name, r in runs.items()}
     parts = [
@@ -121,6 +121,7 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
     cpu = tables.cpu_table(flames)
     if cpu:
         parts += ["## The start-up's CPU, one profiled launch per JVM variant (async-profiler, 1 ms)", cpu.markdown()]
+    parts += firstminute.tables(minute)
     return "\n\n".join(parts) + "\n\n" + "".join(f"- {n}\n" for n in notes)
 
 
@@ -148,6 +149,7 @@ def main():
     )
     print(f"== {', '.join(found)}: {args.launches} launches each, interleaved", flush=True)
     runs = measure(found, args.launches, settings, out)
+    minute = firstminute.measure(found, args.first_minute, settings, out) if args.first_minute else {}
     flames = {}
     if not args.no_flames:
         profiler = api.Profiler.fetch(args.java)
@@ -155,8 +157,9 @@ def main():
             if name != "native":
                 print(f"== {name}: profiled launch (not counted)", flush=True)
                 flames[name] = profile_start(name, variant.cmd, settings, profiler, out)
-    (out / "results.json").write_text(json.dumps({"runs": runs, "flames": flames, "notes": notes}, indent=1))
-    text = report(args, runs, flames, notes)
+    record = {"runs": runs, "flames": flames, "notes": notes, "first_minute": minute}
+    (out / "results.json").write_text(json.dumps(record, indent=1))
+    text = report(args, runs, flames, notes, minute)
     print("\n" + text)
     (out / "report.md").write_text(text)
     print(f"report: {out / 'report.md'}")

@@ -32,6 +32,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--cold", action="store_true", help="drop the page cache before every launch (root)")
     p.add_argument("--no-flames", action="store_true", help="leave out the profiled launch of each JVM variant")
     p.add_argument(
+        "--first-minute",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="also each mode's first minute after its first answer, on every loaded JVM variant, ROUNDS"
+        " interleaved rounds (each a launch and 60 s of load per variant and mode; default 0: not run)",
+    )
+    p.add_argument(
         "--variant",
         action="append",
         default=[],
@@ -43,6 +51,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     # Each refusal comes before the training run (minutes), not as a traceback after it.
     if args.launches < 1:  # no launch gives no figure
         raise LabError("--launches must be 1 or more")
+    if not 0 <= args.first_minute <= 20:  # each round is minutes of load
+        raise LabError("--first-minute takes 0 (not run) to 20 rounds")
     if args.cold and os.geteuid() != 0:
         raise LabError("--cold drops the page cache (/proc/sys/vm/drop_caches), which needs root")
     args.variant = [extra(v) for v in args.variant]

@@ -1,0 +1,187 @@
+"""`./lab startup --first-minute ROUNDS`: each mode's first minute after its first answer.
+
+Per round, every (JVM variant, mode) pair in an order rotated every round: a launch (the schema
+migrated before, Flyway off, as every launch here), then at once a closed load of LOAD_USERS users
+sending the mode's sleep of LOAD_SLEEP_MS for SECONDS, every request kept (loadgen -samples). Per
+second after the load's start: the answers that completed in it (req/s) and the p99 of the requests
+sent in it; steady req/s is the median second of the last third; time to peak is the first second
+from which RUN seconds in a row reach PEAK of steady. The JIT's compiler threads' seconds at the end
+(jcmd's java.ci.totalTime) stand beside them. At this load (a bound of users / sleep = 10,000 req/s)
+every mode is held by the CPU, so the curve is the JIT's warm-up, not a pool's."""
+
+from __future__ import annotations
+
+import csv
+import math
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from loomlab import labreport as lr
+from loomlab.bench import api as bench
+
+from . import phases as ph
+from .launches import Settings, Variant, launch, stop
+
+SECONDS = 60
+LOAD_USERS, LOAD_SLEEP_MS = 200, 20
+MODES = ("worker", "virtual", "reactive")
+PEAK, RUN = 0.9, 3
+# The seconds the report prints the req/s of, after the load's start.
+SHOWN = (1, 2, 3, 5, 10, 20, 30, 45, 60)
+
+
+def load() -> bench.Load:
+    """The closed sleep load of the first minute, held by time, not by a count of iterations."""
+    return bench.Load(
+        f"{LOAD_USERS} users, {LOAD_SLEEP_MS} ms, {SECONDS} s",
+        "k6/sleep.js",
+        "sleep",
+        {"VUS": str(LOAD_USERS), "DURATION": f"{SECONDS}s", "SLEEP_MS": str(LOAD_SLEEP_MS)},
+        request=bench.sleep.sleep_request,
+        timeout_s=SECONDS + 120,
+    )
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One launch's first minute: answers and p99 (ms) per second after the load's start."""
+
+    rps: tuple[float, ...]
+    p99_ms: tuple[float, ...]
+
+    @classmethod
+    def read(cls, samples: Path, seconds: int = SECONDS) -> Curve:
+        """From loadgen's -samples CSV (sent at and latency in microseconds, status): the successful
+        answers by the second they completed in, the latencies by the second they were sent in."""
+        with samples.open() as f:
+            rows = list(csv.DictReader(f))
+        ok = [(int(r["timestamp_us"]), int(r["latency_us"])) for r in rows if r["status"] == "200"]
+        if not ok:
+            return cls((0.0,) * seconds, (math.nan,) * seconds)
+        start = min(sent for sent, _ in ok)
+        done = [0.0] * seconds
+        sent_in: list[list[int]] = [[] for _ in range(seconds)]
+        for sent, latency in ok:
+            s = (sent + latency - start) // 1_000_000
+            if s < seconds:
+                done[s] += 1
+            s = (sent - start) // 1_000_000
+            if s < seconds:
+                sent_in[s].append(latency)
+        p99 = tuple(percentile(lat, 0.99) / 1000 if lat else math.nan for lat in sent_in)
+        return cls(tuple(done), p99)
+
+    def steady(self) -> float:
+        """The median second of the last third: the req/s the minute settles at."""
+        return statistics.median(self.rps[len(self.rps) * 2 // 3 :])
+
+    def to_peak_s(self) -> float:
+        """The first second (1-based) from which RUN seconds in a row reach PEAK of steady; NaN if none."""
+        floor = PEAK * self.steady()
+        for s in range(len(self.rps) - RUN + 1):
+            if all(r >= floor for r in self.rps[s : s + RUN]):
+                return float(s + 1)
+        return math.nan
+
+
+def percentile(values: list[int], q: float) -> float:
+    """The nearest-rank percentile q of `values`."""
+    ordered = sorted(values)
+    return float(ordered[max(0, math.ceil(q * len(ordered)) - 1)])
+
+
+def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: Path) -> dict:
+    """Every loaded JVM variant's first minute in each mode, `rounds` times, interleaved (rotated):
+    {variant: {mode: [a dict per launch]}}."""
+    folder = out / "first-minute"
+    folder.mkdir(exist_ok=True)
+    pairs = [(name, mode) for name, v in variants.items() if v.loaded and name != "native" for mode in MODES]
+    runs: dict[str, dict[str, list[dict]]] = {name: {} for name, _ in pairs}
+    for r in range(rounds):
+        for name, mode in lr.rotated(pairs, r):
+            runs[name].setdefault(mode, []).append(one(name, variants[name], mode, r, settings, folder))
+    return runs
+
+
+def one(name: str, variant: Variant, mode: str, r: int, settings: Settings, folder: Path) -> dict:
+    """One launch and its first minute in `mode`."""
+    stem = folder / f"{name}-{mode}-{r + 1}"
+    started = launch(variant.cmd, settings.port, {}, stem.with_suffix(".log"))
+    try:
+        engine = bench.Loadgen(settings.loadgen, samples=True)
+        engine.generate(
+            load(),
+            mode,
+            f"http://127.0.0.1:{settings.port}",
+            stem.with_suffix(".json"),
+            stem.name,
+            bench.RunSettings(),
+            False,
+        )
+        jit = ph.counters(settings.jcmd, started.process.pid)["JIT (s, compiler threads)"]
+    finally:
+        stop(started.process)
+    curve = Curve.read(stem.with_suffix(".samples.csv"))
+    stem.with_suffix(".samples.csv").unlink()  # 10^5 rows a launch; the curve keeps what the report reads
+    print(
+        f"   {name} {mode} round {r + 1}: steady {curve.steady():.0f} req/s, at {PEAK:.0%} of it from second"
+        f" {curve.to_peak_s():.0f}; JIT {jit:.1f} s",
+        flush=True,
+    )
+    return {
+        "ttfr_ms": started.ttfr_ms,
+        "rps": list(curve.rps),
+        "p99_ms": list(curve.p99_ms),
+        "steady_rps": curve.steady(),
+        "to_peak_s": curve.to_peak_s(),
+        "jit_s": jit,
+    }
+
+
+def tables(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
+    """The report's section: time to peak per variant and mode, then req/s second by second."""
+    if not runs:
+        return []
+    summary = lr.Table(
+        [
+            "variant",
+            "mode",
+            "steady req/s",
+            f"to {PEAK:.0%} of steady (s)",
+            "p99 in second 1 (ms)",
+            "p99 at steady (ms)",
+            "JIT s by the minute's end",
+        ]
+    )
+    seconds = lr.Table(["variant", "mode", *(f"s{s}" for s in SHOWN)])
+    for name, modes in runs.items():
+        for mode, launches in modes.items():
+
+            def spread(values: list[float], digits: int = 0) -> str:
+                return lr.fmt_spread(lr.Spread.of(values), digits)
+
+            last_third = [statistics.median(x["p99_ms"][SECONDS * 2 // 3 :]) for x in launches]
+            summary.add(
+                name,
+                mode,
+                spread([x["steady_rps"] for x in launches]),
+                spread([x["to_peak_s"] for x in launches]),
+                spread([x["p99_ms"][0] for x in launches]),
+                spread(last_third),
+                spread([x["jit_s"] for x in launches], 1),
+            )
+            medians = [statistics.median(x["rps"][s - 1] for x in launches) for s in SHOWN]
+            seconds.add(name, mode, *(lr.fmt(v, 0) for v in medians))
+    n = len(next(iter(next(iter(runs.values())).values())))
+    return [
+        f"## The first minute: each mode from its first answer to steady ({n} interleaved rounds)",
+        f"A launch, then at once {LOAD_USERS} users (closed) sending the mode's {LOAD_SLEEP_MS} ms sleep for"
+        f" {SECONDS} s (loadgen, every request kept): a bound of {LOAD_USERS * 1000 // LOAD_SLEEP_MS:,} req/s,"
+        " so the CPU holds every mode and the curve is the warm-up. Steady: the median second of the last"
+        f" third. Time to peak: the first second from which {RUN} in a row reach {PEAK:.0%} of steady."
+        " Medians (min-max) over the rounds.",
+        summary.markdown(),
+        "Successful answers per second after the load's start (medians over the rounds):",
+        seconds.markdown(),
+    ]
