@@ -6,8 +6,9 @@ sending the mode's sleep of LOAD_SLEEP_MS for SECONDS, every request kept (loadg
 second after the load's start: the answers that completed in it (req/s) and the p99 of the requests
 sent in it; steady req/s is the median second of the last third; time to peak is the first second
 from which RUN seconds in a row reach PEAK of steady. The JIT's compiler threads' seconds at the end
-(jcmd's java.ci.totalTime) stand beside them. At this load (a bound of users / sleep = 10,000 req/s)
-every mode is held by the CPU, so the curve is the JIT's warm-up, not a pool's."""
+(jcmd's java.ci.totalTime) stand beside them. The load's bound (users / sleep: 10,000 req/s) is far
+above what a cold JVM serves on two cores, so the first seconds are held by the CPU the JIT shares
+with the requests, and the curve is the warm-up, not a pool's."""
 
 from __future__ import annotations
 
@@ -178,7 +179,8 @@ def tables(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
         f"## The first minute: each mode from its first answer to steady ({n} interleaved rounds)",
         f"A launch, then at once {LOAD_USERS} users (closed) sending the mode's {LOAD_SLEEP_MS} ms sleep for"
         f" {SECONDS} s (loadgen, every request kept): a bound of {LOAD_USERS * 1000 // LOAD_SLEEP_MS:,} req/s,"
-        " so the CPU holds every mode and the curve is the warm-up. Steady: the median second of the last"
+        " far above what a cold JVM serves, so the CPU the JIT shares with the requests holds the first"
+        " seconds and the curve is the warm-up. Steady: the median second of the last"
         f" third. Time to peak: the first second from which {RUN} in a row reach {PEAK:.0%} of steady."
         " Medians (min-max) over the rounds.",
         summary.markdown(),

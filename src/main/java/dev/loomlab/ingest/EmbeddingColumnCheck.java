@@ -1,13 +1,17 @@
 package dev.loomlab.ingest;
 
+import dev.loomlab.database.ReactiveConfig;
 import io.agroal.api.AgroalDataSource;
+import io.smallrye.health.api.AsyncHealthCheck;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import org.eclipse.microprofile.health.HealthCheck;
+import java.time.Duration;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
@@ -17,44 +21,69 @@ import org.eclipse.microprofile.health.Readiness;
  * agree; every batch of a domain would fail otherwise, after its parent rows were written. Asked at
  * the first readiness probe, not at start-up: the start path opens no database connection (the
  * schema is migrated before the service starts), and the column is the migration's to create. A
- * match is remembered (only a migration changes the column, and a new build brings it); a mismatch
- * keeps the service unready, saying which column and what to change, and is asked again.
+ * match is remembered (only a migration changes the column, and a new build brings it), and later
+ * probes answer at once, on no thread of the service's; a mismatch keeps the service unready,
+ * saying which column and what to change, and is asked again. The question itself runs on a worker
+ * thread and is awaited at most {@code loomlab.reactive.pool.health-timeout}, as the database's own
+ * check.
  */
 @Readiness
 @ApplicationScoped
-public class EmbeddingColumnCheck implements HealthCheck {
+public class EmbeddingColumnCheck implements AsyncHealthCheck {
 
   private static final String NAME = "embedding-columns";
 
   private final AgroalDataSource dataSource;
   private final IngestConfig config;
   private final Instance<Domain<?, ?>> domains;
+  private final Duration timeout;
   private volatile boolean matched;
 
   EmbeddingColumnCheck(
-      AgroalDataSource dataSource, IngestConfig config, Instance<Domain<?, ?>> domains) {
+      AgroalDataSource dataSource,
+      IngestConfig config,
+      Instance<Domain<?, ?>> domains,
+      ReactiveConfig reactive) {
     this.dataSource = dataSource;
     this.config = config;
     this.domains = domains;
+    this.timeout = reactive.pool().healthTimeout();
   }
 
   @Override
-  public HealthCheckResponse call() {
-    HealthCheckResponseBuilder r =
-        HealthCheckResponse.named(NAME)
-            .withData("embedding-dimension", config.embeddingDimension());
+  public Uni<HealthCheckResponse> call() {
     if (matched) {
-      return r.up().build();
+      return Uni.createFrom().item(response().up().build());
     }
+    return Uni.createFrom()
+        .item(this::ask)
+        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+        .ifNoItem()
+        .after(timeout)
+        .recoverWithItem(
+            () ->
+                response()
+                    .down()
+                    .withData("error", "no answer within loomlab.reactive.pool.health-timeout")
+                    .build());
+  }
+
+  private HealthCheckResponseBuilder response() {
+    return HealthCheckResponse.named(NAME)
+        .withData("embedding-dimension", config.embeddingDimension());
+  }
+
+  /** The columns asked on a connection of the JDBC pool (blocking: a worker thread's). */
+  private HealthCheckResponse ask() {
     try {
       String mismatch = mismatch();
       if (mismatch == null) {
         matched = true;
-        return r.up().build();
+        return response().up().build();
       }
-      return r.down().withData("error", mismatch).build();
+      return response().down().withData("error", mismatch).build();
     } catch (SQLException e) {
-      return r.down().withData("error", e.getClass().getSimpleName()).build();
+      return response().down().withData("error", e.getClass().getSimpleName()).build();
     }
   }
 
