@@ -147,6 +147,13 @@ def efficiency(throughput: float, bound: float) -> float:
     return throughput / bound
 
 
+def nearest_rank(values: Sequence[float], p: float) -> float:
+    """The smallest value with at least p % of the values at or below it (loadgen's definition of a
+    percentile); NaN for no values."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(len(ordered) * p / 100) - 1)] if ordered else math.nan
+
+
 def rotated(items: Sequence[T], i: int) -> list[T]:
     """The order of round i when every round runs each item once: shifted by one every round, so each
     leads in turn and drift reaches every item alike (the bench's rounds, start-up's launches)."""

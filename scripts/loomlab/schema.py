@@ -22,10 +22,10 @@ MIGRATE = {"QUARKUS_INIT_AND_EXIT": "true", "QUARKUS_FLYWAY_ACTIVE": "true"}
 TIMEOUT_S = 180
 
 
-def migrate(java: str, jar: str | Path, log: Path, flags: tuple[str, ...] = ()) -> float:
+def migrate(java: str, jar: str | Path, log: Path) -> float:
     """Migrates the database the environment names (QUARKUS_DATASOURCE_*) with `jar`'s migrations;
     its seconds. Raises LabError, naming the log, when it fails or outlasts TIMEOUT_S."""
-    cmd = [java, *flags, "-jar", str(jar)]
+    cmd = [java, "-jar", str(jar)]
     started = time.monotonic()
     with log.open("a") as out:
         out.write(f"== {' '.join(cmd)}\n")

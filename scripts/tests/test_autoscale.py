@@ -88,12 +88,13 @@ class Autoscaler(unittest.TestCase):
         )
 
     def test_a_phase_s_load_figures_come_from_the_requests_sent_in_it(self):
+        from loomlab.bench.api import requests_of
         from loomlab.incluster.experiments import phases
 
         samples = "timestamp_us,latency_us,status,error\n" + "".join(
             f"{10_000_000 + i * 100_000},{(i + 1) * 1000},{503 if i % 4 == 0 else 200},\n" for i in range(100)
         )
-        requests = phases.requests_of(samples)
+        requests = requests_of(samples)
         first = phases.window(requests, 10.0, 15.0)  # 50 requests sent in 5 s, 13 of them 503
         self.assertEqual((first["rate"], round(first["shed_pct"], 1), first["p99_ms"]), (10.0, 26.0, 50.0))
         self.assertEqual(phases.window(requests, 30.0, 40.0)["rate"], 0.0)

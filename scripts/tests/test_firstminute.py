@@ -48,10 +48,6 @@ class CurveTest(unittest.TestCase):
         self.assertEqual(curve.to_peak_s(), 5.0)  # seconds 5, 6, 7 are 900, 920, 990
         self.assertTrue(math.isnan(fm.Curve((1.0, 0.0, 0.0, 9.0, 0.0, 9.0), (math.nan,) * 6).to_peak_s()))
 
-    def test_the_nearest_rank_percentile(self):
-        self.assertEqual(fm.percentile(list(range(1, 101)), 0.99), 99.0)
-        self.assertEqual(fm.percentile([7], 0.99), 7.0)
-
 
 class RoundsTest(unittest.TestCase):
     def test_every_loaded_jvm_variant_runs_every_mode_once_a_round_in_a_rotated_order(self):

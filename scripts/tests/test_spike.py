@@ -9,8 +9,9 @@ import unittest
 from pathlib import Path
 
 from loomlab import ROOT
+from loomlab.labreport import nearest_rank
 from loomlab.spike.__main__ import report
-from loomlab.spike.generators import hey, loadgen, nearest_rank
+from loomlab.spike.generators import hey, loadgen
 
 
 class SpikeTest(unittest.TestCase):

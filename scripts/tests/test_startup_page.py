@@ -8,6 +8,7 @@ import json
 import unittest
 
 from loomlab import ROOT
+from loomlab.labreport import Spread
 from loomlab.startup import firstminute
 from tests.markdown import cells
 
@@ -72,9 +73,7 @@ class FirstMinuteTest(unittest.TestCase):
         record = json.loads((RUNS / "first-minute/results.json").read_text())["first_minute"]
         readme = " ".join((ROOT / "README.md").read_text().split())
         for variant, said in (("jvm", "on the JVM"), ("jvm-aot", "with the cache")):
-            peaks = {
-                mode: sorted(x["to_peak_s"] for x in runs)[len(runs) // 2] for mode, runs in record[variant].items()
-            }
+            peaks = {mode: Spread.of([x["to_peak_s"] for x in runs]).median for mode, runs in record[variant].items()}
             quoted = ", ".join(f"{mode} {peaks[mode]:.0f} s" for mode in firstminute.MODES)
             self.assertIn(f"{quoted} {said}", readme)
 

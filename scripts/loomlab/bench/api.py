@@ -5,7 +5,7 @@ change; tests/test_layering.py holds every other package to these names."""
 from __future__ import annotations
 
 from .engines import THRESHOLDS_CROSSED
-from .engines.loadgen import Loadgen
+from .engines.loadgen import Loadgen, requests_of
 from .figures import figures_from
 from .flames import COLUMNS, bare, category_of, read_collapsed
 from .jobrun import BEGIN as LOADGEN_RUN
@@ -52,6 +52,7 @@ __all__ = [
     "planned_seconds",
     "product",
     "read_collapsed",
+    "requests_of",
     "resume_all",
     "run_meta",
     "runner_file",

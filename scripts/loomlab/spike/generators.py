@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from loomlab import LabError
+from loomlab.labreport import nearest_rank
 
 # The two loads: A3 (closed) and an open rate, in the units each generator takes.
 USERS, ITERATIONS = 500, 10
@@ -37,12 +37,6 @@ class Generator:
     # (the load, the output's path stem) -> what the run measured, from the generator's own output
     read: Callable[[str, Path], Outcome]
     loads: tuple[str, ...] = ("A3", "open")
-
-
-def nearest_rank(values: list[float], p: int) -> float:
-    """The smallest value with at least p % of the values at or below it (loadgen's definition)."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(len(ordered) * p / 100) - 1)] if ordered else math.nan
 
 
 def loadgen(binary: str) -> Generator:

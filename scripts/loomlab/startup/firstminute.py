@@ -12,7 +12,6 @@ with the requests, and the curve is the warm-up, not a pool's."""
 
 from __future__ import annotations
 
-import csv
 import math
 import statistics
 from dataclasses import dataclass
@@ -53,25 +52,22 @@ class Curve:
 
     @classmethod
     def read(cls, samples: Path, seconds: int = SECONDS) -> Curve:
-        """From loadgen's -samples CSV (sent at and latency in microseconds, status): the successful
-        answers by the second they completed in, the latencies by the second they were sent in."""
-        with samples.open() as f:
-            rows = list(csv.DictReader(f))
-        ok = [(int(r["timestamp_us"]), int(r["latency_us"])) for r in rows if r["status"] == "200"]
+        """From loadgen's -samples: the successful answers by the second they completed in, the
+        latencies by the second they were sent in."""
+        ok = [(sent, ms) for sent, ms, status in bench.requests_of(samples.read_text()) if status == 200]
         if not ok:
             return cls((0.0,) * seconds, (math.nan,) * seconds)
         start = min(sent for sent, _ in ok)
         done = [0.0] * seconds
-        sent_in: list[list[int]] = [[] for _ in range(seconds)]
-        for sent, latency in ok:
-            s = (sent + latency - start) // 1_000_000
+        sent_in: list[list[float]] = [[] for _ in range(seconds)]
+        for sent, ms in ok:
+            s = int(sent + ms / 1000 - start)
             if s < seconds:
                 done[s] += 1
-            s = (sent - start) // 1_000_000
+            s = int(sent - start)
             if s < seconds:
-                sent_in[s].append(latency)
-        p99 = tuple(percentile(lat, 0.99) / 1000 if lat else math.nan for lat in sent_in)
-        return cls(tuple(done), p99)
+                sent_in[s].append(ms)
+        return cls(tuple(done), tuple(lr.nearest_rank(lat, 99) for lat in sent_in))
 
     def steady(self) -> float:
         """The median second of the last third: the req/s the minute settles at."""
@@ -84,12 +80,6 @@ class Curve:
             if all(r >= floor for r in self.rps[s : s + RUN]):
                 return float(s + 1)
         return math.nan
-
-
-def percentile(values: list[int], q: float) -> float:
-    """The nearest-rank percentile q of `values`."""
-    ordered = sorted(values)
-    return float(ordered[max(0, math.ceil(q * len(ordered)) - 1)])
 
 
 def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: Path) -> dict:
@@ -140,6 +130,11 @@ def one(name: str, variant: Variant, mode: str, r: int, settings: Settings, fold
     }
 
 
+def spread(values: list[float], digits: int = 0) -> str:
+    """Median (min-max) of the rounds' values."""
+    return lr.fmt_spread(lr.Spread.of(values), digits)
+
+
 def tables(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
     """The report's section: time to peak per variant and mode, then req/s second by second."""
     if not runs:
@@ -158,10 +153,6 @@ def tables(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
     seconds = lr.Table(["variant", "mode", *(f"s{s}" for s in SHOWN)])
     for name, modes in runs.items():
         for mode, launches in modes.items():
-
-            def spread(values: list[float], digits: int = 0) -> str:
-                return lr.fmt_spread(lr.Spread.of(values), digits)
-
             last_third = [statistics.median(x["p99_ms"][SECONDS * 2 // 3 :]) for x in launches]
             summary.add(
                 name,
@@ -174,7 +165,7 @@ def tables(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
             )
             medians = [statistics.median(x["rps"][s - 1] for x in launches) for s in SHOWN]
             seconds.add(name, mode, *(lr.fmt(v, 0) for v in medians))
-    n = len(next(iter(next(iter(runs.values())).values())))
+    n = max(len(launches) for modes in runs.values() for launches in modes.values())
     return [
         f"## The first minute: each mode from its first answer to steady ({n} interleaved rounds)",
         f"A launch, then at once {LOAD_USERS} users (closed) sending the mode's {LOAD_SLEEP_MS} ms sleep for"

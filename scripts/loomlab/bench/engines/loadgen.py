@@ -7,7 +7,9 @@ the targets, the driver's JSON summary as the run's figures, and the thresholds 
 from __future__ import annotations
 
 import atexit
+import csv
 import hashlib
+import io
 import json
 import math
 import shutil
@@ -25,6 +27,13 @@ from . import THRESHOLDS_CROSSED, Generated
 
 # k6/lib/lab.js: http_req_failed rate < 0.01 unless a script tolerates more (MAX_ERRORS).
 MAX_ERROR_RATE = 0.01
+
+
+def requests_of(samples_csv: str) -> list[tuple[float, float, int]]:
+    """(sent at in Unix seconds, latency ms, status) of every request of a run's -samples (Loadgen's
+    `samples`: <out>.samples.csv)."""
+    rows = csv.DictReader(io.StringIO(samples_csv))
+    return [(int(r["timestamp_us"]) / 1e6, int(r["latency_us"]) / 1e3, int(r["status"])) for r in rows]
 
 
 def run_env(load: Load, mode: str, warmup: bool) -> dict:

@@ -128,7 +128,7 @@ def main(argv):
     printed = bench.loadgen_run(log)
     took = time.monotonic() - t0
     figures = bench.figures_from(load, printed["figures"], [], printed["exit"], took) if printed else {}
-    requests = phases.requests_of((out / "samples" / "run.samples.csv").read_text())
+    requests = bench.requests_of((out / "samples" / "run.samples.csv").read_text())
     prom = Prometheus(kube)
     report = {
         **{k: getattr(args, k) for k in ("on", "mode", "variant", "fraction", "seconds", "sleep_ms", "keep_alive")},

@@ -5,8 +5,6 @@ Prometheus: what each step of the autoscaler changed, before and after."""
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 
 from loomlab import labreport as lr
@@ -37,23 +35,16 @@ def bounds(looks: list[dict], started: float, ended: float) -> list[tuple[float,
     return [(a, b, n, loaded) for (a, n, loaded), b in zip(cuts, ends, strict=True) if b - a >= 1]
 
 
-def requests_of(samples_csv: str) -> list[tuple[float, float, int]]:
-    """(sent at in Unix seconds, latency ms, status) of every request of loadgen's -samples."""
-    rows = csv.DictReader(io.StringIO(samples_csv))
-    return [(int(r["timestamp_us"]) / 1e6, int(r["latency_us"]) / 1e3, int(r["status"])) for r in rows]
-
-
 def window(requests: list[tuple[float, float, int]], start: float, end: float) -> dict:
     """The requests sent in [start, end): answers per second, the share answered 503, and the p99
     latency (ms, nearest rank over every one of them)."""
     sent = [(ms, status) for at, ms, status in requests if start <= at < end]
     if not sent:
         return {"rate": 0.0, "shed_pct": math.nan, "p99_ms": math.nan}
-    latencies = sorted(ms for ms, _ in sent)
     return {
         "rate": len(sent) / max(end - start, 1e-9),
         "shed_pct": 100 * sum(status == 503 for _, status in sent) / len(sent),
-        "p99_ms": latencies[max(0, math.ceil(0.99 * len(latencies)) - 1)],
+        "p99_ms": lr.nearest_rank([ms for ms, _ in sent], 99),
     }
 
 
