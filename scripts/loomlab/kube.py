@@ -237,6 +237,16 @@ class Kube:
             if e.status != 404:
                 raise
 
+    def job_status(self, name: str):
+        """A Job's status (V1JobStatus: read with the Job, which needs no right to jobs/status), or None
+        once it is gone."""
+        try:
+            return self.batch.read_namespaced_job(name, self.ns).status
+        except ApiException as e:
+            if e.status == 404:
+                return None
+            raise
+
     def patch_deployment(self, name: str, json_patch: list[dict]):
         self.request(
             "PATCH",

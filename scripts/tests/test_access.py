@@ -117,6 +117,7 @@ class NamespaceBoundsTest(unittest.TestCase):
         ("jobs/base/job.yaml", "Job", 4),  # k6 runner pods
         ("components/monitoring/prometheus.yaml", "Deployment", 1),
         ("jobs/sleep-indexed/resume-job.yaml", "Job", 1),
+        ("app/migration-job.yaml", "Job", 2),  # both variants' migrations, as the run starts
     )
 
     def lab_containers(self):
@@ -164,7 +165,9 @@ class NamespaceBoundsTest(unittest.TestCase):
         args = database["spec"]["template"]["spec"]["containers"][0]["args"]
         most = int(next(a.split("=", 1)[1] for a in args if a.startswith("max_connections=")))
         reserved = 3  # PostgreSQL's superuser_reserved_connections
-        self.assertLessEqual(pods * per_pod + reserved, most)
+        # A migration Job's: Flyway's connection and the one that holds its lock.
+        (migrations,) = [n for path, kind, n in self.LARGEST_RUN if path == "app/migration-job.yaml"]
+        self.assertLessEqual(pods * per_pod + 2 * migrations + reserved, most)
 
     def test_no_container_asks_past_the_limit_range(self):
         (container_limits,) = [x for x in bounds("LimitRange")["limits"] if x["type"] == "Container"]
@@ -186,13 +189,34 @@ def env_keys(path: str, kind: str) -> dict[str, str]:
 
 
 class DatabaseRolesTest(unittest.TestCase):
-    def test_the_service_logs_in_as_the_applications_role_never_the_superuser(self):
-        database = env_keys("base/postgres.yaml", "StatefulSet")
-        service = env_keys("app/deployment.yaml", "Deployment")
-        self.assertEqual(service["QUARKUS_DATASOURCE_USERNAME"], database["POSTGRES_APP_USER"])
-        self.assertEqual(service["QUARKUS_DATASOURCE_PASSWORD"], database["POSTGRES_APP_PASSWORD"])
-        self.assertNotIn(database["POSTGRES_USER"], service.values())
-        self.assertNotIn(database["POSTGRES_PASSWORD"], service.values())
+    """Three roles, each read only where it is used: the superuser by the database alone, the schema's
+    owner by the database and the migration Job, the service's own role by the database and the
+    service (deploy/k8s/access/admission.yaml holds the runner to the same keys)."""
+
+    def setUp(self):
+        self.database = env_keys("base/postgres.yaml", "StatefulSet")
+        self.service = env_keys("app/deployment.yaml", "Deployment")
+        self.migration = env_keys("app/migration-job.yaml", "Job")
+
+    def test_the_service_logs_in_as_its_own_role_never_the_owner_or_the_superuser(self):
+        self.assertEqual(self.service["QUARKUS_DATASOURCE_USERNAME"], self.database["POSTGRES_APP_USER"])
+        self.assertEqual(self.service["QUARKUS_DATASOURCE_PASSWORD"], self.database["POSTGRES_APP_PASSWORD"])
+        for other in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_OWNER_USER", "POSTGRES_OWNER_PASSWORD"):
+            self.assertNotIn(self.database[other], self.service.values(), other)
+
+    def test_the_migration_logs_in_as_the_schemas_owner_never_the_service_or_the_superuser(self):
+        self.assertEqual(self.migration["QUARKUS_DATASOURCE_USERNAME"], self.database["POSTGRES_OWNER_USER"])
+        self.assertEqual(self.migration["QUARKUS_DATASOURCE_PASSWORD"], self.database["POSTGRES_OWNER_PASSWORD"])
+        for other in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_APP_USER", "POSTGRES_APP_PASSWORD"):
+            self.assertNotIn(self.database[other], self.migration.values(), other)
+
+    def test_the_service_leaves_the_schema_to_the_migration(self):
+        (config,) = [d for d in documents("app/kustomization.yaml")]
+        literals = dict(x.split("=", 1) for g in config["configMapGenerator"] for x in g.get("literals", []))
+        self.assertEqual(literals["QUARKUS_FLYWAY_ACTIVE"], "false")
+        (job,) = containers("app/migration-job.yaml", "Job")
+        env = {e["name"]: e.get("value") for e in job["env"]}
+        self.assertEqual((env["QUARKUS_FLYWAY_ACTIVE"], env["QUARKUS_INIT_AND_EXIT"]), ("true", "true"))
 
 
 class OperatorTestRunTest(unittest.TestCase):

@@ -6,12 +6,12 @@ import sys
 import unittest
 
 from loomlab import ROOT
-from loomlab.incluster.experiments import netpol
+from loomlab.incluster.experiments import netpol, netpolcases
 
 
 class CasesTest(unittest.TestCase):
     def test_every_policy_in_deploy_k8s_has_an_allowed_and_a_refused_case(self):
-        names = netpol.policies_in(ROOT / "deploy/k8s")
+        names = netpolcases.policies_in(ROOT / "deploy/k8s")
         self.assertEqual(
             names,
             {
@@ -28,30 +28,32 @@ class CasesTest(unittest.TestCase):
                 "k6-api-from-operator",
             },
         )
-        self.assertEqual(netpol.uncovered(names), [])
+        self.assertEqual(netpolcases.uncovered(names), [])
 
     def test_the_namespace_denies_both_ways_by_default(self):
         (deny,) = [d for d in netpol.load_policies(netpol.POLICIES) if d["metadata"]["name"] == "default-deny"]
         self.assertEqual(deny["spec"], {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]})
 
     def test_a_deny_only_policy_needs_a_refused_case(self):
-        allowed_only = [c for c in netpol.CASES if c.allowed]
-        self.assertEqual(netpol.uncovered({"default-deny"}, allowed_only), ["default-deny"])
+        allowed_only = [c for c in netpolcases.CASES if c.allowed]
+        self.assertEqual(netpolcases.uncovered({"default-deny"}, allowed_only), ["default-deny"])
 
     def test_a_runner_refusal_is_tested_after_the_allowed_case_has_waited_for_the_listener(self):
         # A refused case passes at once on "refused": the listener must be known up before it.
-        runner_cases = [c for c in netpol.CASES if c.host == netpol.RUNNER]
+        runner_cases = [c for c in netpolcases.CASES if c.host == netpolcases.RUNNER]
         self.assertTrue(runner_cases[0].allowed)
 
     def test_a_policy_with_only_refused_cases_is_uncovered(self):
-        refused_only = [c for c in netpol.CASES if not c.allowed]
-        self.assertEqual(netpol.uncovered({"postgres-from-service-only"}, refused_only), ["postgres-from-service-only"])
+        refused_only = [c for c in netpolcases.CASES if not c.allowed]
+        self.assertEqual(
+            netpolcases.uncovered({"postgres-from-service-only"}, refused_only), ["postgres-from-service-only"]
+        )
 
     def test_testdata_is_not_a_policy_of_the_lab(self):
-        self.assertNotIn("testdata", {p for n in netpol.policies_in(ROOT / "deploy/k8s") for p in n.split("/")})
+        self.assertNotIn("testdata", {p for n in netpolcases.policies_in(ROOT / "deploy/k8s") for p in n.split("/")})
 
     def test_each_broken_case_replaces_a_real_policy(self):
-        real = netpol.policies_in(ROOT / "deploy/k8s")
+        real = netpolcases.policies_in(ROOT / "deploy/k8s")
         for folder in (ROOT / "deploy/k8s/testdata/netpol").iterdir():
             docs = [d for f in folder.glob("*.yaml") for d in netpol.load_policies(f)]
             self.assertTrue(docs, folder)

@@ -1,6 +1,7 @@
 """The cluster's database, initialised as its image does it (src/main/docker/local/pg-entrypoint.sh
-sourcing deploy/k8s/base/postgres-init.sh), on this machine's PostgreSQL 15: the application's role
-logs in over TCP and owns the database, the superuser is refused over TCP and keeps its socket."""
+sourcing deploy/k8s/base/postgres-init.sh), on this machine's PostgreSQL 15: the schema's owner owns
+the database and changes its schema; the service's role reads and writes what the owner makes and
+changes nothing of the schema; the superuser is refused over TCP and keeps its socket."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ class PostgresInitTest(unittest.TestCase):
             "POSTGRES_USER": "postgres",
             "POSTGRES_PASSWORD": "superuser-secret",
             "POSTGRES_DB": "loomlab",
+            "POSTGRES_OWNER_USER": "loomlab_owner",
+            "POSTGRES_OWNER_PASSWORD": "owner-secret",
             "POSTGRES_APP_USER": "loomlab",
             "POSTGRES_APP_PASSWORD": "app-secret",
         }
@@ -83,15 +86,42 @@ class PostgresInitTest(unittest.TestCase):
         # On the pod's own socket it still works: the image's init and an admin inside the pod.
         self.assertEqual(self.psql("postgres", "", "SELECT 1", host=str(self.dir)).stdout.strip(), "1")
 
-    def test_the_application_logs_in_over_tcp_and_owns_its_database_with_nothing_more(self):
+    def test_the_owner_logs_in_over_tcp_and_owns_the_database_with_nothing_more(self):
         sql = (
             "SELECT r.rolsuper, r.rolcreatedb, r.rolcreaterole, pg_get_userbyid(d.datdba),"
             " (SELECT count(*) FROM pg_extension WHERE extname = 'vector')"
             " FROM pg_roles r, pg_database d WHERE r.rolname = current_user AND d.datname = 'loomlab'"
         )
-        done = self.psql("loomlab", "app-secret", sql)
+        done = self.psql("loomlab_owner", "owner-secret", sql)
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertEqual(done.stdout.strip(), "f|f|f|loomlab|1")
+        self.assertEqual(done.stdout.strip(), "f|f|f|loomlab_owner|1")
+
+    def test_the_service_writes_the_owners_tables_and_changes_no_schema(self):
+        made = self.psql(
+            "loomlab_owner",
+            "owner-secret",
+            "CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v vector(2), n text)",
+        )
+        self.assertEqual(made.returncode, 0, made.stderr)
+        rows = (
+            "INSERT INTO t (v, n) VALUES ('[1,2]', 'a') ON CONFLICT (id) DO UPDATE SET n = 'b';"
+            " UPDATE t SET n = 'c'; CREATE TEMP TABLE s (x int); SELECT count(*) FROM t; DELETE FROM t"
+        )
+        done = self.psql("loomlab", "app-secret", rows)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("1", done.stdout.split())
+        for ddl in (
+            "CREATE TABLE u (x int)",
+            "ALTER TABLE t ADD COLUMN x int",
+            "DROP TABLE t",
+            "TRUNCATE t",
+            "ALTER DATABASE loomlab SET work_mem = '1GB'",
+            "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+        ):
+            with self.subTest(ddl=ddl):
+                refused = self.psql("loomlab", "app-secret", ddl)
+                self.assertNotEqual(refused.returncode, 0, ddl)
+                self.assertRegex(refused.stderr, "permission denied|must be owner")
 
 
 if __name__ == "__main__":

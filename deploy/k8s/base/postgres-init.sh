@@ -1,23 +1,41 @@
 # shellcheck shell=sh
 # Sourced by the database image's entrypoint at its first start (the official image's
 # /docker-entrypoint-initdb.d convention, which the lab's own image follows), with the server up on
-# its socket only and POSTGRES_DB made: the application's own role, login and nothing more, becomes
-# the database's owner; pgvector is created in it (creating an extension needs a superuser, and
-# Flyway's migration then finds it). The service logs in as that role, never as the superuser,
+# its socket only and POSTGRES_DB made. Two roles, login and nothing more: the schema's owner
+# (POSTGRES_OWNER_*), owner of the database, whose migration Job creates and changes the tables; and
+# the service's (POSTGRES_APP_*), which may read and write the rows of every table the owner makes
+# (default privileges) and change no schema. pgvector is created in the database (creating an
+# extension needs a superuser, and the migration then finds it). Neither role is the superuser,
 # which is refused over TCP.
-# Names and password come from the environment (db-credentials), never from a command line.
+# Names and passwords come from the environment (db-credentials), never from a command line.
 psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d "$POSTGRES_DB" <<'SQL'
+\getenv owner POSTGRES_OWNER_USER
+\getenv ownerpw POSTGRES_OWNER_PASSWORD
 \getenv app POSTGRES_APP_USER
 \getenv pw POSTGRES_APP_PASSWORD
 \getenv db POSTGRES_DB
+\if :{?owner}
+\else
+  \warn 'POSTGRES_OWNER_USER is not set'
+  \quit 3
+\endif
 \if :{?app}
 \else
   \warn 'POSTGRES_APP_USER is not set'
   \quit 3
 \endif
+CREATE ROLE :"owner" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'ownerpw';
 CREATE ROLE :"app" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'pw';
-ALTER DATABASE :"db" OWNER TO :"app";
+ALTER DATABASE :"db" OWNER TO :"owner";
 CREATE EXTENSION IF NOT EXISTS vector;
+-- The service's rows, not its schema: PostgreSQL 15's public schema lets only the database's owner
+-- create in it; what the owner creates there, the service may read and write.
+GRANT CONNECT, TEMPORARY ON DATABASE :"db" TO :"app";
+GRANT USAGE ON SCHEMA public TO :"app";
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
+  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO :"app";
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
+  GRANT USAGE, SELECT ON SEQUENCES TO :"app";
 SQL
 # The superuser logs in on the pod's own socket only: over TCP it is refused before any password is
 # asked (pg_hba.conf is read first match first; the image has just written its "host all all"

@@ -31,9 +31,10 @@ def plan_blocks(args, settings: bench.RunSettings, variants: list[str], modes: s
     return blocks, plan.planned_seconds(runs, modes, settings)
 
 
-def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> tuple[list[dict], dict, str]:
+def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> tuple[list[dict], dict, list[str]]:
     """deploy/k8s/local (the database and the variants' Deployments and Services) and the Jobs' own
-    objects applied and rolled out: the rendered services, the Job templates, the policy probe."""
+    objects applied, the schema migrated and rolled out: the rendered services, the Job templates,
+    what the report says of the set-up (the schema's migration, the policy probe)."""
     images = target.pushed(args.registry)
     beside = tuple(plan.BESIDE_LOCAL[v] for v in variants if v in plan.BESIDE_LOCAL)
     print(
@@ -41,14 +42,17 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
         flush=True,
     )
     names = [plan.VARIANTS[v][0] for v in variants]
-    service_docs, job_docs = deploy.apply_local(kube, images, names, beside, cpu_limit=not args.no_cpu_limit)
+    service_docs, job_docs, migrated = deploy.apply_local(kube, images, names, beside, cpu_limit=not args.no_cpu_limit)
     templates = jobs.job_templates(job_docs, images)
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
     if interleave:  # every mode gets pods of its own: the variants' shared ones step aside
         for v in variants:
             kube.scale_deployment(plan.VARIANTS[v][0], 0)
-    return service_docs, templates, policies
+    migration = "schema migrated before the service's pods were Ready, by a Job each (Flyway off in the service): " + (
+        ", ".join(f"{name} {seconds:.0f} s" for name, seconds in migrated.items())
+    )
+    return service_docs, templates, [migration, policies]
 
 
 def settings_of(args) -> bench.RunSettings:
@@ -86,7 +90,7 @@ def main(argv=None):
 
     kube = target.connect(args)
     print(f"== {kube.target.describe()}: {kube.server}, namespace {kube.ns}; images from {args.registry}", flush=True)
-    service_docs, templates, policies = apply_services(kube, args, settings.interleave, variants)
+    service_docs, templates, setup = apply_services(kube, args, settings.interleave, variants)
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
     services = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Service"}
     startups: list[dict] = []
@@ -115,7 +119,7 @@ def main(argv=None):
         info = {**info, "jdk": "; ".join(f"{j} ({e})" for e, j in jdk_of.items())}
 
     command = "./lab k8s run " + " ".join(a for a in argv if a not in (str(out), args.chartjs, "--out", "--chartjs"))
-    meta = report.meta(kube, args, settings, command, info, service_docs, policies, skipped, startups)
+    meta = report.meta(kube, args, settings, command, info, service_docs, setup, skipped, startups)
     extra = report.extra_sections(startups, sections, Path(args.local))
     (out / "startup.json").write_text(json.dumps(startups, indent=1))
     lead = scale.tables(sections) if args.profile == "scale" else []

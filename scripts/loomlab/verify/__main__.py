@@ -39,7 +39,8 @@ def render_all() -> dict[str, list[dict]]:
         creds = copy / K8S.relative_to(ROOT) / "base" / "db-credentials.env"
         if not creds.exists():
             creds.write_text(
-                "admin-username=postgres\nadmin-password=verify-only\nusername=loomlab\npassword=verify-only\n"
+                "admin-username=postgres\nadmin-password=verify-only\nowner-username=loomlab_owner\n"
+                "owner-password=verify-only\nusername=loomlab\npassword=verify-only\n"
             )
         say("== 1. render")
         rendered = {}

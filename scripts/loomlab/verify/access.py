@@ -41,8 +41,8 @@ def pod(name: str, env: list[dict] | None = None, volumes: list[dict] | None = N
     return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": NAMESPACE}, "spec": spec}
 
 
-def secret_env(secret: str) -> list[dict]:
-    return [{"name": "X", "valueFrom": {"secretKeyRef": {"name": secret, "key": "password"}}}]
+def secret_env(secret: str, key: str = "password") -> list[dict]:
+    return [{"name": "X", "valueFrom": {"secretKeyRef": {"name": secret, "key": key}}}]
 
 
 def secret(name: str, kind: str = "Opaque", annotations: dict | None = None) -> dict:
@@ -50,10 +50,17 @@ def secret(name: str, kind: str = "Opaque", annotations: dict | None = None) -> 
     return {"apiVersion": "v1", "kind": "Secret", "metadata": meta, "type": kind, "stringData": {"password": "x"}}
 
 
-def with_secret(workload: dict, name: str) -> dict:
-    """The lab's own workload reading Secret `name` in its first container."""
+def with_secret(workload: dict, name: str, key: str = "password") -> dict:
+    """The lab's own workload reading key `key` of Secret `name` in its first container."""
     changed = yaml.safe_load(yaml.safe_dump(workload))
-    changed["spec"]["template"]["spec"]["containers"][0].setdefault("env", []).extend(secret_env(name))
+    changed["spec"]["template"]["spec"]["containers"][0].setdefault("env", []).extend(secret_env(name, key))
+    return changed
+
+
+def relabelled(job: dict, component: str) -> dict:
+    """The Job as another component's (its pods' labels say so)."""
+    changed = yaml.safe_load(yaml.safe_dump(job))
+    changed["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"] = component
     return changed
 
 
@@ -62,6 +69,7 @@ def cases(lab: list[dict]) -> list[Case]:
     runner must not make of them."""
     deployment = next(d for d in lab if d["kind"] == "Deployment")
     statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
+    migration = next(d for d in lab if d["kind"] == "Job")
     service = next(d for d in lab if d["kind"] == "Service")
     exposed = yaml.safe_load(yaml.safe_dump(service))
     exposed["spec"]["externalIPs"] = ["203.0.113.7"]
@@ -77,6 +85,12 @@ def cases(lab: list[dict]) -> list[Case]:
         Case("a pod of its own mounting a Secret", pod("thief", volumes=[{"name": "s", "secret": {"secretName": "x"}}]),
              False),
         Case("the Deployment reading another Secret", with_secret(deployment, "other"), False),
+        Case("the schema's migration Job (reads the owner's keys)", migration, True),
+        Case("the Deployment reading the schema owner's password",
+             with_secret(deployment, "db-credentials", "owner-password"), False),
+        Case("the migration Job reading the superuser's password",
+             with_secret(migration, "db-credentials", "admin-password"), False),
+        Case("a load Job reading the schema owner's password", relabelled(migration, "load"), False),
         Case("a service-account token Secret", token, False),
         Case("a Secret of another name", secret("other"), False),
         Case("a Service with externalIPs", exposed, False),

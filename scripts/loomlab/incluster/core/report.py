@@ -144,7 +144,7 @@ def meta(
     command: str,
     info: dict,
     service_docs: list[dict],
-    policies: str,
+    setup: list[str],
     skipped: list[str],
     startups: list[dict],
 ) -> dict:
@@ -176,7 +176,7 @@ def meta(
             f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
             f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
             " images built here and pushed (./lab k8s images --push)",
-            f"- {policies}",
+            *(f"- {line}" for line in setup),
             *(f"- skipped: {s}" for s in skipped),
         ],
     )

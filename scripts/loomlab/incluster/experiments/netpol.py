@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -26,6 +25,7 @@ from loomlab import labreport as lr
 from loomlab.incluster import cli
 from loomlab.incluster.core import pods, target
 from loomlab.incluster.experiments import netpolcost
+from loomlab.incluster.experiments.netpolcases import CASES, K6, RUNNER, Case, policies_in, uncovered
 from loomlab.kube import Kube, Target
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
@@ -42,114 +42,12 @@ CONNECT = (
     f"    socket.create_connection((host, int(port)), timeout={CONNECT_TIMEOUT_S}).close(); print('reached')\n"
     "except socket.timeout:\n    print('timeout')\nexcept OSError:\n    print('refused')\n"
 )
-
-
-@dataclass(frozen=True)
-class Probe:
-    """A throwaway pod: where it runs (the namespace, or the one outside it), its labels, and whether
-    it listens on a k6 runner's API port (to be the target of the cases that must not reach one)."""
-
-    name: str
-    outside: bool
-    labels: dict
-    listens: bool = False
-
-
-@dataclass(frozen=True)
-class Case:
-    what: str
-    probe: Probe
-    host: str  # {ns}, {service} and {runner} (the listening probe's pod IP) are filled in
-    port: str  # a TCP port, or "dns"
-    policies: tuple[str, ...]  # the policies that decide it: the source's egress, the target's ingress
-    allowed: bool
-
-
-OUTSIDE = Probe("netpol-outside", True, {"app.kubernetes.io/name": "netpol-probe"})
-# A pod of the namespace that no policy names: default-deny alone decides what it reaches.
-BARE = Probe("netpol-bare", False, {"app.kubernetes.io/name": "netpol-probe"})
-# A k6 runner: its labels, and k6's REST API port open (a stand-in listener).
-K6 = Probe("netpol-k6", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load"}, True)
-# A loadgen Job's pod (incluster/core/jobs.on_loadgen): its labels.
-LOADGEN = Probe("netpol-loadgen", False, {"app.kubernetes.io/name": "loadgen", "app.kubernetes.io/component": "load"})
-STARTER = Probe(
-    "netpol-starter", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load-starter"}
-)
-# The service's labels as the policies select it, and a variant no Deployment selects: the pod is
-# neither adopted by a ReplicaSet nor an endpoint of a Service.
-AS_SERVICE = Probe(
-    "netpol-as-service",
-    False,
-    {
-        "app.kubernetes.io/name": "loom-lab",
-        "app.kubernetes.io/component": "service",
-        "app.kubernetes.io/variant": "netpol-probe",
-    },
-)
-DB, SVC = "postgres.{ns}.svc.cluster.local", "{service}.{ns}.svc.cluster.local"
-PROM, RUNNER = "prometheus.{ns}.svc.cluster.local", "{runner}"
-PG_IN, SVC_IN = "postgres-from-service-only", "service-from-namespace-only"
-PROM_IN, SVC_OUT = "prometheus-from-namespace-and-keda", "service-to-database-only"
-K6_OUT, K6_IN = "k6-to-service-prometheus-and-runners", "k6-api-from-starter-only"
-LG_OUT = "loadgen-to-service-only"
-# In order: the allowed case to a runner's API waits for its listener before the refused ones run.
-CASES = (
-    Case("another namespace to the database", OUTSIDE, DB, "5432", (PG_IN,), False),
-    Case("another namespace to the service", OUTSIDE, SVC, "8080", (SVC_IN,), False),
-    Case("a k6 pod to the database", K6, DB, "5432", (PG_IN, K6_OUT), False),
-    Case("a k6 pod to the service", K6, SVC, "8080", (SVC_IN, K6_OUT), True),
-    Case("a loadgen pod to the service", LOADGEN, SVC, "8080", (SVC_IN, LG_OUT), True),
-    Case("a loadgen pod to the database", LOADGEN, DB, "5432", (PG_IN, LG_OUT), False),
-    Case("a loadgen pod to Prometheus", LOADGEN, PROM, "9090", (PROM_IN, LG_OUT), False),
-    Case("the service's labels to the database", AS_SERVICE, DB, "5432", (PG_IN, SVC_OUT), True),
-    Case("the service's labels to Prometheus", AS_SERVICE, PROM, "9090", (SVC_OUT,), False),
-    Case("another namespace to Prometheus", OUTSIDE, PROM, "9090", (PROM_IN,), False),
-    Case("a k6 pod to Prometheus (remote write)", K6, PROM, "9090", (PROM_IN, K6_OUT), True),
-    Case("a pod no policy names to the service", BARE, SVC, "8080", ("default-deny",), False),
-    Case("the runners' starter to a k6 runner's API", STARTER, RUNNER, "6565", (K6_IN, K6_OUT), True),
-    Case("another namespace to a k6 runner's API", OUTSIDE, RUNNER, "6565", (K6_IN,), False),
-    Case("the service's labels to a k6 runner's API", AS_SERVICE, RUNNER, "6565", (K6_IN, SVC_OUT), False),
-    Case("another namespace resolves the database's name", OUTSIDE, DB, "dns", (), True),
-    Case("a pod no policy names resolves the database's name", BARE, DB, "dns", ("dns-from-every-pod",), True),
-)
-# Policies that only allow or only deny: default-deny refuses everything no other policy allows (it
-# has no allowed case of its own); DNS is allowed to every pod (its refusals are default-deny's);
-# Prometheus' egress is proven by `./lab k8s monitoring` (every target up, discovery through the
-# API server), since a probe with its labels would join its Service.
-DENY_ONLY = {"default-deny"}
-ALLOW_ONLY = {"dns-from-every-pod"}
-# The k6 operator's allowance (deploy/k8s/operator) has no case: the operator is not served here;
-# `./lab k8s verify` dry-runs it.
-PROVEN_ELSEWHERE = {"prometheus-to-targets-and-api-server", "k6-api-from-operator"}
 # The stand-in for k6's REST API on a runner probe, then the probe's idle wait.
 LISTEN = [
     "sh",
     "-c",
     "python3 -m http.server 6565 --bind 0.0.0.0 >/dev/null 2>&1 & trap 'exit 0' TERM; sleep 600 & wait $!",
 ]
-
-
-def policies_in(folder: Path) -> set[str]:
-    """The names of every NetworkPolicy in the manifests under `folder` (testdata left out)."""
-    names = set()
-    for path in folder.rglob("*.yaml"):
-        if "testdata" in path.parts:
-            continue
-        for doc in yaml.safe_load_all(path.read_text()):
-            if isinstance(doc, dict) and doc.get("kind") == "NetworkPolicy":
-                names.add(doc["metadata"]["name"])
-    return names
-
-
-def uncovered(names: set[str], cases=CASES) -> list[str]:
-    """Policies without the cases that prove them: an allowed and a refused one (only the side it has
-    for a deny-only or allow-only policy)."""
-    missing = []
-    for name in sorted(names - PROVEN_ELSEWHERE):
-        need = {False} if name in DENY_ONLY else {True} if name in ALLOW_ONLY else {True, False}
-        if not need <= {c.allowed for c in cases if name in c.policies}:
-            missing.append(name)
-    return missing
 
 
 def attempt(kube: Kube, namespace: str, pod: str, host: str, port: str) -> str:

@@ -95,7 +95,7 @@ def main(argv):
     images = target.pushed(args.registry)
     names = [plan.VARIANTS[v][0] for v in variants]
     print(f"== {kube.target.describe()}: applying deploy/k8s/local ({', '.join(variants)})", flush=True)
-    service_docs, job_docs = deploy.apply_local(kube, images, names)
+    service_docs, job_docs, _ = deploy.apply_local(kube, images, names)
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
     env = {name: d["spec"]["template"]["spec"]["containers"][0].get("env", []) for name, d in deployments.items()}
     suite = bench.sleep.suites(bench.Scale())[0]
