@@ -166,7 +166,12 @@ COMMANDS: tuple[Command, ...] = (
         "startup",
         "startup.cli:parse",
     ),
-    Command("aot", "[maven args]", "Quarkus' AOT-cache packaging, trained by the integration tests", "aot"),
+    Command(
+        "aot",
+        "[maven args]",
+        "Quarkus' AOT-cache packaging (aot-jar) in target/aot, trained by the integration tests",
+        "aot",
+    ),
     Command("native", "[maven args]", "the native build and its ITs, where GraalVM/Mandrel or Docker exists", "native"),
     Command("mvn", "[args]", "./mvnw with the JDK the lab picks", "mvn", own_help=True),
     Command("fmt", "", "format the Java sources (the build checks it)", "fmt"),

@@ -59,12 +59,17 @@ def variants(args, settings: Settings, out: Path) -> tuple[dict[str, Variant], l
         found["jvm-aot"] = Variant(jvm(f"-XX:AOTCache={aot}"))
     else:
         notes.append("jvm-aot: the training run wrote no cache (see jvm-aot-training.log); not measured")
-    quarkus_aot = ROOT / "target/quarkus-app/app.aot"
-    if quarkus_aot.exists():
-        # Quarkus' own AOT packaging (./lab aot): aot-jar layout, cache trained by the IT suite.
-        found["jvm-aot-quarkus"] = Variant(jvm(f"-XX:AOTCache={quarkus_aot}"))
+    quarkus_app = ROOT / "target/aot/project/target/quarkus-app"
+    if (quarkus_app / "app.aot").exists():
+        # Quarkus' own AOT packaging (./lab aot): the aot-jar layout, its cache trained by the IT suite.
+        aot_jar = quarkus_app / "quarkus-run.jar"
+        found["jvm-aot-quarkus"] = Variant(jvm(f"-XX:AOTCache={quarkus_app / 'app.aot'}", app=aot_jar))
+        notes.append(
+            "jvm-aot-quarkus: Quarkus' own recipe (./lab aot): the aot-jar packaging, its cache trained by the"
+            " packaged-jar integration tests (target/aot/project/target/quarkus-app)"
+        )
     else:
-        notes.append("jvm-aot-quarkus: no target/quarkus-app/app.aot (build it with ./lab aot)")
+        notes.append("jvm-aot-quarkus: no target/aot/project/target/quarkus-app/app.aot (build it with ./lab aot)")
     found.update(minimal(args, settings, out, notes, jvm))
     runners = sorted((ROOT / "target").glob("*-runner"))
     if runners:
