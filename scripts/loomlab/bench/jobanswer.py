@@ -30,14 +30,19 @@ from .workloads import find_load
 def pools_of(target: str, wait_s: float = 0) -> dict:
     """The service's pools (/api/info), waiting up to wait_s for it to answer (k6's setup() waits
     for readiness the same way: READY_WAIT_S)."""
-    deadline = time.monotonic() + wait_s
+    started = time.monotonic()
+    said = ""
     while True:
         try:
             with urllib.request.urlopen(f"{target}/api/info", timeout=10) as r:
                 return json.loads(r.read()).get("pools", {})
         except OSError as e:
-            if time.monotonic() >= deadline:
+            waited = time.monotonic() - started
+            if waited >= wait_s:
                 raise LabError(f"{target} did not answer /api/info within {wait_s:.0f} s: {e}") from None
+            if str(e) != said:  # each new refusal once, in the log, with when it came
+                said = str(e)
+                print(f"waiting for {target} ({waited:.1f} s): {said}", file=sys.stderr, flush=True)
             time.sleep(1)
 
 
