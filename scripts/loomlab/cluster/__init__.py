@@ -6,7 +6,8 @@ how it feels: one command up, one down, a kubeconfig to point at, nothing left b
 per step, as kind has one per create action:
 
   settings.py   the knobs and paths, say/fail/sh/Step
-  host.py       preflight, the bridge and confinement, the host snapshot and its comparison
+  host.py       preflight, sysctls, kernel modules, the host snapshot and its comparison
+  network.py    the bridge (its hardware address fixed), forwarding confined to it
   pki.py        certificates, tokens, kubeconfigs
   configs.py    the components' configuration, rendered from templates/; the cluster's base objects
   processes.py  starting, finding and stopping the components; building them once (tools.sh)

@@ -1,5 +1,5 @@
-"""The host: what `up` needs of it, what the cluster changes on it (the bridge, forwarding, the
-confinement rule, sysctls), and the snapshot that proves `down` put it back."""
+"""The host: what `up` needs of it, its sysctls and kernel modules, and the snapshot that proves
+`down` put back what the cluster changed on it (network.py makes the bridge and its rules)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
-from .settings import BRIDGE, NODE_IP, POD_CIDR, PORTS, fail, say, sh
+from .settings import PORTS, fail, say, sh
 
 # Chains of ours and of the components; `down` removes exactly these.
 CHAIN_PREFIXES = ("KUBE-", "CNI-", "LOOMLAB-")
@@ -220,51 +220,6 @@ def port_in_use(port: int) -> bool:
         for line in sh("ss", "-H", "-l", "-n", "-t").stdout.splitlines()
         if line.strip()
     )
-
-
-def network_up():
-    """The bridge with the node's address, forwarding, and the rule that keeps pods' traffic in."""
-    if sh("ip", "link", "show", BRIDGE, check=False).returncode != 0:
-        sh("ip", "link", "add", BRIDGE, "type", "bridge")
-    sh("ip", "addr", "replace", f"{NODE_IP}/{POD_CIDR.prefixlen}", "dev", BRIDGE)
-    sh("ip", "link", "set", BRIDGE, "up")
-    write_sysctl("net.ipv4.ip_forward", "1")
-    write_sysctl("net.bridge.bridge-nf-call-iptables", "1")
-    confine()
-    refuse_from_outside()
-
-
-def confine():
-    """Forwarded packets must enter and leave through the bridge: pod to pod, and pod to Service
-    (DNAT'ed back onto the bridge). Anything else forwarded (a pod reaching out, the outside
-    reaching in) is dropped, in the mangle table's FORWARD chain: the kernel walks it before the
-    filter table's, where kube-proxy and kube-router put their jumps first and ACCEPT what their
-    rules admit (kube-router: what a NetworkPolicy allows), so no component's rule comes before it."""
-    mangle = ("iptables", "-t", "mangle")
-    if sh(*mangle, "-n", "-L", "LOOMLAB-FORWARD", check=False).returncode != 0:
-        sh(*mangle, "-N", "LOOMLAB-FORWARD")
-        sh(*mangle, "-A", "LOOMLAB-FORWARD", "!", "-i", BRIDGE, "-j", "DROP")
-        sh(*mangle, "-A", "LOOMLAB-FORWARD", "!", "-o", BRIDGE, "-j", "DROP")
-    while sh(*mangle, "-D", "FORWARD", "-j", "LOOMLAB-FORWARD", check=False).returncode == 0:
-        pass
-    sh(*mangle, "-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD")
-
-
-def refuse_from_outside():
-    """The node's services (API server, kubelet, CoreDNS, metrics-server) listen on the bridge's
-    address; Linux would answer a packet for it on any interface, so a machine on the LAN that
-    routes the pod range here could reach them. Packets for that address are accepted only from
-    this host (lo) and the pods (the bridge); the rest is dropped in the mangle table's INPUT,
-    before any component's rule."""
-    mangle = ("iptables", "-t", "mangle")
-    if sh(*mangle, "-n", "-L", "LOOMLAB-INPUT", check=False).returncode != 0:
-        sh(*mangle, "-N", "LOOMLAB-INPUT")
-        sh(*mangle, "-A", "LOOMLAB-INPUT", "-i", "lo", "-j", "RETURN")
-        sh(*mangle, "-A", "LOOMLAB-INPUT", "-i", BRIDGE, "-j", "RETURN")
-        sh(*mangle, "-A", "LOOMLAB-INPUT", "-j", "DROP")
-    while sh(*mangle, "-D", "INPUT", "-d", NODE_IP, "-j", "LOOMLAB-INPUT", check=False).returncode == 0:
-        pass
-    sh(*mangle, "-I", "INPUT", "1", "-d", NODE_IP, "-j", "LOOMLAB-INPUT")
 
 
 def clean_iptables(save: str, restore: str, prefixes: tuple[str, ...] = CHAIN_PREFIXES):

@@ -11,7 +11,7 @@ import time
 
 from loomlab import proc
 
-from . import configs, down, etcd, flags, host, monitoring, outside, pki
+from . import configs, down, etcd, flags, host, monitoring, network, outside, pki
 from .api import Api, dns_query, kubectl
 from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
@@ -80,8 +80,8 @@ def up():
 
 def bring_up(t: dict):
     """Long because it is the sequence of `up`'s timed steps, each with its own readiness check."""
-    with Step(f"network: bridge {BRIDGE} {NODE_IP}/{POD_CIDR.prefixlen}, forwarding confined to it"):
-        host.network_up()
+    with Step(f"network: bridge {BRIDGE} {NODE_IP}/{POD_CIDR.prefixlen} (its MAC fixed), forwarding confined to it"):
+        network.network_up()
     with Step("certificates, tokens, kubeconfigs, component configuration"):
         pki.make_pki(RUN / "pki")
         pki.make_kubeconfigs()
