@@ -73,6 +73,24 @@ def running(pod: dict) -> bool:
     return bool(statuses) and all("running" in (c.get("state") or {}) for c in statuses)
 
 
+def pod_said(pod: dict) -> str:
+    """Where a pod stands, in one line for a message: its phase, each condition not yet True (with
+    its reason), each container's state (waiting's reason, running since, terminated's exit)."""
+    status = pod.get("status") or {}
+    said = [f"pod {pod['metadata']['name']} {status.get('phase', '?')}"]
+    said += [
+        f"{c['type']} {c['status']}" + (f" ({c['reason']}: {c.get('message', '')})" if c.get("reason") else "")
+        for c in status.get("conditions") or []
+        if c["status"] != "True"
+    ]
+    for c in status.get("containerStatuses") or []:
+        for state, detail in (c.get("state") or {}).items():
+            what = detail.get("reason") or detail.get("startedAt") or ""
+            code = f" exit {detail['exitCode']}" if "exitCode" in detail else ""
+            said.append(f"container {c['name']} {state} {what}{code}".rstrip())
+    return ", ".join(said)
+
+
 class Kube:
     """One cluster and one namespace: the typed APIs a run needs, a dynamic client for applying
     manifests (server-side apply, as `kubectl apply --server-side` does), raw paths for proxies."""

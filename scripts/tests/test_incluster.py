@@ -347,6 +347,34 @@ class Starts(unittest.TestCase):
         self.assertFalse(running(pod({"running": {}}, {"waiting": {}})))
         self.assertTrue(running(pod({"running": {"startedAt": "2026-11-27T07:20:01Z"}})))
 
+    def test_a_stuck_pod_is_said_in_one_line(self):
+        from loomlab.kube import pod_said
+
+        pending = {
+            "metadata": {"name": "job-x-1"},
+            "status": {
+                "phase": "Pending",
+                "conditions": [
+                    {"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": "0/1 nodes"},
+                    {"type": "Initialized", "status": "True"},
+                ],
+                "containerStatuses": [{"name": "loadgen", "state": {"waiting": {"reason": "ContainerCreating"}}}],
+            },
+        }
+        self.assertEqual(
+            pod_said(pending),
+            "pod job-x-1 Pending, PodScheduled False (Unschedulable: 0/1 nodes), container loadgen waiting"
+            " ContainerCreating",
+        )
+        done = {
+            "metadata": {"name": "j"},
+            "status": {
+                "phase": "Failed",
+                "containerStatuses": [{"name": "loadgen", "state": {"terminated": {"reason": "Error", "exitCode": 1}}}],
+            },
+        }
+        self.assertEqual(pod_said(done), "pod j Failed, container loadgen terminated Error exit 1")
+
     def test_the_start_up_table_gives_each_phase_per_variant(self):
         from loomlab.incluster.core import report
 

@@ -16,7 +16,7 @@ import yaml
 from loomlab import ROOT, LabError, proc
 from loomlab.incluster.core import target
 from loomlab.incluster.core.jobs import job_id, set_env
-from loomlab.kube import Kube, ready
+from loomlab.kube import Kube, pod_said, ready
 
 
 def render(directory: str, images: dict[str, str]) -> list[dict]:
@@ -242,8 +242,20 @@ def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
 
     pod = proc.wait_until(done, timeout_s, 0.5)
     if not pod:
-        raise LabError(f"Job {name} did not finish within {timeout_s:.0f} s")
+        raise LabError(f"Job {name} did not finish within {timeout_s:.0f} s; {stuck(kube, name)}")
     return pod
+
+
+def stuck(kube: Kube, name: str) -> str:
+    """What a Job's pods were doing when the wait gave up: where each stood, and its log's end."""
+
+    def log_end(pod: dict) -> str:
+        try:
+            return pod_log(kube, pod, 10)[-1500:]
+        except Exception as e:  # noqa: BLE001 - a container not started has no log: say so
+            return f"(none: {str(e)[:200]})"
+
+    return "\n".join(f"{pod_said(p)}; its log ends:\n{log_end(p)}" for p in job_pods(kube, name)) or "no pod"
 
 
 def pod_log(kube: Kube, pod: dict, timeout: float = 30) -> str:
