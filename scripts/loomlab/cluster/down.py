@@ -16,7 +16,7 @@ from . import host, outside
 from .api import kubectl
 from .images import CTR
 from .processes import running, stop
-from .settings import BRIDGE, CONTAINERD_ROOT, RUN, SOCK, Step, fail, say, sh
+from .settings import BRIDGE, CONTAINERD_ROOT, LAST_LOGS, RUN, SOCK, Step, fail, say, sh
 
 
 def down(compare: bool = True):
@@ -141,6 +141,10 @@ def undo_host(before: dict | None):
         if not was and os.path.lexists(path):
             subprocess.run(["umount", "-R", "-l", path], capture_output=True)
             shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.unlink(path)
+    # The components' logs outlive the cluster (until the next `down`): a failed run's cause is in them.
+    shutil.rmtree(LAST_LOGS, ignore_errors=True)
+    if (RUN / "logs").is_dir():
+        shutil.move(RUN / "logs", LAST_LOGS)
     shutil.rmtree(RUN)
 
 

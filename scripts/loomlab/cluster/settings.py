@@ -15,6 +15,7 @@ from loomlab import ROOT  # noqa: F401 - re-exported: every path of the cluster 
 CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
 HOME = Path(os.environ.get("LOOMLAB_K8S_HOME", CACHE / "k8s"))
 RUN = HOME / "run"  # everything of one cluster's life: wiped by `down`
+LAST_LOGS = HOME / "last-logs"  # the components' logs of the cluster `down` last ended
 # The node's image store lives and dies with the cluster: every `up` starts with the sandbox image
 # alone, and each pod's image is pulled from the registry (which keeps what was pushed).
 CONTAINERD_ROOT = RUN / "containerd" / "root"

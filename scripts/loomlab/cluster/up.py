@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import time
 
@@ -19,9 +18,9 @@ from .settings import (
     API_PORT,
     API_SERVICE_IP,
     BRIDGE,
-    HOME,
     IMAGES,
     KUBECONFIG,
+    LAST_LOGS,
     NODE,
     NODE_IP,
     POD_CIDR,
@@ -63,12 +62,8 @@ def up():
         print(f"\n\033[1;31m[k8s] up failed:\033[0m {e}", file=sys.stderr, flush=True)
         if os.environ.get("LOOMLAB_K8S_KEEP_ON_FAILURE") == "1":
             fail(f"left running for inspection (LOOMLAB_K8S_KEEP_ON_FAILURE=1); logs in {RUN / 'logs'}")
-        logs = HOME / "last-failure-logs"
-        shutil.rmtree(logs, ignore_errors=True)
-        if (RUN / "logs").exists():
-            shutil.copytree(RUN / "logs", logs)
         down.down(compare=False)
-        fail(f"up failed and was undone; the components' logs are in {logs}")
+        fail(f"up failed and was undone; the components' logs are in {LAST_LOGS}")
     say(
         f"Ready in {time.monotonic() - started:.1f} s: node {NODE} ({NODE_IP}),"
         f" Services {SERVICE_CIDR}, pods {POD_CIDR}"
