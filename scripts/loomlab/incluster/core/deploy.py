@@ -255,7 +255,11 @@ def stuck(kube: Kube, name: str) -> str:
         except Exception as e:  # noqa: BLE001 - a container not started has no log: say so
             return f"(none: {str(e)[:200]})"
 
-    return "\n".join(f"{pod_said(p)}; its log ends:\n{log_end(p)}" for p in job_pods(kube, name)) or "no pod"
+    try:
+        pods = job_pods(kube, name)
+    except Exception as e:  # noqa: BLE001 - the timeout is the message; what the pods did is extra
+        return f"its pods not read ({str(e)[:200]})"
+    return "\n".join(f"{pod_said(p)}; its log ends:\n{log_end(p)}" for p in pods) or "no pod"
 
 
 def pod_log(kube: Kube, pod: dict, timeout: float = 30) -> str:
