@@ -59,6 +59,9 @@ build() {
   rm -f "$archive"
   "${B[@]}" push --quiet "localhost/$ref" "docker-archive:$archive:docker.io/$ref" >/dev/null
   echo "$sig" >"$stamp"
+  # The image this one replaced lost its name: drop it and any other nameless one, or the store
+  # grows by every image's size at every rebuild (vfs keeps full copies; 36 GB in a week).
+  "${B[@]}" rmi --prune >/dev/null
   log "images: $ref in $((SECONDS - started)) s ($(du -m "$archive" | cut -f1) MB)"
 }
 

@@ -88,7 +88,7 @@ def bring_up(t: dict):
     with Step("Secrets encrypted at rest (a Secret read raw from etcd)"):
         if not etcd.secrets_sealed(api):
             raise RuntimeError("a Secret is stored in etcd as written, not sealed")
-    with Step(f"registry on {REGISTRY} (the node pulls the lab's images from it)"):
+    with Step(f"registry on {REGISTRY}, untagged images collected (the node pulls the lab's images from it)"):
         start_registry(t)
     with Step("containerd (own root, state and socket) and the pod sandbox image"):
         start("containerd", ["containerd", "--config", RUN / "containerd" / "config.toml"])
@@ -163,7 +163,11 @@ def start_etcd(t: dict):
 
 
 def start_registry(t: dict):
+    """Serves the registry's storage, kept across down/up, after collecting what no tag names any
+    more: every push of a rebuilt image leaves its predecessor's layers behind (gigabytes a week),
+    and a full disk is a node the kubelet taints and evicts from."""
     REGISTRY_ROOT.mkdir(parents=True, exist_ok=True)
+    sh(t["REGISTRY"], "garbage-collect", "--delete-untagged", RUN / "registry.yml", timeout=300)
     registry = start("registry", [t["REGISTRY"], "serve", RUN / "registry.yml"])
     if not proc.wait_http(f"http://{REGISTRY}/v2/", 30, alive=lambda: registry.poll() is None):
         raise RuntimeError(f"the registry did not answer (see {RUN / 'logs' / 'registry.log'})")
