@@ -76,6 +76,55 @@ class BridgeAddress(unittest.TestCase):
         self.assertEqual(self.pinned(network.NET_ADDR_SET), [])
 
 
+class MangleRules(unittest.TestCase):
+    """The rules that keep pods' traffic in and the outside out, as iptables is told them."""
+
+    def told(self, chain_exists: bool, earlier_jumps: int) -> list[tuple]:
+        calls: list[tuple] = []
+        left = {"FORWARD": earlier_jumps, "INPUT": earlier_jumps}
+
+        def sh(*cmd, check=True):
+            calls.append(cmd)
+            if "-L" in cmd:
+                return mock.Mock(returncode=0 if chain_exists else 1)
+            if "-D" in cmd:
+                hook = cmd[cmd.index("-D") + 1]
+                left[hook] -= 1
+                return mock.Mock(returncode=0 if left[hook] >= 0 else 1)
+            return mock.Mock(returncode=0)
+
+        with mock.patch.object(network, "sh", side_effect=sh):
+            network.confine()
+            network.refuse_from_outside()
+        return [c[3:] for c in calls if "-L" not in c and "-D" not in c]
+
+    def test_a_new_host_gets_both_chains_and_one_jump_to_each(self):
+        bridge, node = settings.BRIDGE, settings.NODE_IP
+        self.assertEqual(
+            self.told(chain_exists=False, earlier_jumps=0),
+            [
+                ("-N", "LOOMLAB-FORWARD"),
+                ("-A", "LOOMLAB-FORWARD", "!", "-i", bridge, "-j", "DROP"),
+                ("-A", "LOOMLAB-FORWARD", "!", "-o", bridge, "-j", "DROP"),
+                ("-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD"),
+                ("-N", "LOOMLAB-INPUT"),
+                ("-A", "LOOMLAB-INPUT", "-i", "lo", "-j", "RETURN"),
+                ("-A", "LOOMLAB-INPUT", "-i", bridge, "-j", "RETURN"),
+                ("-A", "LOOMLAB-INPUT", "-j", "DROP"),
+                ("-I", "INPUT", "1", "-d", node, "-j", "LOOMLAB-INPUT"),
+            ],
+        )
+
+    def test_an_earlier_up_leaves_its_chains_and_one_jump_each(self):
+        self.assertEqual(
+            self.told(chain_exists=True, earlier_jumps=2),
+            [
+                ("-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD"),
+                ("-I", "INPUT", "1", "-d", settings.NODE_IP, "-j", "LOOMLAB-INPUT"),
+            ],
+        )
+
+
 class RegistryCollected(unittest.TestCase):
     """The registry's storage outlives the cluster; what no tag names any more is collected before
     it serves, not while a push could be writing."""

@@ -43,14 +43,9 @@ def confine():
     reaching in) is dropped, in the mangle table's FORWARD chain: the kernel walks it before the
     filter table's, where kube-proxy and kube-router put their jumps first and ACCEPT what their
     rules admit (kube-router: what a NetworkPolicy allows), so no component's rule comes before it."""
-    mangle = ("iptables", "-t", "mangle")
-    if sh(*mangle, "-n", "-L", "LOOMLAB-FORWARD", check=False).returncode != 0:
-        sh(*mangle, "-N", "LOOMLAB-FORWARD")
-        sh(*mangle, "-A", "LOOMLAB-FORWARD", "!", "-i", BRIDGE, "-j", "DROP")
-        sh(*mangle, "-A", "LOOMLAB-FORWARD", "!", "-o", BRIDGE, "-j", "DROP")
-    while sh(*mangle, "-D", "FORWARD", "-j", "LOOMLAB-FORWARD", check=False).returncode == 0:
-        pass
-    sh(*mangle, "-I", "FORWARD", "1", "-j", "LOOMLAB-FORWARD")
+    first_in_mangle(
+        "FORWARD", "LOOMLAB-FORWARD", [("!", "-i", BRIDGE, "-j", "DROP"), ("!", "-o", BRIDGE, "-j", "DROP")]
+    )
 
 
 def refuse_from_outside():
@@ -59,12 +54,21 @@ def refuse_from_outside():
     routes the pod range here could reach them. Packets for that address are accepted only from
     this host (lo) and the pods (the bridge); the rest is dropped in the mangle table's INPUT,
     before any component's rule."""
-    mangle = ("iptables", "-t", "mangle")
-    if sh(*mangle, "-n", "-L", "LOOMLAB-INPUT", check=False).returncode != 0:
-        sh(*mangle, "-N", "LOOMLAB-INPUT")
-        sh(*mangle, "-A", "LOOMLAB-INPUT", "-i", "lo", "-j", "RETURN")
-        sh(*mangle, "-A", "LOOMLAB-INPUT", "-i", BRIDGE, "-j", "RETURN")
-        sh(*mangle, "-A", "LOOMLAB-INPUT", "-j", "DROP")
-    while sh(*mangle, "-D", "INPUT", "-d", NODE_IP, "-j", "LOOMLAB-INPUT", check=False).returncode == 0:
+    rules = [("-i", "lo", "-j", "RETURN"), ("-i", BRIDGE, "-j", "RETURN"), ("-j", "DROP")]
+    first_in_mangle("INPUT", "LOOMLAB-INPUT", rules, match=("-d", NODE_IP))
+
+
+MANGLE = ("iptables", "-t", "mangle")
+
+
+def first_in_mangle(hook: str, chain: str, rules: list[tuple[str, ...]], match: tuple[str, ...] = ()):
+    """The mangle table's `chain` made of `rules` (where it is not there yet), and exactly one jump
+    to it, first in `hook`, for the packets `match` selects (an earlier `up`'s jumps removed)."""
+    if sh(*MANGLE, "-n", "-L", chain, check=False).returncode != 0:
+        sh(*MANGLE, "-N", chain)
+        for rule in rules:
+            sh(*MANGLE, "-A", chain, *rule)
+    jump = (*match, "-j", chain)
+    while sh(*MANGLE, "-D", hook, *jump, check=False).returncode == 0:
         pass
-    sh(*mangle, "-I", "INPUT", "1", "-d", NODE_IP, "-j", "LOOMLAB-INPUT")
+    sh(*MANGLE, "-I", hook, "1", *jump)
