@@ -8,6 +8,7 @@ import unittest
 import yaml
 
 from loomlab import ROOT
+from loomlab.incluster.core import jobs, pods, volumes
 from loomlab.verify import testrun
 from loomlab.verify.__main__ import render_all
 
@@ -101,6 +102,11 @@ def containers(path: str, kind: str) -> list[dict]:
     return found
 
 
+def pod_spec(workload: dict) -> dict:
+    spec: dict = workload["spec"] if workload["kind"] == "Pod" else workload["spec"]["template"]["spec"]
+    return spec
+
+
 def bounds(kind: str) -> dict:
     (found,) = [d for d in yaml.safe_load_all(BOUNDS.read_text()) if d and d["kind"] == kind]
     return dict(found["spec"])
@@ -123,6 +129,9 @@ class NamespaceBoundsTest(unittest.TestCase):
     def lab_containers(self):
         for path, kind, count in self.LARGEST_RUN:
             for container in containers(path, kind):
+                if path == "jobs/base/job.yaml":
+                    # A run's load Jobs are these on the lab's engine (k6's ask no more of anything).
+                    (container,) = pod_spec(jobs.on_loadgen(documents(path)[0], "loadgen"))["containers"]
                 yield container, count
 
     def test_the_autoscalers_stay_within_the_counted_replicas(self):
@@ -134,7 +143,7 @@ class NamespaceBoundsTest(unittest.TestCase):
     def test_the_quota_holds_the_largest_run(self):
         hard = bounds("ResourceQuota")["hard"]
         for side in ("requests", "limits"):
-            for resource in ("cpu", "memory"):
+            for resource in ("cpu", "memory", "ephemeral-storage"):
                 total = sum(quantity(c["resources"][side][resource]) * n for c, n in self.lab_containers())
                 with self.subTest(side=side, resource=resource):
                     self.assertLessEqual(total, quantity(hard[f"{side}.{resource}"]))
@@ -168,6 +177,33 @@ class NamespaceBoundsTest(unittest.TestCase):
         # A migration Job's: Flyway's connection and the one that holds its lock.
         (migrations,) = [n for path, kind, n in self.LARGEST_RUN if path == "app/migration-job.yaml"]
         self.assertLessEqual(pods * per_pod + 2 * migrations + reserved, most)
+
+    def test_every_pod_keeps_its_scratch_volumes_within_its_disk(self):
+        """Each scratch volume is bounded, and the pod's disk limit (its containers', the
+        LimitRange's default where one states none) holds the volumes' bounds and the logs, so
+        that a pod is evicted at its volume's bound, not before it."""
+        (container_limits,) = [x for x in bounds("LimitRange")["limits"] if x["type"] == "Container"]
+        default = container_limits["default"]["ephemeral-storage"]
+        with contextlib.redirect_stdout(io.StringIO()):
+            rendered = [d for docs in render_all().values() for d in docs]
+        made = [
+            jobs.on_loadgen(documents("jobs/base/job.yaml")[0], "loadgen"),
+            volumes.reader_pod("reader", "results", "loadgen", "run", remove=False),
+            pods.restricted_pod("probe", {}, "loadgen", pods.IDLE),
+        ]
+        workloads = [d for d in rendered if d["kind"] in ("Deployment", "StatefulSet", "Job")] + made
+        self.assertGreater(len(workloads), 10)
+        for workload in workloads:
+            spec = pod_spec(workload)
+            with self.subTest(workload=f"{workload['kind']}/{workload['metadata']['name']}"):
+                scratch = [v["emptyDir"] for v in spec.get("volumes", []) if "emptyDir" in v]
+                self.assertTrue(all("sizeLimit" in v for v in scratch), scratch)
+                limit = sum(
+                    quantity(c.get("resources", {}).get("limits", {}).get("ephemeral-storage", default))
+                    for c in spec["containers"]
+                )
+                needed = sum(quantity(v["sizeLimit"]) for v in scratch) + quantity(pods.LOGS_DISK)
+                self.assertGreaterEqual(limit, needed)
 
     def test_no_container_asks_past_the_limit_range(self):
         (container_limits,) = [x for x in bounds("LimitRange")["limits"] if x["type"] == "Container"]

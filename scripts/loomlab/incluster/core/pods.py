@@ -10,6 +10,11 @@ from collections.abc import Sequence
 # leaving at once when deleted (PID 1 ignores a TERM it has no handler for).
 IDLE = ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
 
+# A container's disk beyond its scratch volumes: its logs (the kubelet keeps 5 x 10 MiB by default).
+# Every pod of the lab states a limit of its scratch volumes' bounds plus this, so that the pod's
+# own limit never evicts it before a volume's bound is reached.
+LOGS_DISK = "128Mi"
+
 
 def restricted_pod(
     name: str, labels: dict, image: str, command: list[str], volumes: Sequence[dict] = (), mounts: Sequence[dict] = ()
@@ -41,8 +46,8 @@ def restricted_pod(
                         "capabilities": {"drop": ["ALL"]},
                     },
                     "resources": {
-                        "requests": {"cpu": "50m", "memory": "64Mi"},
-                        "limits": {"cpu": "1", "memory": "256Mi"},
+                        "requests": {"cpu": "50m", "memory": "64Mi", "ephemeral-storage": "16Mi"},
+                        "limits": {"cpu": "1", "memory": "256Mi", "ephemeral-storage": LOGS_DISK},
                     },
                     "volumeMounts": list(mounts),
                 }
