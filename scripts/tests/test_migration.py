@@ -9,7 +9,7 @@ import unittest
 from unittest import mock
 
 from loomlab import LabError
-from loomlab.incluster.core import deploy
+from loomlab.incluster.core import deploy, migration
 
 T0 = datetime.datetime(2026, 11, 29, 6, 0, 0, tzinfo=datetime.UTC)
 
@@ -35,12 +35,21 @@ class Kube:
         self.ends = ends
         self.calls: list[tuple[str, str]] = []
         self.polls: dict[str, int] = {}
+        self.log = ""
 
     def delete_job(self, name: str):
         self.calls.append(("delete", name))
 
     def apply(self, docs: list[dict]):
         self.calls += [("apply", d["metadata"]["name"]) for d in docs]
+
+    def pods(self, selector: str) -> list[dict]:
+        job = selector.removeprefix("batch.kubernetes.io/job-name=")
+        return [{"metadata": {"name": f"{job}-x"}}]
+
+    def pod_log(self, name: str, timeout: float) -> str:
+        self.calls.append(("log", name))
+        return self.log
 
     def job_status(self, name: str):
         if ("apply", name) not in self.calls:
@@ -55,7 +64,7 @@ class MigrationTest(unittest.TestCase):
         self.local = [d for v in ("jvm", "jvm-aot") for d in deploy.render(f"deploy/k8s/overlays/{v}", {})]
 
     def test_every_variant_has_its_migration_job(self):
-        jobs = deploy.migrations(self.local)
+        jobs = migration.jobs(self.local)
         deployments = [d for d in self.local if d["kind"] == "Deployment" and d["metadata"]["name"].startswith("loom")]
         self.assertEqual(sorted(map(deploy.variant, jobs)), sorted(map(deploy.variant, deployments)))
         self.assertEqual(
@@ -63,26 +72,22 @@ class MigrationTest(unittest.TestCase):
         )
 
     def test_each_job_is_deleted_and_gone_before_it_is_applied_afresh_and_timed_by_its_status(self):
-        jobs = deploy.migrations(self.local)
+        jobs = migration.jobs(self.local)
         names = [j["metadata"]["name"] for j in jobs]
         kube = Kube({n: status("Complete", 7 + i) for i, n in enumerate(names)})
         with mock.patch("loomlab.proc.time.sleep"):
-            seconds = deploy.migrate(kube, jobs)  # type: ignore[arg-type]
+            seconds = migration.migrate(kube, jobs)  # type: ignore[arg-type]
         self.assertEqual(seconds, {names[0]: 7.0, names[1]: 8.0})
         self.assertEqual(kube.calls, [("delete", n) for n in names] + [("apply", n) for n in names])
 
     def test_a_failed_migration_fails_the_run_with_its_log(self):
-        (job, *_) = deploy.migrations(self.local)
+        (job, *_) = migration.jobs(self.local)
         name = job["metadata"]["name"]
         kube = Kube({name: status("Failed")})
-        pod = {"metadata": {"name": f"{name}-x"}}
-        with (
-            mock.patch("loomlab.proc.time.sleep"),
-            mock.patch.object(deploy, "job_pods", return_value=[pod]),
-            mock.patch.object(deploy, "pod_log", return_value="FATAL: password authentication failed"),
-        ):
+        kube.log = "FATAL: password authentication failed"
+        with mock.patch("loomlab.proc.time.sleep"):
             with self.assertRaisesRegex(LabError, "migration failed: FATAL: password authentication failed"):
-                deploy.migrate(kube, [job])  # type: ignore[arg-type]
+                migration.migrate(kube, [job])  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """The cluster side of a run: manifests rendered with kustomize and applied, the schema migrated by
-its Job, rollouts awaited, the workload's Job of deploy/k8s/jobs made for one run on loadgen,
+its Job (migration.py), rollouts awaited, the workload's Job of deploy/k8s/jobs made for one run on loadgen,
 started, awaited and read back."""
 
 from __future__ import annotations
@@ -7,14 +7,13 @@ from __future__ import annotations
 import copy
 import functools
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from loomlab import ROOT, LabError, proc
-from loomlab.incluster.core import target
+from loomlab.incluster.core import migration, target
 from loomlab.incluster.core.jobs import job_id, set_env
 from loomlab.kube import Kube, pod_said, ready
 
@@ -43,7 +42,7 @@ def apply_local(
         [d for d in service_docs if d["kind"] not in ("Deployment", "Service", "Job") or d["metadata"]["name"] in ours]
     )
     variants = {variant(d) for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] in names}
-    migrated = migrate(kube, [d for d in migrations(service_docs) if variant(d) in variants])
+    migrated = migration.migrate(kube, [d for d in migration.jobs(service_docs) if variant(d) in variants])
     for name, seconds in migrated.items():
         print(f"== {name}: the schema migrated in {seconds:.0f} s (the Job's start to its completion)", flush=True)
     job_docs = render("deploy/k8s/local/jobs", images)
@@ -54,55 +53,6 @@ def apply_local(
 
 def variant(doc: dict) -> str:
     return str(doc["metadata"].get("labels", {}).get("app.kubernetes.io/variant", ""))
-
-
-def migrations(docs: list[dict]) -> list[dict]:
-    """The schema's migration Jobs among rendered documents (deploy/k8s/app/migration-job.yaml)."""
-    return [
-        d
-        for d in docs
-        if d["kind"] == "Job" and d["metadata"].get("labels", {}).get("app.kubernetes.io/component") == "migration"
-    ]
-
-
-def migrate(kube: Kube, jobs: list[dict], timeout_s: float = 600) -> dict[str, float]:
-    """Each migration Job run afresh (a finished one deleted first: a Job's pod template cannot change
-    and a new image is a new template), its pods starting beside the service's, which stay unready
-    until it is done: name -> seconds from the Job's start to its completion, as its status says."""
-    names = [j["metadata"]["name"] for j in jobs]
-    for name in names:
-        kube.delete_job(name)
-    for name in names:
-        if not proc.wait_until(functools.partial(job_gone, kube, name), 60, 0.5):
-            raise LabError(f"Job {name}: still there a minute after its deletion")
-    kube.apply(jobs)
-    seconds = {}
-    deadline = time.monotonic() + timeout_s
-    for name in names:
-        status = proc.wait_until(functools.partial(job_finished, kube, name), max(deadline - time.monotonic(), 1), 1)
-        if not status:
-            raise LabError(
-                f"Job {name}: the schema not migrated within {timeout_s:.0f} s (kubectl -n {kube.ns} logs job/{name})"
-            )
-        if not status.succeeded:
-            pods = job_pods(kube, name)
-            log = pod_log(kube, pods[-1], 10)[-2000:] if pods else ""
-            raise LabError(f"Job {name}: the schema's migration failed: {log}")
-        seconds[name] = (status.completion_time - status.start_time).total_seconds()
-    return seconds
-
-
-def job_gone(kube: Kube, name: str) -> bool:
-    return kube.job_status(name) is None
-
-
-def job_finished(kube: Kube, name: str):
-    """A Job's status once it has completed or failed for good, else None."""
-    status = kube.job_status(name)
-    if status is None:
-        return None
-    conditions = {c.type for c in status.conditions or [] if c.status == "True"}
-    return status if conditions & {"Complete", "Failed"} else None
 
 
 def monitoring(doc: dict) -> bool:
