@@ -105,6 +105,33 @@ class Starts(unittest.TestCase):
         }
         self.assertEqual(pod_said(done), "pod j Failed, container loadgen terminated Error exit 1")
 
+    def test_runners_not_ready_in_time_are_reported_where_they_stood(self):
+        from unittest import mock
+
+        from loomlab import LabError
+        from loomlab.incluster.core import deploy
+
+        pending = {
+            "metadata": {"name": "job-x-0", "annotations": {"batch.kubernetes.io/job-completion-index": "0"}},
+            "status": {"phase": "Pending", "containerStatuses": [{"name": "loadgen", "state": {"waiting": {}}}]},
+        }
+
+        class Kube:
+            ns = "loom-lab"
+
+            def pods(self, selector):
+                return [pending]
+
+            def pod_log(self, name, timeout):
+                raise RuntimeError("container not started")
+
+        with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as refused:
+            deploy.wait_runners_ready(Kube(), "job-x", 2, 0)  # type: ignore[arg-type]
+        said = str(refused.exception)
+        self.assertIn("not every one of its 2 runners was Ready within 0 s", said)
+        where = "pod job-x-0 Pending, container loadgen waiting; its log ends:\n(none: container not started)"
+        self.assertIn(where, said)
+
     def test_the_start_up_table_gives_each_phase_per_variant(self):
         from loomlab.incluster.core import report
 

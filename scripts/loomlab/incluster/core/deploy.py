@@ -145,8 +145,8 @@ def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) ->
     pods = proc.wait_until(all_ready, timeout_s, 0.2)
     if not pods:
         raise LabError(
-            f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s "
-            f"(kubectl -n {kube.ns} get pods -l batch.kubernetes.io/job-name={name})"
+            f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s; "
+            f"where they stood:\n{stuck(kube, name)}"
         )
     return pods
 

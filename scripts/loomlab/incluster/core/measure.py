@@ -27,7 +27,7 @@ from loomlab.incluster.core.jobs import job_id, make_job, read_loadgen, split_lo
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
 from loomlab.incluster.core.startphases import FIRST, started_line
-from loomlab.kube import Kube, ready, running
+from loomlab.kube import Kube, pod_said, ready, running
 
 
 def pod_requests(figures: dict, samples: list[dict]) -> dict:
@@ -117,6 +117,14 @@ class ClusterService:
             and not p["metadata"].get("deletionTimestamp")
         ]
 
+    def _where(self) -> str:
+        """Where this start's pods stood, for a message (the timeout stays the message if they
+        cannot be read)."""
+        try:
+            return "; ".join(map(pod_said, self._pods())) or "no pod"
+        except Exception as e:  # noqa: BLE001 - the timeout is the message; where the pods stood is extra
+            return f"its pods not read ({str(e)[:200]})"
+
     def wait_ready(self, timeout_s: float = 180):
         """Until every new pod is Ready, then its first answer through the Service: the start-up from
         the first pod seen (polled every 0.1 s), phase by phase (see startup_phases)."""
@@ -135,7 +143,8 @@ class ClusterService:
         if not pods:
             raise LabError(
                 f"{self.name}: not all of {self.replicas} pod(s) Ready within {timeout_s} s "
-                f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant})"
+                f"(kubectl -n {self.kube.ns} describe pod -l app.kubernetes.io/variant={self.variant}): "
+                f"{self._where()}"
             )
         self.startup["ready_s"] = time.monotonic() - created
         if not proc.wait_until(lambda: self.get(FIRST, 5), 30, 0.1):
