@@ -62,9 +62,10 @@ ADMISSION = ROOT / "deploy/k8s/access/admission.yaml"
 
 
 class AdmissionPolicyTest(unittest.TestCase):
-    """What the Role cannot say (which Secret, no externalIPs, no Secret in the runner's own pods)
-    is said by a ValidatingAdmissionPolicy applied with it; ./lab k8s verify proves each refusal on
-    a real API server."""
+    """What the Role cannot say (which Secret, no externalIPs, no Secret in the runner's own pods,
+    no NetworkPolicy that opens more than the namespace's pods and DNS) is said by a
+    ValidatingAdmissionPolicy applied with it; ./lab k8s verify proves each refusal on a real API
+    server."""
 
     def test_the_policy_is_applied_with_the_role_and_denies(self):
         listed = yaml.safe_load((ROOT / "deploy/k8s/access/kustomization.yaml").read_text())["resources"]
@@ -77,10 +78,11 @@ class AdmissionPolicyTest(unittest.TestCase):
         (condition,) = policy["spec"]["matchConditions"]
         self.assertIn("system:serviceaccount:loom-lab:loom-lab-runner", condition["expression"])
 
-    def test_it_judges_every_kind_that_carries_a_pod_or_a_secret(self):
+    def test_it_judges_every_kind_that_carries_a_pod_or_a_secret_and_every_network_policy(self):
         (policy,) = [d for d in yaml.safe_load_all(ADMISSION.read_text()) if d and d["kind"].endswith("Policy")]
         judged = {r for rule in policy["spec"]["matchConstraints"]["resourceRules"] for r in rule["resources"]}
-        self.assertLessEqual({"pods", "secrets", "services", "deployments", "statefulsets", "jobs"}, judged)
+        kinds = {"pods", "secrets", "services", "deployments", "statefulsets", "jobs", "networkpolicies"}
+        self.assertLessEqual(kinds, judged)
 
 
 def quantity(value: str | int) -> float:

@@ -64,6 +64,39 @@ def relabelled(job: dict, component: str) -> dict:
     return changed
 
 
+def policy(name: str, ingress: list[dict] | None = None, egress: list[dict] | None = None) -> dict:
+    """A NetworkPolicy for every pod of the namespace with the case's rules."""
+    spec: dict = {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]}
+    spec |= {"ingress": ingress} if ingress is not None else {}
+    spec |= {"egress": egress} if egress is not None else {}
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+            "metadata": {"name": name, "namespace": NAMESPACE}, "spec": spec}  # fmt: skip
+
+
+HTTPS = [{"protocol": "TCP", "port": 443}]
+
+
+def policy_cases(lab: list[dict]) -> list[Case]:
+    """Each of the lab's NetworkPolicies, and what the runner must not make of them."""
+    own = [Case(f"the NetworkPolicy {d['metadata']['name']}", d, True) for d in lab if d["kind"] == "NetworkPolicy"]
+    pods_of_another_namespace: dict = {"namespaceSelector": {}, "podSelector": {}}
+    some_pods = {"spec": {"podSelector": {"matchLabels": {"a": "b"}}, "policyTypes": ["Ingress"]}}
+    every_port: list[dict] = [{"to": [{"podSelector": {}}]}]
+    return own + [
+        Case("default-deny letting every pod out", policy("default-deny", egress=[{}]), False),
+        Case("default-deny for some pods only", policy("default-deny") | some_pods, False),
+        Case("a policy opening every port to the namespace's pods", policy("wide", egress=every_port), False),
+        Case("a policy letting pods out to any address on 443", policy("out", egress=[{"ports": HTTPS}]), False),
+        Case("a policy letting pods out to an address block",
+             policy("out", egress=[{"to": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": HTTPS}]), False),
+        Case("a policy letting pods out to another namespace",
+             policy("out", egress=[{"to": [pods_of_another_namespace], "ports": HTTPS}]), False),
+        Case("a policy letting an address block in",
+             policy("in", ingress=[{"from": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": HTTPS}]), False),
+        Case("a policy letting anything in on a port", policy("in", ingress=[{"ports": HTTPS}]), False),
+    ]  # fmt: skip
+
+
 def cases(lab: list[dict]) -> list[Case]:
     """The lab's own workloads and Service (from deploy/k8s/base and an overlay), and what the
     runner must not make of them."""
@@ -94,6 +127,7 @@ def cases(lab: list[dict]) -> list[Case]:
         Case("a service-account token Secret", token, False),
         Case("a Secret of another name", secret("other"), False),
         Case("a Service with externalIPs", exposed, False),
+        *policy_cases(lab),
     ]  # fmt: skip
 
 
