@@ -17,6 +17,7 @@ class CasesTest(unittest.TestCase):
             {
                 "default-deny",
                 "dns-from-every-pod",
+                "dns-to-the-node",
                 "postgres-from-service-only",
                 "service-from-namespace-only",
                 "service-to-database-only",
@@ -30,6 +31,14 @@ class CasesTest(unittest.TestCase):
         )
         self.assertEqual(netpolcases.uncovered(names), [])
 
+    def test_the_lab_s_node_is_the_one_address_its_pods_resolve_names_at(self):
+        from loomlab.cluster import settings
+
+        (policy,) = netpol.load_policies(ROOT / "deploy/k8s/node-dns/networkpolicy.yaml")
+        (rule,) = policy["spec"]["egress"]
+        self.assertEqual(rule["to"], [{"ipBlock": {"cidr": f"{settings.NODE_IP}/32"}}])
+        self.assertEqual({p["port"] for p in rule["ports"]}, {53})
+
     def test_the_namespace_denies_both_ways_by_default(self):
         (deny,) = [d for d in netpol.load_policies(netpol.POLICIES) if d["metadata"]["name"] == "default-deny"]
         self.assertEqual(deny["spec"], {"podSelector": {}, "policyTypes": ["Ingress", "Egress"]})
@@ -38,10 +47,30 @@ class CasesTest(unittest.TestCase):
         allowed_only = [c for c in netpolcases.CASES if c.allowed]
         self.assertEqual(netpolcases.uncovered({"default-deny"}, allowed_only), ["default-deny"])
 
-    def test_a_runner_refusal_is_tested_after_the_allowed_case_has_waited_for_the_listener(self):
+    def test_a_refusal_to_a_listener_is_tested_after_an_allowed_case_has_waited_for_it(self):
         # A refused case passes at once on "refused": the listener must be known up before it.
-        runner_cases = [c for c in netpolcases.CASES if c.host == netpolcases.RUNNER]
-        self.assertTrue(runner_cases[0].allowed)
+        for listener in (netpolcases.RUNNER, netpolcases.ELSEWHERE):
+            with self.subTest(listener=listener):
+                cases = [c for c in netpolcases.CASES if c.host == listener]
+                self.assertTrue(cases[0].allowed)
+                self.assertIn(False, [c.allowed for c in cases])
+
+    def test_every_listener_a_case_reaches_is_a_probe_the_check_starts(self):
+        started = [p.name for p in netpolcases.all_probes()]
+        self.assertEqual(len(set(started)), len(started))
+        reached = {c.host for c in netpolcases.CASES if "." not in c.host}  # a probe's address
+        self.assertEqual(reached, {netpolcases.RUNNER, netpolcases.ELSEWHERE})
+        listening = [p.name for p in netpolcases.all_probes() if p.listens]
+        self.assertEqual(listening, [netpolcases.K6.name, netpolcases.ELSEWHERE_53.name])
+
+    def test_a_probe_listens_on_53_as_no_root_and_with_no_capability(self):
+        pod = netpol.listening_pod(netpolcases.ELSEWHERE_53, "loadgen")
+        security = pod["spec"]["securityContext"]
+        self.assertTrue(security["runAsNonRoot"])
+        self.assertEqual(security["sysctls"], [{"name": "net.ipv4.ip_unprivileged_port_start", "value": "53"}])
+        self.assertEqual(pod["spec"]["containers"][0]["securityContext"]["capabilities"], {"drop": ["ALL"]})
+        self.assertIn("http.server 53 ", pod["spec"]["containers"][0]["command"][2])
+        self.assertNotIn("sysctls", netpol.listening_pod(netpolcases.K6, "loadgen")["spec"]["securityContext"])
 
     def test_a_policy_with_only_refused_cases_is_uncovered(self):
         refused_only = [c for c in netpolcases.CASES if not c.allowed]

@@ -35,6 +35,7 @@ KUSTOMIZATIONS = [
     "overlays/jvm-queue-autoscaled",
     "overlays/jvm-production",
     "monitoring",
+    "node-dns",
     "jobs",
     "loads",
     "operator",

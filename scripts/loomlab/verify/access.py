@@ -74,6 +74,7 @@ def policy(name: str, ingress: list[dict] | None = None, egress: list[dict] | No
 
 
 HTTPS = [{"protocol": "TCP", "port": 443}]
+DNS = [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]
 
 
 def policy_cases(lab: list[dict]) -> list[Case]:
@@ -87,6 +88,9 @@ def policy_cases(lab: list[dict]) -> list[Case]:
         Case("default-deny for some pods only", policy("default-deny") | some_pods, False),
         Case("a policy opening every port to the namespace's pods", policy("wide", egress=every_port), False),
         Case("a policy letting pods out to any address on 443", policy("out", egress=[{"ports": HTTPS}]), False),
+        Case("a policy letting pods out to any address on 53", policy("out", egress=[{"ports": DNS}]), False),
+        Case("a policy letting pods out on 53 to another namespace's pods",
+             policy("out", egress=[{"to": [pods_of_another_namespace], "ports": DNS}]), False),
         Case("a policy letting pods out to an address block",
              policy("out", egress=[{"to": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": HTTPS}]), False),
         Case("a policy letting pods out to another namespace",

@@ -25,7 +25,18 @@ from loomlab import labreport as lr
 from loomlab.incluster import cli
 from loomlab.incluster.core import pods, target
 from loomlab.incluster.experiments import netpolcost
-from loomlab.incluster.experiments.netpolcases import CASES, K6, RUNNER, Case, policies_in, uncovered
+from loomlab.incluster.experiments.netpolcases import (
+    CASES,
+    ELSEWHERE,
+    ELSEWHERE_53,
+    K6,
+    RUNNER,
+    Case,
+    Probe,
+    all_probes,
+    policies_in,
+    uncovered,
+)
 from loomlab.kube import Kube, Target
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
@@ -42,12 +53,21 @@ CONNECT = (
     f"    socket.create_connection((host, int(port)), timeout={CONNECT_TIMEOUT_S}).close(); print('reached')\n"
     "except socket.timeout:\n    print('timeout')\nexcept OSError:\n    print('refused')\n"
 )
-# The stand-in for k6's REST API on a runner probe, then the probe's idle wait.
-LISTEN = [
-    "sh",
-    "-c",
-    "python3 -m http.server 6565 --bind 0.0.0.0 >/dev/null 2>&1 & trap 'exit 0' TERM; sleep 600 & wait $!",
-]
+
+
+def listening_pod(probe: Probe, image: str) -> dict:
+    """A probe pod: idle, or a stand-in server on its port (k6's REST API, a server on 53), then its
+    idle wait. Below 1024 the pod lowers its own network namespace's bound on unprivileged ports
+    (a sysctl Pod Security "restricted" allows): it runs as no root and holds no capability."""
+    if not probe.listens:
+        return pods.restricted_pod(probe.name, probe.labels, image, pods.IDLE)
+    serve = f"python3 -m http.server {probe.listens} --bind 0.0.0.0 >/dev/null 2>&1 &"
+    idle = "trap 'exit 0' TERM; sleep 600 & wait $!"
+    pod = pods.restricted_pod(probe.name, probe.labels, image, ["sh", "-c", f"{serve} {idle}"])
+    if probe.listens < 1024:
+        lower = {"name": "net.ipv4.ip_unprivileged_port_start", "value": str(probe.listens)}
+        pod["spec"]["securityContext"]["sysctls"] = [lower]
+    return pod
 
 
 def attempt(kube: Kube, namespace: str, pod: str, host: str, port: str) -> str:
@@ -64,9 +84,10 @@ def attempt(kube: Kube, namespace: str, pod: str, host: str, port: str) -> str:
     ).strip()
 
 
-def decide(kube: Kube, case: Case, namespace: str, service: str, runner: str) -> tuple[str, bool]:
-    """What the case saw and whether that is what its policies say."""
-    host = case.host.format(ns=kube.ns, service=service, runner=runner)
+def decide(kube: Kube, case: Case, namespace: str, service: str, listeners: dict[str, str]) -> tuple[str, bool]:
+    """What the case saw and whether that is what its policies say (`listeners`: the listening
+    probes' addresses, by their placeholder)."""
+    host = case.host.format(ns=kube.ns, service=service, **listeners)
     if case.port == "dns":
         seen = attempt(kube, namespace, case.probe.name, host, "dns")
         return seen, seen.count(".") == 3
@@ -107,28 +128,30 @@ def ready_endpoints(kube: Kube, service: str) -> int:
 
 def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table, bool]:
     """Every case from its probe pod: the table and whether each saw what its policy says."""
-    probes = list({c.probe.name: c.probe for c in CASES}.values())
+    probes = all_probes()
     for probe in probes:
         on = outside if probe.outside else kube
-        on.apply([pods.restricted_pod(probe.name, probe.labels, image, LISTEN if probe.listens else pods.IDLE)])
+        on.apply([listening_pod(probe, image)])
     try:
         for probe in probes:
             on = outside if probe.outside else kube
             if not proc.wait_until(running(on, probe.name), 180, 1):
                 raise LabError(f"the probe pod {probe.name} did not start in {on.ns}")
-        runner = kube.pod(K6.name)["status"]["podIP"]
+        listeners = {"runner": kube.pod(K6.name)["status"]["podIP"]}
+        listeners["elsewhere"] = outside.pod(ELSEWHERE_53.name)["status"]["podIP"]
+        names = {RUNNER: K6.name, ELSEWHERE: f"{outside.ns}/{ELSEWHERE_53.name}"}
         table = lr.Table(["case", "from", "to", "decided by", "must", "seen", "ok"])
         ok = True
         for case in CASES:
             namespace = outside.ns if case.probe.outside else kube.ns
-            seen, right = decide(kube, case, namespace, service, runner)
+            seen, right = decide(kube, case, namespace, service, listeners)
             ok &= right
-            to = K6.name if case.host == RUNNER else case.host.format(ns=kube.ns, service=service).split(".")[0]
+            to = names.get(case.host) or case.host.format(ns=kube.ns, service=service).split(".")[0]
             table.add(
                 case.what,
                 f"{namespace}/{case.probe.name}",
                 f"{to}:{case.port}",
-                ", ".join(case.policies) or "(DNS, no policy)",
+                ", ".join(case.policies) or "(no policy)",
                 "connect" if case.allowed else "be refused",
                 seen,
                 "yes" if right else "NO",

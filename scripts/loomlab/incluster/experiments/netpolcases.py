@@ -12,20 +12,20 @@ import yaml
 
 @dataclass(frozen=True)
 class Probe:
-    """A throwaway pod: where it runs (the namespace, or the one outside it), its labels, and whether
-    it listens on a k6 runner's API port (to be the target of the cases that must not reach one)."""
+    """A throwaway pod: where it runs (the namespace, or the one outside it), its labels, and the TCP
+    port it listens on, if any (to be the target of cases: a k6 runner's API, a server on 53)."""
 
     name: str
     outside: bool
     labels: dict
-    listens: bool = False
+    listens: int = 0
 
 
 @dataclass(frozen=True)
 class Case:
     what: str
     probe: Probe
-    host: str  # {ns}, {service} and {runner} (the listening probe's pod IP) are filled in
+    host: str  # {ns}, {service}, {runner} and {elsewhere} (the listening probes' pod IPs) are filled in
     port: str  # a TCP port, or "dns"
     policies: tuple[str, ...]  # the policies that decide it: the source's egress, the target's ingress
     allowed: bool
@@ -35,7 +35,10 @@ OUTSIDE = Probe("netpol-outside", True, {"app.kubernetes.io/name": "netpol-probe
 # A pod of the namespace that no policy names: default-deny alone decides what it reaches.
 BARE = Probe("netpol-bare", False, {"app.kubernetes.io/name": "netpol-probe"})
 # A k6 runner: its labels, and k6's REST API port open (a stand-in listener).
-K6 = Probe("netpol-k6", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load"}, True)
+K6 = Probe("netpol-k6", False, {"app.kubernetes.io/name": "k6", "app.kubernetes.io/component": "load"}, 6565)
+# A server on port 53 of another namespace that is not the cluster's DNS: where a way out to "any
+# address on 53" would let a pod send anything.
+ELSEWHERE_53 = Probe("netpol-outside-53", True, {"app.kubernetes.io/name": "netpol-probe"}, 53)
 # A loadgen Job's pod (incluster/core/jobs.on_loadgen): its labels.
 LOADGEN = Probe("netpol-loadgen", False, {"app.kubernetes.io/name": "loadgen", "app.kubernetes.io/component": "load"})
 STARTER = Probe(
@@ -63,11 +66,12 @@ AS_MIGRATION = Probe(
     },
 )
 DB, SVC = "postgres.{ns}.svc.cluster.local", "{service}.{ns}.svc.cluster.local"
-PROM, RUNNER = "prometheus.{ns}.svc.cluster.local", "{runner}"
+PROM, RUNNER, ELSEWHERE = "prometheus.{ns}.svc.cluster.local", "{runner}", "{elsewhere}"
 PG_IN, SVC_IN = "postgres-from-service-only", "service-from-namespace-only"
 PROM_IN, SVC_OUT = "prometheus-from-namespace-and-keda", "service-to-database-only"
 K6_OUT, K6_IN = "k6-to-service-prometheus-and-runners", "k6-api-from-starter-only"
 LG_OUT = "loadgen-to-service-only"
+DNS_OUT = ("dns-from-every-pod", "dns-to-the-node")  # kube-dns' pods; the lab's node (deploy/k8s/node-dns)
 # In order: the allowed case to a runner's API waits for its listener before the refused ones run.
 CASES = (
     Case("another namespace to the database", OUTSIDE, DB, "5432", (PG_IN,), False),
@@ -88,17 +92,25 @@ CASES = (
     Case("another namespace to a k6 runner's API", OUTSIDE, RUNNER, "6565", (K6_IN,), False),
     Case("the service's labels to a k6 runner's API", AS_SERVICE, RUNNER, "6565", (K6_IN, SVC_OUT), False),
     Case("another namespace resolves the database's name", OUTSIDE, DB, "dns", (), True),
-    Case("a pod no policy names resolves the database's name", BARE, DB, "dns", ("dns-from-every-pod",), True),
-)
+    Case("a pod no policy names resolves the database's name", BARE, DB, "dns", DNS_OUT, True),
+    # In order: the server on 53 is known up (reached from its own side) before the refusal.
+    Case("another namespace to its own server on 53", OUTSIDE, ELSEWHERE, "53", (), True),
+    Case("a pod no policy names to a server on 53 that is not the cluster's DNS", BARE, ELSEWHERE, "53", DNS_OUT,
+         False),
+)  # fmt: skip
 # Policies that only allow or only deny: default-deny refuses everything no other policy allows (it
-# has no allowed case of its own); DNS is allowed to every pod (its refusals are default-deny's);
-# Prometheus' egress is proven by `./lab k8s monitoring` (every target up, discovery through the
-# API server), since a probe with its labels would join its Service.
+# has no allowed case of its own). Prometheus' egress is proven by `./lab k8s monitoring` (every
+# target up, discovery through the API server), since a probe with its labels would join its Service.
 DENY_ONLY = {"default-deny"}
-ALLOW_ONLY = {"dns-from-every-pod"}
 # The k6 operator's allowance (deploy/k8s/operator) has no case: the operator is not served here;
 # `./lab k8s verify` dry-runs it.
 PROVEN_ELSEWHERE = {"prometheus-to-targets-and-api-server", "k6-api-from-operator"}
+
+
+def all_probes(cases=CASES) -> list[Probe]:
+    """Every probe pod a check starts: each case's source, and each listener a case connects to
+    (the server on 53 is a target only)."""
+    return list({p.name: p for p in [c.probe for c in cases] + [K6, ELSEWHERE_53]}.values())
 
 
 def policies_in(folder: Path) -> set[str]:
@@ -118,7 +130,7 @@ def uncovered(names: set[str], cases=CASES) -> list[str]:
     for a deny-only or allow-only policy)."""
     missing = []
     for name in sorted(names - PROVEN_ELSEWHERE):
-        need = {False} if name in DENY_ONLY else {True} if name in ALLOW_ONLY else {True, False}
+        need = {False} if name in DENY_ONLY else {True, False}
         if not need <= {c.allowed for c in cases if name in c.policies}:
             missing.append(name)
     return missing
