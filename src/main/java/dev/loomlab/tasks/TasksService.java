@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntBinaryOperator;
 
 /**
  * Starts {@code count} tasks that each block {@code ms}, waits for all, and measures what they cost
@@ -25,6 +26,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 @ApplicationScoped
 public class TasksService {
+
+  /**
+   * Linked once with the class, not in a task's first run: that run follows a full GC, and linking
+   * a method reference then can wait on the JDK's method-type table while the collector's cleared
+   * references are queued, a wait that pins a virtual thread (seen once in a test, in {@code
+   * MethodType.makeImpl}).
+   */
+  private static final IntBinaryOperator HIGHER = Math::max;
 
   private final TasksConfig config;
   private final Map<Mode, Timer> timers;
@@ -164,7 +173,7 @@ public class TasksService {
     AtomicInteger peakRunning = new AtomicInteger();
     Runnable task =
         () -> {
-          peakRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+          peakRunning.accumulateAndGet(running.incrementAndGet(), HIGHER);
           try {
             Thread.sleep(ms);
           } catch (InterruptedException e) {
