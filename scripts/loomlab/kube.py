@@ -160,6 +160,10 @@ class Kube:
     def pods(self, selector: str, timeout: float = 5) -> list[dict]:
         return self.json(self.ns_path(f"pods?labelSelector={urllib.parse.quote(selector)}"), timeout)["items"]
 
+    def job_pods(self, job: str, timeout: float = 5) -> list[dict]:
+        """The pods a Job made (the label the Job controller puts on each)."""
+        return self.pods(f"batch.kubernetes.io/job-name={job}", timeout)
+
     def pod(self, name: str, timeout: float = 5) -> dict:
         return self.json(self.ns_path(f"pods/{name}"), timeout)
 

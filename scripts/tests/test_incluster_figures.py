@@ -119,7 +119,7 @@ class Starts(unittest.TestCase):
         class Kube:
             ns = "loom-lab"
 
-            def pods(self, selector):
+            def job_pods(self, job):
                 return [pending]
 
             def pod_log(self, name, timeout):

@@ -43,8 +43,7 @@ class Kube:
     def apply(self, docs: list[dict]):
         self.calls += [("apply", d["metadata"]["name"]) for d in docs]
 
-    def pods(self, selector: str) -> list[dict]:
-        job = selector.removeprefix("batch.kubernetes.io/job-name=")
+    def job_pods(self, job: str) -> list[dict]:
         return [{"metadata": {"name": f"{job}-x"}}]
 
     def pod_log(self, name: str, timeout: float) -> str:

@@ -114,10 +114,6 @@ def distribute(job: dict, runners: int) -> dict:
     return job
 
 
-def job_pods(kube: Kube, name: str) -> list[dict]:
-    return kube.pods(f"batch.kubernetes.io/job-name={name}")
-
-
 def pod_index(pod: dict) -> int:
     return int(pod["metadata"]["annotations"]["batch.kubernetes.io/job-completion-index"])
 
@@ -132,7 +128,7 @@ def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) ->
     ended first, or one that is not Ready in time, fails the run."""
 
     def all_ready():
-        pods = {pod_index(p): p for p in job_pods(kube, name)}
+        pods = {pod_index(p): p for p in kube.job_pods(name)}
         for i, p in pods.items():
             if terminated(p):
                 raise LabError(
@@ -155,7 +151,7 @@ def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> 
     """The Job's runner pods, by index, once every runner's container has terminated."""
 
     def done():
-        pods = {pod_index(p): p for p in job_pods(kube, name)}
+        pods = {pod_index(p): p for p in kube.job_pods(name)}
         return (
             [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
         )
@@ -176,7 +172,7 @@ def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
     """The Job's pod once its container has terminated (succeeded or not)."""
 
     def done():
-        for p in job_pods(kube, name):
+        for p in kube.job_pods(name):
             statuses = p["status"].get("containerStatuses") or []
             if statuses and statuses[0]["state"].get("terminated"):
                 return p
@@ -206,7 +202,7 @@ def stuck(kube: Kube, name: str) -> str:
             return f"(none: {str(e)[:200]})"
 
     try:
-        pods = job_pods(kube, name)
+        pods = kube.job_pods(name)
     except Exception as e:  # noqa: BLE001 - the timeout is the message; what the pods did is extra
         return f"its pods not read ({str(e)[:200]})"
     return "\n".join(f"{pod_said(p)}; its log ends:\n{log_end(p)}" for p in pods) or "no pod"

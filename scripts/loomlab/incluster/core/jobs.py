@@ -16,7 +16,7 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
-from loomlab.incluster.core import target
+from loomlab.incluster.core import pods, target
 
 
 def job_templates(job_docs: list[dict], images: dict[str, str]) -> dict:
@@ -36,9 +36,8 @@ def job_templates(job_docs: list[dict], images: dict[str, str]) -> dict:
 
 
 # The loadgen Job's scratch space: a stream's bodies are written there before its clock starts (a
-# seed-size stream of chunks is ~280 MB); its container's disk, that and its logs (pods.LOGS_DISK).
+# seed-size stream of chunks is ~280 MB).
 LOADGEN_TMP = "1Gi"
-LOADGEN_DISK = "1152Mi"
 
 
 def on_loadgen(job: dict, image: str) -> dict:
@@ -55,7 +54,7 @@ def on_loadgen(job: dict, image: str) -> dict:
     container["volumeMounts"] = [m for m in container.get("volumeMounts", []) if m["name"] in ("results", "tmp")]
     volumes = [v for v in pod["spec"].get("volumes", []) if v["name"] == "results"]
     pod["spec"]["volumes"] = volumes + [{"name": "tmp", "emptyDir": {"sizeLimit": LOADGEN_TMP}}]
-    container.setdefault("resources", {}).setdefault("limits", {})["ephemeral-storage"] = LOADGEN_DISK
+    pods.bound_disk(pod["spec"])
     return job
 
 

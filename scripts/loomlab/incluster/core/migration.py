@@ -39,7 +39,7 @@ def migrate(kube: Kube, jobs: list[dict], timeout_s: float = 600) -> dict[str, f
                 f"Job {name}: the schema not migrated within {timeout_s:.0f} s (kubectl -n {kube.ns} logs job/{name})"
             )
         if not status.succeeded:
-            pods = kube.pods(f"batch.kubernetes.io/job-name={name}")
+            pods = kube.job_pods(name)
             log = kube.pod_log(pods[-1]["metadata"]["name"], 10)[-2000:] if pods else ""
             raise LabError(f"Job {name}: the schema's migration failed: {log}")
         seconds[name] = (status.completion_time - status.start_time).total_seconds()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kubernetes.utils import parse_quantity
+
 # What a helper pod runs while the lab works through pods/exec: nothing, for at most ten minutes,
 # leaving at once when deleted (PID 1 ignores a TERM it has no handler for).
 IDLE = ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
@@ -55,3 +57,11 @@ def restricted_pod(
             "volumes": list(volumes),
         },
     }
+
+
+def bound_disk(pod_spec: dict) -> None:
+    """The first container's disk limit: the pod's scratch volumes' bounds plus its logs."""
+    scratch = sum(parse_quantity(v["emptyDir"]["sizeLimit"]) for v in pod_spec["volumes"] if "emptyDir" in v)
+    mib = (scratch + parse_quantity(LOGS_DISK)) / 2**20
+    limits = pod_spec["containers"][0].setdefault("resources", {}).setdefault("limits", {})
+    limits["ephemeral-storage"] = f"{mib:.0f}Mi"

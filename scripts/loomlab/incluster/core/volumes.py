@@ -42,7 +42,7 @@ def reader_pod(name: str, claim: str, image: str, folder: str, remove: bool) -> 
     # /tmp for the packed copy (the root filesystem is read-only).
     pod["spec"]["volumes"].append({"name": "tmp", "emptyDir": {"sizeLimit": "256Mi"}})
     pod["spec"]["containers"][0]["volumeMounts"].append({"name": "tmp", "mountPath": "/tmp"})
-    pod["spec"]["containers"][0]["resources"]["limits"]["ephemeral-storage"] = "384Mi"
+    pods.bound_disk(pod["spec"])
     return pod
 
 

@@ -46,7 +46,7 @@ def watch(
         looks.append(look(kube, scaler, variant, t0))
         print("  " + timeline_table(looks[-1:]).text().splitlines()[-1], flush=True)
         if ended is None:
-            pods = deploy.job_pods(kube, job)
+            pods = kube.job_pods(job)
             if pods and deploy.terminated(pods[0]):
                 ended = time.time()
                 deadline = min(deadline, time.monotonic() + (after if scaler.doc else 0))

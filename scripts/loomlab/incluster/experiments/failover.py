@@ -67,7 +67,7 @@ def kill(kube: Kube, pod: str) -> float:
 
 def running_pod(kube: Kube, job: str) -> dict | None:
     """The Job's pod once its container runs."""
-    for pod in deploy.job_pods(kube, job):
+    for pod in kube.job_pods(job):
         if (pod["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running"):
             return pod
     return None

@@ -27,10 +27,7 @@ from loomlab.incluster.core import pods, target
 from loomlab.incluster.experiments import netpolcost
 from loomlab.incluster.experiments.netpolcases import (
     CASES,
-    ELSEWHERE,
-    ELSEWHERE_53,
-    K6,
-    RUNNER,
+    LISTENERS,
     Case,
     Probe,
     all_probes,
@@ -129,21 +126,22 @@ def ready_endpoints(kube: Kube, service: str) -> int:
 def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table, bool]:
     """Every case from its probe pod: the table and whether each saw what its policy says."""
     probes = all_probes()
+
+    def home(probe: Probe) -> Kube:
+        return outside if probe.outside else kube
+
     for probe in probes:
-        on = outside if probe.outside else kube
-        on.apply([listening_pod(probe, image)])
+        home(probe).apply([listening_pod(probe, image)])
     try:
         for probe in probes:
-            on = outside if probe.outside else kube
-            if not proc.wait_until(running(on, probe.name), 180, 1):
-                raise LabError(f"the probe pod {probe.name} did not start in {on.ns}")
-        listeners = {"runner": kube.pod(K6.name)["status"]["podIP"]}
-        listeners["elsewhere"] = outside.pod(ELSEWHERE_53.name)["status"]["podIP"]
-        names = {RUNNER: K6.name, ELSEWHERE: f"{outside.ns}/{ELSEWHERE_53.name}"}
+            if not proc.wait_until(running(home(probe), probe.name), 180, 1):
+                raise LabError(f"the probe pod {probe.name} did not start in {home(probe).ns}")
+        listeners = {key: home(p).pod(p.name)["status"]["podIP"] for key, p in LISTENERS.items()}
+        names = {"{" + key + "}": f"{home(p).ns}/{p.name}" for key, p in LISTENERS.items()}
         table = lr.Table(["case", "from", "to", "decided by", "must", "seen", "ok"])
         ok = True
         for case in CASES:
-            namespace = outside.ns if case.probe.outside else kube.ns
+            namespace = home(case.probe).ns
             seen, right = decide(kube, case, namespace, service, listeners)
             ok &= right
             to = names.get(case.host) or case.host.format(ns=kube.ns, service=service).split(".")[0]
@@ -169,7 +167,7 @@ def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table
         return table, ok and not not_ready
     finally:
         for probe in probes:
-            (outside if probe.outside else kube).delete("v1", "Pod", probe.name)
+            home(probe).delete("v1", "Pod", probe.name)
 
 
 def load_policies(path: Path) -> list[dict]:

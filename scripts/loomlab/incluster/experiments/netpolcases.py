@@ -66,7 +66,10 @@ AS_MIGRATION = Probe(
     },
 )
 DB, SVC = "postgres.{ns}.svc.cluster.local", "{service}.{ns}.svc.cluster.local"
-PROM, RUNNER, ELSEWHERE = "prometheus.{ns}.svc.cluster.local", "{runner}", "{elsewhere}"
+PROM = "prometheus.{ns}.svc.cluster.local"
+# The probes that listen, by the name a case's host gives each (filled in with its pod's address).
+LISTENERS = {"runner": K6, "elsewhere": ELSEWHERE_53}
+RUNNER, ELSEWHERE = "{runner}", "{elsewhere}"
 PG_IN, SVC_IN = "postgres-from-service-only", "service-from-namespace-only"
 PROM_IN, SVC_OUT = "prometheus-from-namespace-and-keda", "service-to-database-only"
 K6_OUT, K6_IN = "k6-to-service-prometheus-and-runners", "k6-api-from-starter-only"
@@ -110,7 +113,7 @@ PROVEN_ELSEWHERE = {"prometheus-to-targets-and-api-server", "k6-api-from-operato
 def all_probes(cases=CASES) -> list[Probe]:
     """Every probe pod a check starts: each case's source, and each listener a case connects to
     (the server on 53 is a target only)."""
-    return list({p.name: p for p in [c.probe for c in cases] + [K6, ELSEWHERE_53]}.values())
+    return list({p.name: p for p in [c.probe for c in cases] + list(LISTENERS.values())}.values())
 
 
 def policies_in(folder: Path) -> set[str]:
@@ -126,8 +129,8 @@ def policies_in(folder: Path) -> set[str]:
 
 
 def uncovered(names: set[str], cases=CASES) -> list[str]:
-    """Policies without the cases that prove them: an allowed and a refused one (only the side it has
-    for a deny-only or allow-only policy)."""
+    """Policies without the cases that prove them: an allowed and a refused one (a refused one only,
+    for a deny-only policy)."""
     missing = []
     for name in sorted(names - PROVEN_ELSEWHERE):
         need = {False} if name in DENY_ONLY else {True, False}
