@@ -25,7 +25,8 @@ class CasesTest(unittest.TestCase):
                 "k6-to-service-prometheus-and-runners",
                 "k6-api-from-starter-only",
                 "prometheus-from-namespace-and-keda",
-                "prometheus-to-targets-and-api-server",
+                "prometheus-to-targets",
+                "prometheus-to-the-api-server",
                 "k6-api-from-operator",
             },
         )
@@ -34,10 +35,27 @@ class CasesTest(unittest.TestCase):
     def test_the_lab_s_node_is_the_one_address_its_pods_resolve_names_at(self):
         from loomlab.cluster import settings
 
-        (policy,) = netpol.load_policies(ROOT / "deploy/k8s/node-dns/networkpolicy.yaml")
+        (policy,) = netpol.load_policies(ROOT / "deploy/k8s/lab-node/dns.yaml")
         (rule,) = policy["spec"]["egress"]
         self.assertEqual(rule["to"], [{"ipBlock": {"cidr": f"{settings.NODE_IP}/32"}}])
         self.assertEqual({p["port"] for p in rule["ports"]}, {53})
+
+    def test_prometheus_reaches_the_lab_s_api_server_and_no_other_address(self):
+        from loomlab.cluster import settings
+
+        (policy,) = netpol.load_policies(ROOT / "deploy/k8s/lab-node/api-server.yaml")
+        (rule,) = policy["spec"]["egress"]
+        self.assertEqual(rule["to"], [{"ipBlock": {"cidr": f"{settings.NODE_IP}/32"}}])
+        self.assertEqual(rule["ports"], [{"protocol": "TCP", "port": settings.API_PORT}])
+        (targets,) = [
+            d for d in netpolcases.policy_docs(ROOT / "deploy/k8s") if d["metadata"]["name"] == "prometheus-to-targets"
+        ]
+        self.assertTrue(all("to" in r and "ipBlock" not in str(r) for r in targets["spec"]["egress"]))
+
+    def test_a_probe_with_prometheus_labels_is_no_endpoint_of_its_service(self):
+        docs = netpol.load_policies(ROOT / "deploy/k8s/components/monitoring/prometheus.yaml")
+        (service,) = [d for d in docs if d["kind"] == "Service"]
+        self.assertFalse(service["spec"]["selector"].items() <= netpolcases.AS_PROMETHEUS.labels.items())
 
     def test_the_namespace_denies_both_ways_by_default(self):
         (deny,) = [d for d in netpol.load_policies(netpol.POLICIES) if d["metadata"]["name"] == "default-deny"]
@@ -49,11 +67,13 @@ class CasesTest(unittest.TestCase):
 
     def test_a_refusal_to_a_listener_is_tested_after_an_allowed_case_has_waited_for_it(self):
         # A refused case passes at once on "refused": the listener must be known up before it.
-        for listener in (netpolcases.RUNNER, netpolcases.ELSEWHERE):
-            with self.subTest(listener=listener):
-                cases = [c for c in netpolcases.CASES if c.host == listener]
-                self.assertTrue(cases[0].allowed)
-                self.assertIn(False, [c.allowed for c in cases])
+        listeners = {"{" + key + "}": p.listens for key, p in netpolcases.LISTENERS.items()}
+        for host, ports in listeners.items():
+            for port in ports:
+                with self.subTest(listener=host, port=port):
+                    cases = [c for c in netpolcases.CASES if c.host == host and c.port == str(port)]
+                    self.assertTrue(cases[0].allowed)
+                    self.assertIn(False, [c.allowed for c in cases])
 
     def test_every_listener_a_case_reaches_is_a_probe_the_check_starts(self):
         started = [p.name for p in netpolcases.all_probes()]
@@ -64,7 +84,7 @@ class CasesTest(unittest.TestCase):
         self.assertEqual(listening, [p.name for p in netpolcases.LISTENERS.values()])
 
     def test_a_probe_listens_on_53_as_no_root_and_with_no_capability(self):
-        pod = netpol.listening_pod(netpolcases.ELSEWHERE_53, "loadgen")
+        pod = netpol.listening_pod(netpolcases.ELSEWHERE_SERVER, "loadgen")
         security = pod["spec"]["securityContext"]
         self.assertTrue(security["runAsNonRoot"])
         self.assertEqual(security["sysctls"], [{"name": "net.ipv4.ip_unprivileged_port_start", "value": "53"}])

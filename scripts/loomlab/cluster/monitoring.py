@@ -43,9 +43,9 @@ def start() -> list[dict]:
     images = ROOT / "scripts" / "k8s" / "images.sh"
     sh("bash", images, "--push", REGISTRY_PREFIX, "prometheus", timeout=900)
     kubectl("apply", "-k", ROOT / "deploy" / "k8s" / "monitoring")
-    # The namespace's pods reach DNS on kube-dns' pods only (deploy/k8s/base); the lab's answers on
-    # the node.
-    kubectl("apply", "-k", ROOT / "deploy" / "k8s" / "node-dns")
+    # The ways to the node the policies name by its address: its DNS (the namespace's pods reach
+    # kube-dns' pods only, deploy/k8s/base) and its API server (Prometheus' discovery).
+    kubectl("apply", "-k", ROOT / "deploy" / "k8s" / "lab-node")
     api = Api()
     if not proc.wait_until(functools.partial(all_up, api), 180, 1):
         raise RuntimeError(

@@ -35,7 +35,7 @@ KUSTOMIZATIONS = [
     "overlays/jvm-queue-autoscaled",
     "overlays/jvm-production",
     "monitoring",
-    "node-dns",
+    "lab-node",
     "jobs",
     "loads",
     "operator",

@@ -32,6 +32,7 @@ from loomlab.incluster.experiments.netpolcases import (
     Probe,
     all_probes,
     policies_in,
+    policy_docs,
     uncovered,
 )
 from loomlab.kube import Kube, Target
@@ -53,16 +54,16 @@ CONNECT = (
 
 
 def listening_pod(probe: Probe, image: str) -> dict:
-    """A probe pod: idle, or a stand-in server on its port (k6's REST API, a server on 53), then its
-    idle wait. Below 1024 the pod lowers its own network namespace's bound on unprivileged ports
-    (a sysctl Pod Security "restricted" allows): it runs as no root and holds no capability."""
+    """A probe pod: idle, or a stand-in server on each of its ports (k6's REST API, a server on 53),
+    then its idle wait. Below 1024 the pod lowers its own network namespace's bound on unprivileged
+    ports (a sysctl Pod Security "restricted" allows): it runs as no root and holds no capability."""
     if not probe.listens:
         return pods.restricted_pod(probe.name, probe.labels, image, pods.IDLE)
-    serve = f"python3 -m http.server {probe.listens} --bind 0.0.0.0 >/dev/null 2>&1 &"
+    serve = " ".join(f"python3 -m http.server {port} --bind 0.0.0.0 >/dev/null 2>&1 &" for port in probe.listens)
     idle = "trap 'exit 0' TERM; sleep 600 & wait $!"
     pod = pods.restricted_pod(probe.name, probe.labels, image, ["sh", "-c", f"{serve} {idle}"])
-    if probe.listens < 1024:
-        lower = {"name": "net.ipv4.ip_unprivileged_port_start", "value": str(probe.listens)}
+    if min(probe.listens) < 1024:
+        lower = {"name": "net.ipv4.ip_unprivileged_port_start", "value": str(min(probe.listens))}
         pod["spec"]["securityContext"]["sysctls"] = [lower]
     return pod
 
@@ -195,15 +196,19 @@ def main(argv=None):
     outside.wait_namespace_gone()  # a run just before may still be deleting it
     outside.apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": outside.ns}}])
     try:
-        if args.broken:
-            broken = Path(args.broken)
-            print(f"== {broken}: its policies in place of their namesakes; the check must fail", flush=True)
-            kube.apply([d for f in sorted(broken.glob("*.yaml")) for d in load_policies(f)])
+        broken = [d for f in sorted(Path(args.broken).glob("*.yaml")) for d in load_policies(f)] if args.broken else []
+        unknown = {d["metadata"]["name"] for d in broken} - policies_in(ROOT / "deploy/k8s")
+        if unknown:
+            raise LabError(f"{args.broken}: no policy of deploy/k8s is named {', '.join(sorted(unknown))}")
+        if broken:
+            print(f"== {args.broken}: its policies in place of their namesakes; the check must fail", flush=True)
+            kube.apply(broken)
         try:
             table, ok = check(kube, outside, image, args.service)
         finally:
-            if args.broken:
-                kube.apply(load_policies(POLICIES))
+            if broken:
+                names = {d["metadata"]["name"] for d in broken}
+                kube.apply([d for d in policy_docs(ROOT / "deploy/k8s") if d["metadata"]["name"] in names])
     finally:
         outside.delete_namespace()
 
