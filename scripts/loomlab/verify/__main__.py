@@ -11,7 +11,7 @@ from pathlib import Path
 from . import K8S, KUSTOMIZATIONS, NAMESPACE, ROOT, SERVED_CRDS, Failure, access, render, say
 from .apiserver import ApiServer
 from .k6files import k6_check
-from .refs import images_check, refs_check
+from .refs import images_check, namespaces_check, refs_check
 from .schema import prepare_schemas, schema_check
 
 
@@ -22,7 +22,10 @@ def stages(docs, label, kubeconform, schemas, server, which=("schema", "server",
     if "server" in which:
         out.append(f"server: {server.dry_run(docs, label)} objects accepted")
     if "refs" in which:
-        out.append(f"refs: {refs_check(docs, label)} references resolved, {images_check(docs, label)} images qualified")
+        out.append(
+            f"refs: {refs_check(docs, label)} references resolved, {images_check(docs, label)} images qualified,"
+            f" {namespaces_check(docs, label)} objects in {NAMESPACE}"
+        )
     if "k6files" in which:
         out.append(f"k6files: {k6_check(docs, label)} mounted scripts reach only mounted files")
     return out
@@ -90,6 +93,7 @@ def main():
                 say(f"   {k}: {line}")
         say(f"   all: refs: {refs_check(everything, 'all')} references resolved across every kustomization")
         say(f"   all: images: {images_check(everything, 'all')} container images, each naming its registry")
+        say(f"   all: namespaces: {namespaces_check(everything, 'all')} namespaced objects, each in {NAMESPACE}")
         broken_cases(tools["KUBECONFORM"], schemas, server)
         say("== 5. access: the runner's account on the API server")
         lab = rendered["base"] + rendered["overlays/jvm"]

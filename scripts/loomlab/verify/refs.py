@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from . import Failure
+from . import NAMESPACE, Failure
+
+# The kinds the lab renders that no namespace holds.
+CLUSTER_SCOPED = {"Namespace", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "ClusterRole",
+                  "ClusterRoleBinding", "CustomResourceDefinition", "PriorityClass", "StorageClass"}  # fmt: skip
 
 
 def pod_specs(doc: dict):
@@ -106,3 +110,14 @@ def images_check(docs: list[dict], label: str) -> int:
     if bare:
         raise Failure(f"{label}: images without their registry (docker.io would be assumed): {', '.join(bare)}")
     return len(images)
+
+
+def namespaces_check(docs: list[dict], label: str) -> int:
+    """Every namespaced object is the lab's namespace's: one a kustomization leaves without (a
+    component's, where only its bases set one) lands in whichever namespace `kubectl apply` is at,
+    `default` as a rule."""
+    namespaced = [d for d in docs if d.get("kind") not in CLUSTER_SCOPED]
+    astray = [f"{d['kind']}/{d['metadata']['name']}" for d in namespaced if d["metadata"].get("namespace") != NAMESPACE]
+    if astray:
+        raise Failure(f"{label}: not in namespace {NAMESPACE} (kubectl apply puts them elsewhere): {', '.join(astray)}")
+    return len(namespaced)
