@@ -8,7 +8,7 @@ import unittest
 import yaml
 
 from loomlab import ROOT
-from loomlab.incluster.core import jobs, pods, volumes
+from loomlab.incluster.core import jobs, pods, target, volumes
 from loomlab.verify import testrun
 from loomlab.verify.__main__ import render_all
 
@@ -70,16 +70,44 @@ class AdmissionPolicyTest(unittest.TestCase):
     def test_the_policy_is_applied_with_the_role_and_denies(self):
         listed = yaml.safe_load((ROOT / "deploy/k8s/access/kustomization.yaml").read_text())["resources"]
         self.assertIn("admission.yaml", listed)
-        docs = {d["kind"]: d for d in yaml.safe_load_all(ADMISSION.read_text()) if d}
-        policy, binding = docs["ValidatingAdmissionPolicy"], docs["ValidatingAdmissionPolicyBinding"]
-        self.assertEqual(binding["spec"]["policyName"], policy["metadata"]["name"])
-        self.assertEqual(binding["spec"]["validationActions"], ["Deny"])
-        self.assertEqual(policy["spec"]["failurePolicy"], "Fail")
-        (condition,) = policy["spec"]["matchConditions"]
-        self.assertIn("system:serviceaccount:loom-lab:loom-lab-runner", condition["expression"])
+        docs = [d for d in yaml.safe_load_all(ADMISSION.read_text()) if d]
+        policies = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ValidatingAdmissionPolicy"}
+        bindings = {d["spec"]["policyName"]: d for d in docs if d["kind"] == "ValidatingAdmissionPolicyBinding"}
+        self.assertEqual(set(policies), {"loom-lab-runner-creates", "loom-lab-registries-kept"})
+        self.assertEqual(set(bindings), set(policies))
+        for name, policy in policies.items():
+            with self.subTest(policy=name):
+                self.assertEqual(bindings[name]["spec"]["validationActions"], ["Deny"])
+                self.assertEqual(policy["spec"]["failurePolicy"], "Fail")
+                (condition,) = policy["spec"]["matchConditions"]
+                self.assertIn("system:serviceaccount:loom-lab:loom-lab-runner", condition["expression"])
+        # Without the registries' ConfigMap the runner creates no workload (rather than any image).
+        param = bindings["loom-lab-runner-creates"]["spec"]["paramRef"]
+        self.assertEqual((param["name"], param["parameterNotFoundAction"]), ("loom-lab-registries", "Deny"))
+        (kept,) = policies["loom-lab-registries-kept"]["spec"]["matchConstraints"]["resourceRules"]
+        self.assertEqual((kept["resources"], kept["resourceNames"]), (["configmaps"], ["loom-lab-registries"]))
+        self.assertEqual(set(kept["operations"]), {"CREATE", "UPDATE", "DELETE"})
+
+    def test_every_image_the_lab_runs_is_of_the_registries_the_policy_admits(self):
+        (registries,) = documents("access/registries.yaml")
+        prefixes = registries["data"]["registries"].split()
+        self.assertTrue(all(p.endswith("/") for p in prefixes), prefixes)
+        with contextlib.redirect_stdout(io.StringIO()):
+            rendered = [d for docs in render_all().values() for d in docs]
+        images = {target.LOADGEN_IMAGE} | {
+            c["image"] for d in rendered if d["kind"] in WORKLOADS for c in pod_spec(d).get("containers", [])
+        }
+        self.assertGreater(len(images), 5)
+        for image in sorted(images):
+            with self.subTest(image=image):
+                self.assertTrue(any(image.startswith(p) for p in prefixes))
 
     def test_it_judges_every_kind_that_carries_a_pod_or_a_secret_and_every_network_policy(self):
-        (policy,) = [d for d in yaml.safe_load_all(ADMISSION.read_text()) if d and d["kind"].endswith("Policy")]
+        (policy,) = [
+            d
+            for d in yaml.safe_load_all(ADMISSION.read_text())
+            if d and d["kind"] == "ValidatingAdmissionPolicy" and d["metadata"]["name"] == "loom-lab-runner-creates"
+        ]
         judged = {r for rule in policy["spec"]["matchConstraints"]["resourceRules"] for r in rule["resources"]}
         kinds = {"pods", "secrets", "services", "deployments", "statefulsets", "jobs", "networkpolicies"}
         self.assertLessEqual(kinds, judged)
@@ -102,6 +130,9 @@ def containers(path: str, kind: str) -> list[dict]:
     (workload,) = [d for d in documents(path) if d["kind"] == kind]
     found: list[dict] = workload["spec"]["template"]["spec"]["containers"]
     return found
+
+
+WORKLOADS = ("Deployment", "StatefulSet", "Job", "Pod")
 
 
 def pod_spec(workload: dict) -> dict:

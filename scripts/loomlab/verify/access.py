@@ -15,6 +15,7 @@ from loomlab.verify.apiserver import ApiServer
 
 RUNNER = "system:serviceaccount:loom-lab:loom-lab-runner"
 NAMESPACE = "loom-lab"
+LAB_IMAGE = "127.0.0.1:5000/loom-lab/loadgen:0.1.0"  # of deploy/k8s/access/registries.yaml's registries
 
 
 @dataclass(frozen=True)
@@ -24,11 +25,11 @@ class Case:
     allowed: bool
 
 
-def pod(name: str, env: list[dict] | None = None, volumes: list[dict] | None = None) -> dict:
-    """A pod Pod Security "restricted" admits, with `env` and `volumes` of the case's."""
+def pod(name: str, env: list[dict] | None = None, volumes: list[dict] | None = None, image: str = LAB_IMAGE) -> dict:
+    """A pod Pod Security "restricted" admits, with `env`, `volumes` and `image` of the case's."""
     container: dict = {
         "name": "main",
-        "image": "registry.example.com/loom-lab/loadgen:0.1.0",
+        "image": image,
         "securityContext": {
             "allowPrivilegeEscalation": False,
             "runAsNonRoot": True,
@@ -54,6 +55,13 @@ def with_secret(workload: dict, name: str, key: str = "password") -> dict:
     """The lab's own workload reading key `key` of Secret `name` in its first container."""
     changed = yaml.safe_load(yaml.safe_dump(workload))
     changed["spec"]["template"]["spec"]["containers"][0].setdefault("env", []).extend(secret_env(name, key))
+    return changed
+
+
+def on_image(workload: dict, image: str) -> dict:
+    """The lab's own workload with its first container on another image."""
+    changed = yaml.safe_load(yaml.safe_dump(workload))
+    changed["spec"]["template"]["spec"]["containers"][0]["image"] = image
     return changed
 
 
@@ -131,6 +139,11 @@ def cases(lab: list[dict]) -> list[Case]:
         Case("a service-account token Secret", token, False),
         Case("a Secret of another name", secret("other"), False),
         Case("a Service with externalIPs", exposed, False),
+        Case("a pod of an image of another registry", pod("stranger", image="registry.example.com/x:1"), False),
+        Case("a pod of an image whose name only begins as the lab's registry",
+             pod("stranger", image="127.0.0.1:5000/loom-lab-x/loadgen:0.1.0"), False),
+        Case("the migration Job on an image of another registry",
+             on_image(migration, "registry.example.com/loom-lab/loom-lab-jvm:0.1.0"), False),
         *policy_cases(lab),
     ]  # fmt: skip
 
@@ -163,14 +176,35 @@ RBAC = (
 )
 
 
+# What the runner tries on the admin's registries (each must be refused by the admission policy).
+KEPT = (
+    ("change the registries", ("patch", "configmap", "loom-lab-registries", "--type", "merge",
+                               "-p", '{"data":{"registries":"registry.example.com/"}}')),
+    ("delete the registries", ("delete", "configmap", "loom-lab-registries")),
+)  # fmt: skip
+
+
+def kept(server: ApiServer, args: tuple[str, ...]) -> tuple[bool, str]:
+    """Whether the admission policy refused the runner `args` (a dry run on the server)."""
+    p = server.kubectl("--as", RUNNER, "-n", NAMESPACE, *args, "--dry-run=server")
+    said = " ".join((p.stderr or p.stdout).split())[-200:]
+    return p.returncode != 0 and "loom-lab-registries-kept" in said, said
+
+
 def check(server: ApiServer, access: list[dict], lab: list[dict], say: Callable[[str], None]) -> None:
     p = server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all(access))
     if p.returncode != 0:
         raise Failure(f"access: {p.stderr.strip()}")
-    # The policy takes effect once the API server has loaded it: the first refusal is waited for.
-    first = next(c for c in cases(lab) if not c.allowed)
+    # The policies take effect once the API server has loaded them and the registries (their
+    # parameter): a first refusal of each, and a first acceptance, are waited for.
+    refused = next(c for c in cases(lab) if not c.allowed)
+    accepted = next(c for c in cases(lab) if c.allowed)
+
+    def loaded() -> bool:
+        return not decided(server, refused)[0] and decided(server, accepted)[0] and kept(server, KEPT[0][1])[0]
+
     deadline = time.monotonic() + 60
-    while decided(server, first)[0] and time.monotonic() < deadline:
+    while not loaded() and time.monotonic() < deadline:
         time.sleep(0.5)
     wrong = []
     for case in cases(lab):
@@ -178,6 +212,11 @@ def check(server: ApiServer, access: list[dict], lab: list[dict], say: Callable[
         say(f"   access: {case.name}: {'accepted' if ok else 'refused: ' + said}")
         if ok != case.allowed:
             wrong.append(case.name)
+    for what, args in KEPT:
+        held, said = kept(server, args)
+        say(f"   access: the runner may {what}? {'no: ' + said if held else 'yes: ' + said}")
+        if not held:
+            wrong.append(what)
     for verb, resource, granted in RBAC:
         can = can_i(server, verb, resource)
         say(f"   access: can the runner {verb} {resource}? {'yes' if can else 'no'}")
