@@ -4,7 +4,8 @@
 #   scripts/db.sh start     provision (initdb, pgvector, role, database) if needed, then start
 #   scripts/db.sh stop      stop it (data kept)
 #   scripts/db.sh status    running or not, and where
-#   scripts/db.sh env       print the QUARKUS_DATASOURCE_* exports for this database
+#   scripts/db.sh env       print the QUARKUS_DATASOURCE_* exports for this database (the schema's
+#                           owner: Flyway and the tests), and LOOMLAB_DB_SERVICE_* (the service's)
 #   scripts/db.sh dir       print the folder of its data (made or not yet)
 #   scripts/db.sh destroy   stop and delete its data
 #
@@ -12,7 +13,10 @@
 # $LOOMLAB_CACHE/pg, or /var/lib/loom-lab/pg when run as root: initdb refuses root, so the
 # server runs as the postgres user and its files cannot live under /root; /var/lib is root's alone,
 # so no other user can plant or squat the folder before root's first start).
-# The password of the 'loomlab' role is generated at first start and kept beside the data.
+# Two roles, as in the cluster (deploy/k8s/base/postgres-init.sh): 'loomlab', the database's owner,
+# whose migrations create and change the tables, and 'loomlab_service', which may read and write the
+# rows of every table the owner makes and change no schema: the lab's measured service logs in as
+# it. Their passwords are generated at first start and kept beside the data.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -29,8 +33,10 @@ fi
 DATA="$PG_DIR/data"
 SOCK="$PG_DIR/run"
 PWFILE="$PG_DIR/password"
+SERVICE_PWFILE="$PG_DIR/password-service"
 DB_NAME=loomlab
 DB_USER=loomlab
+SERVICE_USER=loomlab_service
 
 running() { [[ -f "$DATA/postmaster.pid" ]] && as_pg "$PG_BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; }
 psql_admin() { as_pg "$PG_BIN/psql" -h "$SOCK" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
@@ -64,8 +70,11 @@ init() {
   fi
   mkdir -p "$SOCK"
   if [[ $EUID -eq 0 ]]; then chown postgres: "$SOCK"; fi
-  [[ -f "$PWFILE" ]] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$PWFILE")
-  if [[ $EUID -eq 0 ]]; then chown postgres: "$PWFILE"; fi
+  local file
+  for file in "$PWFILE" "$SERVICE_PWFILE"; do
+    [[ -f $file ]] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$file")
+    if [[ $EUID -eq 0 ]]; then chown postgres: "$file"; fi
+  done
   [[ -f "$DATA/PG_VERSION" ]] && return 0
   log "db: initdb in $DATA"
   # Local socket: trust for the admin (it owns the files anyway); TCP: password only.
@@ -98,6 +107,26 @@ start() {
   # The extension is created by Flyway (V1); creating it needs superuser or a trusted
   # extension, so the role gets to create it in its own database only.
   PGOPTIONS='-c client_min_messages=warning' psql_admin -d "$DB_NAME" -c "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
+  service_role
+}
+
+# The service's role: the rows of the owner's tables, present (a database provisioned before this
+# role existed) and to come (default privileges), and no schema. Idempotent, at every start.
+service_role() {
+  if [[ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='$SERVICE_USER'")" != 1 ]]; then
+    log "db: creating role $SERVICE_USER (the service's: rows, no schema)"
+    psql_admin <<<"CREATE ROLE $SERVICE_USER LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$(cat "$SERVICE_PWFILE")'"
+  fi
+  psql_admin -d "$DB_NAME" <<SQL
+GRANT CONNECT, TEMPORARY ON DATABASE $DB_NAME TO $SERVICE_USER;
+GRANT USAGE ON SCHEMA public TO $SERVICE_USER;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO $SERVICE_USER;
+GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO $SERVICE_USER;
+ALTER DEFAULT PRIVILEGES FOR ROLE $DB_USER IN SCHEMA public
+  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO $SERVICE_USER;
+ALTER DEFAULT PRIVILEGES FOR ROLE $DB_USER IN SCHEMA public
+  GRANT USAGE, SELECT ON SEQUENCES TO $SERVICE_USER;
+SQL
 }
 
 # Refuses to start on a port another server holds, naming the usual one: root's lab database, left
@@ -135,6 +164,9 @@ env_exports() {
   printf 'export QUARKUS_DATASOURCE_JDBC_URL=%q\n' "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME"
   printf 'export QUARKUS_DATASOURCE_USERNAME=%q\n' "$DB_USER"
   printf 'export QUARKUS_DATASOURCE_PASSWORD=%q\n' "$(cat "$PWFILE")"
+  [[ -f "$SERVICE_PWFILE" ]] || return 0 # provisioned before the service's role: its next start adds it
+  printf 'export LOOMLAB_DB_SERVICE_USERNAME=%q\n' "$SERVICE_USER"
+  printf 'export LOOMLAB_DB_SERVICE_PASSWORD=%q\n' "$(cat "$SERVICE_PWFILE")"
 }
 
 case "${1:-}" in

@@ -15,6 +15,19 @@ from loomlab import LabError
 
 # The environment of every launch of the service after the migration.
 FLYWAY_OFF = {"QUARKUS_FLYWAY_ACTIVE": "false"}
+
+
+def service_env() -> dict[str, str]:
+    """Every launch's environment after the migration: Flyway off, and on the lab's own database
+    (scripts/db.sh env) the service's role, which reads and writes rows and changes no schema, in
+    place of the owner's that migrated it (as in the cluster)."""
+    env = dict(FLYWAY_OFF)
+    if os.environ.get("LOOMLAB_DB_SERVICE_USERNAME"):
+        env["QUARKUS_DATASOURCE_USERNAME"] = os.environ["LOOMLAB_DB_SERVICE_USERNAME"]
+        env["QUARKUS_DATASOURCE_PASSWORD"] = os.environ.get("LOOMLAB_DB_SERVICE_PASSWORD", "")
+    return env
+
+
 # The migration's: the same variables Quarkus' Flyway init task sets on its Job.
 MIGRATE = {"QUARKUS_INIT_AND_EXIT": "true", "QUARKUS_FLYWAY_ACTIVE": "true"}
 # Flyway waits up to about 50 s for a database slow to accept (quarkus.flyway.connect-retries), the

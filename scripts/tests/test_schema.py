@@ -44,6 +44,25 @@ class MigrateTest(unittest.TestCase):
     def test_every_launch_after_it_runs_without_flyway(self):
         self.assertEqual(schema.FLYWAY_OFF, {"QUARKUS_FLYWAY_ACTIVE": "false"})
         self.assertEqual(schema.MIGRATE["QUARKUS_INIT_AND_EXIT"], "true")
+        with unittest.mock.patch.dict(os.environ, clear=True):
+            self.assertEqual(schema.service_env(), schema.FLYWAY_OFF)
+
+    def test_on_the_lab_s_database_a_launch_logs_in_as_the_service_and_the_migration_as_the_owner(self):
+        lab_db = {
+            "QUARKUS_DATASOURCE_USERNAME": "loomlab",
+            "QUARKUS_DATASOURCE_PASSWORD": "owner-pw",
+            "LOOMLAB_DB_SERVICE_USERNAME": "loomlab_service",
+            "LOOMLAB_DB_SERVICE_PASSWORD": "service-pw",
+        }
+        with unittest.mock.patch.dict(os.environ, lab_db, clear=True):
+            env = schema.service_env()
+            self.assertEqual(env["QUARKUS_DATASOURCE_USERNAME"], "loomlab_service")
+            self.assertEqual(env["QUARKUS_DATASOURCE_PASSWORD"], "service-pw")
+            self.assertEqual(env["QUARKUS_FLYWAY_ACTIVE"], "false")
+            with tempfile.TemporaryDirectory() as d:
+                log = Path(d) / "migration.log"
+                schema.migrate(fake_java(Path(d), 'echo "user=$QUARKUS_DATASOURCE_USERNAME"'), "app.jar", log)
+                self.assertIn("user=loomlab\n", log.read_text())
 
 
 if __name__ == "__main__":

@@ -134,7 +134,7 @@ class LocalJvm:
             took = schema.migrate(self.java, jar, out / "migration.log")
             print(f"  schema migrated by {jar} in {took:.1f} s (a step of its own; every launch runs without Flyway)")
             self.migrated.add(jar)
-        env = {**suite.server_env, **knob.env, **schema.FLYWAY_OFF, "QUARKUS_HTTP_PORT": str(self.port + slot)}
+        env = {**suite.server_env, **knob.env, **schema.service_env(), "QUARKUS_HTTP_PORT": str(self.port + slot)}
         cmd = on_cpus([java, *flags, "-jar", jar], suite.service_cpus)
         if knob.quota_cpus is not None:
             cmd = quota.wrap(cmd, quota.group(mode, knob.quota_cpus))

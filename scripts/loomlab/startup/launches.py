@@ -62,7 +62,7 @@ class Launched:
 def launch(cmd: list[str], port: int, env: dict, log: Path) -> Launched:
     """`cmd` started with its output in `log`, polled every 5 ms until it answers FIRST (bounded);
     without Flyway, as production starts it: main() migrates the schema first (schema.py)."""
-    full = dict(os.environ, **schema.FLYWAY_OFF, **env, QUARKUS_HTTP_PORT=str(port))
+    full = dict(os.environ, **schema.service_env(), **env, QUARKUS_HTTP_PORT=str(port))
     with log.open("w") as out:  # the process keeps its own copy of the descriptor
         at, t0 = time.time(), time.monotonic()
         service = subprocess.Popen(cmd, env=full, stdout=out, stderr=subprocess.STDOUT)
