@@ -33,8 +33,7 @@ class TasksMeasurementQueueTest {
     @Override
     public Map<String, String> getConfigOverrides() {
       // A thread is waited for as long: the measurements' full GCs stop the whole JVM, and on a
-      // busy
-      // machine the next request's wait for a thread can outlast the 2 s default while they run.
+      // busy machine the next request's wait for a thread can outlast the 2 s default meanwhile.
       return Map.of("loomlab.tasks.measurement-wait", "60s", "loomlab.execution.max-wait", "60s");
     }
   }
@@ -44,18 +43,7 @@ class TasksMeasurementQueueTest {
   void overlappingRunsAreMeasuredOneAfterTheOther() throws Exception {
     // Peak threads, RSS and heap are process-wide: overlapping runs would each report the others'
     // threads and memory. All three succeed and run one after the other: 3 x 300 ms at least.
-    // One request alone per mode first, the worker's first: a first run links and initialises
-    // classes (Netty's query decoder, Jackson, the service's own lambdas), and a virtual thread
-    // that waits on another thread there is pinned. The worker's run does the shared part on a
-    // platform thread, the virtual one only what is its own.
-    for (String mode : List.of("worker", "virtual")) {
-      given()
-          .queryParam("count", 1)
-          .queryParam("ms", 0)
-          .get("/api/" + mode + "/tasks")
-          .then()
-          .statusCode(200);
-    }
+    FirstRuns.aloneWorkerFirst();
     long start = System.nanoTime();
     // Platform threads for the clients: loom-unit counts pins of every virtual thread in this JVM,
     // and RestAssured's first calls from virtual threads pin in its own class initialisation.

@@ -12,7 +12,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -53,16 +52,7 @@ class TasksMeasurementWaitTest {
     // A run of 4 s; a second, tried until the first holds the measurement (its request may start
     // after the second's), waits 2 s and is refused rather than waiting for the first to end. A
     // first that a second's measurement held past the wait is refused in its turn: tried again.
-    // One request of each alone first: concurrent first requests wait on each other's one-time
-    // class initialisation (Netty's query decoder, Jackson), which pins a virtual thread.
-    for (String mode : List.of("virtual", "worker")) {
-      given()
-          .queryParam("count", 1)
-          .queryParam("ms", 0)
-          .get("/api/" + mode + "/tasks")
-          .then()
-          .statusCode(200);
-    }
+    FirstRuns.aloneWorkerFirst();
     try (ExecutorService clients = Executors.newFixedThreadPool(1)) {
       for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
         Future<Integer> first =
