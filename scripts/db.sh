@@ -110,23 +110,16 @@ start() {
   service_role
 }
 
-# The service's role: the rows of the owner's tables, present (a database provisioned before this
-# role existed) and to come (default privileges), and no schema. Idempotent, at every start.
+# The service's role (deploy/k8s/base/service-grants.sql says what it may). Idempotent, every start.
 service_role() {
   if [[ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='$SERVICE_USER'")" != 1 ]]; then
     log "db: creating role $SERVICE_USER (the service's: rows, no schema)"
     psql_admin <<<"CREATE ROLE $SERVICE_USER LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$(cat "$SERVICE_PWFILE")'"
   fi
-  psql_admin -d "$DB_NAME" <<SQL
-GRANT CONNECT, TEMPORARY ON DATABASE $DB_NAME TO $SERVICE_USER;
-GRANT USAGE ON SCHEMA public TO $SERVICE_USER;
-GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO $SERVICE_USER;
-GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO $SERVICE_USER;
-ALTER DEFAULT PRIVILEGES FOR ROLE $DB_USER IN SCHEMA public
-  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO $SERVICE_USER;
-ALTER DEFAULT PRIVILEGES FOR ROLE $DB_USER IN SCHEMA public
-  GRANT USAGE, SELECT ON SEQUENCES TO $SERVICE_USER;
-SQL
+  # The grants in one file, the cluster's database's too; on psql's input (the server's user may
+  # not read this checkout).
+  psql_admin -d "$DB_NAME" -v db="$DB_NAME" -v owner="$DB_USER" -v app="$SERVICE_USER" \
+    <"$LOOMLAB_ROOT/deploy/k8s/base/service-grants.sql"
 }
 
 # Refuses to start on a port another server holds, naming the usual one: root's lab database, left

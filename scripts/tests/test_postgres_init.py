@@ -18,6 +18,7 @@ from loomlab import ROOT
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 ENTRYPOINT = ROOT / "src/main/docker/local/pg-entrypoint.sh"
 INIT = ROOT / "deploy/k8s/base/postgres-init.sh"
+GRANTS = ROOT / "deploy/k8s/base/service-grants.sql"
 
 
 def free_port() -> int:
@@ -36,7 +37,9 @@ class PostgresInitTest(unittest.TestCase):
         self.dir = Path(tempfile.mkdtemp(prefix="loomlab-pginit-"))
         self.addCleanup(shutil.rmtree, self.dir, True)
         (self.dir / "initdb.d").mkdir()
-        shutil.copy(INIT, self.dir / "initdb.d" / INIT.name)
+        # The folder as the ConfigMap fills it: the script and the grants it reads.
+        for part in (INIT, GRANTS):
+            shutil.copy(part, self.dir / "initdb.d" / part.name)
         # The entrypoint as the image runs it, its scripts' folder here, the server's start left to us.
         script = ENTRYPOINT.read_text().replace("/docker-entrypoint-initdb.d", str(self.dir / "initdb.d"))
         (self.dir / "entrypoint.sh").write_text(script.replace("exec postgres ", "exit 0 # "))

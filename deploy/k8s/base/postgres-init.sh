@@ -28,15 +28,12 @@ CREATE ROLE :"owner" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'ownerp
 CREATE ROLE :"app" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'pw';
 ALTER DATABASE :"db" OWNER TO :"owner";
 CREATE EXTENSION IF NOT EXISTS vector;
--- The service's rows, not its schema: PostgreSQL 15's public schema lets only the database's owner
--- create in it; what the owner creates there, the service may read and write.
-GRANT CONNECT, TEMPORARY ON DATABASE :"db" TO :"app";
-GRANT USAGE ON SCHEMA public TO :"app";
-ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
-  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO :"app";
-ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA public
-  GRANT USAGE, SELECT ON SEQUENCES TO :"app";
 SQL
+# The service's grants, as the local database has them (one file, service-grants.sql, beside this
+# one in the init folder; the entrypoint names that folder). Role names are no secrets.
+psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d "$POSTGRES_DB" -v db="$POSTGRES_DB" \
+  -v owner="$POSTGRES_OWNER_USER" -v app="$POSTGRES_APP_USER" \
+  -f "${initdb:-/docker-entrypoint-initdb.d}/service-grants.sql"
 # The superuser logs in on the pod's own socket only: over TCP it is refused before any password is
 # asked (pg_hba.conf is read first match first; the image has just written its "host all all"
 # line). Read at the server's real start, which follows this script. The file is the running

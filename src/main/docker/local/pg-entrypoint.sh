@@ -24,7 +24,8 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
 \getenv db POSTGRES_DB
 CREATE DATABASE :"db";
 SQL
-  for script in /docker-entrypoint-initdb.d/*.sh; do
+  initdb=/docker-entrypoint-initdb.d
+  for script in "$initdb"/*.sh; do
     [ -e "$script" ] || continue
     echo "pg-entrypoint: running $script"
     # shellcheck disable=SC1090 # sourced, as the official image sources a script it cannot run
