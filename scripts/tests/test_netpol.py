@@ -102,12 +102,18 @@ class CasesTest(unittest.TestCase):
         self.assertNotIn("testdata", {p for n in netpolcases.policies_in(ROOT / "deploy/k8s") for p in n.split("/")})
 
     def test_each_broken_case_replaces_a_real_policy(self):
-        real = netpolcases.policies_in(ROOT / "deploy/k8s")
+        lab = netpolcases.policies_by_name(ROOT / "deploy/k8s")
         for folder in (ROOT / "deploy/k8s/testdata/netpol").iterdir():
-            docs = [d for f in folder.glob("*.yaml") for d in netpol.load_policies(f)]
+            docs = netpol.broken_policies(str(folder), lab)
             self.assertTrue(docs, folder)
             for doc in docs:
-                self.assertIn(doc["metadata"]["name"], real, folder)
+                self.assertNotEqual(doc, lab[doc["metadata"]["name"]], folder)
+
+    def test_a_broken_case_naming_no_policy_of_the_lab_is_refused(self):
+        lab = netpolcases.policies_by_name(ROOT / "deploy/k8s")
+        folder = ROOT / "deploy/k8s/testdata/netpol/api-server-at-any-address"
+        with self.assertRaisesRegex(netpol.LabError, "no policy of deploy/k8s is named"):
+            netpol.broken_policies(str(folder), {k: v for k, v in lab.items() if k != "prometheus-to-the-api-server"})
 
     def test_the_probes_connect_code_tells_reached_from_refused_on_loopback(self):
         import socket

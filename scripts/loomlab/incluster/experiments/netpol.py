@@ -31,8 +31,7 @@ from loomlab.incluster.experiments.netpolcases import (
     Case,
     Probe,
     all_probes,
-    policies_in,
-    policy_docs,
+    policies_by_name,
     uncovered,
 )
 from loomlab.kube import Kube, Target
@@ -175,15 +174,26 @@ def load_policies(path: Path) -> list[dict]:
     return [d for d in yaml.safe_load_all(path.read_text()) if isinstance(d, dict)]
 
 
+def broken_policies(folder: str, lab: dict[str, dict]) -> list[dict]:
+    """The policies of a testdata folder, each in place of its namesake among the lab's `lab`."""
+    docs = [d for f in sorted(Path(folder).glob("*.yaml")) for d in load_policies(f)]
+    unknown = {d["metadata"]["name"] for d in docs} - lab.keys()
+    if unknown:
+        raise LabError(f"{folder}: no policy of deploy/k8s is named {', '.join(sorted(unknown))}")
+    return docs
+
+
 def main(argv=None):
     args = cli.netpol(sys.argv[1:] if argv is None else argv)
     if args.cost:
         args.out = args.out or time.strftime("target/loom-lab/netpol-%Y%m%d-%H%M%S")
         netpolcost.cost(args)
         return
-    missing = uncovered(policies_in(ROOT / "deploy/k8s"))
+    lab = policies_by_name(ROOT / "deploy/k8s")
+    missing = uncovered(set(lab))
     if missing:
         raise LabError(f"policies without an allowed and a refused case: {', '.join(missing)}")
+    broken = broken_policies(args.broken, lab) if args.broken else []
     kube = target.connect(args)
     if not ready_endpoints(kube, args.service):
         raise LabError(
@@ -196,10 +206,6 @@ def main(argv=None):
     outside.wait_namespace_gone()  # a run just before may still be deleting it
     outside.apply([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": outside.ns}}])
     try:
-        broken = [d for f in sorted(Path(args.broken).glob("*.yaml")) for d in load_policies(f)] if args.broken else []
-        unknown = {d["metadata"]["name"] for d in broken} - policies_in(ROOT / "deploy/k8s")
-        if unknown:
-            raise LabError(f"{args.broken}: no policy of deploy/k8s is named {', '.join(sorted(unknown))}")
         if broken:
             print(f"== {args.broken}: its policies in place of their namesakes; the check must fail", flush=True)
             kube.apply(broken)
@@ -207,8 +213,7 @@ def main(argv=None):
             table, ok = check(kube, outside, image, args.service)
         finally:
             if broken:
-                names = {d["metadata"]["name"] for d in broken}
-                kube.apply([d for d in policy_docs(ROOT / "deploy/k8s") if d["metadata"]["name"] in names])
+                kube.apply([lab[d["metadata"]["name"]] for d in broken])
     finally:
         outside.delete_namespace()
 

@@ -136,9 +136,20 @@ def policy_docs(folder: Path) -> list[dict]:
     return [d for d in docs if d.get("kind") == "NetworkPolicy"]
 
 
+def policies_by_name(folder: Path) -> dict[str, dict]:
+    """Every NetworkPolicy under `folder` (testdata left out) by its name, which is its one place."""
+    found: dict[str, dict] = {}
+    for doc in policy_docs(folder):
+        name = doc["metadata"]["name"]
+        if name in found:
+            raise ValueError(f"{folder}: two NetworkPolicies are named {name}")
+        found[name] = doc
+    return found
+
+
 def policies_in(folder: Path) -> set[str]:
     """The names of every NetworkPolicy in the manifests under `folder` (testdata left out)."""
-    return {d["metadata"]["name"] for d in policy_docs(folder)}
+    return set(policies_by_name(folder))
 
 
 def uncovered(names: set[str], cases=CASES) -> list[str]:
