@@ -6,6 +6,7 @@ import io
 import unittest
 
 import yaml
+from kubernetes.utils import parse_quantity
 
 from loomlab import ROOT
 from loomlab.incluster.core import jobs, pods, target, volumes
@@ -113,15 +114,6 @@ class AdmissionPolicyTest(unittest.TestCase):
         self.assertLessEqual(kinds, judged)
 
 
-def quantity(value: str | int) -> float:
-    """A Kubernetes quantity as a number (cores, bytes)."""
-    text = str(value)
-    for suffix, factor in (("Mi", 2**20), ("Gi", 2**30), ("Ki", 2**10), ("m", 1e-3)):
-        if text.endswith(suffix):
-            return float(text[: -len(suffix)]) * factor
-    return float(text)
-
-
 def documents(path: str) -> list[dict]:
     return [d for d in yaml.safe_load_all((K8S / path).read_text()) if d]
 
@@ -177,9 +169,9 @@ class NamespaceBoundsTest(unittest.TestCase):
         hard = bounds("ResourceQuota")["hard"]
         for side in ("requests", "limits"):
             for resource in ("cpu", "memory", "ephemeral-storage"):
-                total = sum(quantity(c["resources"][side][resource]) * n for c, n in self.lab_containers())
+                total = sum(parse_quantity(c["resources"][side][resource]) * n for c, n in self.lab_containers())
                 with self.subTest(side=side, resource=resource):
-                    self.assertLessEqual(total, quantity(hard[f"{side}.{resource}"]))
+                    self.assertLessEqual(total, parse_quantity(hard[f"{side}.{resource}"]))
         pods = sum(n for _, _, n in self.LARGEST_RUN) + 2  # and two helper pods (pods.py)
         self.assertLessEqual(pods, int(hard["pods"]))
 
@@ -190,8 +182,8 @@ class NamespaceBoundsTest(unittest.TestCase):
         (database,) = [d for d in documents("base/postgres.yaml") if d["kind"] == "StatefulSet"]
         claims = [pvc] * len(workloads) + database["spec"]["volumeClaimTemplates"]
         self.assertLessEqual(len(claims), int(hard["persistentvolumeclaims"]))
-        storage = sum(quantity(c["spec"]["resources"]["requests"]["storage"]) for c in claims)
-        self.assertLessEqual(storage, quantity(hard["requests.storage"]))
+        storage = sum(parse_quantity(c["spec"]["resources"]["requests"]["storage"]) for c in claims)
+        self.assertLessEqual(storage, parse_quantity(hard["requests.storage"]))
 
     def test_the_database_takes_every_connection_the_largest_run_opens(self):
         # Per service pod: the JDBC pool, the reactive pool (its size is the JDBC pool's unless
@@ -232,10 +224,10 @@ class NamespaceBoundsTest(unittest.TestCase):
                 scratch = [v["emptyDir"] for v in spec.get("volumes", []) if "emptyDir" in v]
                 self.assertTrue(all("sizeLimit" in v for v in scratch), scratch)
                 limit = sum(
-                    quantity(c.get("resources", {}).get("limits", {}).get("ephemeral-storage", default))
+                    parse_quantity(c.get("resources", {}).get("limits", {}).get("ephemeral-storage", default))
                     for c in spec["containers"]
                 )
-                needed = sum(quantity(v["sizeLimit"]) for v in scratch) + quantity(pods.LOGS_DISK)
+                needed = sum(parse_quantity(v["sizeLimit"]) for v in scratch) + parse_quantity(pods.LOGS_DISK)
                 self.assertGreaterEqual(limit, needed)
 
     def test_no_container_asks_past_the_limit_range(self):
@@ -243,8 +235,8 @@ class NamespaceBoundsTest(unittest.TestCase):
         for container, _ in self.lab_containers():
             for resource, most in container_limits["max"].items():
                 with self.subTest(container=container["name"], resource=resource):
-                    asked = quantity(container["resources"]["limits"][resource])
-                    self.assertLessEqual(asked, quantity(most))
+                    asked = parse_quantity(container["resources"]["limits"][resource])
+                    self.assertLessEqual(asked, parse_quantity(most))
 
 
 def env_keys(path: str, kind: str) -> dict[str, str]:

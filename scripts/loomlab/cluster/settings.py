@@ -40,6 +40,10 @@ REGISTRY_PREFIX = REGISTRY  # what `./lab k8s images --push` pushes to for the l
 # The registry the manifests (deploy/k8s) name every image of the lab in: the lab's own at its default
 # port, fully qualified so that no name falls back to docker.io (scripts/k8s/images.sh says the same).
 NAMED_REGISTRY = "127.0.0.1:5000"
+# The lab's images as the manifests name them (`./lab k8s images --push` maps these to a registry's).
+LAB_IMAGES = f"{NAMED_REGISTRY}/loom-lab"
+# The runs' image (scripts/k8s/images.sh loadgen): the lab's engine and Python package on Debian.
+LOADGEN_IMAGE = f"{LAB_IMAGES}/loadgen:0.1.0"
 REGISTRY_ROOT = HOME / "registry"
 PORTS = [2379, 2380, API_PORT, METRICS_PORT, REGISTRY_PORT, 10248, 10249, 10250, 10256, 10257, 10259]
 COMPONENTS = [

@@ -4,18 +4,19 @@ and the lab's own objects accepted. A case decided otherwise fails the stage."""
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import yaml
 
+from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.verify import Failure
 from loomlab.verify.apiserver import ApiServer
 
 RUNNER = "system:serviceaccount:loom-lab:loom-lab-runner"
 NAMESPACE = "loom-lab"
-LAB_IMAGE = "127.0.0.1:5000/loom-lab/loadgen:0.1.0"  # of deploy/k8s/access/registries.yaml's registries
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,9 @@ class Case:
     allowed: bool
 
 
-def pod(name: str, env: list[dict] | None = None, volumes: list[dict] | None = None, image: str = LAB_IMAGE) -> dict:
+def pod(
+    name: str, env: list[dict] | None = None, volumes: list[dict] | None = None, image: str = LOADGEN_IMAGE
+) -> dict:
     """A pod Pod Security "restricted" admits, with `env`, `volumes` and `image` of the case's."""
     container: dict = {
         "name": "main",
@@ -51,23 +54,28 @@ def secret(name: str, kind: str = "Opaque", annotations: dict | None = None) -> 
     return {"apiVersion": "v1", "kind": "Secret", "metadata": meta, "type": kind, "stringData": {"password": "x"}}
 
 
+def first_container(workload: dict) -> dict:
+    container: dict = workload["spec"]["template"]["spec"]["containers"][0]
+    return container
+
+
 def with_secret(workload: dict, name: str, key: str = "password") -> dict:
     """The lab's own workload reading key `key` of Secret `name` in its first container."""
-    changed = yaml.safe_load(yaml.safe_dump(workload))
-    changed["spec"]["template"]["spec"]["containers"][0].setdefault("env", []).extend(secret_env(name, key))
+    changed = copy.deepcopy(workload)
+    first_container(changed).setdefault("env", []).extend(secret_env(name, key))
     return changed
 
 
 def on_image(workload: dict, image: str) -> dict:
     """The lab's own workload with its first container on another image."""
-    changed = yaml.safe_load(yaml.safe_dump(workload))
-    changed["spec"]["template"]["spec"]["containers"][0]["image"] = image
+    changed = copy.deepcopy(workload)
+    first_container(changed)["image"] = image
     return changed
 
 
 def relabelled(job: dict, component: str) -> dict:
     """The Job as another component's (its pods' labels say so)."""
-    changed = yaml.safe_load(yaml.safe_dump(job))
+    changed = copy.deepcopy(job)
     changed["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/component"] = component
     return changed
 
@@ -116,7 +124,7 @@ def cases(lab: list[dict]) -> list[Case]:
     statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
     migration = next(d for d in lab if d["kind"] == "Job")
     service = next(d for d in lab if d["kind"] == "Service")
-    exposed = yaml.safe_load(yaml.safe_dump(service))
+    exposed = copy.deepcopy(service)
     exposed["spec"]["externalIPs"] = ["203.0.113.7"]
     account = {"kubernetes.io/service-account.name": "default"}
     token = secret("db-credentials", "kubernetes.io/service-account-token", account)

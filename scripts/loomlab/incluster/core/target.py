@@ -8,13 +8,10 @@ from __future__ import annotations
 import copy
 
 from loomlab import LabError
-from loomlab.cluster.settings import IMAGES, NAMED_REGISTRY
+from loomlab.cluster.settings import IMAGES, LAB_IMAGES, LOADGEN_IMAGE
 from loomlab.kube import Kube, Target
 
-# The lab's images as the manifests name them; `pushed` maps these names to what a registry holds.
-LAB_IMAGES = f"{NAMED_REGISTRY}/loom-lab"
-# The runs' image (scripts/k8s/images.sh loadgen): the lab's engine and Python package on Debian.
-LOADGEN_IMAGE = f"{LAB_IMAGES}/loadgen:0.1.0"
+__all__ = ["LAB_IMAGES", "LOADGEN_IMAGE", "connect", "pushed"]
 
 
 def connect(args) -> Kube:
