@@ -24,7 +24,7 @@ def stages(docs, label, kubeconform, schemas, server, which=("schema", "server",
     if "refs" in which:
         out.append(
             f"refs: {refs_check(docs, label)} references resolved, {images_check(docs, label)} images qualified,"
-            f" {namespaces_check(docs, label)} objects in {NAMESPACE}"
+            f" {namespaces_check(docs, label, server.cluster_scoped_kinds())} objects in {NAMESPACE}"
         )
     if "k6files" in which:
         out.append(f"k6files: {k6_check(docs, label)} mounted scripts reach only mounted files")
@@ -93,7 +93,8 @@ def main():
                 say(f"   {k}: {line}")
         say(f"   all: refs: {refs_check(everything, 'all')} references resolved across every kustomization")
         say(f"   all: images: {images_check(everything, 'all')} container images, each naming its registry")
-        say(f"   all: namespaces: {namespaces_check(everything, 'all')} namespaced objects, each in {NAMESPACE}")
+        namespaced = namespaces_check(everything, "all", server.cluster_scoped_kinds())
+        say(f"   all: namespaces: {namespaced} namespaced objects, each in {NAMESPACE}")
         broken_cases(tools["KUBECONFORM"], schemas, server)
         say("== 5. access: the runner's account on the API server")
         lab = rendered["base"] + rendered["overlays/jvm"]

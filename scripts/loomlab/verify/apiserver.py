@@ -137,6 +137,14 @@ class ApiServer:
         if p.returncode != 0:
             raise Failure(f"CRD {name} not Established: {p.stderr.strip()}")
 
+    def cluster_scoped_kinds(self) -> set[str]:
+        """The kinds this API server (with the CRDs created so far) keeps outside any namespace, from
+        its discovery (`kubectl api-resources`, whose last column is the kind)."""
+        p = self.kubectl("api-resources", "--namespaced=false", "--no-headers")
+        if p.returncode != 0:
+            raise Failure(f"api-resources: {p.stderr.strip()}")
+        return {line.split()[-1] for line in p.stdout.splitlines() if line.strip()}
+
     def dry_run(self, docs: list[dict], label: str):
         checked = [d for d in docs if d.get("kind") not in NOT_SERVED_KINDS and d.get("kind") != "Namespace"]
         # A TestRun is judged by the pods the k6 operator makes of it.

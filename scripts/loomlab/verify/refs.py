@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from . import NAMESPACE, Failure
 
-# The kinds the lab renders that no namespace holds.
-CLUSTER_SCOPED = {"Namespace", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "ClusterRole",
-                  "ClusterRoleBinding", "CustomResourceDefinition", "PriorityClass", "StorageClass"}  # fmt: skip
-
 
 def pod_specs(doc: dict):
     kind = doc.get("kind")
@@ -112,11 +108,11 @@ def images_check(docs: list[dict], label: str) -> int:
     return len(images)
 
 
-def namespaces_check(docs: list[dict], label: str) -> int:
-    """Every namespaced object is the lab's namespace's: one a kustomization leaves without (a
-    component's, where only its bases set one) lands in whichever namespace `kubectl apply` is at,
-    `default` as a rule."""
-    namespaced = [d for d in docs if d.get("kind") not in CLUSTER_SCOPED]
+def namespaces_check(docs: list[dict], label: str, cluster_scoped: set[str]) -> int:
+    """Every namespaced object (of a kind not in `cluster_scoped`, the API server's word) is the
+    lab's namespace's: one a kustomization leaves without (a component's, where only its bases set
+    one) lands in whichever namespace `kubectl apply` is at, `default` as a rule."""
+    namespaced = [d for d in docs if d.get("kind") not in cluster_scoped]
     astray = [f"{d['kind']}/{d['metadata']['name']}" for d in namespaced if d["metadata"].get("namespace") != NAMESPACE]
     if astray:
         raise Failure(f"{label}: not in namespace {NAMESPACE} (kubectl apply puts them elsewhere): {', '.join(astray)}")
