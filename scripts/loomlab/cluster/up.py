@@ -165,9 +165,11 @@ def start_etcd(t: dict):
 def start_registry(t: dict):
     """Serves the registry's storage, kept across down/up, after collecting what no tag names any
     more: every push of a rebuilt image leaves its predecessor's layers behind (gigabytes a week),
-    and a full disk is a node the kubelet taints and evicts from."""
+    and a full disk is a node the kubelet taints and evicts from. A registry that holds no image yet
+    (a first `up`) has nothing to collect, and the collector refuses storage without repositories."""
     REGISTRY_ROOT.mkdir(parents=True, exist_ok=True)
-    sh(t["REGISTRY"], "garbage-collect", "--delete-untagged", RUN / "registry.yml", timeout=300)
+    if (REGISTRY_ROOT / "docker/registry/v2/repositories").is_dir():
+        sh(t["REGISTRY"], "garbage-collect", "--delete-untagged", RUN / "registry.yml", timeout=300)
     registry = start("registry", [t["REGISTRY"], "serve", RUN / "registry.yml"])
     if not proc.wait_http(f"http://{REGISTRY}/v2/", 30, alive=lambda: registry.poll() is None):
         raise RuntimeError(f"the registry did not answer (see {RUN / 'logs' / 'registry.log'})")
