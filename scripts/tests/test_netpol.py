@@ -109,6 +109,10 @@ class CasesTest(unittest.TestCase):
             for doc in docs:
                 self.assertNotEqual(doc, lab[doc["metadata"]["name"]], folder)
 
+    def test_a_broken_case_of_no_policy_is_refused(self):
+        with self.assertRaisesRegex(netpol.LabError, "no policy in its"):
+            netpol.broken_policies(str(ROOT / "deploy/k8s/access"), {})
+
     def test_a_broken_case_naming_no_policy_of_the_lab_is_refused(self):
         lab = netpolcases.policies_by_name(ROOT / "deploy/k8s")
         folder = ROOT / "deploy/k8s/testdata/netpol/api-server-at-any-address"

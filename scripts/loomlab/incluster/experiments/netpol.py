@@ -176,7 +176,10 @@ def load_policies(path: Path) -> list[dict]:
 
 def broken_policies(folder: str, lab: dict[str, dict]) -> list[dict]:
     """The policies of a testdata folder, each in place of its namesake among the lab's `lab`."""
-    docs = [d for f in sorted(Path(folder).glob("*.yaml")) for d in load_policies(f)]
+    found = [d for f in sorted(Path(folder).glob("*.yaml")) for d in load_policies(f)]
+    docs = [d for d in found if d.get("kind") == "NetworkPolicy"]
+    if not docs:
+        raise LabError(f"{folder}: no policy in its *.yaml files (a folder of deploy/k8s/testdata/netpol?)")
     unknown = {d["metadata"]["name"] for d in docs} - lab.keys()
     if unknown:
         raise LabError(f"{folder}: no policy of deploy/k8s is named {', '.join(sorted(unknown))}")
