@@ -129,8 +129,8 @@ class RegistryCollected(unittest.TestCase):
     """The registry's storage outlives the cluster; what no tag names any more is collected before
     it serves, not while a push could be writing."""
 
-    def test_untagged_images_are_collected_before_the_registry_serves(self):
-        calls = []
+    def started(self, holds_images: bool) -> list:
+        calls: list = []
         registry = mock.Mock(poll=lambda: None)
         with (
             tempfile.TemporaryDirectory() as d,
@@ -139,15 +139,26 @@ class RegistryCollected(unittest.TestCase):
             mock.patch.object(up, "start", side_effect=lambda *c: calls.append(("start", *c)) or registry),
             mock.patch.object(up.proc, "wait_http", return_value=True),
         ):
+            if holds_images:
+                (Path(d) / "registry/docker/registry/v2/repositories/loom-lab").mkdir(parents=True)
             up.start_registry({"REGISTRY": "/tools/registry"})
+        return calls
+
+    def test_untagged_images_are_collected_before_the_registry_serves(self):
         config = settings.RUN / "registry.yml"
         self.assertEqual(
-            calls,
+            self.started(holds_images=True),
             [
                 ("sh", "/tools/registry", "garbage-collect", "--delete-untagged", config),
                 ("start", "registry", ["/tools/registry", "serve", config]),
             ],
         )
+
+    def test_a_registry_that_holds_no_image_yet_is_served_without_collecting(self):
+        # The collector refuses storage without repositories (a first up): nothing to collect.
+        config = settings.RUN / "registry.yml"
+        served = [("start", "registry", ["/tools/registry", "serve", config])]
+        self.assertEqual(self.started(holds_images=False), served)
 
 
 class ComponentConfigs(unittest.TestCase):
