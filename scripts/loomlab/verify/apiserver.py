@@ -29,6 +29,7 @@ class ApiServer:
         """Long because it declares etcd's and kube-apiserver's command lines and the kubeconfig, as data."""
         self.dir = Path(tempfile.mkdtemp(prefix="loomlab-apiserver-"))
         self.procs = []
+        self._cluster_scoped: set[str] | None = None  # discovery's answer, read again after a CRD
         etcd_client, etcd_peer, self.port = free_port(), free_port(), free_port()
         token = self.dir / "tokens.csv"
         token.write_text("loomlab-verify-token,verify,1,system:masters\n")
@@ -136,14 +137,18 @@ class ApiServer:
         p = self.kubectl("wait", "--for=condition=Established", "--timeout=60s", f"crd/{name}")
         if p.returncode != 0:
             raise Failure(f"CRD {name} not Established: {p.stderr.strip()}")
+        self._cluster_scoped = None
 
     def cluster_scoped_kinds(self) -> set[str]:
         """The kinds this API server (with the CRDs created so far) keeps outside any namespace, from
-        its discovery (`kubectl api-resources`, whose last column is the kind)."""
-        p = self.kubectl("api-resources", "--namespaced=false", "--no-headers")
-        if p.returncode != 0:
-            raise Failure(f"api-resources: {p.stderr.strip()}")
-        return {line.split()[-1] for line in p.stdout.splitlines() if line.strip()}
+        its discovery (`kubectl api-resources`, whose last column is the kind): asked once, and again
+        only after crd() has added a kind."""
+        if self._cluster_scoped is None:
+            p = self.kubectl("api-resources", "--namespaced=false", "--no-headers")
+            if p.returncode != 0:
+                raise Failure(f"api-resources: {p.stderr.strip()}")
+            self._cluster_scoped = {line.split()[-1] for line in p.stdout.splitlines() if line.strip()}
+        return set(self._cluster_scoped)
 
     def dry_run(self, docs: list[dict], label: str):
         checked = [d for d in docs if d.get("kind") not in NOT_SERVED_KINDS and d.get("kind") != "Namespace"]
