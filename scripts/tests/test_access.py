@@ -9,7 +9,8 @@ import yaml
 from kubernetes.utils import parse_quantity
 
 from loomlab import ROOT
-from loomlab.incluster.core import jobs, pods, target, volumes
+from loomlab.cluster.settings import LOADGEN_IMAGE
+from loomlab.incluster.core import jobs, pods, volumes
 from loomlab.verify import testrun
 from loomlab.verify.__main__ import render_all
 
@@ -95,7 +96,7 @@ class AdmissionPolicyTest(unittest.TestCase):
         self.assertTrue(all(p.endswith("/") for p in prefixes), prefixes)
         with contextlib.redirect_stdout(io.StringIO()):
             rendered = [d for docs in render_all().values() for d in docs]
-        images = {target.LOADGEN_IMAGE} | {
+        images = {LOADGEN_IMAGE} | {
             c["image"] for d in rendered if d["kind"] in WORKLOADS for c in pod_spec(d).get("containers", [])
         }
         self.assertGreater(len(images), 5)

@@ -16,14 +16,15 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
-from loomlab.incluster.core import pods, target
+from loomlab.cluster.settings import LOADGEN_IMAGE
+from loomlab.incluster.core import pods
 
 
 def job_templates(job_docs: list[dict], images: dict[str, str]) -> dict:
     """script -> the workload's Job of deploy/k8s/jobs on the lab's engine (on_loadgen), its image the
     pushed one (not the indexed one's split nor its resume Job: `distribute` makes a split of any
     workload's Job)."""
-    image = images.get(target.LOADGEN_IMAGE, target.LOADGEN_IMAGE)
+    image = images.get(LOADGEN_IMAGE, LOADGEN_IMAGE)
     templates = {}
     for d in job_docs:
         if d["kind"] == "Job" and not d["spec"].get("completionMode") == "Indexed":

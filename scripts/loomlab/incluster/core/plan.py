@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
+from loomlab.cluster.settings import LAB_IMAGES
 from loomlab.incluster.core import target
 
 # variant -> (Deployment and Service, environment named in the report, the image the manifests name)
 VARIANTS = {
-    "jvm": ("loom-lab-jvm", "in-cluster JVM", f"{target.LAB_IMAGES}/loom-lab-jvm:0.1.0"),
-    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", f"{target.LAB_IMAGES}/loom-lab-jvm-aot:0.1.0"),
-    "jvm21": ("loom-lab-jvm21", "in-cluster JVM on JDK 21", f"{target.LAB_IMAGES}/loom-lab-jvm21:0.1.0"),
-    "native": ("loom-lab-native", "in-cluster native", f"{target.LAB_IMAGES}/loom-lab-native:0.1.0"),
+    "jvm": ("loom-lab-jvm", "in-cluster JVM", f"{LAB_IMAGES}/loom-lab-jvm:0.1.0"),
+    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", f"{LAB_IMAGES}/loom-lab-jvm-aot:0.1.0"),
+    "jvm21": ("loom-lab-jvm21", "in-cluster JVM on JDK 21", f"{LAB_IMAGES}/loom-lab-jvm21:0.1.0"),
+    "native": ("loom-lab-native", "in-cluster native", f"{LAB_IMAGES}/loom-lab-native:0.1.0"),
 }
 
 # Variants kept out of deploy/k8s/local (whose `kubectl apply -k` starts the JVM and JVM+AOT pods):

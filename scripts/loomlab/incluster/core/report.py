@@ -10,7 +10,8 @@ from pathlib import Path
 
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
-from loomlab.incluster.core import nodecpu, target
+from loomlab.cluster.settings import LOADGEN_IMAGE
+from loomlab.incluster.core import nodecpu
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.startphases import FIRST
 from loomlab.kube import ApiException, Kube
@@ -153,7 +154,7 @@ def meta(
         "resources"
     ]
     # Every run on the loadgen image; a split over runners on the lab's k6 image (its k6, v1.8.1).
-    engines = [bench.Loadgen("loadgen").version() + f" ({target.LOADGEN_IMAGE})"]
+    engines = [bench.Loadgen("loadgen").version() + f" ({LOADGEN_IMAGE})"]
     if settings.runners > 1:
         engines.append("k6 v1.8.1 (the lab's k6 image: the runs split over runners)")
     return bench.run_meta(

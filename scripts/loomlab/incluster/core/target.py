@@ -8,10 +8,8 @@ from __future__ import annotations
 import copy
 
 from loomlab import LabError
-from loomlab.cluster.settings import IMAGES, LAB_IMAGES, LOADGEN_IMAGE
+from loomlab.cluster.settings import IMAGES
 from loomlab.kube import Kube, Target
-
-__all__ = ["LAB_IMAGES", "LOADGEN_IMAGE", "connect", "pushed"]
 
 
 def connect(args) -> Kube:

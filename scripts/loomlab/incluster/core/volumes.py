@@ -14,10 +14,11 @@ import tarfile
 from pathlib import Path
 
 from loomlab import LabError, proc
-from loomlab.incluster.core import pods, target
+from loomlab.cluster.settings import LOADGEN_IMAGE
+from loomlab.incluster.core import pods
 from loomlab.kube import Kube
 
-READER_IMAGE = target.LOADGEN_IMAGE  # the runs' own image: it has tar, gzip and base64
+READER_IMAGE = LOADGEN_IMAGE  # the runs' own image: it has tar, gzip and base64
 
 
 def pack_command(folder: str, remove: bool) -> list[str]:

@@ -22,6 +22,7 @@ from kubernetes.stream import stream
 
 from loomlab import ROOT, LabError, command, proc
 from loomlab import labreport as lr
+from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster import cli
 from loomlab.incluster.core import pods, target
 from loomlab.incluster.experiments import netpolcost
@@ -37,7 +38,7 @@ from loomlab.incluster.experiments.netpolcases import (
 from loomlab.kube import Kube, Target
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
-PROBE_IMAGE = target.LOADGEN_IMAGE  # the runs' own image: it has Python
+PROBE_IMAGE = LOADGEN_IMAGE  # the runs' own image: it has Python
 # A refused connection fails at once (kube-router rejects); a dropped one at this timeout.
 CONNECT_TIMEOUT_S = 3
 # How long a case that must connect may wait for the policy engine to admit a new pod.
