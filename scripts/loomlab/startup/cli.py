@@ -11,18 +11,25 @@ from loomlab import LabError
 
 DESCRIPTION = (
     "JVM vs JVM with an AOT cache vs native, measured the same way: time to the first answer and its"
-    " phases, RSS, throughput at a fixed load, in interleaved launches (docs/commands.md)."
+    " phases, RSS, throughput at a fixed load, in interleaved launches (docs/commands.md). The JDK is"
+    " the one ./lab picks (JAVA_HOME); the run's files go to target/loom-lab/startup-<time>/."
 )
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab startup", description=DESCRIPTION)
-    p.add_argument("--java", required=True, help="the JDK's java (./lab passes the one it picks)")
-    p.add_argument("--loadgen", required=True, help="loadgen's binary (./lab startup builds it)")
-    p.add_argument("--out", required=True, help="the run's folder (./lab passes target/loom-lab/startup-<time>)")
+    # ./lab gives these three (the JDK it picks, the loadgen it builds, a new run folder): not the
+    # user's to give, so --help leaves them out.
+    p.add_argument("--java", required=True, help=argparse.SUPPRESS)
+    p.add_argument("--loadgen", required=True, help=argparse.SUPPRESS)
+    p.add_argument("--out", required=True, help=argparse.SUPPRESS)
     p.add_argument("--launches", type=int, default=5, help="per variant, interleaved across the variants (default 5)")
-    p.add_argument("--port", type=int, default=8095)
-    p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
+    p.add_argument("--port", type=int, default=8095, help="the port each launch listens on (default 8095)")
+    p.add_argument(
+        "--jvm-flags",
+        default=os.environ.get("LOOMLAB_JVM_FLAGS", ""),
+        help="flags added to every JVM launch (default: $LOOMLAB_JVM_FLAGS)",
+    )
     p.add_argument(
         "--minimal",
         default="",
@@ -47,8 +54,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="one more JVM variant, jvm+NAME: the jar with these flags added (a change to measure beside"
         " the JVM in the same interleaved launches, e.g. no-openapi=-Dquarkus.smallrye-openapi.enable=false)",
     )
-    args = p.parse_args(argv)
-    # Each refusal comes before the training run (minutes), not as a traceback after it.
+    return checked(p.parse_args(argv))
+
+
+def checked(args: argparse.Namespace) -> argparse.Namespace:
+    """The options, each refusal before the training run (minutes), not as a traceback after it."""
     if args.launches < 1:  # no launch gives no figure
         raise LabError("--launches must be 1 or more")
     if not 0 <= args.first_minute <= 20:  # each round is minutes of load
