@@ -112,6 +112,26 @@ class ReadmeTest(unittest.TestCase):
         span = planned("quick").removeprefix("plan: ").split(" of ")[0]
         self.assertIn(f"`./lab bench` plans {span} of start-up, warm-up and rounds", readme)
 
+    def test_the_readmes_first_bench_is_the_pages_clock(self):
+        from datetime import datetime
+
+        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+        page = (DOCS / "2026-11-29-first-bench.md").read_text()
+        clock = page.split("<!-- clock -->", 1)[1].split("<!-- /clock -->", 1)[0].strip().splitlines()[2:]
+        rows = {row.split(" | ")[0].strip("| *"): row.split(" | ")[1:] for row in clock}
+        for row in rows.values():  # each step's time is its clock's
+            start, end = (datetime.strptime(t.strip(), "%H:%M:%S") for t in row[:2])
+            minutes, seconds = divmod(int((end - start).total_seconds()), 60)
+            self.assertEqual(row[2].strip("| *"), f"{minutes} min {seconds} s")
+        whole = rows["the whole `./lab bench`"][2].strip("| *")
+        builds = next(v for k, v in rows.items() if k.startswith("set-up"))[2].strip("| *")
+        self.assertIn(f"the whole first `./lab bench` took {whole}, {builds} of it the builds", readme)
+        # The run's report is the one the clock timed: written at the whole command's end.
+        report = (DOCS / "2026-11-29-first-bench" / "report.md").read_text()
+        self.assertIn("- command: `./lab bench `", report)
+        end = rows["the whole `./lab bench`"][1].strip()[:5]
+        self.assertIn(f"- date: 2026-11-29 {end} UTC", report)
+
     def test_the_readmes_ratio_to_the_reference_server_is_the_reports(self):
         readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
         text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
