@@ -240,47 +240,6 @@ class NamespaceBoundsTest(unittest.TestCase):
                     self.assertLessEqual(asked, parse_quantity(most))
 
 
-def env_keys(path: str, kind: str) -> dict[str, str]:
-    """A workload's environment variables read from db-credentials: name -> the Secret's key."""
-    (container,) = containers(path, kind)
-    return {
-        e["name"]: e["valueFrom"]["secretKeyRef"]["key"]
-        for e in container.get("env", [])
-        if e.get("valueFrom", {}).get("secretKeyRef", {}).get("name") == "db-credentials"
-    }
-
-
-class DatabaseRolesTest(unittest.TestCase):
-    """Three roles, each read only where it is used: the superuser by the database alone, the schema's
-    owner by the database and the migration Job, the service's own role by the database and the
-    service (deploy/k8s/access/admission.yaml holds the runner to the same keys)."""
-
-    def setUp(self):
-        self.database = env_keys("base/postgres.yaml", "StatefulSet")
-        self.service = env_keys("app/deployment.yaml", "Deployment")
-        self.migration = env_keys("app/migration-job.yaml", "Job")
-
-    def test_the_service_logs_in_as_its_own_role_never_the_owner_or_the_superuser(self):
-        self.assertEqual(self.service["QUARKUS_DATASOURCE_USERNAME"], self.database["POSTGRES_APP_USER"])
-        self.assertEqual(self.service["QUARKUS_DATASOURCE_PASSWORD"], self.database["POSTGRES_APP_PASSWORD"])
-        for other in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_OWNER_USER", "POSTGRES_OWNER_PASSWORD"):
-            self.assertNotIn(self.database[other], self.service.values(), other)
-
-    def test_the_migration_logs_in_as_the_schemas_owner_never_the_service_or_the_superuser(self):
-        self.assertEqual(self.migration["QUARKUS_DATASOURCE_USERNAME"], self.database["POSTGRES_OWNER_USER"])
-        self.assertEqual(self.migration["QUARKUS_DATASOURCE_PASSWORD"], self.database["POSTGRES_OWNER_PASSWORD"])
-        for other in ("POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_APP_USER", "POSTGRES_APP_PASSWORD"):
-            self.assertNotIn(self.database[other], self.migration.values(), other)
-
-    def test_the_service_leaves_the_schema_to_the_migration(self):
-        (config,) = [d for d in documents("app/kustomization.yaml")]
-        literals = dict(x.split("=", 1) for g in config["configMapGenerator"] for x in g.get("literals", []))
-        self.assertEqual(literals["QUARKUS_FLYWAY_ACTIVE"], "false")
-        (job,) = containers("app/migration-job.yaml", "Job")
-        env = {e["name"]: e.get("value") for e in job["env"]}
-        self.assertEqual((env["QUARKUS_FLYWAY_ACTIVE"], env["QUARKUS_INIT_AND_EXIT"]), ("true", "true"))
-
-
 class OperatorTestRunTest(unittest.TestCase):
     """The pods the k6 operator makes of the TestRun, as verify dry-runs them: each restricted-shaped
     and labelled as the namespace's NetworkPolicies expect."""

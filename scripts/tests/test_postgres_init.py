@@ -21,6 +21,10 @@ INIT = ROOT / "deploy/k8s/base/postgres-init.sh"
 GRANTS = ROOT / "deploy/k8s/base/service-grants.sql"
 
 
+# db-credentials' password keys, as the StatefulSet mounts them.
+PASSWORDS = {"admin-password": "superuser-secret", "owner-password": "owner-secret", "password": "app-secret"}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -43,18 +47,24 @@ class PostgresInitTest(unittest.TestCase):
         # The entrypoint as the image runs it, its scripts' folder here, the server's start left to us.
         script = ENTRYPOINT.read_text().replace("/docker-entrypoint-initdb.d", str(self.dir / "initdb.d"))
         (self.dir / "entrypoint.sh").write_text(script.replace("exec postgres ", "exit 0 # "))
+        # The passwords as the Secret's volume gives them: a file each, no newline at the end.
+        secrets = self.dir / "secrets"
+        secrets.mkdir()
+        for name, password in PASSWORDS.items():
+            (secrets / name).write_text(password)
+            (secrets / name).chmod(0o400)
         subprocess.run(["chown", "-R", "postgres:", str(self.dir)], check=True)
         self.data = self.dir / "data"
         env = {
             "PATH": f"{PG_BIN}:/usr/bin:/bin",
             "PGDATA": str(self.data),
             "POSTGRES_USER": "postgres",
-            "POSTGRES_PASSWORD": "superuser-secret",
+            "POSTGRES_PASSWORD_FILE": str(secrets / "admin-password"),
             "POSTGRES_DB": "loomlab",
             "POSTGRES_OWNER_USER": "loomlab_owner",
-            "POSTGRES_OWNER_PASSWORD": "owner-secret",
+            "POSTGRES_OWNER_PASSWORD_FILE": str(secrets / "owner-password"),
             "POSTGRES_APP_USER": "loomlab",
-            "POSTGRES_APP_PASSWORD": "app-secret",
+            "POSTGRES_APP_PASSWORD_FILE": str(secrets / "password"),
         }
         subprocess.run(
             ["runuser", "-u", "postgres", "--", "env", "-i", *(f"{k}={v}" for k, v in env.items())]

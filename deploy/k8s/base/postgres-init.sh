@@ -7,12 +7,14 @@
 # (default privileges) and change no schema. pgvector is created in the database (creating an
 # extension needs a superuser, and the migration then finds it). Neither role is the superuser,
 # which is refused over TCP.
-# Names and passwords come from the environment (db-credentials), never from a command line.
+# Names come from the environment (db-credentials), passwords from the files it names
+# (POSTGRES_*_PASSWORD_FILE, read by psql's own `cat` of the file's path): neither is ever on a
+# command line, and no password is in the environment.
 psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d "$POSTGRES_DB" <<'SQL'
 \getenv owner POSTGRES_OWNER_USER
-\getenv ownerpw POSTGRES_OWNER_PASSWORD
+\getenv ownerpwfile POSTGRES_OWNER_PASSWORD_FILE
 \getenv app POSTGRES_APP_USER
-\getenv pw POSTGRES_APP_PASSWORD
+\getenv pwfile POSTGRES_APP_PASSWORD_FILE
 \getenv db POSTGRES_DB
 \if :{?owner}
 \else
@@ -24,6 +26,18 @@ psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d "$POSTGRES_DB" <<'SQL'
   \warn 'POSTGRES_APP_USER is not set'
   \quit 3
 \endif
+\if :{?ownerpwfile}
+\else
+  \warn 'POSTGRES_OWNER_PASSWORD_FILE is not set'
+  \quit 3
+\endif
+\if :{?pwfile}
+\else
+  \warn 'POSTGRES_APP_PASSWORD_FILE is not set'
+  \quit 3
+\endif
+\set ownerpw `cat :'ownerpwfile'`
+\set pw `cat :'pwfile'`
 CREATE ROLE :"owner" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'ownerpw';
 CREATE ROLE :"app" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'pw';
 ALTER DATABASE :"db" OWNER TO :"owner";

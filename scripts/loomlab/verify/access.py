@@ -66,6 +66,19 @@ def with_secret(workload: dict, name: str, key: str = "password") -> dict:
     return changed
 
 
+def with_secret_file(workload: dict, key: str | None) -> dict:
+    """The lab's own workload with its db-credentials volume holding key `key` too (None: the whole
+    Secret, every key)."""
+    changed = copy.deepcopy(workload)
+    volumes = changed["spec"]["template"]["spec"]["volumes"]
+    (volume,) = [v for v in volumes if v.get("secret", {}).get("secretName") == "db-credentials"]
+    if key is None:
+        del volume["secret"]["items"]
+    else:
+        volume["secret"]["items"].append({"key": key, "path": key})
+    return changed
+
+
 def on_image(workload: dict, image: str) -> dict:
     """The lab's own workload with its first container on another image."""
     changed = copy.deepcopy(workload)
@@ -137,12 +150,19 @@ def cases(lab: list[dict]) -> list[Case]:
         Case("a pod of its own reading db-credentials", pod("thief", env=secret_env("db-credentials")), False),
         Case("a pod of its own mounting a Secret", pod("thief", volumes=[{"name": "s", "secret": {"secretName": "x"}}]),
              False),
-        Case("the Deployment reading another Secret", with_secret(deployment, "other"), False),
+        Case("the Deployment reading another Secret", with_secret(deployment, "other", "username"), False),
         Case("the schema's migration Job (reads the owner's keys)", migration, True),
         Case("the Deployment reading the schema owner's password",
              with_secret(deployment, "db-credentials", "owner-password"), False),
         Case("the migration Job reading the superuser's password",
              with_secret(migration, "db-credentials", "admin-password"), False),
+        Case("the Deployment reading its own password from its environment",
+             with_secret(deployment, "db-credentials", "password"), False),
+        Case("the Deployment mounting the schema owner's password",
+             with_secret_file(deployment, "owner-password"), False),
+        Case("the Deployment mounting every key of db-credentials", with_secret_file(deployment, None), False),
+        Case("the migration Job mounting the superuser's password",
+             with_secret_file(migration, "admin-password"), False),
         Case("a load Job reading the schema owner's password", relabelled(migration, "load"), False),
         Case("a service-account token Secret", token, False),
         Case("a Secret of another name", secret("other"), False),

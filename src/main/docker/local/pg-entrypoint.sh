@@ -6,18 +6,17 @@
 # folder beside PGDATA, renamed into place only when every step passed: a start that fails
 # half-way starts afresh the next time. Every start: exec postgres with the container's arguments.
 set -eu
-: "${PGDATA:?}" "${POSTGRES_USER:?}" "${POSTGRES_PASSWORD:?}" "${POSTGRES_DB:?}"
+# The superuser's password is a file's (POSTGRES_PASSWORD_FILE, the official image's convention):
+# initdb reads it there, and no password is ever in this process's environment or a command line.
+: "${PGDATA:?}" "${POSTGRES_USER:?}" "${POSTGRES_PASSWORD_FILE:?}" "${POSTGRES_DB:?}"
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   init="$PGDATA.init"
   # Neither holds a cluster (no PG_VERSION): what a failed first start left.
   rm -rf "$init" "$PGDATA"
   mkdir -p "$init"
   chmod 700 "$init"
-  pwfile="$(mktemp)"
-  printf '%s\n' "$POSTGRES_PASSWORD" >"$pwfile"
-  initdb -D "$init" -U "$POSTGRES_USER" --pwfile="$pwfile" -E UTF8 --locale=C.UTF-8 \
+  initdb -D "$init" -U "$POSTGRES_USER" --pwfile="$POSTGRES_PASSWORD_FILE" -E UTF8 --locale=C.UTF-8 \
     --auth-local=trust --auth-host=scram-sha-256 >/dev/null
-  rm -f "$pwfile"
   echo "host all all 0.0.0.0/0 scram-sha-256" >>"$init/pg_hba.conf"
   pg_ctl -D "$init" -w -s -o "-c listen_addresses=''" start
   psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d postgres <<'SQL'
