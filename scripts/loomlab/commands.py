@@ -150,7 +150,7 @@ COMMANDS: tuple[Command, ...] = (
         "python",
     ),
     Command("k8s verify", "", "the manifests checked against schemas and a real API server", "verify"),
-    Command("k8s secret", "", "the database Secret's env file generated (kept when it exists)", "secret"),
+    Command("k8s secret", "", "the database Secret's passwords and TLS generated (each kept if present)", "secret"),
     Command("k8s rerun", "WORKLOAD [--k6]", "a finished load Job deleted and re-applied (--k6: its k6 twin)", "rerun"),
     Command(
         "ab",

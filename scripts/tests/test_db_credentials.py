@@ -6,6 +6,7 @@ a file of a Secret volume that names its keys; none is ever in a process's envir
 import contextlib
 import io
 import unittest
+from urllib.parse import parse_qsl, urlsplit
 
 from loomlab.verify.__main__ import render_all
 from tests.test_access import WORKLOADS, documents, pod_spec
@@ -67,6 +68,21 @@ class DatabaseRolesTest(unittest.TestCase):
         self.assertEqual(self.login(self.migration), owner)
         for other in ("POSTGRES_USER", "POSTGRES_PASSWORD_FILE", "POSTGRES_APP_USER", "POSTGRES_APP_PASSWORD_FILE"):
             self.assertNotIn(self.database[other], self.migration.values(), other)
+
+    def test_every_client_checks_the_databases_certificate_and_name(self):
+        url = config_literals()["QUARKUS_DATASOURCE_JDBC_URL"]
+        query = dict(parse_qsl(urlsplit(url.removeprefix("jdbc:")).query))
+        self.assertEqual(query["sslmode"], "verify-full")
+        for reader in (self.service, self.migration):
+            self.assertEqual(reader[query["sslrootcert"]], "ca.crt")
+        (database,) = [d for d in documents("base/postgres.yaml") if d["kind"] == "StatefulSet"]
+        args = pod_spec(database)["containers"][0]["args"]
+        settings = dict(a.split("=", 1) for a in args if a != "-c")
+        self.assertEqual(settings["ssl"], "on")
+        self.assertEqual(self.database[settings["ssl_cert_file"]], "tls.crt")
+        self.assertEqual(self.database[settings["ssl_key_file"]], "tls.key")
+        self.assertNotIn("tls.key", self.service.values())
+        self.assertNotIn("tls.key", self.migration.values())
 
     def test_the_service_leaves_the_schema_to_the_migration(self):
         self.assertEqual(config_literals()["QUARKUS_FLYWAY_ACTIVE"], "false")

@@ -19,6 +19,7 @@ PG_BIN = Path("/usr/lib/postgresql/15/bin")
 ENTRYPOINT = ROOT / "src/main/docker/local/pg-entrypoint.sh"
 INIT = ROOT / "deploy/k8s/base/postgres-init.sh"
 GRANTS = ROOT / "deploy/k8s/base/service-grants.sql"
+DB_TLS = ROOT / "scripts/k8s/db-tls.sh"
 
 
 # db-credentials' password keys, as the StatefulSet mounts them.
@@ -53,6 +54,9 @@ class PostgresInitTest(unittest.TestCase):
         for name, password in PASSWORDS.items():
             (secrets / name).write_text(password)
             (secrets / name).chmod(0o400)
+        # The database's TLS as `./lab k8s secret` makes it, for this machine's address too.
+        subprocess.run(["bash", str(DB_TLS), str(secrets), "loom-lab", "IP:127.0.0.1"], check=True, timeout=60)
+        self.ca = secrets / "ca.crt"
         subprocess.run(["chown", "-R", "postgres:", str(self.dir)], check=True)
         self.data = self.dir / "data"
         env = {
@@ -74,7 +78,10 @@ class PostgresInitTest(unittest.TestCase):
             timeout=120,
         )
         self.port = free_port()
-        options = f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.dir}"
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.dir}"
+            f" -c ssl=on -c ssl_cert_file={secrets / 'tls.crt'} -c ssl_key_file={secrets / 'tls.key'}"
+        )
         self.pg_ctl("-l", str(self.dir / "server.log"), "-o", options, "start")
         self.addCleanup(self.pg_ctl, "-m", "fast", "stop")
 
@@ -85,8 +92,13 @@ class PostgresInitTest(unittest.TestCase):
             timeout=60,
         )
 
-    def psql(self, user: str, password: str, sql: str, host: str = "127.0.0.1") -> subprocess.CompletedProcess:
+    def psql(
+        self, user: str, password: str, sql: str, host: str = "127.0.0.1", tls: str = "verify-full"
+    ) -> subprocess.CompletedProcess:
+        """psql as a client in the cluster connects: over TLS, the server's certificate checked against
+        the database's CA and its name (`tls`: another sslmode)."""
         env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"}
+        env |= {"PGSSLMODE": tls, "PGSSLROOTCERT": str(self.ca)}
         argv = ["psql", "-h", host, "-p", str(self.port), "-U", user, "-d", "loomlab", "-Atc", sql]
         if host != "127.0.0.1":
             argv = ["runuser", "-u", "postgres", "--", *argv]
@@ -98,6 +110,18 @@ class PostgresInitTest(unittest.TestCase):
         self.assertIn('pg_hba.conf rejects connection for host "127.0.0.1", user "postgres"', done.stderr)
         # On the pod's own socket it still works: the image's init and an admin inside the pod.
         self.assertEqual(self.psql("postgres", "", "SELECT 1", host=str(self.dir)).stdout.strip(), "1")
+
+    def test_a_login_in_clear_text_is_refused_before_its_password_is_asked(self):
+        done = self.psql("loomlab", "app-secret", "SELECT 1", tls="disable")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn('pg_hba.conf rejects connection for host "127.0.0.1", user "loomlab"', done.stderr)
+        self.assertIn("no encryption", done.stderr)
+        self.assertEqual(
+            self.psql(
+                "loomlab", "app-secret", "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+            ).stdout.strip(),
+            "t",
+        )
 
     def test_the_owner_logs_in_over_tcp_and_owns_the_database_with_nothing_more(self):
         sql = (

@@ -52,9 +52,12 @@ psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d "$POSTGRES_DB" -v db="$POSTGRE
 # asked (pg_hba.conf is read first match first; the image has just written its "host all all"
 # line). Read at the server's real start, which follows this script. The file is the running
 # server's own (the lab's entrypoint initialises a folder beside PGDATA, renamed after this).
+# And every TCP connection is TLS (the server's certificate from db-tls): one in clear text is
+# refused before any password is asked.
 hba="$(psql -Atq -U "$POSTGRES_USER" -d "$POSTGRES_DB" -c 'SHOW hba_file')"
 {
   printf '# loom-lab: the superuser never over TCP\nhost all %s all reject\n' "$POSTGRES_USER"
+  printf '# loom-lab: TCP only over TLS\nhostnossl all all all reject\n'
   cat "$hba"
 } >"$hba.new"
 mv "$hba.new" "$hba"

@@ -33,8 +33,8 @@ def stages(docs, label, kubeconform, schemas, server, which=("schema", "server",
 
 def render_all() -> dict[str, list[dict]]:
     """Stage 1: every kustomization rendered, from a copy of deploy/ and k6/ that holds a throwaway
-    database credential where the tree has none (the real, gitignored file is never written: a
-    verify killed midway would leave a known password for the next deploy)."""
+    database credential and TLS files where the tree has none (the real, gitignored files are never
+    written: a verify killed midway would leave a known password or key for the next deploy)."""
     with tempfile.TemporaryDirectory(prefix="loomlab-verify-") as tmp:
         copy = Path(tmp)
         for tree in ("deploy", "k6"):
@@ -45,6 +45,11 @@ def render_all() -> dict[str, list[dict]]:
                 "admin-username=postgres\nadmin-password=verify-only\nowner-username=loomlab_owner\n"
                 "owner-password=verify-only\nusername=loomlab\npassword=verify-only\n"
             )
+        tls = creds.parent / "db-tls"
+        tls.mkdir(exist_ok=True)
+        for name in ("ca.crt", "tls.crt", "tls.key"):
+            if not (tls / name).exists():
+                (tls / name).write_text("verify-only\n")
         say("== 1. render")
         rendered = {}
         for k in KUSTOMIZATIONS:

@@ -67,11 +67,11 @@ def with_secret(workload: dict, name: str, key: str = "password") -> dict:
 
 
 def with_secret_file(workload: dict, key: str | None) -> dict:
-    """The lab's own workload with its db-credentials volume holding key `key` too (None: the whole
-    Secret, every key)."""
+    """The lab's own workload with its credentials' volume (named db-credentials) holding key `key`
+    too (None: the whole Secret, every key)."""
     changed = copy.deepcopy(workload)
     volumes = changed["spec"]["template"]["spec"]["volumes"]
-    (volume,) = [v for v in volumes if v.get("secret", {}).get("secretName") == "db-credentials"]
+    (volume,) = [v for v in volumes if v["name"] == "db-credentials" and "secret" in v]
     if key is None:
         del volume["secret"]["items"]
     else:
@@ -161,6 +161,7 @@ def cases(lab: list[dict]) -> list[Case]:
         Case("the Deployment mounting the schema owner's password",
              with_secret_file(deployment, "owner-password"), False),
         Case("the Deployment mounting every key of db-credentials", with_secret_file(deployment, None), False),
+        Case("the Deployment mounting the database's TLS key", with_secret_file(deployment, "tls.key"), False),
         Case("the migration Job mounting the superuser's password",
              with_secret_file(migration, "admin-password"), False),
         Case("a load Job reading the schema owner's password", relabelled(migration, "load"), False),

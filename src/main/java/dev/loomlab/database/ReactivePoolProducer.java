@@ -71,7 +71,7 @@ class ReactivePoolProducer {
     return connect;
   }
 
-  /** The JDBC datasource's address and credentials, as the reactive client's. */
+  /** The JDBC datasource's address, TLS and credentials, as the reactive client's. */
   static PgConnectOptions address(Config config) {
     String url =
         config
@@ -82,7 +82,7 @@ class ReactivePoolProducer {
                         "quarkus.datasource.jdbc.url is not set: the reactive pool connects where"
                             + " the JDBC datasource does"));
     PgConnectOptions connect =
-        PgConnectOptions.fromUri(url.startsWith(JDBC) ? url.substring(JDBC.length()) : url);
+        PgUri.options(url.startsWith(JDBC) ? url.substring(JDBC.length()) : url);
     config
         .getOptionalValue("quarkus.datasource.username", String.class)
         .ifPresent(connect::setUser);
