@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from loomlab import proc
+from loomlab.doctor.probes import pg_port
 
 from . import host, outside
 from .api import kubectl
@@ -38,7 +39,9 @@ def down(compare: bool = True):
     with Step("mounts, cgroups, network namespaces, bridge, iptables chains, sysctls undone"):
         undo_host(before)
     if compare and before:
-        diffs = host.compare_host(before, host.host_state())
+        diffs, database = host.apart(host.compare_host(before, host.host_state()), pg_port())
+        if database:
+            say(f"the lab's local database listens on {pg_port()} (not the cluster's: ./lab db stop stops it)")
         if diffs:
             print("\n".join(f"  {d}" for d in diffs))
             fail("the host differs from before `up` (above)")

@@ -135,6 +135,14 @@ def compare_host(before: dict, after: dict) -> list[str]:
     return diffs
 
 
+def apart(diffs: list[str], port: int) -> tuple[list[str], list[str]]:
+    """`diffs` as the cluster's and the rest: a listening socket added on `port` (the lab's local
+    database, doctor.probes.pg_port: `./lab test` and `./lab bench` leave it running, whether or not a
+    cluster is up) is not the cluster's to undo."""
+    theirs = [d for d in diffs if d.startswith("listening: added ") and d.rsplit(":", 1)[-1] == str(port)]
+    return [d for d in diffs if d not in theirs], theirs
+
+
 BRIDGE_NF = Path("/proc/sys/net/bridge/bridge-nf-call-iptables")  # present once br_netfilter is loaded
 MODULES_LOADED = "modules-loaded"  # under RUN: the kernel modules `up` loaded, which `down` unloads
 
