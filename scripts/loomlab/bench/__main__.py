@@ -167,7 +167,8 @@ def main(argv=None):
     try:
         sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
     finally:
-        if args.quota_column and (left := quota.remove()):
+        in_cgroups = any(k.quota_cpus is not None for s in chosen for ld in s.loads for k in ld.knobs.values())
+        if in_cgroups and (left := quota.remove()):
             print(f"cgroups left behind (a JVM still in them?): {', '.join(map(str, left))}", flush=True)
     print("\n".join(jdks.comparison(sections)), flush=True)
     meta = run_meta(

@@ -112,6 +112,8 @@ class Load:
     # The request of one arrival, from the run's environment (the load's, a warm-up's overrides, and
     # the column's k6_mode: MODE, CLIENTS, ...); None: only k6 sends this load so far.
     request: Callable[[dict], Request] | None = None
+    # Count the server's system calls during each run, perf's tracepoints (syscalls.py), in every column.
+    syscalls: bool = False
 
 
 @dataclass

@@ -17,20 +17,25 @@ from .loads import REFERENCE, Load
 # Each figure the table sets against the reference's: (its column, its key in a run, digits, its name
 # in the ratio's column).
 FIGURES = (("req/s", "throughput", 0, "req/s"), ("CPU ms/req", "cpu_ms_per_req", 3, "CPU/req"))
-# The servers' threads' context switches per request, where /proc was read (local runs).
-SWITCHES = ("switches/req", "switches_per_req", 2, "switches/req")
+# Where they were read (local runs): the servers' threads' context switches per request (/proc), and
+# their system calls per request and the futex calls among them (perf, where a load asks: syscalls.py).
+OPTIONAL = (
+    ("switches/req", "switches_per_req", 2, "switches/req"),
+    ("syscalls/req", "syscalls_per_req", 1, "syscalls/req"),
+    ("futex/req", "futex_per_req", 2, "futex/req"),
+    ("epoll waits/req", "epoll_per_req", 2, "epoll waits/req"),
+)
 
 
 def reference_table(load: Load, results: dict) -> lr.Table | None:
     """Each mode (and knob column) against the reference server in the same rounds: req/s and CPU
-    per request (and context switches per request, where read), each with the median of the
-    per-round ratios and its interval (verdict.CONFIDENCE)."""
+    per request (and OPTIONAL's figures, where read), each with the median of the per-round ratios
+    and its interval (verdict.CONFIDENCE)."""
     ref = results.get(REFERENCE, {}).get("runs", [])
     modes = [m for m in load.modes if m != REFERENCE and results.get(m, {}).get("runs")]
     if not ref or not modes:
         return None
-    read = any(not math.isnan(run.get(SWITCHES[1], math.nan)) for run in ref)
-    figures = FIGURES + ((SWITCHES,) if read else ())
+    figures = FIGURES + tuple(f for f in OPTIONAL if any(not math.isnan(run.get(f[1], math.nan)) for run in ref))
     t = lr.Table(["mode", *(c for name, _, _, of in figures for c in (name, f"of the reference's {of}"))])
     for m in [*modes, REFERENCE]:
         runs = results[m]["runs"]

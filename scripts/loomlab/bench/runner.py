@@ -15,7 +15,7 @@ from pathlib import Path
 
 from loomlab import LabError, metrics, proc, schema
 
-from . import procstat, profiler, quota
+from . import procstat, profiler, quota, syscalls
 from .engines import Engine, Engines
 from .figures import figures_from, figures_of, open_throughput
 from .loads import REFERENCE, Load, Suite, knob_of, on_cpus
@@ -192,15 +192,19 @@ def run_load(
     out.parent.mkdir(parents=True, exist_ok=True)
     engine.prepare(load, mode, warmup)
     sampler = Sampler.begin(service, settings.sample_period)
+    counter = syscalls.start(service.pid, out.with_suffix(".syscalls.csv")) if load.syscalls and not warmup else None
     started = time.monotonic()
     generator_cpu = procstat.ChildrenCpu()
     try:
         generated = engine.generate(load, mode, service.url, out, label, settings, warmup)
     finally:
+        counts = counter.stop() if counter else {}
         samples = sampler.finish()
     took = time.monotonic() - started
     (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
     figures = figures_from(load, generated.figures, samples, generated.exit, took)
+    figures.update(counts)
+    figures.update(syscalls.per_request(counts, figures["requests"]))
     figures["gen_cpu_s"] = generator_cpu.seconds()
     figures["engine"] = engine.name
     return figures

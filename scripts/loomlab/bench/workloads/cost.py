@@ -1,12 +1,15 @@
 """What a virtual thread costs a request (issue 59): the open sleep at 1,500 req/s, under evenly
 spaced arrivals and under the same rate in bursts (hey's pattern: 150 at once every 100 ms), each
 mode beside the reference server in the same rounds, with the server's CPU and context switches per
-request; and the overheads of virtual threads and the event loop that a setting reaches, as knob
-columns.
+request (and, where perf may count them, system calls, futex calls and epoll waits per request:
+bench/syscalls.py); the overheads of virtual threads and the event loop that a setting reaches, as
+knob columns, alone and combined; and the modes in a cgroup of their own, as a pod's container.
 A pool of 200 worker threads (Quarkus' default), so that no mode is held by its bound at this rate
 (200 / 100 ms = 2,000 req/s) and CPU per request compares like with like."""
 
 from __future__ import annotations
+
+import dataclasses
 
 from ..loads import Knob, Scale, Suite, bursts
 from . import knobs, sleep
@@ -17,6 +20,9 @@ USES = "CPU, shared with the load generator"
 RATE = 1500
 BURST_MS = 100
 WORKER_THREADS = 200
+# The service's container's CPU limit in the cluster (deploy/k8s/app/deployment.yaml): the quota of
+# the cgroup columns, the pod's shape on this machine.
+POD_CPUS = 2
 # Seconds of arrivals a run: 15,000 requests at this rate, so that a run's CPU (about 1-4 s of it)
 # is not within a few JIT compilations or a GC of another's.
 SECONDS = 10
@@ -29,24 +35,34 @@ SECONDS = 10
 
 def columns() -> dict[str, Knob]:
     """The overheads a setting reaches, as knob columns: virtual threads untracked (the JDK's
-    container of every thread, for thread dumps), one carrier (no wake-up crosses cores), and one
-    event loop for the reactive mode."""
+    container of every thread, for thread dumps), one carrier (no wake-up crosses cores), both
+    together, and one event loop for the reactive mode; and each mode in a cgroup of its own with
+    the pod's CPU limit as its quota (quota.py: the shape of the service's container in the
+    cluster), where the scheduler accounts every wake-up and sleep to the group and its quota."""
+    untracked = Knob(jvm_flags=("-Djdk.trackAllThreads=false",))
+    one_carrier = knobs.carriers(1)
     return {
-        "virtual[trackAllThreads=false]": Knob(jvm_flags=("-Djdk.trackAllThreads=false",)),
-        "virtual[carriers=1]": knobs.carriers(1),
+        "virtual[trackAllThreads=false]": untracked,
+        "virtual[carriers=1]": one_carrier,
+        "virtual[carriers=1,trackAllThreads=false]": dataclasses.replace(
+            one_carrier, jvm_flags=one_carrier.jvm_flags + untracked.jvm_flags
+        ),
         "reactive[loops=1]": knobs.event_loops(1),
+        **{f"{mode}[cgroup={POD_CPUS}cpus]": Knob(quota_cpus=POD_CPUS) for mode in knobs.MODES},
     }
 
 
 def suites(scale: Scale) -> list[Suite]:
-    uniform = sleep.open_sleep_load(RATE / (WORKER_THREADS / 0.1), WORKER_THREADS / 0.1, SECONDS)
+    uniform = dataclasses.replace(
+        sleep.open_sleep_load(RATE / (WORKER_THREADS / 0.1), WORKER_THREADS / 0.1, SECONDS), syscalls=True
+    )
     return [
         Suite(
             workload="sleep",
             variant="cost",
             description=f"CPU per request against the reference server at an open {RATE} req/s of the 100 ms"
             f" sleep, arrivals evenly spaced and in bursts every {BURST_MS} ms, a worker pool of"
-            f" {WORKER_THREADS}; virtual threads untracked, one carrier, one event loop",
+            f" {WORKER_THREADS}; virtual threads untracked, one carrier, both, one event loop; each mode in a cgroup",
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS)},
             core=False,
             loads=[knobs.with_knobs(ld, columns()) for ld in (uniform, bursts(uniform, BURST_MS))],
