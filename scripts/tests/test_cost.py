@@ -1,55 +1,99 @@
-"""The cost page (docs/results/2026-11-28-cost.md, `./lab bench --profile cost`): its tables are its
-report's, the report is its record's, and the README says what the page says."""
+"""The cost pages (docs/results/2026-11-28-cost.md and its second run, 2026-11-30-cost-syscalls.md,
+`./lab bench --profile cost`): their tables are their reports', each report is its record's, the
+goals tables quote the reference tables, and the README says what the latest page says."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import tempfile
 import unittest
+from pathlib import Path
 
+from loomlab import ROOT
+from loomlab.bench import report
 from tests.markdown import cells
 
+DOCS = ROOT / "docs" / "results"
+EVEN, BURSTS = "(0.8x the worker bound) (local JVM)", "every 100 ms (local JVM)"
+# Each page: where its reference tables (evenly spaced, in bursts) and its knob tables stand, as the
+# headings or lines that open and close them; and where its goals table ends.
+PAGES = {
+    "2026-11-28-cost": {
+        "Against the reference server": (
+            ("## Evenly spaced arrivals", "## The same rate"),
+            ("## The same rate in bursts", "## What the pattern"),
+        ),
+        "goals end": "A3's best mode",
+    },
+    "2026-11-30-cost-syscalls": {
+        "Against the reference server": (
+            ("## Evenly spaced arrivals", "## The same rate"),
+            ("## The same rate in bursts", "## What the system calls"),
+        ),
+        "Each knob against its mode's default": (("Evenly spaced:", "In bursts:"), ("In bursts:", "**No knob")),
+        "goals end": "Beside the first run",
+    },
+}
+LATEST = "2026-11-30-cost-syscalls"
 
-class CostPageTest(unittest.TestCase):
-    """docs/results/2026-11-28-cost.md: its tables are the report's, the report is its record's, and
-    the goals table quotes the reference tables."""
 
-    @staticmethod
-    def rows(text: str, start: str, end: str) -> list[list[str]]:
-        part = text[text.index(start) :]
-        part = part[: part.index(end)] if end in part else part
-        return [cells(line) for line in part.splitlines() if line.startswith("| ")]
+def rows(text: str, start: str, end: str) -> list[list[str]]:
+    part = text[text.index(start) :]
+    part = part[: part.index(end)] if end in part else part
+    return [cells(line) for line in part.splitlines() if line.startswith("| ")]
 
-    def test_the_page_quotes_its_report_and_the_report_its_record(self):
-        import contextlib
-        import io
-        import tempfile
-        from pathlib import Path
 
-        from loomlab import ROOT
-        from loomlab.bench import report
+def table_after(text: str, opening: str) -> list[list[str]]:
+    """The rows of the first table after the line that opens with `opening`."""
+    part = text[text.index(opening) :]
+    part = part[part.index("\n| ") + 1 :]
+    return [cells(line) for line in part.split("\n\n", 1)[0].splitlines() if line.startswith("| ")]
 
-        docs = ROOT / "docs" / "results"
-        run = docs / "2026-11-28-cost"
-        page = (docs / "2026-11-28-cost.md").read_text()
-        text = (run / "report.md").read_text()
-        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(report.rebuild(run, Path(tmp, "again")).read_text(), text)
-        reference = "Against the reference server"
-        even_report = self.rows(text[text.index("(0.8x the worker bound) (local JVM)") :], reference, "## ")
-        burst_report = self.rows(text[text.index("every 100 ms (local JVM)") :], reference, "## ")
-        even_page = self.rows(page, "## Evenly spaced arrivals", "## The same rate")
-        burst_page = self.rows(page, "## The same rate in bursts", "## What the pattern")
-        self.assertEqual(even_page, even_report)
-        self.assertEqual(burst_page, burst_report)
-        cpu_ratio = {"virtual": {}, "worker": {}, "reactive": {}}
-        for pattern, rows in (("even", even_report), ("bursts", burst_report)):
-            for row in rows:
-                if row[0] in cpu_ratio:
-                    cpu_ratio[row[0]][pattern] = row[4]
-        for goal in self.rows(page, "## Against the issue's goals", "A3's best mode")[1:]:
-            mode = goal[0].split()[0]
-            self.assertEqual(goal[1:3], [cpu_ratio[mode]["even"], cpu_ratio[mode]["bursts"]], mode)
+
+def cpu_ratios(name: str) -> dict[str, dict[str, str]]:
+    """Each mode's CPU per request over the reference's, per pattern, as the page's report gives it."""
+    text = (DOCS / name / "report.md").read_text()
+    ratio: dict[str, dict[str, str]] = {"virtual": {}, "worker": {}, "reactive": {}}
+    for pattern, at in (("even", EVEN), ("bursts", BURSTS)):
+        for row in table_after(text[text.index(at) :], "Against the reference server"):
+            if row[0] in ratio:
+                ratio[row[0]][pattern] = row[4]
+    return ratio
+
+
+class CostPagesTest(unittest.TestCase):
+    def test_each_page_quotes_its_report_and_the_report_its_record(self):
+        for name, tables in PAGES.items():
+            with self.subTest(name):
+                run = DOCS / name
+                page = (DOCS / f"{name}.md").read_text()
+                text = (run / "report.md").read_text()
+                with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+                    self.assertEqual(report.rebuild(run, Path(tmp, "again")).read_text(), text)
+                for opening, where in tables.items():
+                    if not isinstance(where, tuple):
+                        continue
+                    for at, (start, end) in zip((EVEN, BURSTS), where, strict=True):
+                        in_report = table_after(text[text.index(at) :], opening)
+                        self.assertEqual(rows(page, start, end), in_report, (opening, start))
+
+    def test_each_goals_table_quotes_the_reference_tables(self):
+        for name, tables in PAGES.items():
+            with self.subTest(name):
+                page = (DOCS / f"{name}.md").read_text()
+                ratio = cpu_ratios(name)
+                goals = rows(page, "## Against the issue's goals", str(tables["goals end"]))[1:]
+                self.assertEqual(len(goals), 3)
+                for goal in goals:
+                    mode = goal[0].split()[0]
+                    self.assertEqual(goal[1:3], [ratio[mode]["even"], ratio[mode]["bursts"]], mode)
+
+    def test_the_readme_says_what_the_latest_page_says(self):
+        ratio = cpu_ratios(LATEST)
         readme = (ROOT / "README.md").read_text().replace("\n", " ")
-        said = readme[readme.index("**What a virtual thread costs a request**") :][:700]
+        said = readme[readme.index("**What a virtual thread costs a request**") :][:900]
+        self.assertIn(f"docs/results/{LATEST}.md", said)
         for mode in ("virtual", "reactive"):
             for pattern in ("even", "bursts"):
-                self.assertIn(cpu_ratio[mode][pattern], said, f"README: {mode}, {pattern}")
+                self.assertIn(ratio[mode][pattern], said, f"README: {mode}, {pattern}")

@@ -53,8 +53,9 @@ PROFILES = {
         (),
         COST,
         "what a virtual thread costs a request: the open sleep at 1,500 req/s, arrivals even and in bursts,"
-        " each mode's CPU and context switches per request against the reference server, with virtual"
-        " threads untracked, one carrier and one event loop as knob columns (loadgen only)",
+        " each mode's CPU, context switches and system calls (perf, where it may count) per request against"
+        " the reference server; virtual threads untracked, one carrier, both, one event loop and each mode in"
+        " a cgroup of the pod's CPU limit as knob columns (loadgen only; the cgroups need root)",
     ),
     "smoke": ("smoke", EVERY, (), "every workload, each run scaled to seconds (CI)"),
     "sweep": (
