@@ -5,7 +5,7 @@
 # $LOOMLAB_CACHE/images. An image is rebuilt only when one of its inputs changed.
 #
 #   NAME   debian | pause | jvm | jvm-aot | jvm21 | postgres | loadgen | k6 | prometheus | keda   (default: all
-#          but k6 and keda, in that order; k6 only for autoscale and failover, which still need it)
+#          but k6 and keda, in that order; k6 only by name, from a k6 of your own, for deploy/k8s/jobs)
 #   --push REGISTRY[/PREFIX]
 #          push the images a cluster runs (jvm, jvm-aot, jvm21, postgres, loadgen, k6, prometheus, keda) to a registry, as
 #          REGISTRY/PREFIX/loom-lab/<name>:<tag>, and record each one's digest in

@@ -114,7 +114,7 @@ COMMANDS: tuple[Command, ...] = (
         "run",
         "[options]",
         "the comparison in any cluster (--kubeconfig, --context, --namespace; default: the lab's own when"
-        " up), from a registry (--registry; default: the lab's), k6 Jobs against the JVM and JVM + AOT"
+        " up), from a registry (--registry; default: the lab's), loadgen Jobs against the JVM and JVM + AOT"
         " pods, same report as bench",
         "deploy",
     ),
@@ -135,11 +135,17 @@ COMMANDS: tuple[Command, ...] = (
     _in_cluster(
         "failover", "[options]", "one of two pods killed under a constant load: what failed, how long", "deploy"
     ),
-    _in_cluster("fetch", "WORKLOAD", "the raw summaries of a workload's k6 Job, off its results volume", "python"),
+    _in_cluster(
+        "fetch",
+        "WORKLOAD [--k6]",
+        "the runs' files of a workload's load Job (--k6: of its k6 twin), off its results volume",
+        "python",
+    ),
     _in_cluster(
         "monitoring",
         "[--job NAME]",
-        "the namespace's Prometheus: every pod a target and up, loom-lab's metrics and a k6 Job's samples queryable",
+        "the namespace's Prometheus: every pod a target and up, loom-lab's metrics queryable, and with --job"
+        " a k6 Job's remote-written samples",
         "python",
     ),
     _in_cluster(
