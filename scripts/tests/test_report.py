@@ -155,6 +155,9 @@ class ReadmeTest(unittest.TestCase):
         self.assertIn(f"{ratios[0]} and {ratios[1]} a one-endpoint Quarkus application's", readme)
         cluster = row("first answer through the Service")[3].split()[0]
         self.assertIn(f"AOT image's pod answers {cluster} as soon", readme)
+        starts = (DOCS / "2026-11-30-aot-jar-image" / "starts.md").read_text()
+        paired = next(cells(x) for x in starts.splitlines() if x.startswith("| in-cluster JVM+AOT | ") and "x (" in x)
+        self.assertIn(f"the AOT pod answers through the Service at {paired[4].split()[0]} the JVM pod's time", readme)
 
     def test_the_readmes_cgroup_cost_is_the_pages(self):
         readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
