@@ -22,7 +22,9 @@ CGROUP = Path("/sys/fs/cgroup")
 POD_DIRS = ("kubepods", "kubepods/burstable", "kubepods/besteffort")
 # /proc/stat's cpu line: the busy fields (user nice system idle iowait irq softirq steal: not idle, iowait).
 BUSY = (0, 1, 2, 5, 6, 7)
-# A group per component label of the namespace's pods; every other pod is "other pods".
+# A group per component label of the namespace's pods; every other pod is "other pods". The load's
+# pods are keyed "k6" in every record (the runs before 2026-11-28 were k6's); a table names them by
+# the generator its runs used.
 GROUPS = {"service": "service", "load": "k6", "database": "database", "monitoring": "Prometheus"}
 OTHER_PODS, HOST = "other pods", "host (control plane, kubelet, containerd, the lab)"
 ORDER = (*GROUPS.values(), OTHER_PODS, HOST)
@@ -110,9 +112,11 @@ def table(sections: list[dict]) -> lr.Table | None:
     ]
     kernel = any("node_kernel_s" in r for _, _, runs in measured for r in runs)
     shown = KERNEL_SHOWN if kernel else ()
+    engines = {r.get("engine", "k6") for _, _, runs in measured for r in runs}
+    named = {GROUPS["load"]: engines.pop() if len(engines) == 1 else "load generator"}
     t = lr.Table(
-        ["load", "mode", "runs", *(f"{g} ms/req" for g in ORDER), *(f"{g}: kernel" for g in shown)]
-        + ["node cores busy over the Job"]
+        ["load", "mode", "runs", *(f"{named.get(g, g)} ms/req" for g in ORDER)]
+        + [*(f"{named.get(g, g)}: kernel" for g in shown), "node cores busy over the Job"]
     )
 
     def per_request(runs: list[dict], key: str, group: str) -> str:
@@ -140,9 +144,9 @@ def section(sections: list[dict]) -> list[str]:
         "## The node's CPU during the runs",
         "",
         "Where this host is the node (the lab's own cluster): the machine's busy CPU (/proc/stat) and each"
-        " pod's (the kubelet's cgroups) over each run's k6 Job, from its creation to its end (the k6 pod's"
-        " start is in it), as CPU ms per answered request; the host is everything outside the pods. Medians"
-        " over the runs.",
+        " pod's (the kubelet's cgroups) over each run's load Job, from its creation to its end (the load"
+        " pod's start is in it), as CPU ms per answered request; the host is everything outside the pods."
+        " Medians over the runs.",
         "",
         t.markdown(),
         "",
