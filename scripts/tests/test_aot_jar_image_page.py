@@ -11,6 +11,8 @@ from loomlab import ROOT
 
 DOCS = ROOT / "docs" / "results"
 RUN = DOCS / "2026-11-30-aot-jar-image"
+# The queue autoscaler's four runs, in their ABBA order.
+AUTOSCALE = ("1-jvm", "2-jvm-aot", "3-jvm-aot", "4-jvm")
 
 
 def between(text: str, name: str) -> str:
@@ -25,6 +27,16 @@ class AotJarImagePageTest(unittest.TestCase):
             with self.subTest(name):
                 table = between(page, name)
                 self.assertIn(table, report)
+
+    def test_the_autoscale_tables_are_the_runs(self):
+        from loomlab.incluster.experiments.autoscaletable import table
+
+        page = (DOCS / "2026-11-30-aot-jar-image.md").read_text()
+        runs = [json.loads((RUN / "autoscale" / f"{name}.json").read_text()) for name in AUTOSCALE]
+        self.assertEqual(between(page, "autoscale"), table(runs).markdown())
+        shed = [f"{round(r['figures']['error_rate'] * r['figures']['requests']):,}" for r in runs]
+        self.assertIn(f"| JVM (runs 1 and 4) | {shed[0]}, {shed[3]} |", page)
+        self.assertIn(f"| JVM + AOT cache on the aot-jar (runs 2 and 3) | {shed[1]}, {shed[2]} |", page)
 
     def test_the_reports_first_answers_are_the_records(self):
         record = json.loads((RUN / "starts.json").read_text())
