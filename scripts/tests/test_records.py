@@ -41,6 +41,11 @@ class ResultsTest(unittest.TestCase):
             records.read_results(folder)
         self.assertIn("schema 1, this harness reads 2", str(e.exception))
 
+    def test_another_command_s_results_json_is_refused_with_what_it_is(self):
+        for other in ([{"variant": "jvm", "launches": []}], {"variants": {}}):
+            with self.assertRaisesRegex(LabError, "not a bench run's results"):
+                records.read_results(self.write(other))
+
 
 class ChartTest(unittest.TestCase):
     def test_one_group_per_answered_load_its_text_escaped(self):

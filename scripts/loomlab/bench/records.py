@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from loomlab import LabError
 
@@ -120,10 +120,15 @@ def results_of(meta: dict, sections: list[dict]) -> Results:
 def read_results(folder: Path) -> Results:
     """A report folder's results.json, refused when its schema is not this harness's."""
     data = json.loads((folder / "results.json").read_text())
+    if not isinstance(data, dict) or "sections" not in data:
+        raise LabError(
+            f"{folder / 'results.json'}: not a bench run's results (./lab startup and ./lab k8s starts write"
+            " their own, whose pages are their report)"
+        )
     schema = data.get("schema", 1)
     if schema != SCHEMA_VERSION:
         raise LabError(
             f"{folder / 'results.json'}: schema {schema}, this harness reads {SCHEMA_VERSION}"
             " (rerun the bench, or compare with the harness that wrote it)"
         )
-    return data
+    return cast(Results, data)
