@@ -69,3 +69,26 @@ class ArchitecturePageTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# The edges where a lane's name is read back (docs/architecture.md, "A mode"): results.json, a Job's
+# MODES and LANE, and the answer of a Job's rounds.
+PARSED_AT = {"bench/workloads/__init__.py", "bench/jobrun.py", "bench/jobanswer.py"}
+
+
+class LaneTest(unittest.TestCase):
+    def test_a_lanes_name_is_read_back_only_at_the_edges_and_nowhere_taken_apart(self):
+        harness = ROOT / "scripts" / "loomlab"
+        parsed, taken_apart = set(), []
+        for path in harness.rglob("*.py"):
+            name = str(path.relative_to(harness))
+            text = path.read_text()
+            if "Lane.parse(" in text:
+                parsed.add(name)
+            # A column's name split at its setting or its clients, as the harness did before Lane.
+            for pattern in (r'split\("\["', r'partition\("\["', r'"\[" (not )?in ', r'\.split\("\+"'):
+                if name != "bench/lane.py" and re.search(pattern, text):
+                    taken_apart.append(f"{name}: {pattern}")
+        self.assertEqual(parsed, PARSED_AT)
+        self.assertEqual(taken_apart, [])
+        self.assertIn("`Lane.parse`", PAGE.read_text())

@@ -5,8 +5,14 @@ import unittest
 
 from loomlab import LabError, labreport
 from loomlab.bench import compare, loads, profiles, summaries, tables
-from loomlab.bench.plan import suite_modes
+from loomlab.bench.lane import REACTIVE, RX, VIRTUAL, WORKER, Lane
+from loomlab.bench.plan import modes_named, suite_lanes
 from loomlab.bench.workloads import db, ingest, sleep
+
+
+def suite_modes(suite, modes: set) -> list[str]:
+    """The suite's columns' names in the rounds' order."""
+    return [lane.key for lane in suite_lanes(suite, modes)]
 
 
 def section(domain, writes, chunk, rates, variant=""):
@@ -119,13 +125,15 @@ class ReactiveModeTest(unittest.TestCase):
                 for load in suites[(workload, "")].loads:
                     writes = load.env["WRITES"]
                     self.assertEqual(
-                        load.modes, ("virtual",) if writes == "copy" else ("worker", "virtual", "reactive"), writes
+                        load.columns, ("virtual",) if writes == "copy" else ("worker", "virtual", "reactive"), writes
                     )
             # The gRPC stream runs on threads only.
             for load in suites[("recruits", "gRPC stream")].loads:
-                self.assertNotIn("reactive", load.modes)
+                self.assertNotIn("reactive", load.columns)
         # --mode reactive runs only the suites that have it.
-        self.assertEqual(suite_modes(self.suites("rest")[("tasks", "")], {"reactive"}), [])
+        self.assertEqual(suite_modes(self.suites("rest")[("tasks", "")], modes_named("reactive")), [])
+        with self.assertRaisesRegex(LabError, "no mode virtual-rx"):
+            modes_named("virtual,virtual-rx")
 
     def test_quick_answers_the_three_way_question_and_rest_runs_the_rest(self):
         quick, rest, seeds = (set(self.suites(p)) for p in ("quick", "rest", "seeds"))
@@ -134,25 +142,25 @@ class ReactiveModeTest(unittest.TestCase):
         self.assertEqual(quick | rest, seeds)
 
     def test_the_virtual_variant_runs_k6_in_the_virtual_mode_with_the_reactive_clients(self):
-        self.assertEqual(loads.k6_mode("virtual+rx"), {"MODE": "virtual", "CLIENTS": "reactive"})
-        self.assertEqual(loads.k6_mode("reactive"), {"MODE": "reactive"})
+        self.assertEqual(Lane(VIRTUAL, RX).k6_env(), {"MODE": "virtual", "CLIENTS": "reactive"})
+        self.assertEqual(Lane(REACTIVE).k6_env(), {"MODE": "reactive"})
         pools = {"datasource.max-size": 20, "reactive.pool-max-size": 10}
-        self.assertAlmostEqual(db.pool_bound(0.2)("virtual+rx", pools), 50.0)
+        self.assertAlmostEqual(db.pool_bound(0.2)(Lane(VIRTUAL, RX), pools), 50.0)
 
     def test_bounds_of_the_reactive_mode(self):
         pools = {"worker.max-threads": 50, "datasource.max-size": 20, "reactive.pool-max-size": 10}
         # A timer per user: no thread bounds the event loop's sleeps.
-        self.assertAlmostEqual(sleep.sleep_bound(500, 100)("reactive", pools), 5000.0)
-        self.assertAlmostEqual(sleep.sleep_bound(500, 100)("worker", pools), 500.0)
+        self.assertAlmostEqual(sleep.sleep_bound(500, 100)(Lane(REACTIVE), pools), 5000.0)
+        self.assertAlmostEqual(sleep.sleep_bound(500, 100)(Lane(WORKER), pools), 500.0)
         # Its own pool's connections bound the pool-bound query.
-        self.assertAlmostEqual(db.pool_bound(0.2)("reactive", pools), 50.0)
-        self.assertAlmostEqual(db.pool_bound(0.2)("virtual", pools), 100.0)
+        self.assertAlmostEqual(db.pool_bound(0.2)(Lane(REACTIVE), pools), 50.0)
+        self.assertAlmostEqual(db.pool_bound(0.2)(Lane(VIRTUAL), pools), 100.0)
 
     def test_ratio_line_compares_every_mode_with_the_worker_pool(self):
         def runs(throughput):
             return {"runs": [{"throughput": throughput, "mean": 100.0, "p99": 200.0, "dropped": 0, "error_rate": 0.0}]}
 
-        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=loads.modes_of("sleep"))
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, lanes=loads.modes_of("sleep"))
         line = tables.ratio_line(load, {"worker": runs(400.0), "virtual": runs(1200.0), "reactive": runs(1000.0)})
         self.assertEqual(line, "virtual/worker throughput: 3.00x; reactive/worker throughput: 2.50x")
 

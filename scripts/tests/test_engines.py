@@ -19,6 +19,7 @@ from loomlab import ROOT, LabError
 from loomlab.bench.arrivals import Bodies, Request
 from loomlab.bench.engines import THRESHOLDS_CROSSED, Engines
 from loomlab.bench.engines.loadgen import BodyFiles, Loadgen, counted, crossed, run_env, shape_flags, trends
+from loomlab.bench.lane import Lane
 from loomlab.bench.loads import Load
 from loomlab.bench.profiles import suites
 from loomlab.bench.settings import RunSettings
@@ -72,7 +73,7 @@ class EngineChoiceTest(unittest.TestCase):
     def test_every_load_on_loadgen_declares_a_source_for_each_of_its_counters_and_trends(self):
         for s in suites("smoke"):
             for load in (ld for ld in s.loads if ld.request is not None):
-                for mode in load.modes:
+                for mode in load.lanes:
                     env = run_env(load, mode, warmup=False)
                     request = load.request(env)
                     self.assertTrue(set(load.counters) <= set(dict(request.counts)), f"{s.workload} {load.name}")
@@ -84,7 +85,7 @@ class EngineChoiceTest(unittest.TestCase):
 
 class ShapeTest(unittest.TestCase):
     def test_a3_is_users_times_iterations_in_the_column_s_mode(self):
-        env = run_env(a3("500", "10", "100"), "virtual[minimal]", warmup=False)
+        env = run_env(a3("500", "10", "100"), Lane.parse("virtual[minimal]"), warmup=False)
         self.assertEqual(
             shape_flags(env, sleep_request(env)), ["-model", "closed", "-users", "500", "-iterations", "10"]
         )
@@ -114,14 +115,14 @@ class ShapeTest(unittest.TestCase):
         (suite,) = suites("cost")
         even, grouped = suite.loads
         self.assertEqual((even.rate, grouped.rate, even.open_s, grouped.open_s), (1500, 1500, 10, 10))
-        env = run_env(grouped, "virtual", warmup=False)
+        env = run_env(grouped, Lane("virtual"), warmup=False)
         flags = shape_flags(env, grouped.request(env))
-        self.assertEqual(flags[:8], shape_flags(run_env(even, "virtual", False), even.request(env)))
+        self.assertEqual(flags[:8], shape_flags(run_env(even, Lane("virtual"), False), even.request(env)))
         self.assertEqual(flags[8:], ["-arrivals", "bursts", "-burst-period", "100ms"])
         self.assertIn("in bursts of 150 every 100 ms", grouped.name)
-        K6("k6").prepare(even, "virtual", warmup=False)
+        K6("k6").prepare(even, Lane("virtual"), warmup=False)
         with self.assertRaisesRegex(LabError, "no arrivals in bursts"):
-            K6("k6").prepare(grouped, "virtual", warmup=False)
+            K6("k6").prepare(grouped, Lane("virtual"), warmup=False)
 
     def test_a_stream_of_chunks_is_one_user_posting_each_once(self):
         env = {"MODE": "virtual", "WRITES": "parallel", "RECORDS": "250", "CHUNK": "100", "ID_BASE": "1"}
@@ -148,7 +149,7 @@ class ShapeTest(unittest.TestCase):
         self.assertEqual(dict(request.fields)["loomlab_table_parent_ms"], "tables.role=PARENT.ms")
 
     def test_the_tail_mix_spreads_its_long_requests_at_their_share_and_times_the_short_ones_apart(self):
-        env = run_env(tail_load(4, 200), "reactive+offload", warmup=False)
+        env = run_env(tail_load(4, 200), Lane.parse("reactive+offload"), warmup=False)
         request = mixed_request(env)
         self.assertEqual(len(request.paths), 20)
         self.assertEqual(request.paths.count("/api/reactive/mixed?cpu-ms=50&wait-ms=0&offload=true"), 1)
@@ -159,8 +160,8 @@ class ShapeTest(unittest.TestCase):
     def test_a_warm_up_s_overrides_shape_it(self):
         load = a3()
         load.warmup_env = {"ITERATIONS": "1"}
-        self.assertEqual(run_env(load, "worker", warmup=True)["ITERATIONS"], "1")
-        self.assertEqual(run_env(load, "worker", warmup=False)["ITERATIONS"], "4")
+        self.assertEqual(run_env(load, Lane("worker"), warmup=True)["ITERATIONS"], "1")
+        self.assertEqual(run_env(load, Lane("worker"), warmup=False)["ITERATIONS"], "4")
 
 
 class ThresholdTest(unittest.TestCase):
@@ -294,7 +295,7 @@ class LoadgenRunTest(unittest.TestCase):
         cls.server.server_close()
 
     def test_a_closed_run_sends_users_times_iterations_and_reads_as_k6_figures(self):
-        got = self.engine.generate(a3(), "virtual", self.url, self.out / "ok.json", "ok", RunSettings(), False)
+        got = self.engine.generate(a3(), Lane("virtual"), self.url, self.out / "ok.json", "ok", RunSettings(), False)
         self.assertEqual(got.exit, 0, (self.out / "ok.log").read_text())
         f = got.figures
         self.assertEqual((f["requests"], f["error_rate"], f["dropped"]), (20, 0.0, 0))
@@ -311,15 +312,15 @@ class LoadgenRunTest(unittest.TestCase):
             if ld.env["WRITES"] == "parallel"
         )
         load.env = {**load.env, "RECORDS": "250", "CHUNK": "100"}
-        self.engine.prepare(load, "virtual", False)
-        got = self.engine.generate(load, "virtual", self.url, self.out / "c.json", "c", RunSettings(), False)
+        self.engine.prepare(load, Lane("virtual"), False)
+        got = self.engine.generate(load, Lane("virtual"), self.url, self.out / "c.json", "c", RunSettings(), False)
         self.assertEqual(got.exit, 0, (self.out / "c.log").read_text())
         f = got.figures
         self.assertEqual((f["requests"], f["loomlab_records_count"]), (3, 250))
         self.assertEqual((f["loomlab_table_parent_ms"], f["loomlab_table_embedding_ms"]), (2, 8))
 
     def test_an_answer_from_the_wrong_mode_crosses_a_threshold(self):
-        got = self.engine.generate(a3(), "broken", self.url, self.out / "bad.json", "bad", RunSettings(), False)
+        got = self.engine.generate(a3(), Lane("broken"), self.url, self.out / "bad.json", "bad", RunSettings(), False)
         self.assertEqual(got.exit, THRESHOLDS_CROSSED)
         self.assertIn("threshold crossed: 20 answers failed their check", (self.out / "bad.log").read_text())
 

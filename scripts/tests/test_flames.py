@@ -9,6 +9,7 @@ import unittest
 from pathlib import Path
 
 from loomlab.bench import flames, profiler
+from loomlab.bench.lane import THREADED
 from loomlab.bench.loads import Load
 from loomlab.bench.settings import RunSettings
 
@@ -24,7 +25,7 @@ ALLOC = """\
 Thread.run_[j];VirtualThread.run_[j];Sleep.work_[j];byte[]_[k] 1048576
 Thread.run_[j];Sleep.work_[j];java.lang.String_[i] 524288
 """
-LOAD = Load("A3", "k6/sleep.js", "sleep", {}, modes=("worker", "virtual"))
+LOAD = Load("A3", "k6/sleep.js", "sleep", {}, lanes=THREADED)
 
 
 def written(folder: Path, text: str, name: str) -> Path:

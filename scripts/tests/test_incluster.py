@@ -278,7 +278,7 @@ class Workloads(unittest.TestCase):
         self.assertEqual(plan.workload_suites("smoke")["recruits"].loads[0].env["RECORDS"], "500")
         # The chunk writers in the cluster: three modes but COPY.
         self.assertEqual(
-            {ld.env["WRITES"]: ld.modes for ld in quick["candidates"].loads},
+            {ld.env["WRITES"]: ld.columns for ld in quick["candidates"].loads},
             {
                 "sequential": ("worker", "virtual", "reactive"),
                 "parallel": ("worker", "virtual", "reactive"),

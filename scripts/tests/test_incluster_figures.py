@@ -15,6 +15,7 @@ class Replicas(unittest.TestCase):
         self.assertNotIn("pod_requests", pod_requests({}, samples[:1]))
 
     def test_a_deployments_bounds_are_its_pods_pools_times_its_replicas(self):
+        from loomlab.bench.lane import Lane
         from loomlab.bench.loads import service_pools
         from loomlab.bench.workloads.sleep import sleep_bound
 
@@ -24,13 +25,13 @@ class Replicas(unittest.TestCase):
         self.assertEqual(
             (two["worker.max-threads"], two["fan-out.worker-threads"], two["execution.max-wait-ms"]), (100, 400, 2000)
         )
-        self.assertEqual(sleep_bound(500, 100)("worker", two), 1000)
+        self.assertEqual(sleep_bound(500, 100)(Lane("worker"), two), 1000)
 
     def test_the_report_gives_each_pods_share(self):
         from loomlab.bench import loads
         from loomlab.bench.tables import replicas_table
 
-        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, modes=("worker",))
+        load = loads.Load("closed", "k6/sleep.js", "sleep", {}, lanes=(loads.Lane("worker"),))
         one = replicas_table(load, {"worker": {"runs": [{"pod_requests": [100.0]}]}})
         self.assertIsNone(one, "one pod: no table")
         t = replicas_table(

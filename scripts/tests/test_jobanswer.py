@@ -8,6 +8,7 @@ import unittest
 from pathlib import Path
 
 from loomlab.bench import jobanswer
+from loomlab.bench.lane import Lane
 
 FIXTURE = json.loads((Path(__file__).resolve().parent / "testdata" / "k6-runner" / "summary.json").read_text())
 
@@ -35,7 +36,7 @@ class JobAnswer(unittest.TestCase):
                 Path(d),
                 "sleep.js",
                 "loom-lab-jvm",
-                ["worker", "virtual"],
+                [Lane("worker"), Lane("virtual")],
                 5,
                 {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"},
                 {"worker.max-threads": 50},
@@ -53,7 +54,7 @@ class JobAnswer(unittest.TestCase):
                 Path(d),
                 "sleep.js",
                 "loom-lab-jvm",
-                ["worker", "virtual"],
+                [Lane("worker"), Lane("virtual")],
                 1,
                 {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"},
                 {"worker.max-threads": 50},

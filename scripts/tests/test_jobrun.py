@@ -20,6 +20,7 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError
 from loomlab.bench import jobrun
+from loomlab.bench.lane import Lane
 from tests.test_engines import Answering
 
 
@@ -168,7 +169,7 @@ class JobRunTest(unittest.TestCase):
             logs.append(log.getvalue())
         load = jobrun.load_of("sleep.js", A3_SMOKE["LOAD"], env)
         out = results / "merged.json"
-        figures = split_loadgen(load, "virtual", False, out, "split", results, logs, exits, [], 1.0)
+        figures = split_loadgen(load, Lane("virtual"), False, out, "split", results, logs, exits, [], 1.0)
         self.assertEqual((figures["requests"], figures["k6_exit"]), (15, 0), "5 users x 3, over 3 + 2")
         self.assertEqual([f["requests"] for f in figures["runner_figures"]], [9, 6])
         self.assertGreaterEqual(figures["min"], 20.0)

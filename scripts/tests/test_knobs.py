@@ -9,13 +9,28 @@ import unittest.mock
 
 from loomlab.bench.engines import Engines
 from loomlab.bench.knobs import change, knobs_table
-from loomlab.bench.loads import REFERENCE, Scale, base_mode, k6_mode, knob_of, mode_bound, with_reference
-from loomlab.bench.plan import suite_modes
+from loomlab.bench.lane import REFERENCE, VIRTUAL, Lane
+from loomlab.bench.loads import Scale, mode_bound, with_reference
+from loomlab.bench.plan import modes_named, suite_lanes
 from loomlab.bench.workloads import knobs
 from tests.markdown import cells
 
 # The engines a local start hands its services (none runs here).
 ENGINES = Engines("auto", "loadgen", k6="k6")
+
+
+def knob_of(suite, column: str):
+    """The setting of a column of the suite's first load that has it."""
+    return next(ld.lane(column).knob for ld in suite.loads if column in ld.columns)
+
+
+def with_settings(load) -> list[str]:
+    """The load's knob columns' names."""
+    return [lane.key for lane in load.lanes if lane.setting]
+
+
+def suite_modes(suite, modes: set) -> list[str]:
+    return [lane.key for lane in suite_lanes(suite, modes)]
 
 
 def runs(rate: float, p99: float, cpu: float, rss: float, n: int = 5, wobble: float = 0.0) -> list[dict]:
@@ -35,8 +50,9 @@ class KnobColumnsTest(unittest.TestCase):
         self.sleep, self.product = knobs.suites(Scale("quick"))
 
     def test_a_column_runs_its_mode_in_k6_and_its_setting_in_the_service(self):
-        self.assertEqual(base_mode("virtual[carriers=1]"), "virtual")
-        self.assertEqual(k6_mode("reactive[loops=1]"), {"MODE": "reactive"})
+        carriers = self.sleep.loads[0].lane("virtual[carriers=1]")
+        self.assertEqual((carriers.mode, carriers.setting, carriers.default), ("virtual", "carriers=1", Lane(VIRTUAL)))
+        self.assertEqual(self.sleep.loads[0].lane("reactive[loops=1]").k6_env(), {"MODE": "reactive"})
         self.assertEqual(
             knob_of(self.sleep, "virtual[carriers=1]").jvm_flags, ("-Djdk.virtualThreadScheduler.parallelism=1",)
         )
@@ -44,10 +60,10 @@ class KnobColumnsTest(unittest.TestCase):
         self.assertEqual(knob_of(self.sleep, "virtual"), knobs.Knob())
 
     def test_the_worker_pool_sizes_are_sleeps_alone_and_every_mode_has_a_gc_column(self):
-        self.assertIn("worker[threads=500]", self.sleep.loads[0].knobs)
-        self.assertNotIn("worker[threads=500]", self.product.loads[0].knobs)
+        self.assertIn("worker[threads=500]", with_settings(self.sleep.loads[0]))
+        self.assertNotIn("worker[threads=500]", with_settings(self.product.loads[0]))
         for m in knobs.MODES:
-            self.assertIn(f"{m}[gc=serial]", self.product.loads[0].knobs)
+            self.assertIn(f"{m.key}[gc=serial]", with_settings(self.product.loads[0]))
 
     def test_a_columns_bound_is_its_own_pools(self):
         a3 = self.sleep.loads[0]
@@ -61,9 +77,9 @@ class KnobColumnsTest(unittest.TestCase):
         columns = suite_modes(self.sleep, set())
         self.assertEqual(columns[:3], ["worker", "virtual", "reactive"])
         self.assertEqual(columns[-1], REFERENCE)
-        self.assertEqual(len(columns), 3 + len(self.sleep.loads[0].knobs) + 1)
-        kept = suite_modes(self.sleep, {"virtual"})
-        self.assertTrue(all(base_mode(c) == "virtual" for c in kept[:-1]), kept)
+        self.assertEqual(len(columns), 3 + len(with_settings(self.sleep.loads[0])) + 1)
+        kept = suite_lanes(self.sleep, modes_named("virtual"))
+        self.assertTrue(all(lane.default == Lane(VIRTUAL) for lane in kept[:-1]), kept)
 
 
 class KnobsTableTest(unittest.TestCase):
@@ -105,16 +121,16 @@ class BuildColumnsTest(unittest.TestCase):
         est = dict(suite.loads[0].est_s) if isinstance(suite.loads[0].est_s, dict) else None
         with_column([suite], "build=d509d67", Knob(jar="/builds/d509d67/quarkus-run.jar"))
         a3 = suite.loads[0]
-        self.assertEqual(a3.modes[-1], REFERENCE)  # the rounds' order: modes, columns, the reference server
-        built = [c for c in a3.modes if "[" in c]
+        self.assertEqual(a3.columns[-1], REFERENCE)  # the rounds' order: modes, columns, the reference server
+        built = with_settings(a3)
         self.assertEqual(built, ["worker[build=d509d67]", "virtual[build=d509d67]", "reactive[build=d509d67]"])
-        self.assertNotIn(f"{REFERENCE}[build=d509d67]", a3.modes)
+        self.assertNotIn(f"{REFERENCE}[build=d509d67]", a3.columns)
         self.assertEqual(knob_of(suite, "virtual[build=d509d67]").jar, "/builds/d509d67/quarkus-run.jar")
         self.assertEqual(knob_of(suite, "virtual").jar, "")
         if est is not None:
             assert isinstance(a3.est_s, dict)
             self.assertEqual(a3.est_s["virtual[build=d509d67]"], est["virtual"])
-        self.assertEqual(suite_modes(suite, {"virtual"}), ["virtual", "virtual[build=d509d67]", REFERENCE])
+        self.assertEqual(suite_modes(suite, modes_named("virtual")), ["virtual", "virtual[build=d509d67]", REFERENCE])
 
         # The column's JVM runs that jar; the mode's own runs the lab's.
         local = runner.LocalJvm("java", ENGINES, runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
@@ -122,9 +138,9 @@ class BuildColumnsTest(unittest.TestCase):
             unittest.mock.patch.object(runner, "Service") as service,
             unittest.mock.patch.object(runner.schema, "migrate", return_value=7.0) as migrate,
         ):
-            local.start(suite, "virtual[build=d509d67]", "t", mock_settings(), runner.Path("/tmp"))
-            local.start(suite, "virtual", "t", mock_settings(), runner.Path("/tmp"))
-            local.start(suite, "worker", "t", mock_settings(), runner.Path("/tmp"))
+            local.start(suite, suite.loads[0].lane("virtual[build=d509d67]"), "t", mock_settings(), runner.Path("/tmp"))
+            local.start(suite, suite.loads[0].lane("virtual"), "t", mock_settings(), runner.Path("/tmp"))
+            local.start(suite, suite.loads[0].lane("worker"), "t", mock_settings(), runner.Path("/tmp"))
         jars = [call.args[0][call.args[0].index("-jar") + 1] for call in service.call_args_list]
         self.assertEqual(jars, ["/builds/d509d67/quarkus-run.jar", *["target/quarkus-app/quarkus-run.jar"] * 2])
         # Each jar migrates the schema once, before its first launch; every launch runs without Flyway.
@@ -158,7 +174,7 @@ class AotColumnsTest(unittest.TestCase):
         chosen = chosen_suites(args)
         columns(args, chosen)
         a3 = chosen[0].loads[0]
-        self.assertEqual([c for c in a3.modes if "[" in c], ["worker[aot]", "virtual[aot]", "reactive[aot]"])
+        self.assertEqual(with_settings(a3), ["worker[aot]", "virtual[aot]", "reactive[aot]"])
         self.assertEqual(knob_of(chosen[0], "virtual[aot]").jvm_flags, (f"-XX:AOTCache={__file__}", "-XX:AOTMode=on"))
         args.aot_cache = "/nonexistent/jvm-aot.aot"
         with self.assertRaisesRegex(LabError, "no such file"):
@@ -176,7 +192,7 @@ class JvmColumnTest(unittest.TestCase):
         chosen = chosen_suites(args)
         columns(args, chosen)
         a3 = chosen[0].loads[0]
-        self.assertEqual([c for c in a3.modes if "[" in c], ["worker[heap1g]", "virtual[heap1g]", "reactive[heap1g]"])
+        self.assertEqual(with_settings(a3), ["worker[heap1g]", "virtual[heap1g]", "reactive[heap1g]"])
         self.assertEqual(knob_of(chosen[0], "virtual[heap1g]").jvm_flags, ("-XX:MaxRAM=1g", "-XX:MaxRAMPercentage=75"))
         for bad in ("heap1g=", "=-Xmx1g", "heap 1g=-Xmx1g", "heap1g=Xmx1g", "heap1g=-Xmx1g ; rm"):
             args.jvm_column = [bad]
@@ -242,7 +258,7 @@ class QuotaColumnTest(unittest.TestCase):
             unittest.mock.patch.object(runner.schema, "migrate", return_value=7.0),
             unittest.mock.patch.object(quota, "group", return_value=Path("/cg/procs")),
         ):
-            local.start(chosen[0], "virtual[q2]", "t", mock_settings(), runner.Path("/tmp"))
+            local.start(chosen[0], chosen[0].loads[0].lane("virtual[q2]"), "t", mock_settings(), runner.Path("/tmp"))
         self.assertEqual(service.call_args.args[0][:4], ["sh", "-c", 'echo $$ > "$0" && exec "$@"', "/cg/procs"])
 
 
@@ -259,7 +275,7 @@ class MinimalColumnTest(unittest.TestCase):
         for suite in chosen:
             for load in suite.loads:
                 # Its one endpoint: the virtual sleep; the product loads get none.
-                added = [c for c in load.modes if "[minimal]" in c]
+                added = [c for c in load.columns if "[minimal]" in c]
                 self.assertEqual(added, ["virtual[minimal]"] if suite.workload == "sleep" else [], load.name)
         sleep = next(s for s in chosen if s.workload == "sleep")
         self.assertTrue(knob_of(sleep, "virtual[minimal]").bare)
@@ -269,7 +285,7 @@ class MinimalColumnTest(unittest.TestCase):
             unittest.mock.patch.object(runner, "BareService") as bare,
             unittest.mock.patch.object(runner.schema, "migrate") as migrate,
         ):
-            local.start(sleep, "virtual[minimal]", "t", mock_settings(), runner.Path("/tmp"))
+            local.start(sleep, sleep.loads[0].lane("virtual[minimal]"), "t", mock_settings(), runner.Path("/tmp"))
         self.assertEqual(bare.call_args.args[0][-1], __file__)
         migrate.assert_not_called()  # it has no schema
 
@@ -284,8 +300,7 @@ class MinimalColumnTest(unittest.TestCase):
         def kept(*flags: str) -> tuple:
             args = parser().parse_args(["--profile", "knobs", "--workload", "sleep", "--loads", "A3", *flags])
             a3 = chosen_suites(args)[0].loads[0]
-            self.assertEqual(set(a3.knobs), {m for m in a3.modes if "[" in m})
-            return a3.modes
+            return a3.columns
 
         self.assertEqual(kept("--knobs", "none"), ("worker", "virtual", "reactive"))
         carriers = tuple(f"virtual[carriers={n}]" for n in (1, 2 * knobs.CORES) if n != knobs.CORES)

@@ -5,7 +5,8 @@ import math
 import unittest
 
 from loomlab.bench import crossover, summaries
-from loomlab.bench.loads import Scale, k6_mode, on_cpus
+from loomlab.bench.lane import OFFLOAD, REACTIVE, Lane
+from loomlab.bench.loads import Scale, on_cpus
 from loomlab.bench.workloads import cores, mixed
 
 POOLS = {"worker.max-threads": 50, "cpus": 2}
@@ -26,14 +27,14 @@ def sweep_section(cpu_ms: int, worker: list[float], virtual: list[float]) -> dic
 class MixedBoundTest(unittest.TestCase):
     def test_threads_bind_the_worker_pool_below_the_crossover_and_cores_above(self):
         at_1ms = mixed.mixed_bound(500, 1, 100)
-        self.assertAlmostEqual(at_1ms("worker", POOLS), 50 / 0.101)
-        self.assertAlmostEqual(at_1ms("virtual", POOLS), 2 / 0.001)
+        self.assertAlmostEqual(at_1ms(Lane("worker"), POOLS), 50 / 0.101)
+        self.assertAlmostEqual(at_1ms(Lane("virtual"), POOLS), 2 / 0.001)
         at_20ms = mixed.mixed_bound(500, 20, 100)
-        self.assertAlmostEqual(at_20ms("worker", POOLS), 2 / 0.020)
-        self.assertAlmostEqual(at_20ms("virtual", POOLS), 2 / 0.020)
+        self.assertAlmostEqual(at_20ms(Lane("worker"), POOLS), 2 / 0.020)
+        self.assertAlmostEqual(at_20ms(Lane("virtual"), POOLS), 2 / 0.020)
 
     def test_no_cpu_leaves_the_requests_in_flight_to_bind(self):
-        self.assertAlmostEqual(mixed.mixed_bound(500, 0, 100)("virtual", POOLS), 500 / 0.1)
+        self.assertAlmostEqual(mixed.mixed_bound(500, 0, 100)(Lane("virtual"), POOLS), 500 / 0.1)
 
     def test_predicted_crossover_is_where_the_two_worker_bounds_meet(self):
         c = mixed.crossover_ms(50, 2, 100)
@@ -42,8 +43,8 @@ class MixedBoundTest(unittest.TestCase):
         self.assertEqual(mixed.crossover_ms(2, 2, 100), math.inf)
 
     def test_the_offloaded_column_is_the_reactive_mode_with_offload(self):
-        self.assertEqual(k6_mode("reactive+offload"), {"MODE": "reactive", "OFFLOAD": "true"})
-        self.assertIn("reactive+offload", mixed.MODES)
+        self.assertEqual(Lane(REACTIVE, OFFLOAD).k6_env(), {"MODE": "reactive", "OFFLOAD": "true"})
+        self.assertIn(Lane(REACTIVE, OFFLOAD), mixed.MODES)
 
 
 class CrossoverTest(unittest.TestCase):

@@ -14,8 +14,9 @@ import unittest
 from pathlib import Path
 
 from loomlab.bench import rounds
-from loomlab.bench.loads import REFERENCE, Load, Suite, with_reference
-from loomlab.bench.plan import suite_modes
+from loomlab.bench.lane import REFERENCE, REFERENCE_LANE, THREADED, Lane
+from loomlab.bench.loads import Load, Suite, modes_of, with_reference
+from loomlab.bench.plan import modes_named, suite_lanes
 from loomlab.bench.procstat import ChildrenCpu
 from loomlab.bench.progress import Progress
 from loomlab.bench.reference import reference_table
@@ -35,8 +36,8 @@ def sleep_suite() -> Suite:
         "fake",
         {},
         [
-            Load("closed", "k6/sleep.js", "closed", {}, modes=("worker", "virtual", "reactive"), est_s={"worker": 9.0}),
-            Load("product", "k6/product.js", "closed", {}, modes=("worker", "virtual")),
+            Load("closed", "k6/sleep.js", "closed", {}, lanes=modes_of("sleep"), est_s={"worker": 9.0}),
+            Load("product", "k6/product.js", "closed", {}, lanes=THREADED),
         ],
         warmup_seconds=0,
     )
@@ -52,14 +53,14 @@ class WithReferenceTest(unittest.TestCase):
         suite = sleep_suite()
         with_reference([suite])
         with_reference([suite])
-        self.assertEqual(suite.loads[0].modes, ("worker", "virtual", "reactive", REFERENCE))
-        self.assertEqual(suite.loads[1].modes, ("worker", "virtual"))
+        self.assertEqual(suite.loads[0].columns, ("worker", "virtual", "reactive", REFERENCE))
+        self.assertEqual(suite.loads[1].columns, ("worker", "virtual"))
         self.assertEqual(suite.loads[0].est_s, {"worker": 9.0, REFERENCE: 9.0})
 
     def test_it_runs_beside_whichever_modes_mode_keeps(self):
         suite = sleep_suite()
         with_reference([suite])
-        self.assertEqual(suite_modes(suite, {"virtual"}), ["virtual", REFERENCE])
+        self.assertEqual([lane.key for lane in suite_lanes(suite, modes_named("virtual"))], ["virtual", REFERENCE])
 
 
 def a3_with_reference(calls: list[tuple[str, bool]]):
@@ -69,9 +70,9 @@ def a3_with_reference(calls: list[tuple[str, bool]]):
     suite.loads = suite.loads[:1]
     with_reference([suite])
 
-    def start(suite_, mode, tag, settings_, out, slot=0, **where):
-        kind = Reference if mode == REFERENCE else FakeService
-        return kind(mode, lambda m, n: RATES[m], calls)
+    def start(suite_, lane, tag, settings_, out, slot=0):
+        kind = Reference if lane == REFERENCE_LANE else FakeService
+        return kind(lane.key, lambda m, n: RATES[m], calls)
 
     return suite, start
 
@@ -103,7 +104,7 @@ class RoundsWithReferenceTest(unittest.TestCase):
 
 class ReferenceTableTest(unittest.TestCase):
     def test_each_mode_over_the_reference_round_by_round(self):
-        load = Load("closed", "k6/sleep.js", "closed", {}, modes=("worker", "virtual", REFERENCE))
+        load = Load("closed", "k6/sleep.js", "closed", {}, lanes=(*THREADED, REFERENCE_LANE))
         results = {"worker": runs(50.0, 1.0), "virtual": runs(300.0, 9.0), REFERENCE: runs(400.0, 8.0)}
         table = reference_table(load, results)
         assert table is not None
@@ -115,7 +116,7 @@ class ReferenceTableTest(unittest.TestCase):
         self.assertEqual(rows[REFERENCE][2], "1x")
 
     def test_too_few_rounds_give_the_ratio_of_the_medians_and_no_reference_no_table(self):
-        load = Load("closed", "k6/sleep.js", "closed", {}, modes=("virtual", REFERENCE))
+        load = Load("closed", "k6/sleep.js", "closed", {}, lanes=(Lane("virtual"), REFERENCE_LANE))
         table = reference_table(load, {"virtual": runs(300.0, 9.0, 2), REFERENCE: runs(400.0, 8.0, 2)})
         assert table is not None
         self.assertEqual(table.rows[0][2], "0.75x (medians)")

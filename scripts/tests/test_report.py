@@ -12,6 +12,7 @@ import unittest
 from pathlib import Path
 
 from loomlab.bench import records, report, rounds
+from loomlab.bench.lane import THREADED
 from loomlab.bench.loads import Load, Suite
 from loomlab.bench.progress import Progress
 from tests.markdown import cells
@@ -51,12 +52,12 @@ class Service(FakeService):
 
 class RebuildTest(unittest.TestCase):
     def test_a_rebuilt_report_is_the_one_the_run_wrote(self):
-        load = Load("closed 10 users", "k6/sleep.js", "closed", {"VUS": "10"}, modes=("worker", "virtual"), est_s=1.0)
+        load = Load("closed 10 users", "k6/sleep.js", "closed", {"VUS": "10"}, lanes=THREADED, est_s=1.0)
         suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
         rates = {"worker": 50.0, "virtual": 200.0}
 
-        def start(suite_, mode, tag, settings_, out, slot=0):
-            return Service(mode, lambda m, n: rates[m] * (1 + n / 100), [])
+        def start(suite_, lane, tag, settings_, out, slot=0):
+            return Service(lane.key, lambda m, n: rates[m] * (1 + n / 100), [])
 
         with (
             tempfile.TemporaryDirectory() as tmp,

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from loomlab.bench import answer, rounds, verdict
+from loomlab.bench.lane import Lane
 from loomlab.bench.loads import Load, Suite
 from loomlab.bench.progress import Progress
 from loomlab.bench.settings import RunSettings
 
 MODES = ("worker", "virtual", "reactive")
+LANES = tuple(Lane(m) for m in MODES)
 
 
 class FakeService:
@@ -63,15 +65,15 @@ def settings(repeats: int, max_rounds: int) -> RunSettings:
 def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int, jdks):
     """rounds.interleaved over one load of the three modes on each of `jdks`: (its results and
     verdicts per JDK, the calls, the services by lane)."""
-    load = Load("closed 10 users", "k6/sleep.js", "closed", {}, modes=MODES, est_s=1.0)
+    load = Load("closed 10 users", "k6/sleep.js", "closed", {}, lanes=LANES, est_s=1.0)
     suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
     calls: list[tuple[str, bool]] = []
     services: dict = {}
 
-    def start(suite_, mode, tag, settings_, out, slot=0, **where):
-        lane = mode if not where else f"{mode}@{where['jdk']}"
-        services[lane] = FakeService(lane, rate, calls)
-        return services[lane]
+    def start(suite_, lane, tag, settings_, out, slot=0):
+        name = lane.key if lane.jdk is None else f"{lane.key}@{lane.jdk}"
+        services[name] = FakeService(name, rate, calls)
+        return services[name]
 
     with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
         results, verdicts, _ = rounds.interleaved(

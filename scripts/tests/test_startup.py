@@ -12,6 +12,7 @@ from unittest import mock
 from xml.etree import ElementTree
 
 from loomlab import ROOT, LabError
+from loomlab.bench.lane import Lane
 from loomlab.labreport import rotated
 from loomlab.startup import __main__ as startup
 from loomlab.startup import cli as startup_cli
@@ -125,7 +126,7 @@ class Counters(unittest.TestCase):
 class Training(unittest.TestCase):
     def test_every_workload_is_trained_in_each_of_its_modes(self):
         runs = list(training.training_runs())
-        trained = {(load.script, mode) for load, mode in runs}
+        trained = {(load.script, lane.key) for load, lane in runs}
         for script, modes in [("sleep", "worker virtual reactive"), ("recruits", "worker virtual reactive")]:
             for mode in modes.split():
                 self.assertIn((f"k6/{script}.js", mode), trained)
@@ -264,11 +265,11 @@ class FixedLoadTest(unittest.TestCase):
         from loomlab.startup import launches
 
         sleep, product = launches.FIXED_LOADS
-        env = run_env(sleep, "virtual", False)
+        env = run_env(sleep, Lane("virtual"), False)
         self.assertEqual(
             shape_flags(env, sleep.request(env)), ["-model", "closed", "-users", "200", "-iterations", "20"]
         )
-        env = run_env(product, "virtual", False)
+        env = run_env(product, Lane("virtual"), False)
         self.assertEqual(shape_flags(env, product.request(env)), ["-model", "closed", "-stages", "3s:100,6s:100,1s:0"])
         with tempfile.TemporaryDirectory() as tmp:
             loadgen = Path(tmp, "loadgen")

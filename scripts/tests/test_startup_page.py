@@ -74,7 +74,7 @@ class FirstMinuteTest(unittest.TestCase):
         readme = " ".join((ROOT / "README.md").read_text().split())
         for variant, said in (("jvm", "on the JVM"), ("jvm-aot", "with the cache")):
             peaks = {mode: Spread.of([x["to_peak_s"] for x in runs]).median for mode, runs in record[variant].items()}
-            quoted = ", ".join(f"{mode} {peaks[mode]:.0f} s" for mode in firstminute.MODES)
+            quoted = ", ".join(f"{mode.key} {peaks[mode.key]:.0f} s" for mode in firstminute.MODES)
             self.assertIn(f"{quoted} {said}", readme)
 
 

@@ -14,7 +14,8 @@ import unittest
 from pathlib import Path
 
 from loomlab.bench import syscalls
-from loomlab.bench.loads import REFERENCE, Load
+from loomlab.bench.lane import REFERENCE, REFERENCE_LANE, Lane
+from loomlab.bench.loads import Load
 from loomlab.bench.reference import reference_table
 
 CSV = """# started on Mon Nov 30 00:53:54 2026
@@ -122,7 +123,7 @@ def runs(rate: float, figures: dict[str, float], n: int = 5) -> dict:
 
 class ReferenceColumnsTest(unittest.TestCase):
     def test_the_counts_are_columns_only_where_the_reference_has_them(self):
-        load = Load("open", "k6/sleep.js", "open", {}, modes=("virtual", REFERENCE))
+        load = Load("open", "k6/sleep.js", "open", {}, lanes=(Lane("virtual"), REFERENCE_LANE))
         counted = {
             "virtual": runs(100.0, {"syscalls_per_req": 12.0}),
             REFERENCE: runs(100.0, {"syscalls_per_req": 8.0}),

@@ -21,8 +21,9 @@ from . import jdks, quota, verdict
 from .cli import parser
 from .compare import compare
 from .engines import Engines
-from .loads import SERVES, Knob, Suite, with_column, with_reference
-from .plan import planned_seconds, suite_modes, total_seconds
+from .lane import VIRTUAL, Knob, Lane
+from .loads import SERVES, Suite, with_column, with_reference
+from .plan import modes_named, planned_seconds, suite_lanes, total_seconds
 from .profiles import PROFILES, suites
 from .progress import Progress
 from .report import finish, run_meta
@@ -54,8 +55,11 @@ def chosen_suites(args) -> list[Suite]:
             raise LabError(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
     if args.knobs is not None:
         for load in (ld for s in chosen for ld in s.loads):
-            load.knobs = {c: k for c, k in load.knobs.items() if args.knobs != "none" and re.search(args.knobs, c)}
-            load.modes = tuple(m for m in load.modes if "[" not in m or m in load.knobs)
+            load.lanes = tuple(
+                lane
+                for lane in load.lanes
+                if not lane.setting or (args.knobs != "none" and re.search(args.knobs, lane.key))
+            )
     return chosen
 
 
@@ -92,7 +96,9 @@ def columns(args, chosen: list[Suite]) -> None:
         if args.jdk and len(jdks.parse(args.jdk)) > 1:
             raise LabError("--minimal runs on one JDK: its column has no metrics to compare JDKs by")
         minimal = Knob(jar=args.minimal_jar, bare=True)
-        with_column(chosen, "minimal", minimal, where=lambda load, mode: mode == "virtual" and load.script in SERVES)
+        with_column(
+            chosen, "minimal", minimal, where=lambda load, lane: lane == Lane(VIRTUAL) and load.script in SERVES
+        )
 
 
 def named(text: str, option: str, form: str) -> tuple[str, str]:
@@ -111,11 +117,11 @@ def build_of(text: str) -> tuple[str, str]:
     return name, jar
 
 
-def announce(settings: RunSettings, chosen: list[Suite], modes: set[str], listed: bool, lanes: int = 1) -> Progress:
+def announce(settings: RunSettings, chosen: list[Suite], modes: set[Lane], listed: bool, lanes: int = 1) -> Progress:
     """Prints the plan (`listed`: each suite and mode too) and returns its progress; `lanes`: the JDKs
     each mode runs on."""
     total_loads = sum(len(s.loads) for s in chosen)
-    plans = [(s, m, planned_seconds(s, m, settings)) for s in chosen for m in suite_modes(s, modes)]
+    plans = [(s, m, planned_seconds(s, m, settings)) for s in chosen for m in suite_lanes(s, modes)]
     planned = total_seconds(chosen, modes, settings) * lanes
     most = total_seconds(chosen, modes, settings, settings.max_rounds) * lanes
     print(
@@ -133,7 +139,7 @@ def announce(settings: RunSettings, chosen: list[Suite], modes: set[str], listed
             )
         for s, m, plan in plans:
             print(
-                f"  {s.workload}{' / ' + s.variant if s.variant else ''} {m}: start-up and warm-up "
+                f"  {s.workload}{' / ' + s.variant if s.variant else ''} {m.key}: start-up and warm-up "
                 f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}"
             )
     return Progress(total_loads, planned)
@@ -149,7 +155,7 @@ def main(argv=None):
         raise LabError("--loadgen, --java and --out are needed to run (./lab bench passes them)")
     chosen = chosen_suites(args)
     columns(args, chosen)
-    modes = {m for m in args.mode.split(",") if m}
+    modes = modes_named(args.mode)
     wanted = jdks.parse(args.jdk) if args.jdk else []
     if len(wanted) > 1 and not settings.interleave:
         raise LabError("--jdk with several JDKs runs them in the same rounds: it cannot run with --blocks")
@@ -167,7 +173,7 @@ def main(argv=None):
     try:
         sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
     finally:
-        in_cgroups = any(k.quota_cpus is not None for s in chosen for ld in s.loads for k in ld.knobs.values())
+        in_cgroups = any(lane.knob.quota_cpus is not None for s in chosen for ld in s.loads for lane in ld.lanes)
         if in_cgroups and (left := quota.remove()):
             print(f"cgroups left behind (a JVM still in them?): {', '.join(map(str, left))}", flush=True)
     print("\n".join(jdks.comparison(sections)), flush=True)

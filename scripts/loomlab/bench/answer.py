@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from loomlab import labreport as lr
 
 from . import verdict
-from .loads import MODES
+from .lane import MODE_COLUMNS
 from .workloads import MODULES
 
 # A mode at this fraction of its Little's-law bound has reached it: the bound binds.
@@ -89,7 +89,7 @@ def carried(section: Mapping) -> verdict.Verdict | None:
 def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
     """(winner, by how much, rounds, cause) of one section, or None where fewer than two modes ran."""
     results = section["results"]
-    modes = [m for m in MODES if m in results and results[m]["runs"]]
+    modes = [m for m in MODE_COLUMNS if m in results and results[m]["runs"]]
     v = carried(section) or verdict.decide(results, modes)
     if v is None:
         return None
@@ -106,7 +106,7 @@ def figures_per_mode(section: Mapping) -> str:
     """Each mode's median req/s and p99 (ms) over its rounds: "worker 490 (1,012 ms), ..."."""
     results = section["results"]
     parts = []
-    for m in MODES:
+    for m in MODE_COLUMNS:
         if m in results and results[m]["runs"]:
             agg = lr.aggregate(results[m]["runs"])
             p99 = agg["p99"].median if "p99" in agg else math.nan

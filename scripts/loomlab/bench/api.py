@@ -10,8 +10,9 @@ from .figures import figures_from
 from .flames import COLUMNS, bare, category_of, read_collapsed
 from .jobrun import BEGIN as LOADGEN_RUN
 from .jobrun import read as loadgen_run
-from .loads import MODES, Load, Scale, Suite
-from .plan import planned_seconds, suite_modes
+from .lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Lane
+from .loads import Load, Scale, Suite
+from .plan import modes_named, planned_seconds, suite_lanes
 from .profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
 from .profiles import suites
 from .progress import Progress
@@ -30,7 +31,7 @@ __all__ = [
     "CPU_INTERVAL_NS",
     "JVM_FLAGS",
     "LOADGEN_RUN",
-    "MODES",
+    "MODE_COLUMNS",
     "MODULES",
     "Profiler",
     "Progress",
@@ -57,6 +58,11 @@ __all__ = [
     "run_meta",
     "runner_file",
     "sleep",
-    "suite_modes",
+    "suite_lanes",
+    "modes_named",
+    "Lane",
+    "WORKER",
+    "VIRTUAL",
+    "REACTIVE",
     "suites",
 ]

@@ -14,7 +14,7 @@ from loomlab.htmlreport import COLORS
 from loomlab.render import render
 
 from .answer import verdict_of
-from .loads import MODES
+from .lane import MODE_COLUMNS
 from .records import Results, Section, read_results
 
 LABEL_W, PANEL_W, BAR_H, GAP = 330, 250, 13, 18
@@ -50,7 +50,7 @@ def groups(sections: list[Section]) -> list[Group]:
         if verdict is None:
             continue
         results = s["results"]
-        modes = [m for m in MODES if m in results and results[m]["runs"]]
+        modes = [m for m in MODE_COLUMNS if m in results and results[m]["runs"]]
         agg = {m: lr.aggregate(results[m]["runs"]) for m in modes}
         rps = {m: agg[m]["throughput"].median for m in modes}
         p99 = {m: agg[m]["p99"].median if "p99" in agg[m] else math.nan for m in modes}
@@ -95,7 +95,7 @@ def chart_svg(results: Results) -> str:
 def legend(drawn: list[str]) -> list[tuple[str, str, float]]:
     """(mode, colour, x) of each mode drawn, in report order, spaced by the length of its name."""
     out, x = [], 4.0
-    for m in (m for m in MODES if m in drawn):
+    for m in (m for m in MODE_COLUMNS if m in drawn):
         out.append((m, COLORS[m], x))
         x += 24 + 6.5 * len(m)
     return out

@@ -10,7 +10,7 @@ import math
 from loomlab import labreport as lr
 
 from . import verdict
-from .loads import MODES
+from .lane import MODE_COLUMNS
 from .workloads.mixed import SHORT_P99, cores, crossover_ms
 
 
@@ -44,7 +44,7 @@ def mixed_summary(sections: list[dict]) -> lr.Table:
     """One row per C of the sweep (the suite's closed loads). Long because each row puts the
     predicted bounds, the measured rates and the ratio with its interval side by side."""
     sweep = [s for s in sections if s["workload"] == "mixed" and "CPU_MS" in s["env"] and "LONG_SHARE" not in s["env"]]
-    modes = [m for m in MODES if any(m in s["results"] for s in sweep)]
+    modes = [m for m in MODE_COLUMNS if any(m in s["results"] for s in sweep)]
     t = lr.Table(["C ms", *[f"{m} req/s" for m in modes], "virtual / worker", "state", "worker: T/(W+C)", "cores: N/C"])
     threads, n = math.nan, math.nan
     for s in sweep:

@@ -140,7 +140,7 @@ def cpu_ms_per_request(figures: dict) -> float:
 def flames_table(load: Load, results: dict) -> lr.Table | None:
     """Per mode: the profiled run against the rounds (the profiler's cost), the CPU per request the
     samples account for, by category, the KiB allocated per request, and the flame graphs."""
-    profiled = {m: results[m]["profiled"] for m in load.modes if "profiled" in results.get(m, {})}
+    profiled = {m: results[m]["profiled"] for m in load.columns if "profiled" in results.get(m, {})}
     if not profiled:
         return None
     t = lr.Table(
@@ -175,7 +175,7 @@ def frames_table(load: Load, results: dict, key: str = "cpu_frames_us", most: in
     """The frames whose CPU (us) or allocation (KiB) per request differ most between the profiled
     modes, each frame with everything it called; a frame whose figures equal a listed one's in every
     mode (a caller on the same path) is left out."""
-    profiled = {m: results[m]["profiled"][key] for m in load.modes if "profiled" in results.get(m, {})}
+    profiled = {m: results[m]["profiled"][key] for m in load.columns if "profiled" in results.get(m, {})}
     if len(profiled) < 2:
         return None
     frames = set().union(*profiled.values())

@@ -11,7 +11,6 @@ code (loads, verdict, answer, report), read from the runs' files.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 from loomlab import LabError, command
 
 from . import answer, figures
+from .lane import Lane
 from .loads import Load, effective_bound
 from .tables import load_table
 from .workloads import find_load
@@ -68,7 +68,7 @@ def answer_of(
     results_dir: Path,
     script: str,
     target: str,
-    modes: list[str],
+    lanes: list[Lane],
     rounds: int,
     env: dict[str, str],
     pools: dict,
@@ -76,9 +76,9 @@ def answer_of(
 ) -> tuple[dict, str]:
     """(the section ./lab bench would report, its text) from the rounds' files: k6's raw summaries
     (k6/run.sh) or loadgen's runs (jobrun: their figures as the engine gave them)."""
-    load = dataclasses.replace(load or find_load(script, env), modes=tuple(modes))
+    load = (load or find_load(script, env)).in_lanes(lanes)
     results = {}
-    for mode in modes:
+    for mode in load.columns:
         runs = []
         for r in range(1, rounds + 1):
             path = results_dir / f"{script.removesuffix('.js')}-{target}-{mode}-r{r}.json"
@@ -94,7 +94,7 @@ def answer_of(
         "load": load.name,
         "results": results,
         "rate": load.rate,
-        "bounds": {m: effective_bound(load, m, pools) for m in modes},
+        "bounds": {m: effective_bound(load, m, pools) for m in load.columns},
     }
     table = answer.answer_table([section], local="")
     text = (
@@ -122,7 +122,13 @@ def main(argv: list[str]) -> int:
         return bounds(args.target, args.expect)
     env = dict(os.environ)
     _, text = answer_of(
-        Path(args.results), args.script, args.target, args.modes.split(), args.rounds, env, pools_of(args.url)
+        Path(args.results),
+        args.script,
+        args.target,
+        [Lane.parse(m) for m in args.modes.split()],
+        args.rounds,
+        env,
+        pools_of(args.url),
     )
     print(text, flush=True)
     return 0

@@ -43,6 +43,7 @@ from loomlab import labreport as lr
 
 from .engines.loadgen import Loadgen, run_env
 from .jobanswer import answer_of, bounds, pools_of
+from .lane import WORKER, Lane
 from .loads import Load
 from .procstat import ChildrenCpu
 from .settings import RunSettings
@@ -69,7 +70,7 @@ def load_of(script: str, name: str, env: Mapping[str, str]) -> Load:
 
 
 def run(
-    load: Load, lane: str, target: str, out: Path, label: str, warmup: bool, engine: Loadgen, paused: bool = False
+    load: Load, lane: Lane, target: str, out: Path, label: str, warmup: bool, engine: Loadgen, paused: bool = False
 ) -> dict:
     """One run: {"summary": loadgen's own, "figures", "exit", "gen_cpu_s", "engine", "version"}.
     Its clock starts once the service answers this pod (/api/info, within READY_WAIT_S): a new pod's
@@ -142,7 +143,7 @@ SHARED = ("VUS", "RATE", "MAX_VUS")
 def share(load: Load, i: int, n: int) -> Load:
     """Runner i's share of `load` split over n runners: each of SHARED divided, the remainder to the
     first runners (500 users over 3: 167, 167, 166). A ramp or a stream of bodies is not split."""
-    if "STAGES" in load.env or (load.request is not None and load.request(run_env(load, "worker", False)).bodies):
+    if "STAGES" in load.env or (load.request is not None and load.request(run_env(load, Lane(WORKER), False)).bodies):
         raise LabError(f"{load.name}: a ramp or a stream of bodies is sent by one runner (--runners 1)")
 
     def part(env: dict) -> dict:
@@ -161,7 +162,9 @@ def share(load: Load, i: int, n: int) -> Load:
 def rounds(load: Load, env: Mapping[str, str], results: Path, engine: Loadgen) -> int:
     """Every target's modes in interleaved rounds, then its answer; the worst exit of them."""
     script, n = env["SCRIPT"], int(env.get("ROUNDS", "1"))
-    modes = env.get("MODES", "").split() or list(load.modes)
+    if env.get("MODES", "").split():
+        load = load.in_lanes(Lane.parse(key) for key in env["MODES"].split())
+    lanes = list(load.lanes)
     status = 0
     for target in env.get("TARGETS", "http://loom-lab-jvm:8080").split():
         name = target.split("://", 1)[-1].split(":", 1)[0].split("/", 1)[0]
@@ -169,17 +172,18 @@ def rounds(load: Load, env: Mapping[str, str], results: Path, engine: Loadgen) -
             return code
         stem = f"{script.removesuffix('.js')}-{name}"
         for w in range(1, int(env.get("WARMUPS", "1")) + 1):
-            for mode in modes:
-                print(f"== warm-up {w}, {script} on {target}, mode {mode} (not counted)", flush=True)
-                run(load, mode, target, results / f"warmup-{stem}-{mode}-{w}.summary.json", "warm-up", True, engine)
+            for lane in lanes:
+                print(f"== warm-up {w}, {script} on {target}, mode {lane.key} (not counted)", flush=True)
+                warm = results / f"warmup-{stem}-{lane.key}-{w}.summary.json"
+                run(load, lane, target, warm, "warm-up", True, engine)
         for r in range(1, n + 1):
-            for mode in lr.rotated(modes, r - 1):
-                print(f"== round {r}/{n}, {script} on {target}, mode {mode}", flush=True)
-                label = f"round {r} {script} {mode} on {name}"
-                got = run(load, mode, target, results / f"{stem}-{mode}-r{r}.summary.json", label, False, engine)
-                (results / f"{stem}-{mode}-r{r}.json").write_text(json.dumps(got))
+            for lane in lr.rotated(lanes, r - 1):
+                print(f"== round {r}/{n}, {script} on {target}, mode {lane.key}", flush=True)
+                label = f"round {r} {script} {lane.key} on {name}"
+                got = run(load, lane, target, results / f"{stem}-{lane.key}-r{r}.summary.json", label, False, engine)
+                (results / f"{stem}-{lane.key}-r{r}.json").write_text(json.dumps(got))
                 status = max(status, got["exit"])
-        _, text = answer_of(results, script, name, modes, n, dict(env), pools_of(target), load)
+        _, text = answer_of(results, script, name, lanes, n, dict(env), pools_of(target), load)
         print(text, flush=True)
     return status
 
@@ -215,7 +219,7 @@ def main(argv: list[str], env: Mapping[str, str] = os.environ) -> int:
         i = int(env.get("JOB_COMPLETION_INDEX", "0"))
         load, out = share(load, i, runners), results / f"part{i}.json"
     engine = Loadgen(loadgen, results=runners > 1, samples=env.get("SAMPLES") == "1")
-    result = run(load, env["LANE"], target, out, label, warmup, engine, paused=env.get("PAUSED") == "1")
+    result = run(load, Lane.parse(env["LANE"]), target, out, label, warmup, engine, paused=env.get("PAUSED") == "1")
     sys.stdout.write(printed(result))
     sys.stdout.flush()
     return int(result["exit"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from loomlab import labreport as lr
 
 from . import verdict
-from .loads import Load, base_mode
+from .loads import Load
 
 # (figure, key, tie margin, the word when the knob's figure is higher, when lower)
 FIGURES = (
@@ -36,11 +36,15 @@ def change(knob_runs: list[dict], default_runs: list[dict]) -> str:
 
 def knobs_table(load: Load, results: dict) -> lr.Table | None:
     """Each knob column over its mode's default: req/s, p99, CPU per request and peak RSS."""
-    columns = [c for c in load.knobs if results.get(c, {}).get("runs") and results.get(base_mode(c), {}).get("runs")]
-    if not columns:
+    lanes = [
+        lane
+        for lane in load.lanes
+        if lane.setting and results.get(lane.key, {}).get("runs") and results.get(lane.default.key, {}).get("runs")
+    ]
+    if not lanes:
         return None
     t = lr.Table(["knob", *(f"{name} / default" for name, *_ in FIGURES), "what it changes"])
-    for c in columns:
-        mine, default = results[c]["runs"], results[base_mode(c)]["runs"]
-        t.add(c, *(verdict.paired(mine, default, key) for _, key, *_ in FIGURES), change(mine, default))
+    for lane in lanes:
+        mine, default = results[lane.key]["runs"], results[lane.default.key]["runs"]
+        t.add(lane.key, *(verdict.paired(mine, default, key) for _, key, *_ in FIGURES), change(mine, default))
     return t

@@ -7,70 +7,26 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from loomlab import ROOT
 
 from .arrivals import Request
+from .lane import MODES, OFFLOAD, REACTIVE, REFERENCE_LANE, RX, THREADED, VIRTUAL, Knob, Lane
 
 MATRIX = {k: v for k, v in json.loads((ROOT / "k6/lib/modes.json").read_text()).items() if k != "about"}
-
-# VIRTUAL_RX: a variant of the virtual mode measured as a column of its own where the matrix lists
-# it (db, product): the request's virtual thread awaits the reactive clients (k6 CLIENTS=reactive).
-VIRTUAL_RX = "virtual+rx"
-# REACTIVE_OFFLOAD: the reactive mode of the mixed workload with its CPU work moved off the event
-# loop to the worker pool (k6 OFFLOAD=true), a column beside the naive form that keeps it on the loop.
-REACTIVE_OFFLOAD = "reactive+offload"
-# The execution models, in report order.
-MODES = ("worker", "virtual", "reactive", REACTIVE_OFFLOAD, VIRTUAL_RX)
-# REFERENCE: no mode of the service but a minimal server beside it (reference.py), a column after
-# the modes where a load's script is one it serves (k6 MODE=reference).
-REFERENCE = "reference"
+# The matrix's key for the workloads whose virtual mode can await the reactive clients.
+MATRIX_RX = "virtual+rx"
 
 
-def modes_of(key: str, with_rx: bool = False, with_offload: bool = False) -> tuple:
-    """A workload's modes (or 'copy', 'ingest-grpc'), in report order; with_rx adds the virtual+rx
-    column where the workload has it, with_offload the reactive+offload column."""
-    modes = tuple(m for m in MODES if m in MATRIX[key])
-    modes += (REACTIVE_OFFLOAD,) if with_offload and "reactive" in modes else ()
-    return modes + ((VIRTUAL_RX,) if with_rx and key in MATRIX[VIRTUAL_RX] else ())
-
-
-# The models that hold a thread per request: what the JDBC-only variants compare.
-THREADED = ("worker", "virtual")
-
-
-def base_mode(column: str) -> str:
-    """The mode a column runs: itself, or a knob column's mode ("virtual[carriers=1]": virtual)."""
-    return column.split("[", 1)[0]
-
-
-def k6_mode(column: str) -> dict:
-    """The k6 environment that selects a column: its MODE, and CLIENTS or OFFLOAD for the variants."""
-    mode = base_mode(column)
-    if mode == VIRTUAL_RX:
-        return {"MODE": "virtual", "CLIENTS": "reactive"}
-    if mode == REACTIVE_OFFLOAD:
-        return {"MODE": "reactive", "OFFLOAD": "true"}
-    return {"MODE": mode}
-
-
-@dataclass(frozen=True)
-class Knob:
-    """One setting a user tunes, changed from the suite's: the service's environment and JVM flags
-    it adds, and what it changes in /api/info's pools (so a column's bound is its own)."""
-
-    env: dict = field(default_factory=dict)
-    jvm_flags: tuple[str, ...] = ()
-    pools: dict = field(default_factory=dict)
-    jar: str = ""  # another build of the service (./lab ab REV: that commit's quarkus-run.jar)
-    # A jar without the service's management endpoints (the minimal application, procstat.py): ready at
-    # its first answer, its CPU, RSS and threads read from /proc.
-    bare: bool = False
-    # A cgroup of its own, as a pod's container (quota.py): its CPU quota (0: none), or None: no cgroup.
-    quota_cpus: float | None = None
+def modes_of(key: str, with_rx: bool = False, with_offload: bool = False) -> tuple[Lane, ...]:
+    """A workload's lanes (or 'copy', 'ingest-grpc'), in report order; with_rx adds the virtual+rx
+    lane where the workload has it, with_offload the reactive+offload lane."""
+    lanes = tuple(lane for lane in MODES if not lane.client and lane.mode in MATRIX[key])
+    lanes += (Lane(REACTIVE, OFFLOAD),) if with_offload and Lane(REACTIVE) in lanes else ()
+    return lanes + ((Lane(VIRTUAL, RX),) if with_rx and key in MATRIX[MATRIX_RX] else ())
 
 
 @dataclass
@@ -82,12 +38,14 @@ class Load:
     script: str
     scenario: str
     env: dict
-    # (mode, pools from /api/info) -> the Little's-law bound on throughput (req/s), or None.
-    bound: Callable[[str, dict], float] | None = None
+    # (lane, pools from /api/info) -> the Little's-law bound on throughput (req/s), or None.
+    bound: Callable[[Lane, dict], float] | None = None
     # pools -> expected latency figures (ms) to print beside the measured ones, e.g. E[max].
     expect: Callable[[dict], dict] | None = None
-    seed: dict = field(default_factory=dict)  # mode -> {figure: value}
-    modes: tuple = THREADED
+    seed: dict = field(default_factory=dict)  # column -> {figure: value}
+    # The columns it is measured in, in report order: the modes, a knob column (a mode with one setting
+    # changed, in the same rounds as its default column: workloads/knobs.py), the reference server.
+    lanes: tuple[Lane, ...] = THREADED
     timeout_s: int = 300
     extra: tuple = ()  # custom k6 trends to report: (metric, label, stat)
     warmups: int | None = None  # None: --warmups
@@ -106,14 +64,26 @@ class Load:
     est_s: float | dict = 10.0  # planned seconds of one run (or mode -> seconds), for the time left
     warmup_est_s: float | dict | None = None  # planned seconds of one warm-up run (None: est_s)
     k6_cpus: str = ""  # the CPUs k6 runs on (a taskset list, e.g. "0"); "": any
-    # Knob columns ("<mode>[<setting>]", e.g. "virtual[carriers=1]"), each in `modes` too: a mode
-    # with one setting changed, in the same rounds as its default column (workloads/knobs.py).
-    knobs: dict[str, Knob] = field(default_factory=dict)
     # The request of one arrival, from the run's environment (the load's, a warm-up's overrides, and
-    # the column's k6_mode: MODE, CLIENTS, ...); None: only k6 sends this load so far.
+    # the lane's k6_env: MODE, CLIENTS, ...); None: only k6 sends this load so far.
     request: Callable[[dict], Request] | None = None
     # Count the server's system calls during each run, perf's tracepoints (syscalls.py), in every column.
     syscalls: bool = False
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Its lanes' names, in report order: the keys of its results."""
+        return tuple(lane.key for lane in self.lanes)
+
+    def lane(self, column: str) -> Lane:
+        """The lane of one of its columns (by name, as its results are keyed)."""
+        return next(lane for lane in self.lanes if lane.key == column)
+
+    def in_lanes(self, lanes: Iterable[Lane]) -> Load:
+        """This load in `lanes` (read back by name at an edge: results.json, a Job's MODES), each with
+        this load's own setting where it has that column; another's without its setting."""
+        known = {lane.key: lane for lane in self.lanes}
+        return replace(self, lanes=tuple(known.get(lane.key, lane) for lane in lanes))
 
 
 @dataclass
@@ -135,11 +105,6 @@ class Suite:
     service_cpus: str = ""  # the CPUs the service's JVM runs on (a taskset list, e.g. "1"); "": any
 
 
-def knob_of(suite: Suite, column: str) -> Knob:
-    """The setting a knob column changes from the suite's (none for a mode's default column)."""
-    return next((ld.knobs[column] for ld in suite.loads if column in ld.knobs), Knob())
-
-
 def on_cpus(cmd: list[str], cpus: str) -> list[str]:
     """`cmd` held to the CPUs of a taskset list (its threads, and the JVM's view of its processors:
     availableProcessors follows the affinity mask); unchanged for "" (any CPU)."""
@@ -155,41 +120,41 @@ def with_reference(chosen: list[Suite]) -> None:
     time is the fastest mode's (it is bound like the virtual and reactive modes: by the users)."""
     for suite in chosen:
         for load in suite.loads:
-            if load.script not in SERVES or REFERENCE in load.modes:
+            if load.script not in SERVES or REFERENCE_LANE in load.lanes:
                 continue
-            load.modes = (*load.modes, REFERENCE)
+            load.lanes = (*load.lanes, REFERENCE_LANE)
             for name in ("est_s", "warmup_est_s"):
                 est = getattr(load, name)
                 if isinstance(est, dict) and est:
-                    setattr(load, name, {**est, REFERENCE: min(est.values())})
+                    setattr(load, name, {**est, REFERENCE_LANE.key: min(est.values())})
 
 
 def with_column(
-    chosen: list[Suite], setting: str, knob: Knob, where: Callable[[Load, str], bool] = lambda load, mode: True
+    chosen: list[Suite], setting: str, knob: Knob, where: Callable[[Load, Lane], bool] = lambda load, lane: True
 ) -> None:
     """Adds to every load of `chosen` a column "<mode>[SETTING]" per mode it runs (the reference
     server's aside): the same mode with `knob`, in the same rounds, planned as long as the mode; each
     section's knobs table gives it against the mode (./lab ab: another build; --aot-cache: the JVM
-    with an AOT cache); `where(load, mode)`: the loads and modes that get one (--minimal: the
+    with an AOT cache); `where(load, lane)`: the loads and modes that get one (--minimal: the
     minimal application's one endpoint)."""
     for suite in chosen:
         for load in suite.loads:
-            modes = [m for m in load.modes if m != REFERENCE and "[" not in m and where(load, m)]
-            columns = {f"{m}[{setting}]": knob for m in modes}
-            # Before the reference server's column: the columns' order is the rounds' (plan.suite_modes).
-            own = tuple(m for m in load.modes if m != REFERENCE)
-            load.modes = (*own, *columns, *((REFERENCE,) if REFERENCE in load.modes else ()))
-            load.knobs = {**load.knobs, **columns}
-            load.est_s = planned_as_modes(load.est_s, columns)
-            load.warmup_est_s = planned_as_modes(load.warmup_est_s, columns)
+            new = tuple(
+                lane.with_setting(setting, knob) for lane in load.lanes if lane.is_default and where(load, lane)
+            )
+            # Before the reference server's column: the columns' order is the rounds' (plan.suite_lanes).
+            own = tuple(lane for lane in load.lanes if lane != REFERENCE_LANE)
+            load.lanes = (*own, *new, *((REFERENCE_LANE,) if REFERENCE_LANE in load.lanes else ()))
+            load.est_s = planned_as_modes(load.est_s, new)
+            load.warmup_est_s = planned_as_modes(load.warmup_est_s, new)
 
 
-def planned_as_modes(est: Any, columns) -> Any:
-    """A load's planned seconds (per column, or one figure for all) with each of `columns` planned as
-    long as its mode (the longest where its mode has no figure)."""
+def planned_as_modes(est: Any, lanes: tuple[Lane, ...]) -> Any:
+    """A load's planned seconds (per column, or one figure for all) with each of `lanes` planned as
+    long as its mode's default column (the longest where that has no figure)."""
     if not isinstance(est, dict) or not est:
         return est
-    return {**est, **{c: est.get(base_mode(c), max(est.values())) for c in columns}}
+    return {**est, **{lane.key: est.get(lane.default.key, max(est.values())) for lane in lanes}}
 
 
 @dataclass(frozen=True)
@@ -234,18 +199,18 @@ def service_pools(pools: dict) -> dict:
     return {k: v * r if k in POD_CAPACITIES and isinstance(v, int | float) else v for k, v in pools.items()}
 
 
-def mode_bound(load: Load, mode: str, pools: dict) -> float:
-    """The Little's-law bound of a mode's pools on a load (NaN where the load has none); a knob
+def mode_bound(load: Load, column: str, pools: dict) -> float:
+    """The Little's-law bound of a column's pools on a load (NaN where the load has none); a knob
     column's with the pools its setting changes."""
     if not load.bound:
         return math.nan
-    knob = load.knobs.get(mode, Knob())
-    return load.bound(base_mode(mode), {**pools, **knob.pools})
+    lane = load.lane(column)
+    return load.bound(lane.default, {**pools, **lane.knob.pools})
 
 
-def effective_bound(load: Load, mode: str, pools: dict) -> float:
-    """The Little's-law bound of a load in a mode; an open load cannot exceed its arrival rate."""
-    b = mode_bound(load, mode, pools)
+def effective_bound(load: Load, column: str, pools: dict) -> float:
+    """The Little's-law bound of a load in a column; an open load cannot exceed its arrival rate."""
+    b = mode_bound(load, column, pools)
     return min(b, load.rate) if load.rate is not None and not math.isnan(b) else b
 
 
@@ -274,7 +239,7 @@ def open_load(
     reference: float,
     of_what: str,
     seconds: int,
-    bound: Callable[[str, dict], float],
+    bound: Callable[[Lane, dict], float],
     env: dict,
     max_vus: int,
     duration_var: str = "DURATION",

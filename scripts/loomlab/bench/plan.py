@@ -6,21 +6,33 @@ from __future__ import annotations
 
 import argparse
 
-from .loads import MODES, REFERENCE, Load, Suite, base_mode, with_reference
+from loomlab import LabError
+
+from .lane import MODE_COLUMNS, MODES, REFERENCE_LANE, Lane
+from .loads import Load, Suite, with_reference
 from .profiles import suites
 from .settings import RunSettings
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
 
-def suite_modes(suite: Suite, modes: set) -> list[str]:
-    """The suite's columns in report order: the modes --mode keeps, their knob columns, and the
-    reference server where its loads have it (beside whichever modes run)."""
-    knobs = list(dict.fromkeys(c for ld in suite.loads for c in ld.knobs))
+def modes_named(text: str) -> set[Lane]:
+    """--mode's modes, comma-separated column names ("virtual,virtual+rx"; none: every mode)."""
+    named = {m for m in text.split(",") if m}
+    if unknown := named - set(MODE_COLUMNS):
+        raise LabError(f"--mode {text}: no mode {', '.join(sorted(unknown))} (modes: {', '.join(MODE_COLUMNS)})")
+    return {lane for lane in MODES if lane.key in named}
+
+
+def suite_lanes(suite: Suite, modes: set[Lane]) -> list[Lane]:
+    """The suite's lanes in report order: the modes `modes` keeps (all where it is empty), their knob
+    columns, and the reference server where its loads have it (beside whichever modes run)."""
+    knobs = list(dict.fromkeys(lane for ld in suite.loads for lane in ld.lanes if lane.setting))
     return [
-        m
-        for m in (*MODES, *knobs, REFERENCE)
-        if any(m in ld.modes for ld in suite.loads) and (not modes or base_mode(m) in modes or m == REFERENCE)
+        lane
+        for lane in (*MODES, *knobs, REFERENCE_LANE)
+        if any(lane in ld.lanes for ld in suite.loads)
+        and (not modes or lane.default in modes or lane == REFERENCE_LANE)
     ]
 
 
@@ -34,24 +46,24 @@ def repeats_of(load: Load, settings: RunSettings) -> int:
     return settings.repeats if load.repeats is None else min(load.repeats, settings.repeats)
 
 
-def planned_seconds(suite: Suite, mode: str, settings: RunSettings) -> dict:
-    """What one mode of a suite should take: start-up and warm-up, then each load's least rounds."""
-    first = next(ld for ld in suite.loads if mode in ld.modes)
+def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
+    """What one lane of a suite should take: start-up and warm-up, then each load's least rounds."""
+    first = next(ld for ld in suite.loads if lane in ld.lanes)
     least_runs = min(2, settings.warmups, first.warmups or 2)
 
     def per_mode(v):
-        return v.get(mode, 0.0) if isinstance(v, dict) else v
+        return v.get(lane.key, 0.0) if isinstance(v, dict) else v
 
     warm = max(warmup_seconds(suite, settings), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(ld): repeats_of(ld, settings) * per_mode(ld.est_s) for ld in suite.loads if mode in ld.modes}
+    runs = {id(ld): repeats_of(ld, settings) * per_mode(ld.est_s) for ld in suite.loads if lane in ld.lanes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
 
-def total_seconds(chosen: list[Suite], modes: set, settings: RunSettings, rounds: int | None = None) -> float:
+def total_seconds(chosen: list[Suite], modes: set[Lane], settings: RunSettings, rounds: int | None = None) -> float:
     """The planned seconds of the suites in every mode they have, at `rounds` rounds per load (at
     least --repeats; default: --repeats)."""
     scale = max(rounds or settings.repeats, settings.repeats) / max(settings.repeats, 1)
-    plans = [planned_seconds(s, m, settings) for s in chosen for m in suite_modes(s, modes)]
+    plans = [planned_seconds(s, m, settings) for s in chosen for m in suite_lanes(s, modes)]
     return sum(p["start"] + sum(p["runs"].values()) * scale for p in plans)
 
 

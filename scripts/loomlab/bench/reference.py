@@ -12,7 +12,8 @@ import math
 from loomlab import labreport as lr
 
 from . import verdict
-from .loads import REFERENCE, Load
+from .lane import REFERENCE
+from .loads import Load
 
 # Each figure the table sets against the reference's: (its column, its key in a run, digits, its name
 # in the ratio's column).
@@ -32,7 +33,7 @@ def reference_table(load: Load, results: dict) -> lr.Table | None:
     per request (and OPTIONAL's figures, where read), each with the median of the per-round ratios
     and its interval (verdict.CONFIDENCE)."""
     ref = results.get(REFERENCE, {}).get("runs", [])
-    modes = [m for m in load.modes if m != REFERENCE and results.get(m, {}).get("runs")]
+    modes = [m for m in load.columns if m != REFERENCE and results.get(m, {}).get("runs")]
     if not ref or not modes:
         return None
     figures = FIGURES + tuple(f for f in OPTIONAL if any(not math.isnan(run.get(f[1], math.nan)) for run in ref))

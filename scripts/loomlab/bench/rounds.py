@@ -17,8 +17,9 @@ from loomlab import labreport as lr
 
 from . import flames, verdict
 from . import jdks as jdks_mod
-from .loads import MODES, REFERENCE, Load, Suite
-from .plan import planned_seconds, repeats_of, suite_modes, warmup_seconds
+from .lane import MODES, REFERENCE, Lane
+from .loads import Load, Suite
+from .plan import planned_seconds, repeats_of, suite_lanes, warmup_seconds
 from .progress import Progress
 from .runner import Service
 from .sections import print_section, section_of
@@ -31,22 +32,27 @@ def slug_of(tag: str, load: Load) -> str:
     return f"{tag}-{re.sub(r'[^A-Za-z0-9.]+', '_', load.name.split(' (')[0]).strip('_')}"
 
 
-def ready(service: ServiceUnderTest, mode: str) -> dict:
+def ready(service: ServiceUnderTest, lane: Lane) -> dict:
     service.wait_ready()
     info = service.info()
     what = ", ".join(str(info[k]) for k in ("jdk", "imageKind", "server", "go") if k in info)
-    print(f"   {mode}: ready ({what})", flush=True)
+    print(f"   {lane.key}: ready ({what})", flush=True)
     return info
 
 
-def info_of(mode: str, answered: dict, kept: dict) -> dict:
+def info_of(lane: Lane, answered: dict, kept: dict) -> dict:
     """The /api/info a section's pools and bounds come from: a mode's default column's (`answered`
-    where `mode` is one), never a knob column's nor the reference server's (`kept` then)."""
-    return answered if mode in MODES else kept
+    where `lane` is one), never a knob column's nor the reference server's (`kept` then)."""
+    return answered if lane.is_default else kept
+
+
+def default_columns(results: dict) -> list[str]:
+    """The modes' default columns among `results`' keys, in report order: what a verdict compares."""
+    return [lane.key for lane in MODES if lane.key in results]
 
 
 def warm_up(
-    service: ServiceUnderTest, suite: Suite, load: Load, mode: str, slug: str, settings: RunSettings, out: Path
+    service: ServiceUnderTest, suite: Suite, load: Load, lane: Lane, slug: str, settings: RunSettings, out: Path
 ) -> dict:
     """Warm-up, not counted: the JIT compiles this mode's request path on the suite's first load;
     later loads run on the warm JVM. Warm once two runs in a row agree and the JIT had
@@ -56,9 +62,9 @@ def warm_up(
     previous, warm = math.nan, {}
     started = time.monotonic()
     for w in range(warmups):
-        label = f"warm-up {w + 1}/{warmups} {suite.workload} {mode}"
+        label = f"warm-up {w + 1}/{warmups} {suite.workload} {lane.key}"
         print(f"   {label} ...", end="", flush=True)
-        warm = service.run(load, mode, out / "warmup" / f"{slug}-{mode}-{w + 1}.json", label, settings, warmup=True)
+        warm = service.run(load, lane, out / "warmup" / f"{slug}-{lane.key}-{w + 1}.json", label, settings, warmup=True)
         print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
         if (
             w + 1 >= 2
@@ -73,7 +79,7 @@ def warm_up(
 def measured(
     service: ServiceUnderTest,
     load: Load,
-    mode: str,
+    lane: Lane,
     r: int,
     label: str,
     slug: str,
@@ -84,13 +90,13 @@ def measured(
     results: dict,
     i: int,
 ) -> None:
-    """One measured run, booked in results[mode]["runs"] and the progress."""
+    """One measured run, booked in results[lane.key]["runs"] and the progress."""
     print(f"   {progress.label(i)} {label} ...", end="", flush=True)
-    run_json = out / "runs" / f"{slug}-{mode}-{r + 1}.json"
-    fig = service.run(load, mode, run_json, label, settings)
+    run_json = out / "runs" / f"{slug}-{lane.key}-{r + 1}.json"
+    fig = service.run(load, lane, run_json, label, settings)
     eta = progress.tick(plan_s)
-    results[mode]["runs"].append(fig)
-    results[mode].setdefault("first_run", str(run_json.relative_to(out)))
+    results[lane.key]["runs"].append(fig)
+    results[lane.key].setdefault("first_run", str(run_json.relative_to(out)))
     print(
         f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
         f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} ({eta})",
@@ -106,62 +112,61 @@ def interleaved(
     suite: Suite,
     settings: RunSettings,
     out: Path,
-    modes: set,
+    modes: set[Lane],
     progress: Progress,
     start,
     tag: str,
     jdks: Sequence[int | None] = (None,),
 ):
-    """Every lane's service (a mode on a JDK) started and warmed, kept up; each load in rounds, the
+    """Every lane's service (a column on a JDK) started and warmed, kept up; each load in rounds, the
     order of the lanes rotated. Results, verdicts and /api/info come back per JDK (None: the one).
     Long because the rounds' loop is one piece: start and warm every lane, run the rounds while a
     verdict cannot tell, then the pin sites and the flame graphs of each lane."""
-    order = suite_modes(suite, modes)
-    lanes = [(j, m) for m in order for j in jdks]
+    order = suite_lanes(suite, modes)
+    lanes = [lane.on(j) for lane in order for j in jdks]
     results: list[dict] = [{j: {} for j in jdks} for _ in suite.loads]
     verdicts: list[dict] = [{j: None for j in jdks} for _ in suite.loads]
-    services: dict[tuple, ServiceUnderTest] = {}
-    plans: dict = {}
-    warm: dict = {}
+    services: dict[Lane, ServiceUnderTest] = {}
+    plans = {lane: planned_seconds(suite, lane, settings) for lane in order}
+    warm: dict[Lane, dict] = {}
     info: dict[int | None, dict] = {}
     try:
-        for slot, (j, mode) in enumerate(lanes):
-            plans[mode] = planned_seconds(suite, mode, settings)
-            where = {} if j is None else {"jdk": j}
-            services[(j, mode)] = start(suite, mode, lane_tag(tag, j), settings, out, slot, **where)
-            info[j] = info_of(mode, ready(services[(j, mode)], mode), info.get(j, {}))
-            first = next(ld for ld in suite.loads if mode in ld.modes)
-            slug = slug_of(lane_tag(tag, j), first)
-            warm[(j, mode)] = warm_up(services[(j, mode)], suite, first, mode, slug, settings, out)
-            print(f"   warm: {progress.tick(plans[mode]['start'])}", flush=True)
+        for slot, lane in enumerate(lanes):
+            services[lane] = start(suite, lane, lane_tag(tag, lane.jdk), settings, out, slot)
+            info[lane.jdk] = info_of(lane, ready(services[lane], lane), info.get(lane.jdk, {}))
+            first = next(ld for ld in suite.loads if lane.on(None) in ld.lanes)
+            warm[lane] = warm_up(
+                services[lane], suite, first, lane, slug_of(lane_tag(tag, lane.jdk), first), settings, out
+            )
+            print(f"   warm: {progress.tick(plans[lane.on(None)]['start'])}", flush=True)
         for i, load in enumerate(suite.loads):
-            in_load = [(j, m) for j, m in lanes if m in load.modes]
-            in_report_order = [m for m in MODES if m in load.modes and m in order]
+            in_load = [lane for lane in lanes if lane.on(None) in load.lanes]
             least = repeats_of(load, settings)
             cap = max(least, settings.max_rounds)
             results[i] = {
-                j: {m: {"runs": [], "warmup": warm.get((j, m), {})} for jj, m in in_load if jj == j} for j in jdks
+                j: {lane.key: {"runs": [], "warmup": warm.get(lane, {})} for lane in in_load if lane.jdk == j}
+                for j in jdks
             }
             r = 0
             while True:
-                for j, mode in lr.rotated(in_load, r):
-                    on = "" if j is None else f" on JDK {j}"
+                for lane in lr.rotated(in_load, r):
+                    on = "" if lane.jdk is None else f" on JDK {lane.jdk}"
                     measured(
-                        services[(j, mode)],
+                        services[lane],
                         load,
-                        mode,
+                        lane,
                         r,
-                        f"round {r + 1} {suite.workload} {mode}{on} {load.name}",
-                        slug_of(lane_tag(tag, j), load),
+                        f"round {r + 1} {suite.workload} {lane.key}{on} {load.name}",
+                        slug_of(lane_tag(tag, lane.jdk), load),
                         settings,
                         out,
                         progress,
-                        plans[mode]["runs"][id(load)] / least,
-                        results[i][j],
+                        plans[lane.on(None)]["runs"][id(load)] / least,
+                        results[i][lane.jdk],
                         i,
                     )
                 r += 1
-                found = verdicts[i] = {j: verdict.decide(results[i][j], in_report_order) for j in jdks}
+                found = verdicts[i] = {j: verdict.decide(results[i][j], default_columns(results[i][j])) for j in jdks}
                 if r >= cap or (r >= least and all(f is None or f.settled() for f in found.values())):
                     break
                 told = "; ".join(
@@ -172,11 +177,11 @@ def interleaved(
                 )
                 print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
             if len(jdks) > 1:
-                for j, mode in in_load:
-                    results[i][j][mode]["pin_sites"] = jdks_mod.pin_sites(services[(j, mode)].get("/q/metrics"))
+                for lane in in_load:
+                    results[i][lane.jdk][lane.key]["pin_sites"] = jdks_mod.pin_sites(services[lane].get("/q/metrics"))
             for j in jdks:
                 if flames.wanted(settings, suite.workload, load):
-                    on_jdk = {m: services[(jj, m)] for jj, m in in_load if jj == j and m != REFERENCE}
+                    on_jdk = {lane.key: services[lane] for lane in in_load if lane.jdk == j and lane.mode != REFERENCE}
                     flames.profile_load(
                         on_jdk, load, list(on_jdk), results[i][j], slug_of(lane_tag(tag, j), load), settings, out
                     )
@@ -186,30 +191,30 @@ def interleaved(
     return results, verdicts, info
 
 
-def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set, progress: Progress, start, tag: str):
-    """One mode after another, each its least rounds: start, warm up, run every load, stop."""
+def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set[Lane], progress: Progress, start, tag: str):
+    """One lane after another, each its least rounds: start, warm up, run every load, stop."""
     results: list[dict] = [dict() for _ in suite.loads]
     info: dict = {}
-    for mode in suite_modes(suite, modes):
-        plan = planned_seconds(suite, mode, settings)
-        service = start(suite, mode, tag, settings, out)
+    for lane in suite_lanes(suite, modes):
+        plan = planned_seconds(suite, lane, settings)
+        service = start(suite, lane, tag, settings, out)
         try:
-            info = info_of(mode, ready(service, mode), info)
-            first = next(ld for ld in suite.loads if mode in ld.modes)
-            warm = warm_up(service, suite, first, mode, slug_of(tag, first), settings, out)
+            info = info_of(lane, ready(service, lane), info)
+            first = next(ld for ld in suite.loads if lane in ld.lanes)
+            warm = warm_up(service, suite, first, lane, slug_of(tag, first), settings, out)
             print(f"   warm: {progress.tick(plan['start'])}", flush=True)
             for i, load in enumerate(suite.loads):
-                if mode not in load.modes:
+                if lane not in load.lanes:
                     continue
                 least = repeats_of(load, settings)
-                results[i][mode] = {"runs": [], "warmup": warm}
+                results[i][lane.key] = {"runs": [], "warmup": warm}
                 for r in range(least):
                     measured(
                         service,
                         load,
-                        mode,
+                        lane,
                         r,
-                        f"run {r + 1}/{least} {suite.workload} {mode} {load.name}",
+                        f"run {r + 1}/{least} {suite.workload} {lane.key} {load.name}",
                         slug_of(tag, load),
                         settings,
                         out,
@@ -220,8 +225,8 @@ def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set, progress:
                     )
         finally:
             service.stop()
-    # Decided once, after the last mode's runs: the rounds are the i-th run of each mode.
-    verdicts = [verdict.decide(r, [m for m in MODES if m in r]) for r in results]
+    # Decided once, after the last lane's runs: the rounds are the i-th run of each lane.
+    verdicts = [verdict.decide(r, default_columns(r)) for r in results]
     return results, verdicts, info
 
 
@@ -229,7 +234,7 @@ def measure(
     chosen: list[Suite],
     settings: RunSettings,
     out: Path,
-    modes: set,
+    modes: set[Lane],
     progress: Progress,
     start: Callable[..., ServiceUnderTest],
     environment: str = Service.environment,
@@ -263,7 +268,7 @@ def measure(
             results, verdicts, infos = [{None: r} for r in one], [{None: v} for v in decided], {None: info}
         progress.loads_done += len(suite.loads)
         for i, load in enumerate(suite.loads):
-            load.modes = tuple(m for m in load.modes if any(m in by_jdk for by_jdk in results[i].values()))
+            load.lanes = tuple(ln for ln in load.lanes if any(ln.key in by_jdk for by_jdk in results[i].values()))
             for jdk in results[i]:
                 sections.append(
                     section_of(suite, load, results[i][jdk], verdicts[i][jdk], infos[jdk], settings, environment, jdk)

@@ -18,7 +18,8 @@ from loomlab import LabError, metrics, proc, schema
 from . import procstat, profiler, quota, syscalls
 from .engines import Engine, Engines
 from .figures import figures_from, figures_of, open_throughput
-from .loads import REFERENCE, Load, Suite, knob_of, on_cpus
+from .lane import REFERENCE, Lane
+from .loads import Load, Suite, on_cpus
 from .settings import RunSettings
 from .tables import LOCAL
 from .target import ServiceUnderTest
@@ -67,9 +68,9 @@ class Service:
         the process' kernel CPU from /proc (PROC_COUNTERS)."""
         return {**metrics.scrape_sample(self.get("/q/metrics", timeout=5)), **procstat.kernel(self.pid)}
 
-    def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
+    def run(self, load: Load, lane: Lane, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
         """One run of `load` against this service, by the load's engine: its figures (figures_from)."""
-        return run_load(self.engines.of(load), load, mode, self, out, label, settings, warmup)
+        return run_load(self.engines.of(load), load, lane, self, out, label, settings, warmup)
 
     def stop(self):
         proc.stop(self.proc)
@@ -89,10 +90,10 @@ class BareService(Service):
     def sample(self) -> dict:
         return procstat.sample(self.pid)
 
-    def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
+    def run(self, load: Load, lane: Lane, out: Path, label: str, settings: RunSettings, warmup=False) -> dict:
         """The run, k6's setup() waiting for the endpoint where the service has /q/health/ready."""
         at = dataclasses.replace(load, env={**load.env, "READY_PATH": procstat.READY_PATH})
-        return run_load(self.engines.of(at), at, mode, self, out, label, settings, warmup)
+        return run_load(self.engines.of(at), at, lane, self, out, label, settings, warmup)
 
 
 @dataclass(frozen=True)
@@ -110,24 +111,22 @@ class LocalJvm:
     # The jars whose migrations have run (schema.py): each before its first launch, once a bench.
     migrated: set[str] = field(default_factory=set, compare=False)
 
-    def start(
-        self, suite: Suite, mode: str, tag: str, settings: RunSettings, out: Path, slot: int = 0, jdk: int | None = None
-    ) -> Service:
-        """A JVM of its own for each suite and column (and JDK, of `javas`), with the suite's
+    def start(self, suite: Suite, lane: Lane, tag: str, settings: RunSettings, out: Path, slot: int = 0) -> Service:
+        """A JVM of its own for each suite and lane (on its JDK, of `javas`), with the suite's
         configuration and a knob column's setting (another build's jar, for ./lab ab; the minimal
         application, for --minimal), or the reference server for its column; `slot` numbers the
         processes that run side by side (port + slot); the schema migrated first by each jar, on its
         first launch, and every launch with Flyway off. rounds.measure calls it."""
-        log = out / f"service-{tag}-{mode}.log"
-        if mode == REFERENCE:
+        log = out / f"service-{tag}-{lane.key}.log"
+        if lane.mode == REFERENCE:
             if not self.reference:
                 raise LabError(
                     "the reference server is not built (scripts/gotool.sh reference): run without it (--no-reference)"
                 )
             cmd = [self.reference, "-addr", f"127.0.0.1:{self.port + slot}"]
             return Service(on_cpus(cmd, suite.service_cpus), self.engines, self.port + slot, {}, log)
-        java = dict(self.javas).get(jdk, self.java) if jdk is not None else self.java
-        knob = knob_of(suite, mode)
+        java = dict(self.javas).get(lane.jdk, self.java) if lane.jdk is not None else self.java
+        knob = lane.knob
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
         jar = knob.jar or str(self.jar)
         if not knob.bare and jar not in self.migrated:
@@ -137,7 +136,7 @@ class LocalJvm:
         env = {**suite.server_env, **knob.env, **schema.service_env(), "QUARKUS_HTTP_PORT": str(self.port + slot)}
         cmd = on_cpus([java, *flags, "-jar", jar], suite.service_cpus)
         if knob.quota_cpus is not None:
-            cmd = quota.wrap(cmd, quota.group(mode, knob.quota_cpus))
+            cmd = quota.wrap(cmd, quota.group(lane.key, knob.quota_cpus))
         return (BareService if knob.bare else Service)(cmd, self.engines, self.port + slot, env, log, java)
 
 
@@ -180,23 +179,23 @@ class Sampler(threading.Thread):
 def run_load(
     engine: Engine,
     load: Load,
-    mode: str,
+    lane: Lane,
     service: Service,
     out: Path,
     label: str,
     settings: RunSettings,
     warmup: bool = False,
 ) -> dict:
-    """One run of `load` in `mode` by `engine`, the server sampled around it: the run's figures with
+    """One run of `load` in `lane` by `engine`, the server sampled around it: the run's figures with
     the generator's own CPU (it shares the cores locally) and its name; the samples beside `out`."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    engine.prepare(load, mode, warmup)
+    engine.prepare(load, lane, warmup)
     sampler = Sampler.begin(service, settings.sample_period)
     counter = syscalls.start(service.pid, out.with_suffix(".syscalls.csv")) if load.syscalls and not warmup else None
     started = time.monotonic()
     generator_cpu = procstat.ChildrenCpu()
     try:
-        generated = engine.generate(load, mode, service.url, out, label, settings, warmup)
+        generated = engine.generate(load, lane, service.url, out, label, settings, warmup)
     finally:
         counts = counter.stop() if counter else {}
         samples = sampler.finish()

@@ -57,9 +57,9 @@ def section_of(
         **section_tables(load, results, pools, info.get("imageKind") == "native"),
         "results": results,
         "expected": load.expect(pools) if load.expect else {},
-        "bounds": {m: effective_bound(load, m, pools) for m in load.modes},
+        "bounds": {m: effective_bound(load, m, pools) for m in load.columns},
         "rate": load.rate,
-        "failed": [m for m in load.modes for run_ in results[m]["runs"] if run_failed(load, m, pools, run_)],
+        "failed": [m for m in load.columns for run_ in results[m]["runs"] if run_failed(load, m, pools, run_)],
     }
     if jdk is not None:
         section["jdk"] = jdk

@@ -8,7 +8,8 @@ import math
 
 from loomlab import labreport as lr
 
-from .loads import MODES, Load, base_mode, effective_bound, mode_bound
+from .lane import MODES, WORKER
+from .loads import Load, effective_bound, mode_bound
 
 # The environment of a run on this machine, as reports name it (the cluster's are named by variant).
 LOCAL = "local JVM"
@@ -21,7 +22,7 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
     if load.extra:
         headers = ["mode", *(label for _, label, _ in load.extra), "seed elapsed ms", "requests", "errors %"]
         t = lr.Table(headers)
-        for mode in load.modes:
+        for mode in load.columns:
             r = results.get(mode)
             if not r:
                 continue
@@ -64,7 +65,7 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
             "seed mean",
         ]
     )
-    for mode in load.modes:
+    for mode in load.columns:
         r = results.get(mode)
         if not r:
             continue
@@ -162,7 +163,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
             "pinned",
         ]
     )
-    for mode in load.modes:
+    for mode in load.columns:
         r = results.get(mode)
         if not r:
             continue
@@ -174,7 +175,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
         # The reactive clients wait in their own bulkhead; threaded requests for a permit, then
         # Agroal (Agroal alone with the bulkhead off): each request's wait for a connection.
-        rx = base_mode(mode) in ("reactive", "virtual+rx")
+        rx = load.lane(mode).reactive_clients
         awaiting = (
             get("peak_rx_db_awaiting") if rx else lr.nansum(get("peak_db_awaiting"), get("peak_bulkhead_waiting"))
         )
@@ -211,7 +212,7 @@ def runners_table(load: Load, results: dict) -> lr.Table | None:
     """Where a load ran on several k6 runners: each mode's merged figures (medians over the rounds)
     beside each runner's own (k6's summary of its segment), and how far apart the runners started."""
     t = lr.Table(["mode", "runner", "requests", "req/s", "p50", "p99", "max", "errors %", "dropped", "start skew ms"])
-    for mode in load.modes:
+    for mode in load.columns:
         runs = [run for run in results.get(mode, {}).get("runs", []) if run.get("runner_figures")]
         if not runs:
             continue
@@ -250,7 +251,7 @@ def replicas_table(load: Load, results: dict) -> lr.Table | None:
     """Where a mode ran on several pods: each pod's share of the requests (read from its own
     /q/metrics; medians over the rounds), the spread the Service gave the load."""
     t = lr.Table(["mode", "pod", "requests", "share %"])
-    for mode in load.modes:
+    for mode in load.columns:
         runs = [
             run["pod_requests"] for run in results.get(mode, {}).get("runs", []) if len(run.get("pod_requests", [])) > 1
         ]
@@ -264,7 +265,7 @@ def replicas_table(load: Load, results: dict) -> lr.Table | None:
 
 def ratio_line(load: Load, results: dict) -> str:
     """Each mode against the worker pool, the baseline of every comparison."""
-    others = [m for m in MODES if m != "worker" and m in results]
+    others = [m.key for m in MODES if m.mode != WORKER and m.key in results]
     if "worker" not in results or not others or load.extra:
         return ""
     agg = {m: lr.aggregate(results[m]["runs"]) for m in ["worker", *others]}

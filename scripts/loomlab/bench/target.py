@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
+from .lane import Lane
 from .loads import Load
 from .settings import RunSettings
 
@@ -30,8 +31,8 @@ class ServiceUnderTest(Protocol):
     def sample(self) -> dict:
         """One scrape of /q/metrics, as labreport's sampled figures (raises OSError when it fails)."""
 
-    def run(self, load: Load, mode: str, out: Path, label: str, settings: RunSettings, warmup: bool = False) -> dict:
-        """One k6 run of `load` in `mode`, its raw summary at `out`: the run's figures."""
+    def run(self, load: Load, lane: Lane, out: Path, label: str, settings: RunSettings, warmup: bool = False) -> dict:
+        """One run of `load` in `lane`, its raw summary at `out`: the run's figures."""
 
     def stop(self) -> None:
         """Stops the service (the local JVM, or the cluster's pods scaled down)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from loomlab import LabError, command
@@ -17,17 +18,30 @@ from loomlab.incluster.experiments import scale
 from loomlab.kube import Kube
 
 
-def plan_blocks(args, settings: bench.RunSettings, variants: list[str], modes: set[str]) -> tuple[list[tuple], float]:
-    """(variant, suite, modes, pods, the environment the report names) of each block, and the
-    planned seconds of them all."""
+@dataclass(frozen=True)
+class Block:
+    """One suite measured on one variant's image: its lanes (the modes --mode keeps; empty: all),
+    the pods each lane's Deployment runs, and the environment the report names."""
+
+    variant: str
+    suite: bench.Suite
+    modes: frozenset[bench.Lane]
+    pods: int
+    environment: str
+
+
+def plan_blocks(
+    args, settings: bench.RunSettings, variants: list[str], modes: set[bench.Lane]
+) -> tuple[list[Block], float]:
+    """Every block, and the planned seconds of them all."""
     if args.profile == "scale":
         blocks = [
-            ("jvm", suite, {mode}, pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
-            for suite, mode, pods in scale.runs()
+            Block("jvm", suite, frozenset({lane}), pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
+            for suite, lane, pods in scale.runs()
         ]
         return blocks, scale.planned_seconds(settings)
     runs = plan.suites_on_variants(args, variants)
-    blocks = [(v, suite, modes, args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
+    blocks = [Block(v, suite, frozenset(modes), args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
     return blocks, plan.planned_seconds(runs, modes, settings)
 
 
@@ -62,9 +76,12 @@ def settings_of(args) -> bench.RunSettings:
     return bench.RunSettings.of(args, interleave=args.profile != "scale", dashboards="none")
 
 
-def announce(blocks: list[tuple], planned: float, skipped: list[str]) -> None:
+def announce(blocks: list[Block], planned: float, skipped: list[str]) -> None:
     """The plan: its blocks and their time, and the variants left out with why."""
-    names = [f"{s.workload} on {e}" + (f" ({min(m)})" if len(m) == 1 else "") for _, s, m, _, e in blocks]
+    names = [
+        f"{b.suite.workload} on {b.environment}" + (f" ({next(iter(b.modes)).key})" if len(b.modes) == 1 else "")
+        for b in blocks
+    ]
     print(
         f"plan: {len(blocks)} blocks ({', '.join(names)}); about {lr.fmt_duration(planned)} with pod start-ups"
         " and Jobs",
@@ -79,7 +96,7 @@ def main(argv=None):
     args = cli.run(argv)
     settings = settings_of(args)
     variants, skipped = plan.variants("jvm" if args.profile == "scale" else args.variants, args.registry)
-    blocks, planned = plan_blocks(args, settings, variants, {m for m in args.mode.split(",") if m})
+    blocks, planned = plan_blocks(args, settings, variants, bench.modes_named(args.mode))
     announce(blocks, planned, skipped)
     if args.plan:
         return
@@ -94,27 +111,27 @@ def main(argv=None):
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
     services = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Service"}
     startups: list[dict] = []
-    progress = bench.Progress(sum(len(b[1].loads) for b in blocks), planned)
+    progress = bench.Progress(sum(len(b.suite.loads) for b in blocks), planned)
     sections: list[dict] = []
     info: dict = {}
     jdk_of: dict[str, str] = {}
-    for variant, suite, block_modes, pods, environment in blocks:
-        name = plan.VARIANTS[variant][0]
+    for block in blocks:
+        name = plan.VARIANTS[block.variant][0]
 
-        def start(suite_, mode, tag, args_, out_, slot=0, variant=variant, name=name, pods=pods):
+        def start(suite_, lane, tag, args_, out_, slot=0, b=block, name=name):
             dep = deployments[name]
             own = (dep, services[name]) if settings.interleave else None
             env = dep["spec"]["template"]["spec"]["containers"][0].get("env", [])
-            return ClusterService(kube, variant, suite_, mode, tag, env, templates, out_, startups, pods, own)
+            return ClusterService(kube, b.variant, suite_, lane, tag, env, templates, out_, startups, b.pods, own)
 
-        prefix = f"{variant}-" + (f"x{pods}-" if pods > 1 else "")
+        prefix = f"{block.variant}-" + (f"x{block.pods}-" if block.pods > 1 else "")
         done, i = bench.measure(
-            [copy.deepcopy(suite)], settings, out, block_modes, progress, start, environment, prefix
+            [copy.deepcopy(block.suite)], settings, out, set(block.modes), progress, start, block.environment, prefix
         )
         sections += done
         info = i or info
         if i:
-            jdk_of[environment] = str(i.get("jdk"))
+            jdk_of[block.environment] = str(i.get("jdk"))
     if len(set(jdk_of.values())) > 1:  # e.g. jvm beside jvm21: the report names each one's JDK
         info = {**info, "jdk": "; ".join(f"{j} ({e})" for e, j in jdk_of.items())}
 

@@ -25,7 +25,7 @@ from .launches import Settings, Variant, launch, stop
 
 SECONDS = 60
 LOAD_USERS, LOAD_SLEEP_MS = 200, 20
-MODES = ("worker", "virtual", "reactive")
+MODES = (bench.Lane(bench.WORKER), bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
 PEAK, RUN = 0.9, 3
 # The seconds the report prints the req/s of, after the load's start.
 SHOWN = (1, 2, 3, 5, 10, 20, 30, 45, 60)
@@ -91,19 +91,19 @@ def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: 
     runs: dict[str, dict[str, list[dict]]] = {name: {} for name, _ in pairs}
     for r in range(rounds):
         for name, mode in lr.rotated(pairs, r):
-            runs[name].setdefault(mode, []).append(one(name, variants[name], mode, r, settings, folder))
+            runs[name].setdefault(mode.key, []).append(one(name, variants[name], mode, r, settings, folder))
     return runs
 
 
-def one(name: str, variant: Variant, mode: str, r: int, settings: Settings, folder: Path) -> dict:
-    """One launch and its first minute in `mode`."""
-    stem = folder / f"{name}-{mode}-{r + 1}"
+def one(name: str, variant: Variant, lane: bench.Lane, r: int, settings: Settings, folder: Path) -> dict:
+    """One launch and its first minute in `lane`."""
+    stem = folder / f"{name}-{lane.key}-{r + 1}"
     started = launch(variant.cmd, settings.port, {}, stem.with_suffix(".log"))
     try:
         engine = bench.Loadgen(settings.loadgen, samples=True)
         engine.generate(
             load(),
-            mode,
+            lane,
             f"http://127.0.0.1:{settings.port}",
             stem.with_suffix(".json"),
             stem.name,
@@ -116,7 +116,7 @@ def one(name: str, variant: Variant, mode: str, r: int, settings: Settings, fold
     curve = Curve.read(stem.with_suffix(".samples.csv"))
     stem.with_suffix(".samples.csv").unlink()  # 10^5 rows a launch; the curve keeps what the report reads
     print(
-        f"   {name} {mode} round {r + 1}: steady {curve.steady():.0f} req/s, at {PEAK:.0%} of it from second"
+        f"   {name} {lane.key} round {r + 1}: steady {curve.steady():.0f} req/s, at {PEAK:.0%} of it from second"
         f" {curve.to_peak_s():.0f}; JIT {jit:.1f} s",
         flush=True,
     )

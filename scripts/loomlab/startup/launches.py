@@ -110,7 +110,7 @@ def rate(settings: Settings, load: bench.Load, out: Path) -> float:
     threshold crossed still gives its rate (the run's log beside it says which)."""
     engine = bench.Loadgen(settings.loadgen)
     generated = engine.generate(
-        load, "virtual", f"http://127.0.0.1:{settings.port}", out, out.stem, bench.RunSettings(), False
+        load, bench.Lane(bench.VIRTUAL), f"http://127.0.0.1:{settings.port}", out, out.stem, bench.RunSettings(), False
     )
     return generated.figures["throughput"]
 

@@ -22,14 +22,14 @@ MINIMAL_REQUESTS = 2000
 SELECTS = ("WRITES", "LOCK", "CACHE", "DOMAIN")
 
 
-def training_runs() -> Iterator[tuple[api.Load, str]]:
-    """(load, mode) for the first smoke-scale load of each script and path (SELECTS) of the core
+def training_runs() -> Iterator[tuple[api.Load, api.Lane]]:
+    """(load, lane) for the first smoke-scale load of each script and path (SELECTS) of the core
     suites, in each of the load's modes: every workload in every mode, each once."""
     seen = set()
     for module in api.MODULES:
         for suite in module.suites(api.Scale("smoke")):
             for load in suite.loads if suite.core else ():
-                for mode in load.modes:
+                for mode in load.lanes:
                     key = (load.script, mode, tuple(load.env.get(k) for k in SELECTS))
                     if key not in seen:
                         seen.add(key)
@@ -75,16 +75,16 @@ def lab_loads(settings: Settings, folder: Path) -> None:
     base = f"http://127.0.0.1:{settings.port}"
     failed = []
     for i, (load, mode) in enumerate(runs):
-        out = folder / f"{i:02d}-{Path(load.script).stem}-{mode}.json"
+        out = folder / f"{i:02d}-{Path(load.script).stem}-{mode.key}.json"
         engine.prepare(load, mode, False)
         try:
             done = engine.generate(load, mode, base, out, out.stem, api.RunSettings(), False)
         except LabError as e:  # a run that failed still trained what it reached; the report names it
-            failed.append(f"{load.name} ({mode}): {str(e).splitlines()[0]}")
+            failed.append(f"{load.name} ({mode.key}): {str(e).splitlines()[0]}")
             continue
         if done.exit != 0:  # a threshold crossed still trains
-            failed.append(f"{load.name} ({mode}): a threshold crossed")
+            failed.append(f"{load.name} ({mode.key}): a threshold crossed")
     (folder / "runs.txt").write_text(
-        "".join(f"{load.script} {mode} {load.name}\n" for load, mode in runs)
+        "".join(f"{load.script} {mode.key} {load.name}\n" for load, mode in runs)
         + "".join(f"not clean: {f}\n" for f in failed)
     )

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from loomlab import LabError
 
+from ..lane import Lane
 from ..loads import Load
 from ..settings import RunSettings
 
@@ -43,13 +44,13 @@ class Engine(Protocol):
     def version(self) -> str:
         """The engine and its version, as the report names it."""
 
-    def prepare(self, load: Load, mode: str, warmup: bool) -> None:
-        """What a run of `load` in column `mode` needs made before its clock starts (a stream's bodies)."""
+    def prepare(self, load: Load, lane: Lane, warmup: bool) -> None:
+        """What a run of `load` in `lane` needs made before its clock starts (a stream's bodies)."""
 
     def generate(
-        self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
+        self, load: Load, lane: Lane, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
     ) -> Generated:
-        """One run of `load` in column `mode` against `base_url`; its files beside `out`."""
+        """One run of `load` in `lane` against `base_url`; its files beside `out`."""
 
 
 @dataclass

@@ -13,7 +13,8 @@ from loomlab import ROOT, LabError
 
 from .. import runners
 from ..figures import k6_generated
-from ..loads import UNIFORM, Load, k6_mode, on_cpus
+from ..lane import Lane
+from ..loads import UNIFORM, Load, on_cpus
 from ..settings import RunSettings
 from . import Generated
 
@@ -27,15 +28,15 @@ class K6:
         """`k6 version`'s first part, e.g. "k6 v1.8.1"."""
         return subprocess.run([self.path, "version"], capture_output=True, text=True).stdout.split("(")[0].strip()
 
-    def prepare(self, load: Load, mode: str, warmup: bool) -> None:
+    def prepare(self, load: Load, lane: Lane, warmup: bool) -> None:
         """Nothing: k6's scripts make their requests as they go; but they pace arrivals only evenly."""
         if load.env.get("ARRIVALS", UNIFORM) != UNIFORM:
             raise LabError(f"{load.name}: k6's scripts have no arrivals in bursts; run it with --engine loadgen")
 
     def generate(
-        self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
+        self, load: Load, lane: Lane, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
     ) -> Generated:
-        env = k6_env(load, mode, base_url, out, label, settings, warmup)
+        env = k6_env(load, lane, base_url, out, label, settings, warmup)
         if settings.runners > 1:
             summary, code = runners.run_local(
                 self.path, load, ROOT / load.script, env, settings.runners, out, label, ROOT
@@ -62,14 +63,14 @@ class K6:
         return Generated(k6_generated(load, json.loads(out.read_text())), run.returncode)
 
 
-def k6_env(load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool) -> dict:
+def k6_env(load: Load, lane: Lane, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool) -> dict:
     """k6's environment for one run: the load's parameters (its warm-up's), the column, where to write
     its summary, and its web dashboard's export where --dashboards asks for one."""
     env = dict(os.environ)
     env.update(load.env)
     if warmup:
         env.update(load.warmup_env)
-    env.update({**k6_mode(mode), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
+    env.update({**lane.k6_env(), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
     if not warmup and (settings.dashboards == "all" or (settings.dashboards == "auto" and load.dashboard)):
         env.update(
             {

@@ -21,7 +21,8 @@ from pathlib import Path
 from loomlab import LabError
 
 from ..arrivals import Bodies, Request
-from ..loads import UNIFORM, Load, k6_mode, on_cpus
+from ..lane import Lane
+from ..loads import UNIFORM, Load, on_cpus
 from ..settings import RunSettings
 from . import THRESHOLDS_CROSSED, Generated
 
@@ -36,10 +37,10 @@ def requests_of(samples_csv: str) -> list[tuple[float, float, int]]:
     return [(int(r["timestamp_us"]) / 1e6, int(r["latency_us"]) / 1e3, int(r["status"])) for r in rows]
 
 
-def run_env(load: Load, mode: str, warmup: bool) -> dict:
+def run_env(load: Load, lane: Lane, warmup: bool) -> dict:
     """The environment that shapes a run, as k6 would see it: the load's, a warm-up's overrides, the
     column's MODE (and CLIENTS or OFFLOAD)."""
-    return {**load.env, **(load.warmup_env if warmup else {}), **k6_mode(mode)}
+    return {**load.env, **(load.warmup_env if warmup else {}), **lane.k6_env()}
 
 
 def shape_flags(env: dict, request: Request) -> list[str]:
@@ -216,21 +217,21 @@ class Loadgen:
     def version(self) -> str:
         return "loadgen (scripts/loadgen) on vegeta v12.13.0"
 
-    def prepare(self, load: Load, mode: str, warmup: bool) -> None:
+    def prepare(self, load: Load, lane: Lane, warmup: bool) -> None:
         """A stream's bodies written before the run's clock starts (once for every column)."""
         if load.request is not None:
-            request = load.request(run_env(load, mode, warmup))
+            request = load.request(run_env(load, lane, warmup))
             if request.bodies is not None:
                 self.bodies.path(request.bodies)
 
     def generate(
-        self, load: Load, mode: str, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
+        self, load: Load, lane: Lane, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
     ) -> Generated:
         if load.request is None:
             raise LabError(f"{load.script}: loadgen cannot send this load (it declares no request)")
         if settings.runners > 1:
             raise LabError("--runners: a split on this machine is k6's (--engine k6); in the cluster, loadgen's")
-        env = run_env(load, mode, warmup)
+        env = run_env(load, lane, warmup)
         request = load.request(env)
         if request.stream is None:
             targets = out.with_suffix(".targets.jsonl")
@@ -250,10 +251,10 @@ class Loadgen:
             cmd += ["-samples", str(out.with_suffix(".samples.csv"))]
         return self._run(load, env, request, cmd, out, label)
 
-    def merge(self, load: Load, mode: str, warmup: bool, parts: list[Path], out: Path, label: str) -> Generated:
+    def merge(self, load: Load, lane: Lane, warmup: bool, parts: list[Path], out: Path, label: str) -> Generated:
         """The runners' results (each sent its share of the load) read as one run of the whole load:
         exact merged percentiles, the same checks, fields and thresholds."""
-        env = run_env(load, mode, warmup)
+        env = run_env(load, lane, warmup)
         request = load.request(env) if load.request is not None else None
         if request is None:
             raise LabError(f"{load.script}: loadgen cannot merge this load (it declares no request)")

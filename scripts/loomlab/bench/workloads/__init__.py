@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
-from ..loads import Knob, Load, Scale, Suite
+from ..lane import Lane
+from ..loads import Load, Scale, Suite
 from . import buffers, cores, cost, db, ingest, knobs, mixed, pinning, product, sleep, tasks
 
 # In report order.
@@ -49,12 +50,9 @@ def of_section(section: Mapping) -> tuple[Suite | None, Load]:
         if load.env == section["env"] and suite.variant == section.get("variant", "")
     ]
     named = [(s, ld) for s, ld in found if ld.name == section["load"]]
-    if not (named or found):
-        return None, Load(section["load"], section["script"], "main", section["env"], modes=tuple(section["results"]))
-    suite, load = (named or found)[0]
-    load = replace(load, name=section["load"])
-    load.modes = tuple(section["results"])
-    # A column the run added to the load (another build, an AOT cache: bench/__main__.columns) is a
-    # knob column of the section's, whatever it changed.
-    load.knobs = {**load.knobs, **{c: Knob() for c in load.modes if "[" in c and c not in load.knobs}}
-    return suite, load
+    suite: Suite | None = None
+    load = Load(section["load"], section["script"], "main", section["env"])
+    if named or found:
+        suite, load = (named or found)[0]
+    # A column the run added (another build, an AOT cache: bench/__main__.columns) has its name only.
+    return suite, replace(load, name=section["load"]).in_lanes(Lane.parse(c) for c in section["results"])

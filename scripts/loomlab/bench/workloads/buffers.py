@@ -8,6 +8,7 @@ from __future__ import annotations
 from loomlab import labreport as lr
 
 from ..arrivals import Request
+from ..lane import WORKER, Lane
 from ..loads import Load, Scale, Suite, modes_of
 
 MODES = modes_of("buffers")
@@ -18,9 +19,9 @@ USES = "CPU and the heap's allocation rate, shared with k6"
 CACHES = ("thread", "pool")
 
 
-def buffers_bound(mode: str, pools: dict) -> float:
+def buffers_bound(lane: Lane, pools: dict) -> float:
     """Open load: threads (worker) or the arrivals' own concurrency, each held WAIT_MS."""
-    conc = pools.get("worker.max-threads", 200) if mode == "worker" else 10**6
+    conc = pools.get("worker.max-threads", 200) if lane.mode == WORKER else 10**6
     return lr.littles_bound(conc, WAIT_MS / 1000.0)
 
 
@@ -49,7 +50,7 @@ def buffers_load(cache: str, rate: int, seconds: int) -> Load:
             "MAX_VUS": "1000",
         },
         bound=buffers_bound,
-        modes=MODES,
+        lanes=MODES,
         rate=rate,
         open_s=seconds,
         timeout_s=seconds + 120,

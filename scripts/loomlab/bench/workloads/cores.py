@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..loads import Scale, Suite
+from ..loads import Scale, Suite, modes_of
 from . import product, sleep
 
 # The sections are sleep's and product's (their bounds and causes apply); this module adds none.
@@ -15,7 +15,7 @@ BOUND_NAMES: dict[str, str] = {}
 USES = "CPU"
 # (variant, the service's CPUs, k6's CPUs): one core with k6 kept off it, or both shared with k6.
 SETTINGS = (("1 core (k6 on the other)", "1", "0"), ("2 cores (shared with k6)", "", ""))
-MODES = ("worker", "virtual", "reactive")
+MODES = modes_of("sleep")
 
 
 def suites(scale: Scale) -> list[Suite]:
@@ -36,7 +36,7 @@ def suites(scale: Scale) -> list[Suite]:
                     core=False,
                     warmup_seconds=base.warmup_seconds,
                     service_cpus=service_cpus,
-                    loads=[dataclasses.replace(load, modes=MODES, k6_cpus=k6_cpus, seed={})],
+                    loads=[dataclasses.replace(load, lanes=MODES, k6_cpus=k6_cpus, seed={})],
                 )
             )
     return chosen

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..loads import Knob, Scale, Suite, bursts
+from ..lane import REACTIVE, VIRTUAL, Knob, Lane
+from ..loads import Scale, Suite, bursts
 from . import knobs, sleep
 
 # The sections are sleep's (its bounds and causes apply); this module adds none.
@@ -33,7 +34,7 @@ SECONDS = 10
 # so no column can turn it off; Quarkus PR 51223 would.
 
 
-def columns() -> dict[str, Knob]:
+def columns() -> tuple[Lane, ...]:
     """The overheads a setting reaches, as knob columns: virtual threads untracked (the JDK's
     container of every thread, for thread dumps), one carrier (no wake-up crosses cores), both
     together, and one event loop for the reactive mode; and each mode in a cgroup of its own with
@@ -41,15 +42,17 @@ def columns() -> dict[str, Knob]:
     cluster), where the scheduler accounts every wake-up and sleep to the group and its quota."""
     untracked = Knob(jvm_flags=("-Djdk.trackAllThreads=false",))
     one_carrier = knobs.carriers(1)
-    return {
-        "virtual[trackAllThreads=false]": untracked,
-        "virtual[carriers=1]": one_carrier,
-        "virtual[carriers=1,trackAllThreads=false]": dataclasses.replace(
-            one_carrier, jvm_flags=one_carrier.jvm_flags + untracked.jvm_flags
+    virtual = Lane(VIRTUAL)
+    return (
+        virtual.with_setting("trackAllThreads=false", untracked),
+        virtual.with_setting("carriers=1", one_carrier),
+        virtual.with_setting(
+            "carriers=1,trackAllThreads=false",
+            dataclasses.replace(one_carrier, jvm_flags=one_carrier.jvm_flags + untracked.jvm_flags),
         ),
-        "reactive[loops=1]": knobs.event_loops(1),
-        **{f"{mode}[cgroup={POD_CPUS}cpus]": Knob(quota_cpus=POD_CPUS) for mode in knobs.MODES},
-    }
+        Lane(REACTIVE).with_setting("loops=1", knobs.event_loops(1)),
+        *(mode.with_setting(f"cgroup={POD_CPUS}cpus", Knob(quota_cpus=POD_CPUS)) for mode in knobs.MODES),
+    )
 
 
 def suites(scale: Scale) -> list[Suite]:

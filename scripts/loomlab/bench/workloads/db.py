@@ -5,11 +5,12 @@ from __future__ import annotations
 from loomlab import labreport as lr
 
 from ..arrivals import Request
-from ..loads import THREADED, VIRTUAL_RX, Load, Scale, Suite, modes_of, open_load
+from ..lane import THREADED, Lane
+from ..loads import Load, Scale, Suite, modes_of, open_load
 
 MODES = modes_of("db")
 # What binds each mode (answer.py), and what else every mode shares.
-BOUND_NAMES = {m: "connections" for m in modes_of("db", with_rx=True)}
+BOUND_NAMES = {m.key: "connections" for m in modes_of("db", with_rx=True)}
 USES = "CPU and the database, shared with k6"
 
 
@@ -17,9 +18,10 @@ def pool_bound(per_request_s: float):
     """db: connections (or the bulkhead, if smaller) / the time each request holds one; the reactive
     mode's own pool has as many by default."""
 
-    def bound(mode: str, pools: dict):
-        rx = mode in ("reactive", VIRTUAL_RX)
-        size = pools.get("reactive.pool-max-size", 20) if rx else pools.get("datasource.max-size", 20)
+    def bound(lane: Lane, pools: dict):
+        size = (
+            pools.get("reactive.pool-max-size", 20) if lane.reactive_clients else pools.get("datasource.max-size", 20)
+        )
         return lr.littles_bound(size, per_request_s)
 
     return bound
@@ -36,7 +38,7 @@ def db_request(env: dict) -> Request:
     )
 
 
-def db_load(seconds: int, modes: tuple) -> Load:
+def db_load(seconds: int, lanes: tuple[Lane, ...]) -> Load:
     """Seed B: 100 users on a pool of 20, each request holding a connection 200 ms."""
     return Load(
         f"100 VUs for {seconds} s, 200 ms query",
@@ -47,7 +49,7 @@ def db_load(seconds: int, modes: tuple) -> Load:
         timeout_s=120,
         counters=("loomlab_refused_503",),
         est_s=seconds + 1,
-        modes=modes,
+        lanes=lanes,
         request=db_request,
     )
 
@@ -69,7 +71,7 @@ def db_flood_load(vus: int, seconds: int) -> Load:
         counters=("loomlab_refused_503", "loomlab_served_200"),
         served="loomlab_served_200",
         est_s=seconds + 3,
-        modes=MODES,
+        lanes=MODES,
         request=db_request,
     )
 
@@ -88,7 +90,7 @@ def db_open_load(fraction: float, seconds: int) -> Load:
         {"DB_MS": "200", "MAX_ERRORS": "0.01" if fraction < 1 else "0.5"},
         400,
         counters=("loomlab_refused_503",),
-        modes=MODES,
+        lanes=MODES,
         request=db_request,
     )
 

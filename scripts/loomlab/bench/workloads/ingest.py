@@ -6,6 +6,7 @@ from __future__ import annotations
 from loomlab import ROOT
 
 from ..arrivals import Bodies, Request, Stream
+from ..lane import VIRTUAL, Lane
 from ..loads import Load, Scale, Suite, modes_of
 from .chunks import chunk_count, chunk_lines, chunk_messages
 
@@ -73,10 +74,10 @@ def chunk_request(domain: str, grpc: bool = False):
     return request
 
 
-def modes_for(domain: str, writes: str, grpc: bool) -> tuple:
+def modes_for(domain: str, writes: str, grpc: bool) -> tuple[Lane, ...]:
     """COPY, the anchor, once; the gRPC stream and COPY have the modes the matrix gives them."""
     if writes == "copy":
-        return ("virtual",)
+        return (Lane(VIRTUAL),)
     return modes_of("ingest-grpc") if grpc else modes_of(domain)
 
 
@@ -110,7 +111,7 @@ def ingest_suite(
                 f"{domain}_grpc" if grpc else domain,
                 env,
                 seed=SEED_D.get(writes, {}) if seed_size and not variant and not grpc else {},
-                modes=modes_for(domain, writes, grpc),
+                lanes=modes_for(domain, writes, grpc),
                 timeout_s=1800,
                 counters=("loomlab_records",),
                 extra_report=INGEST_TRENDS,

@@ -10,13 +10,14 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from ..loads import Knob, Load, Scale, Suite, planned_as_modes
+from ..lane import REACTIVE, VIRTUAL, WORKER, Knob, Lane
+from ..loads import Load, Scale, Suite, modes_of, planned_as_modes
 from . import product, sleep
 
 # The sections are sleep's and product's (their bounds and causes apply); this module adds none.
 BOUND_NAMES: dict[str, str] = {}
 USES = "CPU, shared with k6"
-MODES = ("worker", "virtual", "reactive")
+MODES = modes_of("sleep")
 # The machine's cores: Quarkus' default event loops are 2 x cores and virtual threads' carriers
 # `cores`, so the knobs go one step each way.
 CORES = os.cpu_count() or 2
@@ -37,25 +38,25 @@ def event_loops(n: int) -> Knob:
     return Knob(env={"QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE": str(n)}, pools={"reactive.event-loops": n})
 
 
-def knobs(pools: bool) -> dict[str, Knob]:
+def knobs(pools: bool) -> tuple[Lane, ...]:
     """Every knob column; `pools`: with the worker pool's sizes (the sleep suite's pool of 50 against
     Quarkus' default 200 and A3's 500 users, the size at which its bound is the users')."""
-    sized = {f"worker[threads={n}]": worker_pool(n) for n in (200, 500)} if pools else {}
-    return {
-        **sized,
-        **{f"virtual[carriers={n}]": carriers(n) for n in (1, 2 * CORES) if n != CORES},
-        "virtual[trackAllThreads=false]": Knob(jvm_flags=("-Djdk.trackAllThreads=false",)),
-        **{f"reactive[loops={n}]": event_loops(n) for n in (1, CORES) if n != 2 * CORES},
-        **{f"{m}[gc={gc}]": Knob(jvm_flags=(flag,)) for m in MODES for gc, flag in GCS.items()},
-    }
+    worker, virtual, reactive = Lane(WORKER), Lane(VIRTUAL), Lane(REACTIVE)
+    sized = tuple(worker.with_setting(f"threads={n}", worker_pool(n)) for n in (200, 500)) if pools else ()
+    return (
+        *sized,
+        *(virtual.with_setting(f"carriers={n}", carriers(n)) for n in (1, 2 * CORES) if n != CORES),
+        virtual.with_setting("trackAllThreads=false", Knob(jvm_flags=("-Djdk.trackAllThreads=false",))),
+        *(reactive.with_setting(f"loops={n}", event_loops(n)) for n in (1, CORES) if n != 2 * CORES),
+        *(m.with_setting(f"gc={gc}", Knob(jvm_flags=(flag,))) for m in MODES for gc, flag in GCS.items()),
+    )
 
 
-def with_knobs(load: Load, columns: dict[str, Knob]) -> Load:
+def with_knobs(load: Load, columns: tuple[Lane, ...]) -> Load:
     """`load` in the three modes and every knob column, each planned as long as its mode."""
     return dataclasses.replace(
         load,
-        modes=(*MODES, *columns),
-        knobs=columns,
+        lanes=(*MODES, *columns),
         seed={},
         est_s=planned_as_modes(load.est_s, columns),
         warmup_est_s=planned_as_modes(load.warmup_est_s, columns),

@@ -8,6 +8,7 @@ from loomlab import LabError
 from loomlab import labreport as lr
 
 from ..arrivals import Request
+from ..lane import THREADED, WORKER, Lane
 from ..loads import Load, Scale, Suite, modes_of
 
 WORKER_THREADS = 50
@@ -64,9 +65,9 @@ def mixed_bound(users: int, cpu_ms: float, wait_ms: float):
     mode, users otherwise; an offloaded request holds a worker thread only for its CPU), and the
     cores over the CPU per request. The lower binds."""
 
-    def bound(mode: str, pools: dict):
+    def bound(lane: Lane, pools: dict):
         threads = min(users, pools.get("worker.max-threads", users))
-        in_flight = threads if mode == "worker" else users
+        in_flight = threads if lane.mode == WORKER else users
         by_wait = lr.littles_bound(in_flight, (cpu_ms + wait_ms) / 1000.0)
         return min(by_wait, lr.littles_bound(cores(pools), cpu_ms / 1000.0))
 
@@ -87,16 +88,18 @@ def sweep_load(cpu_ms: int, users: int, iterations: int) -> Load:
         "mixed",
         {"CPU_MS": str(cpu_ms), "WAIT_MS": str(WAIT_MS), "VUS": str(users), "ITERATIONS": str(iterations)},
         bound=mixed_bound(users, cpu_ms, WAIT_MS),
-        modes=MODES,
+        lanes=MODES,
         timeout_s=240,
         dashboard=False,
         # The worker pool at its thread bound, the others near the cores' (k6 shares them).
-        est_s={m: requests / min(480.0 if m == "worker" else 2500.0, 1500.0 / max(cpu_ms, 0.5)) + 2 for m in MODES},
+        est_s={
+            m.key: requests / min(480.0 if m.mode == WORKER else 2500.0, 1500.0 / max(cpu_ms, 0.5)) + 2 for m in MODES
+        },
         request=mixed_request,
     )
 
 
-def tail_load(seconds: int, rate: int, modes: tuple = MODES) -> Load:
+def tail_load(seconds: int, rate: int, lanes: tuple[Lane, ...] = MODES) -> Load:
     """5 % of requests are 50 ms of CPU alone, the rest wait 100 ms with no CPU: the p99 of the
     short ones shows what the long ones do to them (virtual threads are not time-sliced)."""
     long_share, long_ms = 0.05, 50
@@ -116,7 +119,7 @@ def tail_load(seconds: int, rate: int, modes: tuple = MODES) -> Load:
             "LONG_CPU_MS": str(long_ms),
         },
         bound=mixed_bound(10**6, cpu_per_req, (1 - long_share) * WAIT_MS),
-        modes=modes,
+        lanes=lanes,
         rate=rate,
         open_s=seconds,
         timeout_s=seconds + 120,
@@ -169,6 +172,6 @@ def suites(scale: Scale) -> list[Suite]:
         server_env={**server_env, "JAVA_TOOL_OPTIONS": "-Djdk.virtualThreadScheduler.parallelism=8"},
         core=False,
         summary="tail",
-        loads=[tail_load(tail_s, tail_rate, modes=("worker", "virtual"))],
+        loads=[tail_load(tail_s, tail_rate, lanes=THREADED)],
     )
     return [main, tail] if scale.smoke else [main, tail, carriers]

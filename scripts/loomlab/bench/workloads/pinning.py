@@ -5,6 +5,7 @@ from __future__ import annotations
 from loomlab import labreport as lr
 
 from ..arrivals import Request
+from ..lane import VIRTUAL, Lane
 from ..loads import Load, Scale, Suite, open_load
 
 # What binds each mode (answer.py), and what else every mode shares.
@@ -16,10 +17,10 @@ def pinning_bound(vus: int, ms: int, lock: str):
     """Each user holds its thread ms per request; a pinned virtual thread holds a carrier too, so
     pins cap the virtual mode at carriers / ms."""
 
-    def bound(mode: str, pools: dict):
-        conc = vus if mode == "virtual" else min(vus, pools.get("worker.max-threads", vus))
+    def bound(lane: Lane, pools: dict):
+        conc = vus if lane.mode == VIRTUAL else min(vus, pools.get("worker.max-threads", vus))
         pins = lock == "native" or (lock == "synchronized" and pools.get("jdk.feature", 25) < 24)
-        if mode == "virtual" and pins:
+        if lane.mode == VIRTUAL and pins:
             conc = min(conc, pools.get("virtual.carriers", 1))
         return lr.littles_bound(conc, ms / 1000.0)
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from loomlab import labreport as lr
 
 from ..arrivals import Request
+from ..lane import WORKER, Lane
 from ..loads import Load, Scale, Suite, modes_of, open_load
 
 # Seed C: 6 stages to 35 VUs over 7 min; platform pool (core 50, max 200, queue 500) vs virtual.
@@ -63,14 +64,14 @@ def product_expect(pools: dict) -> dict:
     return {"mean": lr.expected_max(ranges), "p95": lr.max_quantile(ranges, 0.95)} if ranges else {}
 
 
-def product_cap(mode: str, pools: dict) -> float:
+def product_cap(lane: Lane, pools: dict) -> float:
     """The most lookups per second a mode's pools allow. Worker: request threads / E[max], and
     fan-out threads / the summed mean latency of the four sub-tasks (each holds a fan-out thread
     for its own latency). Virtual and reactive: no pool (infinite)."""
     ranges = product_ranges(pools)
     if not ranges:
         return math.nan
-    if mode != "worker":
+    if lane.mode != WORKER:
         return math.inf
     e_max = lr.expected_max(ranges) / 1000.0
     occupancy = sum((a + b) / 2 for a, b in ranges) / 1000.0
@@ -82,11 +83,11 @@ def product_cap(mode: str, pools: dict) -> float:
 def product_bound(stages: Sequence[tuple[float, float]]):
     """Each user completes one lookup per E[max], up to the mode's pool cap."""
 
-    def bound(mode: str, pools: dict):
+    def bound(lane: Lane, pools: dict):
         ranges = product_ranges(pools)
         if not ranges:
             return math.nan
-        return lr.stages_bound(stages, 1000.0 / lr.expected_max(ranges), product_cap(mode, pools))
+        return lr.stages_bound(stages, 1000.0 / lr.expected_max(ranges), product_cap(lane, pools))
 
     return bound
 
@@ -109,7 +110,7 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
         {"STAGES": stages_env(stages), "PEAK_VUS": str(peak)},
         bound=product_bound(stages),
         expect=product_expect,
-        modes=kw.pop("modes", MODES),
+        lanes=kw.pop("lanes", MODES),
         seed=seed,
         timeout_s=total_s + 120,
         est_s=sum(d for d, _ in stages) + 1,
@@ -123,12 +124,12 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
 def suites(scale: Scale) -> list[Suite]:
     """Long because it declares the product suites' loads with their k6 settings, bounds and seeds."""
     if scale.smoke:
-        ramps = [product_load(7, 10, {}, modes=WITH_RX)]
+        ramps = [product_load(7, 10, {}, lanes=WITH_RX)]
     elif scale.seeds:
         # The seed's 7 minutes once per mode (repeats would take 42 minutes), and 10x its users.
-        ramps = [product_load(420, 35, SEED_C, repeats=1, modes=WITH_RX), product_load(42, 350, {}, modes=WITH_RX)]
+        ramps = [product_load(420, 35, SEED_C, repeats=1, lanes=WITH_RX), product_load(42, 350, {}, lanes=WITH_RX)]
     else:
-        ramps = [product_load(10, 35, SEED_C, modes=WITH_RX), product_load(10, 350, {}, modes=WITH_RX)]
+        ramps = [product_load(10, 35, SEED_C, lanes=WITH_RX), product_load(10, 350, {}, lanes=WITH_RX)]
     # Smoke (CI) holds its below-bound run at 0.4x: with one 7 s warm-up, a cold JIT spent 10.6 CPU
     # ms a lookup in a 2-CPU pod sharing the node with k6 and PostgreSQL, and 0.8x (206 req/s) then
     # asks for more CPU than the pod has (a clean-clone in-cluster smoke dropped arrivals there).
@@ -145,7 +146,7 @@ def suites(scale: Scale) -> list[Suite]:
             {},
             1000,
             duration_var="OPEN_DURATION",
-            modes=MODES,
+            lanes=MODES,
             request=product_request,
         )
         for f in (below, 1.2)
@@ -172,6 +173,6 @@ def suites(scale: Scale) -> list[Suite]:
         "fan-out pool of 50, whose bound is 50 threads / 0.775 s of sub-task time = 64.5 req/s",
         server_env={"LOOMLAB_EXECUTION_FAN_OUT_WORKER_THREADS": "50"},
         warmup_seconds=8,
-        loads=[dataclasses.replace(ramps[0], modes=("worker",))],
+        loads=[dataclasses.replace(ramps[0], lanes=(Lane(WORKER),))],
     )
     return [main, fan_out_50]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from loomlab import labreport as lr
 
 from ..arrivals import Request
+from ..lane import WORKER, Lane
 from ..loads import Load, Scale, Suite, modes_of, open_load
 
 # Seed A3 (SCENARIOS.md): 500 users x 10 requests, 100 ms, Tomcat 50 threads vs virtual.
@@ -31,9 +32,9 @@ def sleep_request(env: dict) -> Request:
 def sleep_bound(vus: int, sleep_ms: int):
     """Users (virtual) or worker threads (worker), each busy sleep_ms per request."""
 
-    def bound(mode: str, pools: dict):
+    def bound(lane: Lane, pools: dict):
         # Reactive: a timer per user on the event loop, which holds no thread meanwhile.
-        conc = vus if mode != "worker" else min(vus, pools.get("worker.max-threads", vus))
+        conc = vus if lane.mode != WORKER else min(vus, pools.get("worker.max-threads", vus))
         return lr.littles_bound(conc, sleep_ms / 1000.0)
 
     return bound
@@ -52,7 +53,7 @@ def open_sleep_load(fraction: float, worker_bound: float, seconds: int, sleep_ms
         sleep_bound(10**6, sleep_ms),
         {"SLEEP_MS": str(sleep_ms)},
         1500,
-        modes=MODES,
+        lanes=MODES,
         request=sleep_request,
     )
 
@@ -83,7 +84,7 @@ def suites(scale: Scale) -> list[Suite]:
                     seed={} if scale.smoke else SEED_A3,
                     timeout_s=180,
                     dashboard=False,
-                    modes=MODES,
+                    lanes=MODES,
                     request=sleep_request,
                     # 50 threads x 10 req/s each; virtual and reactive ~4,000 req/s with k6 on the
                     # same cores.

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..arrivals import Request
+from ..lane import VIRTUAL, Lane
 from ..loads import Load, Scale, Suite, modes_of
 
 # Seed A1: 100 tasks x 1 s; 10 platform threads ~10,000 ms, virtual ~1,000 ms; 100,000 virtual ~1,500 ms.
@@ -52,7 +53,7 @@ def tasks_request(env: dict) -> Request:
     )
 
 
-def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Load:
+def tasks_load(count: str, ms: str, smoke: bool, seed: dict, lanes: tuple[Lane, ...]) -> Load:
     """Seed A1: one k6 run of 3 requests is the repeat (a worker request of 100 x 1 s takes 10 s)."""
     iterations = 1 if smoke else 3
     return Load(
@@ -62,7 +63,7 @@ def tasks_load(count: str, ms: str, smoke: bool, seed: dict, modes: tuple) -> Lo
         # One user (k6/tasks.js: closedIterations(1, ITERATIONS)).
         {"COUNT": count, "TASK_MS": ms, "VUS": "1", "ITERATIONS": str(iterations)},
         seed=seed,
-        modes=modes,
+        lanes=lanes,
         timeout_s=120,
         extra=TASK_TRENDS,
         warmups=1,
@@ -92,7 +93,7 @@ def suites(scale: Scale) -> list[Suite]:
             warmup_seconds=0,
             loads=[
                 tasks_load(count, ms, scale.smoke, {} if scale.smoke else SEED_A1, modes_of("tasks")),
-                tasks_load(big, ms, scale.smoke, {} if scale.smoke else SEED_A1_100K, ("virtual",)),
+                tasks_load(big, ms, scale.smoke, {} if scale.smoke else SEED_A1_100K, (Lane(VIRTUAL),)),
             ],
         )
     ]

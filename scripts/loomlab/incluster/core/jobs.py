@@ -104,7 +104,7 @@ def read_loadgen(load: bench.Load, out: Path, log: str, samples: list, took: flo
 
 def split_loadgen(
     load: bench.Load,
-    mode: str,
+    mode: bench.Lane,
     warmup: bool,
     out: Path,
     label: str,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 import shutil
 import time
 from pathlib import Path
@@ -41,14 +42,15 @@ def pod_requests(figures: dict, samples: list[dict]) -> dict:
 MODE_LABEL = "loom-lab.dev/mode"
 
 
-def mode_slug(mode: str) -> str:
-    return mode.replace("+", "-")
+def mode_slug(lane: bench.Lane) -> str:
+    """The lane's name as a Kubernetes name and label value ("virtual+rx": virtual-rx)."""
+    return re.sub(r"[^a-z0-9.-]+", "-", lane.key.lower()).strip("-")
 
 
-def own_copy(deployment: dict, service: dict, mode: str) -> tuple[dict, dict]:
-    """The variant's Deployment and Service as a mode's own (name and selector carry the mode), so
-    every mode's pods stay up side by side while the rounds interleave the modes."""
-    slug = mode_slug(mode)
+def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, dict]:
+    """The variant's Deployment and Service as a lane's own (name and selector carry the lane), so
+    every lane's pods stay up side by side while the rounds interleave the lanes."""
+    slug = mode_slug(lane)
     dep, svc = copy.deepcopy(deployment), copy.deepcopy(service)
     for doc in (dep, svc):
         doc["metadata"]["name"] = f"{doc['metadata']['name']}-{slug}"
@@ -70,7 +72,7 @@ class ClusterService:
         kube: Kube,
         variant: str,
         suite: bench.Suite,
-        mode: str,
+        mode: bench.Lane,
         tag: str,
         base_env: list[dict],
         jobs: dict,
@@ -85,8 +87,8 @@ class ClusterService:
         self.uids: list[str] = []
         self._on_host: bool | None = None  # whether this host is the pods' node (nodecpu)
         self.name, self.environment, _ = VARIANTS[variant]
-        self.token = f"{tag}-{mode}-{time.time_ns()}"
-        self.startup = {"variant": variant, "suite": tag, "mode": mode, "replicas": replicas}
+        self.token = f"{tag}-{mode.key}-{time.time_ns()}"
+        self.startup = {"variant": variant, "suite": tag, "mode": mode.key, "replicas": replicas}
         startups.append(self.startup)
         env = base_env + [{"name": k, "value": v} for k, v in suite.server_env.items()]
         self.own = own_copy(*own, mode) if own else None
@@ -193,11 +195,17 @@ class ClusterService:
             raise OSError(str(e)) from e
 
     def run(
-        self, load: bench.Load, mode: str, out: Path, label: str, settings: bench.RunSettings, warmup: bool = False
+        self,
+        load: bench.Load,
+        mode: bench.Lane,
+        out: Path,
+        label: str,
+        settings: bench.RunSettings,
+        warmup: bool = False,
     ) -> dict:
         out.parent.mkdir(parents=True, exist_ok=True)
         job_name = job_id(out.stem)
-        job = make_job(self.jobs, load, job_name, self.url, mode, label, warmup)
+        job = make_job(self.jobs, load, job_name, self.url, mode.key, label, warmup)
         if settings.runners > 1:
             return self.run_split(
                 load, mode, out, label, settings.sample_period, distribute(job, settings.runners), warmup
@@ -236,7 +244,7 @@ class ClusterService:
         }
 
     def run_split(
-        self, load: bench.Load, mode: str, out: Path, label: str, sample_period: float, job: dict, warmup: bool
+        self, load: bench.Load, mode: bench.Lane, out: Path, label: str, sample_period: float, job: dict, warmup: bool
     ) -> dict:
         """One run as an Indexed Job of N runners, started together once all are Ready (through the
         API server's pod proxy: jobrun's POST /start), merged from the results each wrote: exact

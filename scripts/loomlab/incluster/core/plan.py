@@ -75,11 +75,11 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, bench.Suite]]
     ]
 
 
-def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set, settings: bench.RunSettings) -> float:
+def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set[bench.Lane], settings: bench.RunSettings) -> float:
     """The bench's plan plus a few seconds per Job: pod start, k6 start, log read."""
 
-    def one(suite: bench.Suite, mode: str) -> float:
-        p = bench.planned_seconds(suite, mode, settings)
+    def one(suite: bench.Suite, lane: bench.Lane) -> float:
+        p = bench.planned_seconds(suite, lane, settings)
         return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (settings.repeats + 2)
 
-    return sum(one(s, m) for _, s in plan for m in bench.suite_modes(s, modes))
+    return sum(one(s, m) for _, s in plan for m in bench.suite_lanes(s, modes))

@@ -87,7 +87,7 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     for k, per_env in by.items():
         if len(per_env) < 2 or "local JVM" not in per_env:
             continue
-        modes = [m for m in bench.MODES if any(m in s["results"] for s in per_env.values())]
+        modes = [m for m in bench.MODE_COLUMNS if any(m in s["results"] for s in per_env.values())]
         for mode in modes:
             agg = {
                 e: lr.aggregate(per_env[e]["results"][mode]["runs"])

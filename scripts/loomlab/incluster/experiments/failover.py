@@ -29,7 +29,7 @@ from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import Kube
 from loomlab.render import render
 
-VARIANT, MODE = "jvm", "virtual"
+VARIANT, MODE = "jvm", bench.Lane(bench.VIRTUAL)
 
 
 def failures(samples_csv: str) -> tuple[int, list[tuple[float, str]]]:
@@ -98,12 +98,12 @@ def main(argv):
     service = ClusterService(kube, VARIANT, suite, MODE, "failover", container.get("env", []), templates, out, [], 2)
     service.wait_ready()
     job_name = jobs.job_id("failover")
-    job = jobs.make_job(service.jobs, load, job_name, service.url, MODE, "failover", False)
+    job = jobs.make_job(service.jobs, load, job_name, service.url, MODE.key, "failover", False)
     # Every request in loadgen's CSV, in a folder of the Job's own.
     jobs.set_env(job["spec"]["template"]["spec"]["containers"][0], SAMPLES="1", RESULTS=f"/results/{job_name}")
     victim = service.pods[0]
     shape = f"open {args.rate} req/s for {args.seconds} s"
-    print(f"== {shape} ({MODE}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
+    print(f"== {shape} ({MODE.key}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
         kube.apply([job])
         if not proc.wait_until(lambda: running_pod(kube, job_name), 120, 0.2):
@@ -123,7 +123,7 @@ def main(argv):
     total, failed = failures(samples)
     result = {  # failover.json
         "load": shape,
-        "mode": MODE,
+        "mode": MODE.key,
         "victim": victim,
         "killed_at": killed_at,
         "serving_again_s": back_at - killed_at if back_at else None,

@@ -23,12 +23,12 @@ from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import lab_cluster_up
 
 VARIANT = "jvm"
-MODES = ("worker", "virtual")
+MODES = (bench.Lane(bench.WORKER), bench.Lane(bench.VIRTUAL))
 # One k6 pod per run, the service scraped as `./lab k8s run` scrapes it.
 SETTINGS = bench.RunSettings()
 
 
-def measured(service: ClusterService, load: bench.Load, mode: str, enforced: bool, r: int, out: Path) -> dict:
+def measured(service: ClusterService, load: bench.Load, mode: bench.Lane, enforced: bool, r: int, out: Path) -> dict:
     """One A3 run with the engine as `enforced` says; the engine's CPU per second of the run."""
     if enforced:
         settle = policyengine.on()
@@ -38,12 +38,12 @@ def measured(service: ClusterService, load: bench.Load, mode: str, enforced: boo
     cpu0, _ = policyengine.usage()
     state = "enforced" if enforced else "off"
     figures = service.run(
-        load, mode, out / "runs" / f"a3-{mode}-{state}-r{r + 1}.json", f"round {r + 1} {mode} {state}", SETTINGS
+        load, mode, out / "runs" / f"a3-{mode.key}-{state}-r{r + 1}.json", f"round {r + 1} {mode.key} {state}", SETTINGS
     )
     cpu1, rss = policyengine.usage()
     figures.update(engine_cpu_s=cpu1 - cpu0, engine_rss_mb=rss, engine_settle_s=settle)
     print(
-        f"   round {r + 1} {mode} {state}: {lr.fmt(figures['throughput'])} req/s, p99 {lr.fmt(figures['p99'])} ms"
+        f"   round {r + 1} {mode.key} {state}: {lr.fmt(figures['throughput'])} req/s, p99 {lr.fmt(figures['p99'])} ms"
         + (f"; engine {cpu1 - cpu0:.2f} s CPU, {rss:.0f} MiB" if enforced else ""),
         flush=True,
     )
@@ -107,12 +107,17 @@ def cost(args) -> None:
             service.wait_ready()
             for w in range(2):
                 service.run(
-                    load, mode, run.out / "warmup" / f"a3-{mode}-{w + 1}.json", f"warm-up {mode}", SETTINGS, warmup=True
+                    load,
+                    mode,
+                    run.out / "warmup" / f"a3-{mode.key}-{w + 1}.json",
+                    f"warm-up {mode.key}",
+                    SETTINGS,
+                    warmup=True,
                 )
-            results[mode] = {True: [], False: []}
+            results[mode.key] = {True: [], False: []}
             for r in range(args.rounds):
                 for enforced in (True, False) if r % 2 == 0 else (False, True):
-                    results[mode][enforced].append(measured(service, load, mode, enforced, r, run.out))
+                    results[mode.key][enforced].append(measured(service, load, mode, enforced, r, run.out))
             service.stop()
     finally:
         policyengine.on()

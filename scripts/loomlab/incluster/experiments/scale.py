@@ -16,7 +16,7 @@ from loomlab import labreport as lr
 from loomlab.bench import api as bench
 
 WORKER_REPLICAS = (1, 2, 4)
-ONE_POD_MODES = ("virtual", "reactive")
+ONE_POD_MODES = (bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
 REACH_THROUGHPUT, REACH_P99 = 0.95, 1.2  # the verdict's margins: 5 % on req/s, 20 % on p99
 
 
@@ -31,15 +31,15 @@ def suites() -> list[bench.Suite]:
     product_suite = dataclasses.replace(
         main,
         loads=[
-            dataclasses.replace(ld, modes=bench.product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")
+            dataclasses.replace(ld, lanes=bench.product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")
         ],
     )
     return [sleep_suite, product_suite]
 
 
-def runs() -> list[tuple[bench.Suite, str, int]]:
-    """(suite, mode, pods): worker on 1, 2 and 4 pods, then virtual and reactive on one."""
-    return [(s, "worker", r) for s in suites() for r in WORKER_REPLICAS] + [
+def runs() -> list[tuple[bench.Suite, bench.Lane, int]]:
+    """(suite, lane, pods): worker on 1, 2 and 4 pods, then virtual and reactive on one."""
+    return [(s, bench.Lane(bench.WORKER), r) for s in suites() for r in WORKER_REPLICAS] + [
         (s, m, 1) for s in suites() for m in ONE_POD_MODES
     ]
 

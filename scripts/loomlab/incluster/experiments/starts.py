@@ -23,7 +23,7 @@ from loomlab.incluster.core import deploy, jobs, plan, report, target
 from loomlab.incluster.core.measure import MODE_LABEL, ClusterService
 from loomlab.kube import Kube
 
-MODE = "virtual"  # the mode whose endpoint answers first; a start is the same in every mode
+MODE = bench.Lane(bench.VIRTUAL)  # the mode whose endpoint answers first; a start is the same in every mode
 
 
 def scaled_to_zero(kube: Kube, variant: str, timeout_s: float = 120) -> None:
