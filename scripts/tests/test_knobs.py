@@ -150,7 +150,7 @@ class BuildColumnsTest(unittest.TestCase):
 
     def test_a_build_needs_a_name_and_a_jar_that_exists(self):
         from loomlab import LabError
-        from loomlab.bench.__main__ import build_of
+        from loomlab.bench.columns import build_of
 
         self.assertEqual(build_of(f"abc123={__file__}"), ("abc123", __file__))
         for bad in (f"={__file__}", f"../x={__file__}", "abc=/nonexistent.jar", "abc"):

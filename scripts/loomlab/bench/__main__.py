@@ -19,6 +19,7 @@ from loomlab import labreport as lr
 
 from . import jdks, quota, verdict
 from .cli import parser
+from .columns import build_of, jvm_column, quota_column
 from .compare import compare
 from .engines import Engines
 from .lane import VIRTUAL, Knob, Lane
@@ -75,16 +76,8 @@ def columns(args, chosen: list[Suite]) -> None:
     if args.build:
         name, jar = build_of(args.build)
         with_column(chosen, f"build={name}", Knob(jar=jar))
-    for column in args.jvm_column:
-        name, flags = named(column, "--jvm-column", "NAME=FLAGS")
-        if not flags.split() or not all(f.startswith("-") for f in flags.split()):
-            raise LabError(f"--jvm-column {column!r}: FLAGS are JVM options, each starting with '-'")
-        with_column(chosen, name, Knob(jvm_flags=tuple(flags.split())))
-    for column in args.quota_column:
-        name, cpus = named(column, "--quota-column", "NAME=CPUS")
-        if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", cpus) or not (float(cpus) == 0 or 0.01 <= float(cpus) <= 256):
-            raise LabError(f"--quota-column {column!r}: CPUS is a number of CPUs, 0.01 to 256, or 0 (no quota)")
-        with_column(chosen, name, Knob(quota_cpus=float(cpus)))
+    for column in [*map(jvm_column, args.jvm_column), *map(quota_column, args.quota_column)]:
+        with_column(chosen, *column)
     if args.aot_cache:
         if not Path(args.aot_cache).is_file():
             raise LabError(f"--aot-cache {args.aot_cache}: no such file (./lab startup trains one: jvm-aot.aot)")
@@ -99,22 +92,6 @@ def columns(args, chosen: list[Suite]) -> None:
         with_column(
             chosen, "minimal", minimal, where=lambda load, lane: lane == Lane(VIRTUAL) and load.script in SERVES
         )
-
-
-def named(text: str, option: str, form: str) -> tuple[str, str]:
-    """An option's NAME=VALUE: a NAME of letters, digits, '.', '_' or '-' (a column's name) and a value."""
-    name, _, value = text.partition("=")
-    if not re.fullmatch(r"[A-Za-z0-9._-]{1,40}", name) or not value:
-        raise LabError(f"{option} {text!r}: give {form}, a name of letters, digits, '.', '_' or '-'")
-    return name, value
-
-
-def build_of(text: str) -> tuple[str, str]:
-    """--build NAME=JAR's name and jar; refused without a jar that exists or a NAME of letters and digits."""
-    name, jar = named(text, "--build", "NAME=JAR")
-    if not Path(jar).is_file():
-        raise LabError(f"--build {text!r}: give NAME=JAR and a jar that exists")
-    return name, jar
 
 
 def announce(settings: RunSettings, chosen: list[Suite], modes: set[Lane], listed: bool, lanes: int = 1) -> Progress:

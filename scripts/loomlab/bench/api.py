@@ -4,14 +4,15 @@ change; tests/test_layering.py holds every other package to these names."""
 
 from __future__ import annotations
 
+from .columns import jvm_column, quota_column
 from .engines import THRESHOLDS_CROSSED
 from .engines.loadgen import Loadgen, requests_of
 from .figures import figures_from
 from .flames import COLUMNS, bare, category_of, read_collapsed
 from .jobrun import BEGIN as LOADGEN_RUN
 from .jobrun import read as loadgen_run
-from .lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Lane
-from .loads import Load, Scale, Suite
+from .lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Knob, Lane
+from .loads import Load, Scale, Suite, with_column
 from .plan import modes_named, planned_seconds, suite_lanes
 from .profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
 from .profiles import suites
@@ -59,6 +60,10 @@ __all__ = [
     "runner_file",
     "sleep",
     "suite_lanes",
+    "jvm_column",
+    "quota_column",
+    "with_column",
+    "Knob",
     "modes_named",
     "Lane",
     "WORKER",

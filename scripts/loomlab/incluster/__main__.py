@@ -34,6 +34,8 @@ def plan_blocks(
     args, settings: bench.RunSettings, variants: list[str], modes: set[bench.Lane]
 ) -> tuple[list[Block], float]:
     """Every block, and the planned seconds of them all."""
+    if args.profile == "scale" and (args.jvm_column or args.quota_column):
+        raise LabError("--profile scale compares pod counts of the modes' defaults: no knob column")
     if args.profile == "scale":
         blocks = [
             Block("jvm", suite, frozenset({lane}), pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
@@ -41,6 +43,12 @@ def plan_blocks(
         ]
         return blocks, scale.planned_seconds(settings)
     runs = plan.suites_on_variants(args, variants)
+    columns = [*map(bench.jvm_column, args.jvm_column), *map(bench.quota_column, args.quota_column)]
+    if args.jvm_column and "native" in variants:
+        raise LabError("--jvm-column: the native variant has no JVM (--variants without native)")
+    unique = list({id(suite): suite for _, suite in runs}.values())
+    for column in columns:  # each suite once, whichever variants run it
+        bench.with_column(unique, *column)
     blocks = [Block(v, suite, frozenset(modes), args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
     return blocks, plan.planned_seconds(runs, modes, settings)
 

@@ -90,6 +90,24 @@ def run(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
     p.add_argument(
+        "--jvm-column",
+        action="append",
+        default=[],
+        metavar="NAME=FLAGS",
+        help="JVM flags beside the default, as ./lab bench's: a column per mode, '<mode>[NAME]', a Deployment"
+        " of its own whose JVM gets FLAGS after the image's (JAVA_OPTS_APPEND), in the same rounds; each"
+        " section's knobs table gives it against the mode (repeatable; not on the native variant)",
+    )
+    p.add_argument(
+        "--quota-column",
+        action="append",
+        default=[],
+        metavar="NAME=CPUS",
+        help="another CPU limit beside the pods' own, as ./lab bench's cgroup column: a column per mode,"
+        " '<mode>[NAME]', a Deployment of its own with CPUS as its container's CPU limit and request (0: no"
+        " limit), in the same rounds (repeatable)",
+    )
+    p.add_argument(
         "--replicas",
         type=int,
         default=1,

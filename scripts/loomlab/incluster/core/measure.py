@@ -3,17 +3,15 @@ cluster, so the bench's rounds (bench.measure) drive it unchanged."""
 
 from __future__ import annotations
 
-import copy
 import json
 import math
-import re
 import shutil
 import time
 from pathlib import Path
 
 from loomlab import LabError, metrics, proc, samples
 from loomlab.bench import api as bench
-from loomlab.incluster.core import nodecpu, volumes
+from loomlab.incluster.core import lanes, nodecpu, volumes
 from loomlab.incluster.core.deploy import (
     RUNNER_PORT,
     distribute,
@@ -37,28 +35,6 @@ def pod_requests(figures: dict, samples: list[dict]) -> dict:
     if len(scraped) >= 2:
         figures["pod_requests"] = [scraped[-1][p] - scraped[0].get(p, 0.0) for p in sorted(scraped[-1])]
     return figures
-
-
-MODE_LABEL = "loom-lab.dev/mode"
-
-
-def mode_slug(lane: bench.Lane) -> str:
-    """The lane's name as a Kubernetes name and label value ("virtual+rx": virtual-rx)."""
-    return re.sub(r"[^a-z0-9.-]+", "-", lane.key.lower()).strip("-")
-
-
-def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, dict]:
-    """The variant's Deployment and Service as a lane's own (name and selector carry the lane), so
-    every lane's pods stay up side by side while the rounds interleave the lanes."""
-    slug = mode_slug(lane)
-    dep, svc = copy.deepcopy(deployment), copy.deepcopy(service)
-    for doc in (dep, svc):
-        doc["metadata"]["name"] = f"{doc['metadata']['name']}-{slug}"
-        doc["metadata"].setdefault("labels", {})[MODE_LABEL] = slug
-    dep["spec"]["selector"]["matchLabels"][MODE_LABEL] = slug
-    dep["spec"]["template"]["metadata"]["labels"][MODE_LABEL] = slug
-    svc["spec"]["selector"][MODE_LABEL] = slug
-    return dep, svc
 
 
 class ClusterService:
@@ -90,8 +66,10 @@ class ClusterService:
         self.token = f"{tag}-{mode.key}-{time.time_ns()}"
         self.startup = {"variant": variant, "suite": tag, "mode": mode.key, "replicas": replicas}
         startups.append(self.startup)
-        env = base_env + [{"name": k, "value": v} for k, v in suite.server_env.items()]
-        self.own = own_copy(*own, mode) if own else None
+        env = lanes.with_setting(base_env + [{"name": k, "value": v} for k, v in suite.server_env.items()], mode)
+        if mode.setting and not own:
+            raise LabError(f"{mode.key}: a knob column runs on a Deployment of its own (interleaved rounds)")
+        self.own = lanes.own_copy(*own, mode) if own else None
         if self.own:
             dep, svc = self.own
             self.name = dep["metadata"]["name"]

@@ -20,7 +20,8 @@ from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
 from loomlab.incluster.core import deploy, jobs, plan, report, target
-from loomlab.incluster.core.measure import MODE_LABEL, ClusterService
+from loomlab.incluster.core.lanes import MODE_LABEL
+from loomlab.incluster.core.measure import ClusterService
 from loomlab.kube import Kube
 
 MODE = bench.Lane(bench.VIRTUAL)  # the mode whose endpoint answers first; a start is the same in every mode

@@ -1,0 +1,43 @@
+"""The knob columns a command line asks for, read once for the bench and the cluster: NAME=VALUE,
+a column's name and the setting it changes (lane.Knob). Standard library only."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from loomlab import LabError
+
+from .lane import Knob
+
+
+def named(text: str, option: str, form: str) -> tuple[str, str]:
+    """An option's NAME=VALUE: a NAME of letters, digits, '.', '_' or '-' (a column's name) and a value."""
+    name, _, value = text.partition("=")
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,40}", name) or not value:
+        raise LabError(f"{option} {text!r}: give {form}, a name of letters, digits, '.', '_' or '-'")
+    return name, value
+
+
+def jvm_column(text: str) -> tuple[str, Knob]:
+    """--jvm-column NAME=FLAGS: the JVM with other options, each starting with '-'."""
+    name, flags = named(text, "--jvm-column", "NAME=FLAGS")
+    if not flags.split() or not all(f.startswith("-") for f in flags.split()):
+        raise LabError(f"--jvm-column {text!r}: FLAGS are JVM options, each starting with '-'")
+    return name, Knob(jvm_flags=tuple(flags.split()))
+
+
+def quota_column(text: str) -> tuple[str, Knob]:
+    """--quota-column NAME=CPUS: a cgroup of its own (a pod's CPU limit) with CPUS as its quota, 0: none."""
+    name, cpus = named(text, "--quota-column", "NAME=CPUS")
+    if not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", cpus) or not (float(cpus) == 0 or 0.01 <= float(cpus) <= 256):
+        raise LabError(f"--quota-column {text!r}: CPUS is a number of CPUs, 0.01 to 256, or 0 (no quota)")
+    return name, Knob(quota_cpus=float(cpus))
+
+
+def build_of(text: str) -> tuple[str, str]:
+    """--build NAME=JAR's name and jar; refused without a jar that exists or a NAME of letters and digits."""
+    name, jar = named(text, "--build", "NAME=JAR")
+    if not Path(jar).is_file():
+        raise LabError(f"--build {text!r}: give NAME=JAR and a jar that exists")
+    return name, jar

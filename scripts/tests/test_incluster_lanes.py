@@ -1,0 +1,100 @@
+"""A knob column in a cluster (incluster/core/lanes.py, `./lab k8s run --jvm-column/--quota-column`):
+the lane's own Deployment, rendered from the real overlay, runs its JVM flags after the image's and
+its CPU quota as its container's limit; the plan has the columns once per suite; what a cluster
+cannot run is refused before anything is applied."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import unittest
+
+from loomlab import LabError
+from loomlab.bench import api as bench
+from loomlab.incluster import cli
+from loomlab.incluster.__main__ import plan_blocks, settings_of
+from loomlab.incluster.core import deploy, lanes
+
+
+def rendered() -> tuple[dict, dict]:
+    """The JVM variant's Deployment and Service as deploy/k8s/overlays/jvm renders them."""
+    docs = deploy.render("deploy/k8s/overlays/jvm", {})
+    return next(d for d in docs if d["kind"] == "Deployment"), next(d for d in docs if d["kind"] == "Service")
+
+
+def container(dep: dict) -> dict:
+    return dep["spec"]["template"]["spec"]["containers"][0]
+
+
+def plan(*argv: str) -> list:
+    args = cli.run(["--plan", "--profile", "smoke", "--workload", "sleep", *argv])
+    with contextlib.redirect_stdout(io.StringIO()):
+        blocks, _ = plan_blocks(args, settings_of(args), args.variants.split(","), set())
+    return blocks
+
+
+class KnobColumnTest(unittest.TestCase):
+    def test_the_jvm_flags_come_after_the_deployments_own_and_its_variables_replace_theirs(self):
+        dep, _ = rendered()
+        _, heap = bench.jvm_column("heap=-Xmx256m -XX:+AlwaysPreTouch")
+        lane = bench.Lane(bench.VIRTUAL).with_setting("heap", heap)
+        env = lanes.with_setting(container(dep)["env"], lane)
+        flags = next(e["value"] for e in env if e["name"] == lanes.JVM_FLAGS_VAR)
+        self.assertTrue(flags.startswith("-XX:MaxRAMPercentage=75 @/deployments/service.args"), flags)
+        self.assertTrue(flags.endswith(" -Xmx256m -XX:+AlwaysPreTouch"), flags)
+        pool = bench.Knob(env={"QUARKUS_THREAD_POOL_MAX_THREADS": "500"})
+        both = lanes.with_setting(
+            [*env, {"name": "QUARKUS_THREAD_POOL_MAX_THREADS", "value": "50"}],
+            bench.Lane(bench.WORKER).with_setting("threads", pool),
+        )
+        self.assertEqual([e["value"] for e in both if e["name"] == "QUARKUS_THREAD_POOL_MAX_THREADS"], ["500"])
+        self.assertEqual(lanes.with_setting(container(dep)["env"], bench.Lane(bench.VIRTUAL)), container(dep)["env"])
+
+    def test_a_quota_is_the_containers_cpu_limit_and_request_and_zero_drops_the_limit(self):
+        dep, svc = rendered()
+        _, two = bench.quota_column("q1=1.5")
+        own, own_svc = lanes.own_copy(dep, svc, bench.Lane(bench.VIRTUAL).with_setting("q1", two))
+        resources = container(own)["resources"]
+        self.assertEqual((resources["limits"]["cpu"], resources["requests"]["cpu"]), ("1.5", "1.5"))
+        container(dep)["resources"]["requests"]["cpu"] = "100m"  # deploy/k8s/local's request: kept
+        small, _ = lanes.own_copy(dep, svc, bench.Lane(bench.VIRTUAL).with_setting("q1", two))
+        self.assertEqual(
+            (container(small)["resources"]["limits"]["cpu"], container(small)["resources"]["requests"]["cpu"]),
+            ("1.5", "100m"),
+        )
+        container(dep)["resources"]["requests"]["cpu"] = "2"
+        self.assertEqual(own["metadata"]["name"], f"{dep['metadata']['name']}-virtual-q1")
+        self.assertEqual(own_svc["spec"]["selector"][lanes.MODE_LABEL], "virtual-q1")
+        self.assertEqual(container(dep)["resources"]["limits"]["cpu"], "2", "the variant's own is left as it was")
+        _, none = bench.quota_column("free=0")
+        free, _ = lanes.own_copy(dep, svc, bench.Lane(bench.WORKER).with_setting("free", none))
+        self.assertNotIn("cpu", container(free)["resources"]["limits"])
+        self.assertEqual(container(free)["resources"]["requests"]["cpu"], "2")
+
+    def test_another_jar_is_the_local_benchs_only(self):
+        minimal = bench.Lane(bench.VIRTUAL).with_setting("minimal", bench.Knob(jar="m.jar", bare=True))
+        with self.assertRaisesRegex(LabError, "runs on this machine only"):
+            lanes.with_setting([], minimal)
+
+
+class PlanTest(unittest.TestCase):
+    def test_each_suite_gets_its_columns_once_whatever_the_variants(self):
+        blocks = plan("--variants", "jvm,jvm-aot", "--jvm-column", "heap=-Xmx256m", "--quota-column", "q1=1")
+        self.assertEqual(len(blocks), 2)
+        self.assertIs(blocks[0].suite, blocks[1].suite)
+        columns = [lane.key for lane in blocks[0].suite.loads[0].lanes]
+        self.assertEqual(columns.count("virtual[heap]"), 1)
+        self.assertEqual(columns[3:], [f"{m}[{c}]" for c in ("heap", "q1") for m in ("worker", "virtual", "reactive")])
+
+    def test_what_a_cluster_cannot_run_is_refused_before_anything_is_applied(self):
+        with self.assertRaisesRegex(LabError, "native variant has no JVM"):
+            plan("--variants", "jvm,native", "--jvm-column", "heap=-Xmx256m")
+        with self.assertRaisesRegex(LabError, "no knob column"):
+            cli_args = cli.run(["--plan", "--profile", "scale", "--quota-column", "q1=1"])
+            plan_blocks(cli_args, settings_of(cli_args), ["jvm"], set())
+        with self.assertRaisesRegex(LabError, "FLAGS are JVM options"):
+            plan("--variants", "jvm", "--jvm-column", "heap=Xmx1g")
+
+
+if __name__ == "__main__":
+    unittest.main()
