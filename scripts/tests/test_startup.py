@@ -43,9 +43,11 @@ class Arguments(unittest.TestCase):
         base = ["--java", "java", "--loadgen", "loadgen", "--out", "out"]
         args = startup.parse([*base, "--variant", "no-migrate=-Da=1 -Db=2"])
         self.assertEqual(args.variant, [("no-migrate", ["-Da=1", "-Db=2"])])
-        for bad in ("no-migrate", "=-Da=1", "x= ", "../../etc/x=-Da=1", "a/b=-Da=1", f"{'n' * 41}=-Da=1"):
-            with self.assertRaisesRegex(LabError, "NAME=FLAGS"):
+        for bad in ("no-migrate", "=-Da=1", "x= ", "../../etc/x=-Da=1", "a/b=-Da=1", f"{'n' * 41}=-Da=1", ".x=-Da=1"):
+            with self.assertRaisesRegex(LabError, "--variant .*NAME=FLAGS"):
                 startup.parse([*base, "--variant", bad])
+        with self.assertRaisesRegex(LabError, "each starting with '-'"):
+            startup.parse([*base, "--variant", "x=Da=1"])
         with self.assertRaisesRegex(LabError, "each NAME once"):
             startup.parse([*base, "--variant", "a=-Da=1", "--variant", "a=-Db=2"])
 

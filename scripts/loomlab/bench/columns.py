@@ -1,5 +1,6 @@
-"""The knob columns a command line asks for, read once for the bench and the cluster: NAME=VALUE,
-a column's name and the setting it changes (lane.Knob). Standard library only."""
+"""The knob columns a command line asks for, read once for the bench, the cluster and the start-up
+(`--jvm-column`, `--quota-column`, `./lab startup --variant`): NAME=VALUE, a column's name and the
+setting it changes (lane.Knob). Standard library only: the command lines' --help runs without the venv."""
 
 from __future__ import annotations
 
@@ -12,18 +13,19 @@ from .lane import Knob
 
 
 def named(text: str, option: str, form: str) -> tuple[str, str]:
-    """An option's NAME=VALUE: a NAME of letters, digits, '.', '_' or '-' (a column's name) and a value."""
+    """An option's NAME=VALUE: a NAME of letters, digits, '.', '_' or '-' (a column's name, and its
+    files' names: no path), a letter or digit first, and a value."""
     name, _, value = text.partition("=")
-    if not re.fullmatch(r"[A-Za-z0-9._-]{1,40}", name) or not value:
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}", name) or not value.strip():
         raise LabError(f"{option} {text!r}: give {form}, a name of letters, digits, '.', '_' or '-'")
     return name, value
 
 
-def jvm_column(text: str) -> tuple[str, Knob]:
+def jvm_column(text: str, option: str = "--jvm-column") -> tuple[str, Knob]:
     """--jvm-column NAME=FLAGS: the JVM with other options, each starting with '-'."""
-    name, flags = named(text, "--jvm-column", "NAME=FLAGS")
-    if not flags.split() or not all(f.startswith("-") for f in flags.split()):
-        raise LabError(f"--jvm-column {text!r}: FLAGS are JVM options, each starting with '-'")
+    name, flags = named(text, option, "NAME=FLAGS")
+    if not all(f.startswith("-") for f in flags.split()):
+        raise LabError(f"{option} {text!r}: FLAGS are JVM options, each starting with '-'")
     return name, Knob(jvm_flags=tuple(flags.split()))
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 
 from loomlab import LabError
+from loomlab.bench.columns import jvm_column
 
 DESCRIPTION = (
     "JVM vs JVM with an AOT cache vs native, measured the same way: time to the first answer and its"
@@ -65,23 +65,8 @@ def checked(args: argparse.Namespace) -> argparse.Namespace:
         raise LabError("--first-minute takes 0 (not run) to 20 rounds")
     if args.cold and os.geteuid() != 0:
         raise LabError("--cold drops the page cache (/proc/sys/vm/drop_caches), which needs root")
-    args.variant = [extra(v) for v in args.variant]
+    args.variant = [(name, list(knob.jvm_flags)) for name, knob in (jvm_column(v, "--variant") for v in args.variant)]
     names = [name for name, _ in args.variant]
     if len(set(names)) < len(names):
         raise LabError(f"--variant: each NAME once ({', '.join(names)})")
     return args
-
-
-# A variant's name names its files (NAME-1.log, ...): letters, digits, '.', '_' and '-', no path.
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
-
-
-def extra(text: str) -> tuple[str, list[str]]:
-    """A --variant's name and flags; refused without either, or with a name that is not NAME."""
-    name, _, flags = text.partition("=")
-    if not NAME.fullmatch(name.strip()) or not flags.split():
-        raise LabError(
-            f"--variant {text!r}: give NAME=FLAGS (NAME of letters, digits, '.', '_' or '-'), e.g."
-            " no-openapi=-Dquarkus.smallrye-openapi.enable=false"
-        )
-    return name.strip(), flags.split()
