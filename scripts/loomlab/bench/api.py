@@ -19,9 +19,9 @@ from .profiles import suites
 from .progress import Progress
 from .report import finish, machine, run_meta
 from .rounds import measure
-from .runner import Sampler
 from .runners import resume_all, runner_file
 from .settings import RunSettings
+from .skeleton import sampled
 from .target import ServiceUnderTest
 from .verdict import interval
 from .workloads import MODULES, product, sleep
@@ -38,7 +38,7 @@ __all__ = [
     "Progress",
     "RunSettings",
     "Load",
-    "Sampler",
+    "sampled",
     "Scale",
     "ServiceUnderTest",
     "Suite",

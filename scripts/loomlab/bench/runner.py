@@ -7,8 +7,6 @@ import dataclasses
 import json
 import os
 import subprocess
-import threading
-import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,13 +14,13 @@ from pathlib import Path
 from loomlab import LabError, metrics, proc, schema
 
 from . import procstat, profiler, quota, syscalls
-from .engines import Engine, Engines
-from .figures import figures_from, figures_of, open_throughput
+from .engines import Engine, Engines, Generated
+from .figures import figures_from
 from .lane import REFERENCE, Lane
 from .loads import Load, Suite, on_cpus
 from .settings import RunSettings
+from .skeleton import sampled
 from .tables import LOCAL
-from .target import ServiceUnderTest
 
 
 class Service:
@@ -140,42 +138,6 @@ class LocalJvm:
         return (BareService if knob.bare else Service)(cmd, self.engines, self.port + slot, env, log, java)
 
 
-class Sampler(threading.Thread):
-    """Scrapes /q/metrics every `period` s while a run goes on (one scrape before, one after)."""
-
-    def __init__(self, service: ServiceUnderTest, period: float):
-        super().__init__(daemon=True)
-        self.service, self.period = service, period
-        self.samples: list[dict] = []
-        self._done = threading.Event()
-
-    @classmethod
-    def begin(cls, service: ServiceUnderTest, period: float) -> Sampler:
-        """A sampler that has scraped once (before the load) and goes on every `period` s."""
-        sampler = cls(service, period)
-        sampler.scrape()
-        sampler.start()
-        return sampler
-
-    def scrape(self):
-        try:
-            sample = self.service.sample()
-            sample["t"] = time.time()
-            self.samples.append(sample)
-        except OSError:
-            pass
-
-    def run(self):
-        while not self._done.wait(self.period):
-            self.scrape()
-
-    def finish(self) -> list[dict]:
-        self._done.set()
-        self.join()
-        self.scrape()
-        return self.samples
-
-
 def run_load(
     engine: Engine,
     load: Load,
@@ -190,31 +152,24 @@ def run_load(
     the generator's own CPU (it shares the cores locally) and its name; the samples beside `out`."""
     out.parent.mkdir(parents=True, exist_ok=True)
     engine.prepare(load, lane, warmup)
-    sampler = Sampler.begin(service, settings.sample_period)
-    counter = syscalls.start(service.pid, out.with_suffix(".syscalls.csv")) if load.syscalls and not warmup else None
-    started = time.monotonic()
     generator_cpu = procstat.ChildrenCpu()
-    try:
-        generated = engine.generate(load, lane, service.url, out, label, settings, warmup)
-    finally:
-        counts = counter.stop() if counter else {}
-        samples = sampler.finish()
-    took = time.monotonic() - started
-    (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
-    figures = figures_from(load, generated.figures, samples, generated.exit, took)
+    counts: dict = {}
+
+    def generate() -> Generated:
+        """The generator's run, the server's system calls counted over it where the load asks."""
+        counter = (
+            syscalls.start(service.pid, out.with_suffix(".syscalls.csv")) if load.syscalls and not warmup else None
+        )
+        try:
+            return engine.generate(load, lane, service.url, out, label, settings, warmup)
+        finally:
+            counts.update(counter.stop() if counter else {})
+
+    run = sampled(service, settings.sample_period, out, generate)
+    generated = run.result
+    figures = figures_from(load, generated.figures, run.samples, generated.exit, run.took)
     figures.update(counts)
     figures.update(syscalls.per_request(counts, figures["requests"]))
     figures["gen_cpu_s"] = generator_cpu.seconds()
     figures["engine"] = engine.name
-    return figures
-
-
-def split_figures(load: Load, out: Path, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
-    """The figures of a run over several runners: the merged summary's, each runner's own (k6's
-    summary of its segment, read as the merged one is) and the start skew; the files written."""
-    out.write_text(json.dumps(summary))
-    (out.with_suffix(".metrics.jsonl")).write_text("".join(json.dumps(s) + "\n" for s in samples))
-    figures = figures_of(load, summary, samples, k6_exit, took)
-    figures["runner_figures"] = [open_throughput(load, f) for f in summary["runner_figures"]]
-    figures["start_skew_s"] = summary["start_skew_s"]
     return figures

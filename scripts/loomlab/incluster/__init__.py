@@ -10,7 +10,7 @@ through the Service (the API server's service proxy). Writes report.md, report.h
 results.json like ./lab bench, each section naming its environment.
 
   core/         what every command builds on: plan (the variants, the suites at the profile's
-                scale, the time), deploy (the manifests applied, the k6 Jobs made and awaited),
+                scale, the time), deploy (the manifests applied, the load Jobs made and awaited),
                 measure (a variant's Deployment as the bench's service under test), report, ...
   experiments/  the other commands: scale, autoscale, failover, netpol, monitoring, fetch
   cli.py        every command's options and module (standard library only: --help)

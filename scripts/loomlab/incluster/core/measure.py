@@ -40,7 +40,7 @@ def pod_requests(figures: dict, samples: list[dict]) -> dict:
 class ClusterService:
     """Starting it sets the suite's configuration and the replicas on the variant's Deployment (or,
     with `own`, on a Deployment and Service of the mode's own: interleaved rounds) and rolls fresh
-    pods (Recreate), whose start-up is measured; runs are k6 Jobs through the Service; each scrape
+    pods (Recreate), whose start-up is measured; runs are loadgen Jobs through the Service; each scrape
     reads every pod's /q/metrics and adds them up (and keeps each pod's requests: its share)."""
 
     def __init__(
@@ -188,21 +188,19 @@ class ClusterService:
             return self.run_split(
                 load, mode, out, label, settings.sample_period, distribute(job, settings.runners), warmup
             )
-        sampler = bench.Sampler.begin(self, settings.sample_period)
-        started, wall, node = time.monotonic(), time.time(), self.node_reading()
-        try:
+        wall, node = time.time(), self.node_reading()
+
+        def generate() -> dict:
             self.kube.apply([job])
-            pod = wait_job(self.kube, job_name, load.timeout_s + 120)
-        finally:
-            samples = sampler.finish()
-        took = time.monotonic() - started
+            return wait_job(self.kube, job_name, load.timeout_s + 120)
+
+        run = bench.sampled(self, settings.sample_period, out, generate)
         node_cpu = self.node_split(node)
         from_prometheus = {} if warmup else self.from_prometheus(wall, time.time())
-        log = pod_log(self.kube, pod)
+        log = pod_log(self.kube, run.result)
         self.kube.delete_job(job_name)
-        out.with_suffix(".metrics.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
-        figures = read_loadgen(load, out, log, samples, took, job_name, label)
-        return pod_requests(figures | from_prometheus | node_cpu, samples)
+        figures = read_loadgen(load, out, log, run.samples, run.took, job_name, label)
+        return pod_requests(figures | from_prometheus | node_cpu, run.samples)
 
     def node_reading(self) -> nodecpu.Reading | None:
         """The node's CPU now, where this host is the pods' node (checked once); else None."""
@@ -228,18 +226,19 @@ class ClusterService:
         API server's pod proxy: jobrun's POST /start), merged from the results each wrote: exact
         merged percentiles."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
-        sampler = bench.Sampler.begin(self, sample_period)
-        started, wall = time.monotonic(), time.time()
-        try:
+        wall = time.time()
+
+        def generate() -> tuple[list[dict], float]:
+            """The runners' pods once done, and the spread of their starts."""
             self.kube.apply([job])
-            pods = wait_runners_ready(self.kube, name, n, 180)
+            ready = wait_runners_ready(self.kube, name, n, 180)
             skew = bench.resume_all(
-                lambda pod: self.kube.pod_proxy(pod["metadata"]["name"], RUNNER_PORT, "/start", "POST"), pods
+                lambda pod: self.kube.pod_proxy(pod["metadata"]["name"], RUNNER_PORT, "/start", "POST"), ready
             )
-            pods = wait_runners_done(self.kube, name, n, load.timeout_s + 120)
-        finally:
-            samples = sampler.finish()
-        took = time.monotonic() - started
+            return wait_runners_done(self.kube, name, n, load.timeout_s + 120), skew
+
+        run = bench.sampled(self, sample_period, out, generate)
+        (pods, skew), samples, took = run.result, run.samples, run.took
         from_prometheus = self.from_prometheus(wall, time.time())
         logs = [pod_log(self.kube, pod) for pod in pods]
         # What the runners wrote, in a folder of this Job's own on the results volume: read back (and

@@ -127,8 +127,9 @@ def cost(args) -> None:
     )
     text = (
         f"# What enforcing the NetworkPolicies costs the A3 answer\n\n- date: {time.strftime('%Y-%m-%d %H:%M %Z')}\n"
-        f"- command: `./lab k8s netpol --cost --rounds {args.rounds}`\n- load: {load.name}, one k6 Job per run, service"
-        f" {VARIANTS[VARIANT][0]}; per mode, rounds of one run enforced and one not, the order rotated\n"
+        f"- command: `./lab k8s netpol --cost --rounds {args.rounds}`\n"
+        f"- load: {load.name}, one load Job per run, service {VARIANTS[VARIANT][0]}; per mode, rounds of one run"
+        " enforced and one not, the order rotated\n"
         "- ratio: enforced / off per round, the median and the bench's distribution-free interval\n\n"
         f"{t.markdown()}\n"
     )
