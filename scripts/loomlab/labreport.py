@@ -219,12 +219,6 @@ class Spread:
             return Spread(math.nan, math.nan, math.nan, 0)
         return Spread(statistics.median(vals), min(vals), max(vals), len(vals))
 
-    def rel_range(self) -> float:
-        """(max - min) / median: how far apart the repeats were."""
-        if not self.n or not self.median:
-            return math.nan
-        return (self.high - self.low) / self.median
-
 
 def aggregate(runs: Sequence[Mapping[str, Any]]) -> dict[str, Spread]:
     keys = sorted({k for r in runs for k, v in r.items() if isinstance(v, int | float)})

@@ -30,10 +30,6 @@ def value(samples: list[Sample], metric: str, labels: dict | None = None) -> flo
     return sum(found) if found else math.nan
 
 
-def prom_value(text: str, metric: str, labels: dict | None = None) -> float:
-    return value(parse(text), metric, labels)
-
-
 def scrape_sample(text: str) -> dict:
     """What one scrape keeps: each gauge and counter of labreport's lists by its key."""
     samples = parse(text)

@@ -31,7 +31,6 @@ CREATE_VM = re.compile(r"\[startuptime\] Create VM, ([\d.]+) secs")
 BEFORE = "before Quarkus' first step"  # JVM created, runner class loader, main class, configuration
 VM = "of which: the JVM created"
 AFTER = "after the last step, to the first answer"  # the HTTP server taking it, the request's own work
-STEPS = "Quarkus' start-up steps"
 
 
 def short(step: str) -> str:
