@@ -16,8 +16,6 @@ import importlib
 import sys
 from dataclasses import dataclass
 
-from loomlab.incluster.cli import MODULES as IN_CLUSTER
-
 
 @dataclass(frozen=True)
 class Command:
@@ -27,17 +25,17 @@ class Command:
     how: str  # the branch of ./lab's dispatch that runs it
     options: str = ""  # "module:function": the function (of argv) that parses its options
     own_help: bool = False  # the tool's own --help (k6, mvn): ./lab passes it on
+    runs: str = ""  # the harness module that runs it (an in-cluster command's), under loomlab
 
     @property
     def module(self) -> str:
-        """The harness module that runs it, for the in-cluster commands (cli.MODULES); else '-'."""
-        first, _, rest = self.words.partition(" ")
-        return IN_CLUSTER.get(rest, "-") if first == "k8s" else "-"
+        """The harness module that runs it, for the in-cluster commands; else '-'."""
+        return self.runs or "-"
 
 
-def _in_cluster(name: str, synopsis: str, summary: str, how: str) -> Command:
-    """An in-cluster command: its options in incluster/cli.py, its module in cli.MODULES."""
-    return Command(f"k8s {name}", synopsis, summary, how, f"incluster.cli:{name}")
+def _in_cluster(name: str, synopsis: str, summary: str, how: str, runs: str) -> Command:
+    """An in-cluster command: its options the function NAME of incluster/cli.py, its module `runs`."""
+    return Command(f"k8s {name}", synopsis, summary, how, f"incluster.cli:{name}", runs=runs)
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -117,6 +115,7 @@ COMMANDS: tuple[Command, ...] = (
         " up), from a registry (--registry; default: the lab's), loadgen Jobs against the JVM and JVM + AOT"
         " pods, same report as bench",
         "deploy",
+        "incluster",
     ),
     _in_cluster(
         "autoscale",
@@ -124,6 +123,7 @@ COMMANDS: tuple[Command, ...] = (
         "the worker mode held above its thread bound under a CPU autoscaler, the queue autoscaler (KEDA on"
         " Prometheus) or none: what it saw and did, each phase's figures",
         "deploy",
+        "incluster.experiments.autoscale",
     ),
     _in_cluster(
         "starts",
@@ -131,15 +131,21 @@ COMMANDS: tuple[Command, ...] = (
         "fresh pods of each image in rotated rounds: pod seen to container running, Quarkus up, Ready and"
         " the first answer through the Service",
         "deploy",
+        "incluster.experiments.starts",
     ),
     _in_cluster(
-        "failover", "[options]", "one of two pods killed under a constant load: what failed, how long", "deploy"
+        "failover",
+        "[options]",
+        "one of two pods killed under a constant load: what failed, how long",
+        "deploy",
+        "incluster.experiments.failover",
     ),
     _in_cluster(
         "fetch",
         "WORKLOAD [--k6]",
         "the runs' files of a workload's load Job (--k6: of its k6 twin), off its results volume",
         "python",
+        "incluster.experiments.fetch",
     ),
     _in_cluster(
         "monitoring",
@@ -147,6 +153,7 @@ COMMANDS: tuple[Command, ...] = (
         "the namespace's Prometheus: every pod a target and up, loom-lab's metrics queryable, and with --job"
         " a k6 Job's remote-written samples",
         "python",
+        "incluster.experiments.monitoring",
     ),
     _in_cluster(
         "netpol",
@@ -154,6 +161,7 @@ COMMANDS: tuple[Command, ...] = (
         "the NetworkPolicies proven from outside with throwaway pods, each case allowed or refused by the"
         " policy it names",
         "python",
+        "incluster.experiments.netpol",
     ),
     Command("k8s verify", "", "the manifests checked against schemas and a real API server", "verify"),
     Command("k8s secret", "", "the database Secret's passwords and TLS generated (each kept if present)", "secret"),
@@ -182,6 +190,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("mvn", "[args]", "./mvnw with the JDK the lab picks", "mvn", own_help=True),
     Command("fmt", "", "format the Java sources (the build checks it)", "fmt"),
 )
+
+# The in-cluster commands (./lab k8s NAME) and the module that runs each.
+IN_CLUSTER = {c.words.split()[1]: c.runs for c in COMMANDS if c.runs}
 
 HELP_FLAGS = ("-h", "--help")
 USAGE = "help"  # `./lab help`: the usage, answered before any command

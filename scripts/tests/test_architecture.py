@@ -9,6 +9,7 @@ import re
 import unittest
 from pathlib import Path
 
+from loomlab import commands
 from loomlab.incluster import cli
 from loomlab.incluster.core import plan
 from tests.markdown import cells
@@ -58,11 +59,11 @@ class ArchitecturePageTest(unittest.TestCase):
 
     def test_every_in_cluster_command_has_a_row_saying_where_it_works(self):
         rows = {row[0]: row for row in table("experiments")}
-        self.assertEqual(set(cli.COMMANDS) - set(rows), set())
+        self.assertEqual(set(commands.IN_CLUSTER) - set(rows), set())
         for name, module, where in rows.values():
             with self.subTest(command=name):
                 self.assertEqual(len(paths(module)), 1)
-                if name in cli.MODULES:
+                if name in commands.IN_CLUSTER:
                     self.assertEqual(paths(module)[0], str(cli.module_file(name).relative_to(ROOT)))
                 self.assertRegex(where, r"^(any cluster|the lab's cluster only)")
 

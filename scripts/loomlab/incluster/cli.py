@@ -1,7 +1,7 @@
-"""The options of the in-cluster commands (`./lab k8s run`, `autoscale`, `failover`, `fetch`), apart
-from the commands so that `--help` needs nothing but the standard library: ./lab prints it before
-it installs or builds anything. `python -m loomlab.incluster.cli COMMAND --help` and the command's
-own `python -m` print the same."""
+"""The options of the in-cluster commands (`./lab k8s run`, `autoscale`, `failover`, ...), one
+function each of the command's name, apart from the commands so that `--help` needs nothing but the
+standard library: ./lab prints it before it installs or builds anything. loomlab.commands, the one
+table of ./lab's commands, names each function and the module that runs the command."""
 
 from __future__ import annotations
 
@@ -12,22 +12,12 @@ from pathlib import Path
 
 from loomlab import ROOT
 from loomlab.bench.settings import round_options
-
-# Each command's module, under loomlab (`python -m loomlab.<module>` runs it; loomlab.commands tells ./lab).
-MODULES = {
-    "run": "incluster",
-    "autoscale": "incluster.experiments.autoscale",
-    "failover": "incluster.experiments.failover",
-    "fetch": "incluster.experiments.fetch",
-    "monitoring": "incluster.experiments.monitoring",
-    "netpol": "incluster.experiments.netpol",
-    "starts": "incluster.experiments.starts",
-}
+from loomlab.commands import IN_CLUSTER
 
 
 def module_file(command: str) -> Path:
     """The source file of a command's module (a package: its __init__.py)."""
-    path = ROOT / "scripts" / "loomlab" / Path(*MODULES[command].split("."))
+    path = ROOT / "scripts" / "loomlab" / Path(*IN_CLUSTER[command].split("."))
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
@@ -234,17 +224,6 @@ def netpol(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-COMMANDS = {
-    "run": run,
-    "autoscale": autoscale,
-    "failover": failover,
-    "starts": starts,
-    "fetch": fetch,
-    "monitoring": monitoring,
-    "netpol": netpol,
-}
-
-
 def registry_of(argv: list[str]) -> str:
     """The registry a deploying command's arguments name (target_options' --registry), or "": ./lab
     pushes the images there before the command runs."""
@@ -254,7 +233,9 @@ def registry_of(argv: list[str]) -> str:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--registry-of":  # ./lab: where to push the images first
-        print(registry_of(sys.argv[2:]))
-    else:
-        COMMANDS[sys.argv[1]](sys.argv[2:])
+    if sys.argv[1:2] != ["--registry-of"]:
+        raise SystemExit(
+            "usage: python3 -m loomlab.incluster.cli --registry-of ARGS (./lab's; the commands' options are"
+            " read through loomlab.commands)"
+        )
+    print(registry_of(sys.argv[2:]))  # ./lab: where to push the images first
