@@ -15,7 +15,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from loomlab import commands, doctor
+from loomlab import branches, commands, doctor
 from loomlab.doctor import disk, probes
 
 LAB = Path(__file__).resolve().parents[2] / "lab"
@@ -35,11 +35,11 @@ class DoctorTest(unittest.TestCase):
         gate = re.search(r'case "\$how:\$name" in\n\s+([^)]+)\)', LAB.read_text())
         assert gate is not None
         gated = {g.strip().split(":")[0] for g in gate.group(1).split("|")}
-        self.assertTrue(gated <= set(doctor.GROUPS), gated - set(doctor.GROUPS))
+        self.assertTrue(gated <= set(branches.BRANCHES), gated - set(branches.BRANCHES))
         parts = {g for c in doctor.CHECKS for g in c.groups}
-        for how, groups in doctor.GROUPS.items():
+        for how, branch in branches.BRANCHES.items():
             self.assertIn(how, {c.how for c in commands.COMMANDS})
-            self.assertTrue(set(groups) <= parts, f"{how}: {set(groups) - parts}")
+            self.assertTrue(set(branch.needs) <= parts, f"{how}: {set(branch.needs) - parts}")
 
     def test_a_missing_need_stops_with_its_install_line(self):
         missing = doctor.Check(
@@ -105,9 +105,8 @@ class DiskTest(unittest.TestCase):
                 Path(k8s, "run", "containerd", "root").mkdir(parents=True)
                 self.assertEqual((disk.database_made(), disk.node_made()), (True, True))
 
-    def test_every_branch_it_names_is_the_command_table_s_and_every_part_has_a_figure(self):
-        self.assertTrue(set(disk.WRITES) <= set(doctor.GROUPS), set(disk.WRITES) - set(doctor.GROUPS))
-        self.assertTrue(disk.parts_of(*disk.WRITES) <= set(disk.FIRST_TIME))
+    def test_every_part_a_branch_makes_has_a_figure(self):
+        self.assertEqual(disk.parts_of(*branches.BRANCHES), set(disk.FIRST_TIME))
 
     def test_too_little_free_space_stops_the_command_with_what_it_needs(self):
         room = doctor.checks_for("deploy")[-1]

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from loomlab import commands
+from loomlab import branches, commands
 
 from . import disk
 from .probes import (
@@ -59,7 +59,7 @@ MISSING = 3  # the exit status when something a command needs is missing (a cras
 class Check:
     what: str
     kind: str  # "needed", "provided" or "advice"
-    groups: tuple[str, ...]  # which part of the lab needs it (GROUPS maps commands to parts)
+    groups: tuple[str, ...]  # which part of the lab needs it (branches.BRANCHES maps commands to parts)
     probe: Callable[[], Finding]
     fix: str  # the line that installs it, or where it comes from
 
@@ -189,30 +189,11 @@ CHECKS: tuple[Check, ...] = (
     ),
 )
 
-# The parts of the lab each command needs (its branch in the command table: loomlab.commands).
-GROUPS: dict[str, tuple[str, ...]] = {
-    # Every load on loadgen (bench.engines); k6 only where a user asks for it (--engine k6).
-    "bench": ("any", "harness", "java", "db", "loadgen", "charts"),
-    "test": ("any", "harness", "java", "db", "lint", "tests", "kubectl"),
-    "serve": ("any", "java", "db", "serve"),
-    "startup": ("any", "harness", "java", "db", "loadgen"),
-    "aot": ("any", "java", "db", "tests"),
-    "native": ("any", "java"),
-    "db": ("any", "db"),
-    "k6": ("any", "k6"),
-    "cluster": ("any", "harness", "cluster", "kubectl"),  # up (./lab gates only up)
-    "images": ("any", "java", "images"),
-    "deploy": ("any", "harness", "java", "images", "kubectl"),
-    "python": ("any", "harness", "kubectl"),
-    "verify": ("any", "harness", "kubectl"),
-    "rerun": ("any", "kubectl"),
-}
-
 
 def checks_for(*hows: str) -> list[Check]:
     """The checks of every part the commands of these branches need, in CHECKS' order, each once;
     then the disk they still need (what they make the first time, and what a run writes)."""
-    groups = {g for how in hows for g in GROUPS.get(how, ("any",))}
+    groups = {g for how in hows for g in (branches.BRANCHES[how].needs if how in branches.BRANCHES else ("any",))}
     parts = disk.parts_of(*hows)
     room = Check(
         f"disk: {disk.RUN_GIB:.0f} GiB a run, more the first time",
@@ -269,7 +250,7 @@ def main(argv: list[str]) -> int:
             p.error(f"unknown command {' '.join(args.command)}")
         hows = [found.how]
     else:
-        hows = list(GROUPS)
+        hows = list(branches.BRANCHES)
     lines, stopped = report(checks_for(*hows))
     who = "./lab " + " ".join(args.command) if args.command else "every command"
     print(f"what {who} needs here ({'as root' if ROOT_USER else 'not root'}):\n" + "\n".join(lines))

@@ -13,7 +13,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from loomlab import ROOT
+from loomlab import ROOT, branches
 
 from .probes import CACHE, Finding, k8s_built, loadgen_built, run
 
@@ -63,25 +63,9 @@ FIRST_TIME: dict[str, tuple[float, Callable[[], bool]]] = {
 }
 
 
-# What each branch of the command table (doctor GROUPS) may make the first time it runs.
-WRITES: dict[str, tuple[str, ...]] = {
-    "bench": ("java", "db", "loadgen"),
-    "test": ("java", "db"),
-    "serve": ("java", "db"),
-    "startup": ("java", "db", "loadgen"),
-    "aot": ("java", "db"),
-    "native": ("java",),
-    "db": ("db",),
-    "cluster": ("cluster", "node"),
-    # scripts/k8s/images.sh builds loadgen and the cluster's tools (pause, Prometheus, KEDA) it packs
-    "images": ("java", "loadgen", "cluster", "images"),
-    "deploy": ("java", "loadgen", "cluster", "images", "node"),
-    "verify": ("cluster",),  # scripts/k8s/verify.sh runs scripts/k8s/tools.sh
-}
-
-
 def parts_of(*hows: str) -> set[str]:
-    return {part for how in hows for part in WRITES.get(how, ())}
+    """What the commands of these branches may make the first time (branches.BRANCHES)."""
+    return {part for how in hows if how in branches.BRANCHES for part in branches.BRANCHES[how].makes}
 
 
 def need(groups: set[str]) -> tuple[float, list[str]]:
