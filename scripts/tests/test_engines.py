@@ -112,9 +112,13 @@ class ShapeTest(unittest.TestCase):
     def test_the_cost_profile_sends_the_same_rate_evenly_and_in_bursts_and_k6_refuses_bursts(self):
         from loomlab.bench.engines.k6 import K6
 
-        (suite,) = suites("cost")
-        even, grouped = suite.loads
+        sleep, socket = suites("cost")
+        even, grouped = sleep.loads
         self.assertEqual((even.rate, grouped.rate, even.open_s, grouped.open_s), (1500, 1500, 10, 10))
+        self.assertEqual(
+            [(ld.script, ld.rate, "ARRIVALS" in ld.env) for ld in socket.loads],
+            [("k6/db.js", 400, False), ("k6/db.js", 400, True)],
+        )
         env = run_env(grouped, Lane("virtual"), warmup=False)
         flags = shape_flags(env, grouped.request(env))
         self.assertEqual(flags[:8], shape_flags(run_env(even, Lane("virtual"), False), even.request(env)))

@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from loomlab.bench import rounds
 from loomlab.bench.lane import REFERENCE, REFERENCE_LANE, THREADED, Lane
 from loomlab.bench.loads import Load, Suite, modes_of, with_reference
 from loomlab.bench.plan import modes_named, suite_lanes
 from loomlab.bench.procstat import ChildrenCpu
+from loomlab.bench.profiles import suites
 from loomlab.bench.progress import Progress
 from loomlab.bench.reference import reference_table
+from loomlab.bench.runner import reference_launch
 from tests.test_rounds import FakeService, settings
 
 RATES = {"worker": 50.0, "virtual": 200.0, "reactive": 180.0, REFERENCE: 400.0}
@@ -57,6 +61,15 @@ class WithReferenceTest(unittest.TestCase):
         self.assertEqual(suite.loads[1].columns, ("worker", "virtual"))
         self.assertEqual(suite.loads[0].est_s, {"worker": 9.0, REFERENCE: 9.0})
 
+    def test_the_db_twin_gets_it_only_where_a_load_asks(self):
+        suite = Suite(
+            "db", "fake", {}, [Load("db", "k6/db.js", "db", {}), Load("db", "k6/db.js", "db", {}, referenced=True)]
+        )
+        with_reference([suite])
+        self.assertEqual([REFERENCE in load.columns for load in suite.loads], [False, True])
+        (cost,) = [s for s in suites("cost") if s.workload == "db"]
+        self.assertTrue(all(load.referenced and load.syscalls for load in cost.loads))
+
     def test_it_runs_beside_whichever_modes_mode_keeps(self):
         suite = sleep_suite()
         with_reference([suite])
@@ -75,6 +88,39 @@ def a3_with_reference(calls: list[tuple[str, bool]]):
         return kind(lane.key, lambda m, n: RATES[m], calls)
 
     return suite, start
+
+
+class LaunchTest(unittest.TestCase):
+    def test_on_the_lab_s_database_as_the_service_s_role_with_the_suite_s_pool_and_no_password_in_argv(self):
+        env = {
+            "QUARKUS_DATASOURCE_JDBC_URL": "jdbc:postgresql://127.0.0.1:54329/loomlab",
+            "QUARKUS_DATASOURCE_USERNAME": "owner",
+            "QUARKUS_DATASOURCE_PASSWORD": "owner-secret",
+            "LOOMLAB_DB_SERVICE_USERNAME": "service",
+            "LOOMLAB_DB_SERVICE_PASSWORD": "service-secret",
+        }
+        suite = Suite("db", "fake", {"QUARKUS_DATASOURCE_JDBC_MAX_SIZE": "50", "LOOMLAB_EXECUTION_MAX_WAIT": "3s"}, [])
+        with mock.patch.dict(os.environ, env, clear=True):
+            cmd, child = reference_launch("ref", 8095, suite)
+        self.assertEqual(
+            cmd,
+            [
+                "ref",
+                "-addr",
+                "127.0.0.1:8095",
+                "-db",
+                "postgresql://127.0.0.1:54329/loomlab",
+                "-db-pool",
+                "50",
+                "-db-wait",
+                "3s",
+            ],
+        )
+        self.assertEqual(child, {"PGUSER": "service", "PGPASSWORD": "service-secret"})
+
+    def test_without_the_lab_s_database_only_the_sleep(self):
+        with mock.patch.dict(os.environ, {}, clear=True):
+            self.assertEqual(reference_launch("ref", 1, sleep_suite()), (["ref", "-addr", "127.0.0.1:1"], {}))
 
 
 class RoundsWithReferenceTest(unittest.TestCase):

@@ -69,6 +69,14 @@ class Load:
     request: Callable[[dict], Request] | None = None
     # Count the server's system calls during each run, perf's tracepoints (syscalls.py), in every column.
     syscalls: bool = False
+    # The reference server serves it though its script is not of SERVES's: the db twin, which needs
+    # the lab's database and is run where a profile asks (the pool is the suite's, so is the load's).
+    referenced: bool = False
+
+    @property
+    def serves_reference(self) -> bool:
+        """Whether the reference server answers this load's requests (a column of its own)."""
+        return self.script in SERVES or self.referenced
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -111,7 +119,8 @@ def on_cpus(cmd: list[str], cpus: str) -> list[str]:
     return ["taskset", "-c", cpus, *cmd] if cpus else cmd
 
 
-# The k6 scripts whose endpoint the reference server answers (as /api/reference/...).
+# The k6 scripts whose endpoint the reference server answers (as /api/reference/...) in every load:
+# the sleep's; its db twin only where a load asks (Load.referenced).
 SERVES = ("k6/sleep.js",)
 
 
@@ -120,7 +129,7 @@ def with_reference(chosen: list[Suite]) -> None:
     time is the fastest mode's (it is bound like the virtual and reactive modes: by the users)."""
     for suite in chosen:
         for load in suite.loads:
-            if load.script not in SERVES or REFERENCE_LANE in load.lanes:
+            if not load.serves_reference or REFERENCE_LANE in load.lanes:
                 continue
             load.lanes = (*load.lanes, REFERENCE_LANE)
             for name in ("est_s", "warmup_est_s"):

@@ -1,9 +1,11 @@
 """The reference server beside the modes: a minimal Go net/http server (scripts/reference, built by
 scripts/gotool.sh reference) answering the sleep endpoint with a goroutine per request and nothing else,
-the platform's floor. Where a load's script is one it serves, `./lab bench` runs it as a column of
-its own in the same rounds as the modes (rotated with them, so drift hits it alike); it takes no
-part in a verdict (it is not a mode of the service), and the load's reference table gives each
-mode's req/s and CPU per request as a ratio to it, paired round by round like a verdict's."""
+the platform's floor, and its socket-waiting twin, the db workload's slow query on a pool of the
+suite's size (runner.reference_launch). Where a load is one it serves (Load.serves_reference),
+`./lab bench` runs it as a column of its own in the same rounds as the modes (rotated with them, so
+drift hits it alike); it takes no part in a verdict (it is not a mode of the service), and the
+load's reference table gives each mode's req/s and CPU per request as a ratio to it, paired round
+by round like a verdict's."""
 
 from __future__ import annotations
 

@@ -121,8 +121,8 @@ class LocalJvm:
                 raise LabError(
                     "the reference server is not built (scripts/gotool.sh reference): run without it (--no-reference)"
                 )
-            cmd = [self.reference, "-addr", f"127.0.0.1:{self.port + slot}"]
-            return Service(on_cpus(cmd, suite.service_cpus), self.engines, self.port + slot, {}, log)
+            cmd, env = reference_launch(self.reference, self.port + slot, suite)
+            return Service(on_cpus(cmd, suite.service_cpus), self.engines, self.port + slot, env, log)
         java = dict(self.javas).get(lane.jdk, self.java) if lane.jdk is not None else self.java
         knob = lane.knob
         flags = [*self.jvm_flags.split(), *knob.jvm_flags, *(profiler.JVM_FLAGS if settings.flames else [])]
@@ -136,6 +136,38 @@ class LocalJvm:
         if knob.quota_cpus is not None:
             cmd = quota.wrap(cmd, quota.group(lane.key, knob.quota_cpus))
         return (BareService if knob.bare else Service)(cmd, self.engines, self.port + slot, env, log, java)
+
+
+# The suite's settings of the service that the reference server's slow query takes too (its flags'
+# defaults are the service's): the pool, the wait for a connection, the statement timeout.
+REFERENCE_DB_FLAGS = {
+    "QUARKUS_DATASOURCE_JDBC_MAX_SIZE": "-db-pool",
+    "LOOMLAB_EXECUTION_MAX_WAIT": "-db-wait",
+    "LOOMLAB_DB_STATEMENT_TIMEOUT": "-db-statement-timeout",
+}
+
+
+def reference_launch(binary: str, port: int, suite: Suite) -> tuple[list[str], dict[str, str]]:
+    """The reference server's command and environment: on `port`, and where the lab's database is
+    set (QUARKUS_DATASOURCE_JDBC_URL) its slow query on it as the service's role, with the suite's
+    pool, wait and statement timeout (the password in the environment, not on the command line)."""
+    cmd = [binary, "-addr", f"127.0.0.1:{port}"]
+    url = os.environ.get("QUARKUS_DATASOURCE_JDBC_URL", "")
+    if not url.startswith("jdbc:postgresql://"):
+        return cmd, {}
+    role = {**{k: v for k, v in os.environ.items() if k.startswith("QUARKUS_DATASOURCE_")}, **schema.service_env()}
+    cmd += ["-db", url.removeprefix("jdbc:")]
+    cmd += [
+        arg
+        for var, flag in REFERENCE_DB_FLAGS.items()
+        if var in suite.server_env
+        for arg in (flag, suite.server_env[var])
+    ]
+    env = {
+        "PGUSER": role.get("QUARKUS_DATASOURCE_USERNAME", ""),
+        "PGPASSWORD": role.get("QUARKUS_DATASOURCE_PASSWORD", ""),
+    }
+    return cmd, env
 
 
 def run_load(

@@ -5,15 +5,22 @@ request (and, where perf may count them, system calls, futex calls and epoll wai
 bench/syscalls.py); the overheads of virtual threads and the event loop that a setting reaches, as
 knob columns, alone and combined; and the modes in a cgroup of their own, as a pod's container.
 A pool of 200 worker threads (Quarkus' default), so that no mode is held by its bound at this rate
-(200 / 100 ms = 2,000 req/s) and CPU per request compares like with like."""
+(200 / 100 ms = 2,000 req/s) and CPU per request compares like with like.
+
+The sleep waits on a timer; its twin waits on a socket: the db workload's slow query (pg_sleep, 100
+ms) at an open 400 req/s for 25 s on a pool of 50 (its bound 500 req/s), evenly spaced and in bursts, each
+mode beside the reference server's own slow query (pgx on a pool of the same size, the same wait
+for a connection), so that what a wait costs is measured where a thread waits for a peer's bytes."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from loomlab import labreport as lr
+
 from ..lane import REACTIVE, VIRTUAL, Knob, Lane
-from ..loads import Scale, Suite, bursts
-from . import knobs, sleep
+from ..loads import Load, Scale, Suite, bursts, open_load
+from . import db, knobs, sleep
 
 # The sections are sleep's (its bounds and causes apply); this module adds none.
 BOUND_NAMES: dict[str, str] = {}
@@ -32,6 +39,16 @@ SECONDS = 10
 # naming off, but on 3.33 an empty value is no value and the default prefix comes back (measured:
 # the sleep answer's thread is still quarkus-virtual-thread-0 with -Dquarkus.virtual-threads.name-prefix=),
 # so no column can turn it off; Quarkus PR 51223 would.
+
+
+# The socket wait: each request holds one of DB_POOL connections DB_MS in pg_sleep, DB_RATE arriving
+# a second (0.8 of the pool's bound, so that no mode sheds: 40 in flight, bursts of 40), for
+# DB_SECONDS: 10,000 requests a run, about 2-4 s of a server's CPU (at 10 s, 4,000 requests, one
+# run's CPU per request ranged 0.27-0.52 ms in one column).
+DB_MS = 100
+DB_POOL = 50
+DB_RATE = 400
+DB_SECONDS = 25
 
 
 def columns() -> tuple[Lane, ...]:
@@ -55,6 +72,27 @@ def columns() -> tuple[Lane, ...]:
     )
 
 
+def socket_load() -> Load:
+    """The open slow query, evenly spaced, in the three modes and the reference server's: every
+    column's bound is the suite's pool over the query's time (the reference's pool is the suite's)."""
+    bound = lr.littles_bound(DB_POOL, DB_MS / 1000)
+    load = open_load(
+        "db",
+        "k6/db.js",
+        DB_RATE / bound,
+        bound,
+        "the pool bound",
+        DB_SECONDS,
+        lambda lane, pools: bound,
+        {"DB_MS": str(DB_MS), "MAX_ERRORS": "0.01"},
+        DB_POOL * 4,
+        counters=("loomlab_refused_503",),
+        lanes=db.MODES,
+        request=db.db_request,
+    )
+    return dataclasses.replace(load, syscalls=True, referenced=True)
+
+
 def suites(scale: Scale) -> list[Suite]:
     uniform = dataclasses.replace(
         sleep.open_sleep_load(RATE / (WORKER_THREADS / 0.1), WORKER_THREADS / 0.1, SECONDS), syscalls=True
@@ -69,5 +107,19 @@ def suites(scale: Scale) -> list[Suite]:
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS)},
             core=False,
             loads=[knobs.with_knobs(ld, columns()) for ld in (uniform, bursts(uniform, BURST_MS))],
-        )
+        ),
+        Suite(
+            workload="db",
+            variant="cost",
+            description=f"the sleep's socket-waiting twin: CPU per request against the reference server at an"
+            f" open {DB_RATE} req/s of the {DB_MS} ms slow query on a pool of {DB_POOL}, arrivals evenly spaced"
+            f" and in bursts every {BURST_MS} ms",
+            server_env={
+                "QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS),
+                "QUARKUS_DATASOURCE_JDBC_MAX_SIZE": str(DB_POOL),
+            },
+            core=False,
+            warmup_seconds=6,
+            loads=[socket_load(), bursts(socket_load(), BURST_MS)],
+        ),
     ]
