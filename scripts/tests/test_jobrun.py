@@ -63,6 +63,11 @@ class LoadOfTest(unittest.TestCase):
         assert load.request is not None
         self.assertIn("/api/worker/sleep?ms=100", load.request({**load.env, "MODE": "worker"}).paths[0])
 
+    def test_a_lane_that_is_no_column_s_name_is_refused_in_words(self):
+        for key in ("Virtual", "virtual+", "virtual[]", ""):
+            with self.assertRaisesRegex(LabError, "not a column's name"):
+                Lane.parse(key)
+
     def test_the_printed_run_reads_back_and_a_log_without_one_reads_as_none(self):
         result = {"figures": {"requests": 3, "p99": float("nan")}, "exit": 0}
         log = "loadgen says hi\n" + jobrun.printed(result) + "bye\n"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from loomlab import LabError
+
 # The execution models of the service, and the reference server (bench/reference.py): no mode of
 # the service but a minimal server beside it, a column after the modes.
 WORKER, VIRTUAL, REACTIVE, REFERENCE = "worker", "virtual", "reactive", "reference"
@@ -88,10 +90,11 @@ class Lane:
     @classmethod
     def parse(cls, key: str) -> Lane:
         """The lane a column's name names, at the edges only (--mode, a Job's MODES, results.json);
-        a knob column read back this way has its name but not its setting."""
+        a knob column read back this way has its name but not its setting. A name that is none is
+        refused in words (LabError): it comes from a file or a Job's environment, not from the code."""
         m = re.fullmatch(r"([a-z]+)(?:\+([a-z]+))?(?:\[(.+)\])?", key)
         if not m:
-            raise ValueError(f"not a column's name: {key!r}")
+            raise LabError(f"not a column's name: {key!r} (a mode, mode+clients or mode[setting], e.g. virtual+rx)")
         return cls(m[1], m[2] or "", m[3] or "")
 
 
