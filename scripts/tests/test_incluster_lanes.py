@@ -95,6 +95,14 @@ class PlanTest(unittest.TestCase):
         with self.assertRaisesRegex(LabError, "FLAGS are JVM options"):
             plan("--variants", "jvm", "--jvm-column", "heap=Xmx1g")
 
+    def test_a_column_whose_copy_the_api_server_would_refuse_or_share_is_refused_first(self):
+        longest = "h" * 40  # the longest name a column may have: too long on the JVM+AOT variant
+        self.assertEqual(len(plan("--variants", "jvm", "--jvm-column", f"{longest[:30]}=-Xmx1g")), 1)
+        with self.assertRaisesRegex(LabError, "longer than a Service's 63 characters"):
+            plan("--variants", "jvm-aot", "--jvm-column", f"{longest}=-Xmx1g")
+        with self.assertRaisesRegex(LabError, "are one name in the cluster"):
+            plan("--variants", "jvm", "--jvm-column", "Heap=-Xmx1g", "--jvm-column", "heap=-Xmx2g")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -12,7 +12,7 @@ from loomlab import LabError, command
 from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, jobs, plan, report, target
+from loomlab.incluster.core import deploy, jobs, lanes, plan, report, target
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.experiments import scale
 from loomlab.kube import Kube
@@ -49,6 +49,10 @@ def plan_blocks(
     unique = list({id(suite): suite for _, suite in runs}.values())
     for column in columns:  # each suite once, whichever variants run it
         bench.with_column(unique, *column)
+    lanes.refuse_unfit_names(
+        [plan.VARIANTS[v][0] for v in variants],
+        dict.fromkeys(lane for s in unique for load in s.loads for lane in load.lanes),
+    )
     blocks = [Block(v, suite, frozenset(modes), args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
     return blocks, plan.planned_seconds(runs, modes, settings)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterable
 
 from loomlab import LabError
 from loomlab.bench import api as bench
@@ -20,6 +21,29 @@ def mode_slug(lane: bench.Lane) -> str:
     """The lane's name as a Kubernetes name and label value ("virtual+rx": virtual-rx,
     "virtual[heap]": virtual-heap)."""
     return re.sub(r"[^a-z0-9.-]+", "-", lane.key.lower()).strip("-")
+
+
+# A Service's name is a DNS label: at most 63 characters (RFC 1035), which a lane's copy must keep.
+NAME_MAX = 63
+
+
+def refuse_unfit_names(bases: list[str], lanes: Iterable[bench.Lane]) -> None:
+    """Before anything is applied: every lane's copy of a variant's Deployment and Service (own_copy:
+    base-slug) a name the API server takes, and no two lanes under one slug (names differing only in
+    case or in the characters a slug drops), which would share one Deployment."""
+    by_slug: dict[str, str] = {}
+    for lane in lanes:
+        slug = mode_slug(lane)
+        if by_slug.setdefault(slug, lane.key) != lane.key:
+            raise LabError(
+                f"{by_slug[slug]} and {lane.key} are one name in the cluster ({slug}): name the columns apart"
+            )
+        for base in bases:
+            if len(f"{base}-{slug}") > NAME_MAX:
+                raise LabError(
+                    f"{lane.key}: its Deployment {base}-{slug} is longer than a Service's {NAME_MAX} characters:"
+                    " a shorter column name"
+                )
 
 
 def with_setting(env: list[dict], lane: bench.Lane) -> list[dict]:
