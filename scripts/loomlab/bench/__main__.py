@@ -71,7 +71,7 @@ def columns(args, chosen: list[Suite]) -> None:
     application (--minimal, on the virtual sleep loads: its one endpoint)."""
     if not args.no_reference and (args.reference or args.plan):
         with_reference(chosen)
-    elif not args.no_reference and any(ld.script in SERVES for s in chosen for ld in s.loads):
+    elif not args.no_reference and any(ld.serves_reference for s in chosen for ld in s.loads):
         print("no reference server (scripts/gotool.sh reference builds it with Go): its column is left out", flush=True)
     if args.build:
         name, jar = build_of(args.build)
