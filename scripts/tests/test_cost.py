@@ -1,6 +1,7 @@
-"""The cost pages (docs/results/2026-11-28-cost.md and its second run, 2026-11-30-cost-syscalls.md,
-`./lab bench --profile cost`): their tables are their reports', each report is its record's, the
-goals tables quote the reference tables, and the README says what the latest page says."""
+"""The cost pages (docs/results/2026-11-28-cost.md, its second run 2026-11-30-cost-syscalls.md and
+the socket wait 2026-11-30-cost-socket.md, `./lab bench --profile cost`): their tables are their
+reports', each report is its record's, the goals tables quote the reference tables, and the README
+says what the latest pages say."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from tests.markdown import cells
 
 DOCS = ROOT / "docs" / "results"
 EVEN, BURSTS = "(0.8x the worker bound) (local JVM)", "every 100 ms (local JVM)"
+SOCKET_EVEN = "(0.8x the pool bound) (local JVM)"
 # Each page: where its reference tables (evenly spaced, in bursts) and its knob tables stand, as the
-# headings or lines that open and close them; and where its goals table ends.
-PAGES = {
+# headings or lines that open and close them; where its goals table ends; and where its report's
+# sections are (the sleep's, unless it says).
+PAGES: dict[str, dict] = {
     "2026-11-28-cost": {
         "Against the reference server": (
             ("## Evenly spaced arrivals", "## The same rate"),
@@ -34,8 +37,17 @@ PAGES = {
         "Each knob against its mode's default": (("Evenly spaced:", "In bursts:"), ("In bursts:", "**No knob")),
         "goals end": "Beside the first run",
     },
+    "2026-11-30-cost-socket": {
+        "Against the reference server": (
+            ("## Evenly spaced arrivals", "## The same rate"),
+            ("## The same rate in bursts", "## What the socket"),
+        ),
+        "goals end": "Beside the timer's",
+        "at": (SOCKET_EVEN, BURSTS),
+    },
 }
 LATEST = "2026-11-30-cost-syscalls"
+SOCKET = "2026-11-30-cost-socket"
 
 
 def rows(text: str, start: str, end: str) -> list[list[str]]:
@@ -55,7 +67,7 @@ def cpu_ratios(name: str) -> dict[str, dict[str, str]]:
     """Each mode's CPU per request over the reference's, per pattern, as the page's report gives it."""
     text = (DOCS / name / "report.md").read_text()
     ratio: dict[str, dict[str, str]] = {"virtual": {}, "worker": {}, "reactive": {}}
-    for pattern, at in (("even", EVEN), ("bursts", BURSTS)):
+    for pattern, at in zip(("even", "bursts"), PAGES[name].get("at", (EVEN, BURSTS)), strict=True):
         for row in table_after(text[text.index(at) :], "Against the reference server"):
             if row[0] in ratio:
                 ratio[row[0]][pattern] = row[4]
@@ -72,9 +84,9 @@ class CostPagesTest(unittest.TestCase):
                 with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
                     self.assertEqual(report.rebuild(run, Path(tmp, "again")).read_text(), text)
                 for opening, where in tables.items():
-                    if not isinstance(where, tuple):
+                    if opening in ("at", "goals end"):
                         continue
-                    for at, (start, end) in zip((EVEN, BURSTS), where, strict=True):
+                    for at, (start, end) in zip(tables.get("at", (EVEN, BURSTS)), where, strict=True):
                         in_report = table_after(text[text.index(at) :], opening)
                         self.assertEqual(rows(page, start, end), in_report, (opening, start))
 
@@ -89,11 +101,12 @@ class CostPagesTest(unittest.TestCase):
                     mode = goal[0].split()[0]
                     self.assertEqual(goal[1:3], [ratio[mode]["even"], ratio[mode]["bursts"]], mode)
 
-    def test_the_readme_says_what_the_latest_page_says(self):
-        ratio = cpu_ratios(LATEST)
+    def test_the_readme_says_what_the_latest_pages_say(self):
         readme = (ROOT / "README.md").read_text().replace("\n", " ")
-        said = readme[readme.index("**What a virtual thread costs a request**") :][:900]
-        self.assertIn(f"docs/results/{LATEST}.md", said)
-        for mode in ("virtual", "reactive"):
-            for pattern in ("even", "bursts"):
-                self.assertIn(ratio[mode][pattern], said, f"README: {mode}, {pattern}")
+        said = readme[readme.index("**What a virtual thread costs a request**") :][:1600]
+        for name in (LATEST, SOCKET):
+            ratio = cpu_ratios(name)
+            self.assertIn(f"docs/results/{name}.md", said)
+            for mode in ("virtual", "reactive"):
+                for pattern in ("even", "bursts"):
+                    self.assertIn(ratio[mode][pattern], said, f"README: {name}, {mode}, {pattern}")
