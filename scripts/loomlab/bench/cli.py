@@ -92,8 +92,8 @@ def parser() -> argparse.ArgumentParser:
         default="",
         metavar="BIN",
         help="the reference server (scripts/gotool.sh reference builds it; ./lab passes it): a minimal Go net/http"
-        " server doing the same sleep, a column beside the modes in the sleep loads' rounds, each mode's"
-        " req/s and CPU per request as a ratio to it",
+        " server doing the same sleep (and, in the cost profile's db loads, the same slow query), a column"
+        " beside the modes in those loads' rounds, each mode's req/s and CPU per request as a ratio to it",
     )
     p.add_argument("--no-reference", action="store_true", help="leave the reference server's column out")
     p.add_argument(
