@@ -14,6 +14,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,6 +37,7 @@ public class ReactiveDatabase {
   private final DbConfig db;
   private final int maxSize;
   private final Duration maxWait;
+  private final Optional<Duration> readTimeout;
   private final ReactiveBulkhead bulkhead;
 
   ReactiveDatabase(
@@ -50,6 +52,7 @@ public class ReactiveDatabase {
     this.db = db;
     this.maxSize = ReactivePoolProducer.maxSize(reactive, config);
     this.maxWait = execution.maxWait();
+    this.readTimeout = ReactivePoolProducer.readTimeout(config);
     this.bulkhead = new ReactiveBulkhead(vertx, maxSize, reactive.pool().maxWaiting());
     // Vert.x reports the pool's connections itself (sql_pool_active, _idle {pool_name=
     // "loomlab-reactive"}); the size, and the wait, which happens in the bulkhead, it cannot.
@@ -68,7 +71,7 @@ public class ReactiveDatabase {
    * permit come back together when the statement ends, so neither leaks and the pool never queues.
    */
   public <T> Uni<T> withConnection(WaitBudget budget, Function<SqlConnection, Uni<T>> work) {
-    return withPermit(budget, () -> onConnection(budget, false, work));
+    return answered(budget, withPermit(budget, () -> onConnection(budget, false, work)));
   }
 
   /**
@@ -78,7 +81,34 @@ public class ReactiveDatabase {
    * caller may retry; every other failure is the problem a client would see.
    */
   public <T> Uni<T> inTransaction(WaitBudget budget, Function<SqlConnection, Uni<T>> work) {
-    return withPermit(budget, () -> onConnection(budget, true, work));
+    return answered(budget, withPermit(budget, () -> onConnection(budget, true, work)));
+  }
+
+  /**
+   * The JDBC driver's read bound ({@code socketTimeout}) on a reactive call: no answer within what
+   * is left of the budget (the wait for a permit and a connection) plus the socket timeout is a
+   * 503, as a JDBC read that times out is. The reactive client cannot bound a read alone without
+   * closing its idle connections too (ReactivePoolProducer.wireBounds), so the call is bounded
+   * instead; its work goes on and gives its connection and permit back when it ends, as a call
+   * whose client left does.
+   */
+  private <T> Uni<T> answered(WaitBudget budget, Uni<T> call) {
+    if (readTimeout.isEmpty()) {
+      return call;
+    }
+    Duration read = readTimeout.get();
+    return Uni.createFrom()
+        .deferred(
+            () ->
+                call.ifNoItem()
+                    .after(budget.remaining().plus(read))
+                    .failWith(
+                        () ->
+                            ProblemException.databaseUnavailable(
+                                "the database did not answer within "
+                                    + read.toSeconds()
+                                    + " s (the JDBC socketTimeout); retry later",
+                                db.downRetryAfterSeconds())));
   }
 
   /** A permit within what is left of {@code budget}, the wait booked on it as the bulkhead's. */

@@ -1,6 +1,7 @@
 package dev.loomlab.database;
 
 import dev.loomlab.execution.ExecutionConfig;
+import io.quarkus.runtime.configuration.DurationConverter;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgConnectOptions;
@@ -9,6 +10,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
@@ -23,6 +26,9 @@ class ReactivePoolProducer {
 
   private static final Logger LOG = Logger.getLogger(ReactivePoolProducer.class);
   private static final String JDBC = "jdbc:";
+  static final String IDLE_REMOVAL = "quarkus.datasource.jdbc.idle-removal-interval";
+  // Agroal's default in Quarkus (quarkus.datasource.jdbc.idle-removal-interval).
+  static final Duration DEFAULT_IDLE_REMOVAL = Duration.ofMinutes(5);
   private static final String JDBC_PROPERTIES =
       "quarkus.datasource.jdbc.additional-jdbc-properties.";
   static final String POOL_NAME = "loomlab-reactive";
@@ -43,7 +49,7 @@ class ReactivePoolProducer {
             .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS);
     LOG.infof(
         "reactive pool: %d connections to %s:%d/%s, wait at most %d ms, connect at most %d ms,"
-            + " idle at most %d s, keep-alive %s",
+            + " idle at most %d s, keep-alive %s, a call answered within the wait and %s",
         options.getMaxSize(),
         connect.getHost(),
         connect.getPort(),
@@ -51,7 +57,8 @@ class ReactivePoolProducer {
         options.getConnectionTimeout(),
         connect.getConnectTimeout(),
         connect.getIdleTimeout(),
-        connect.isTcpKeepAlive());
+        connect.isTcpKeepAlive(),
+        readTimeout(config).map(Duration::toString).orElse("no read bound"));
     return Pool.pool(vertx, connect, options);
   }
 
@@ -94,21 +101,35 @@ class ReactivePoolProducer {
 
   /**
    * The JDBC driver's bounds on the wire, said once in application.properties, on the reactive
-   * client too: a connection attempt gives up after {@code connectTimeout} seconds, a connection
-   * that reads and writes nothing for {@code socketTimeout} seconds is closed (its query fails; an
-   * idle pooled connection is closed and opened again when next needed), and a dead peer is found
-   * by TCP keep-alive.
+   * client too: a connection attempt gives up after {@code connectTimeout} seconds, and TCP
+   * keep-alive is on. A connection that is merely idle is closed after the JDBC pool's own idle
+   * time ({@code quarkus.datasource.jdbc.idle-removal-interval}, 5 min by default), so the two
+   * pools keep their connections alike: a minute without queries (another column's turn in a
+   * bench's rounds) does not make the reactive mode alone connect again. The read bound, {@code
+   * socketTimeout}, cannot be the connection's idle time without closing idle connections with it;
+   * ReactiveDatabase bounds each call by it instead ({@link #readTimeout}).
    */
   static void wireBounds(Config config, PgConnectOptions connect) {
     config
         .getOptionalValue(JDBC_PROPERTIES + "connectTimeout", Integer.class)
         .ifPresent(s -> connect.setConnectTimeout((int) TimeUnit.SECONDS.toMillis(s)));
-    config
-        .getOptionalValue(JDBC_PROPERTIES + "socketTimeout", Integer.class)
-        .ifPresent(s -> connect.setIdleTimeout(s).setIdleTimeoutUnit(TimeUnit.SECONDS));
+    Duration idle =
+        config
+            .getOptionalValue(IDLE_REMOVAL, String.class)
+            .map(DurationConverter::parseDuration)
+            .orElse(DEFAULT_IDLE_REMOVAL);
+    connect.setIdleTimeout((int) idle.toSeconds()).setIdleTimeoutUnit(TimeUnit.SECONDS);
     config
         .getOptionalValue(JDBC_PROPERTIES + "tcpKeepAlive", Boolean.class)
         .ifPresent(connect::setTcpKeepAlive);
+  }
+
+  /** The JDBC driver's read bound ({@code socketTimeout}, seconds; 0 or none: no bound). */
+  static Optional<Duration> readTimeout(Config config) {
+    return config
+        .getOptionalValue(JDBC_PROPERTIES + "socketTimeout", Integer.class)
+        .filter(s -> s > 0)
+        .map(Duration::ofSeconds);
   }
 
   /** The pool's size: its own knob, else the JDBC pool's. */
