@@ -155,7 +155,7 @@ def reference_launch(binary: str, port: int, suite: Suite) -> tuple[list[str], d
     url = os.environ.get("QUARKUS_DATASOURCE_JDBC_URL", "")
     if not url.startswith("jdbc:postgresql://"):
         return cmd, {}
-    role = {**{k: v for k, v in os.environ.items() if k.startswith("QUARKUS_DATASOURCE_")}, **schema.service_env()}
+    role = {**os.environ, **schema.service_env()}
     cmd += ["-db", url.removeprefix("jdbc:")]
     cmd += [
         arg

@@ -97,6 +97,7 @@ def suites(scale: Scale) -> list[Suite]:
     uniform = dataclasses.replace(
         sleep.open_sleep_load(RATE / (WORKER_THREADS / 0.1), WORKER_THREADS / 0.1, SECONDS), syscalls=True
     )
+    socket = socket_load()
     return [
         Suite(
             workload="sleep",
@@ -120,6 +121,6 @@ def suites(scale: Scale) -> list[Suite]:
             },
             core=False,
             warmup_seconds=6,
-            loads=[socket_load(), bursts(socket_load(), BURST_MS)],
+            loads=[socket, bursts(socket, BURST_MS)],
         ),
     ]
