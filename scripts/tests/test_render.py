@@ -78,6 +78,13 @@ class ReportMarkdownTest(unittest.TestCase):
             expected={"mean": 10.04, "p95": 12.0},
         )
         self.assertIn("; 3 runners per run (k6 execution segments", full)
+        split = self.render(dict(META, engines="loadgen on vegeta v12.13.0", runners=2))
+        self.assertIn(
+            "- load generator: loadgen on vegeta v12.13.0, on the same machine as the service; 2 runners",
+            split,
+        )
+        self.assertIn("(the arrivals split between them, merged from raw samples)", split)
+        self.assertNotIn("k6", split.replace("`k6/sleep.js`", ""))  # the script that declares the load
         self.assertIn("- setup: given\n", full)
         self.assertIn("E[max] = 10.0 ms, p95 = 12.0 ms", full)
         self.assertIn("drift between blocks is not cancelled", full)
