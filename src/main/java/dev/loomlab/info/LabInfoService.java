@@ -8,6 +8,7 @@ import io.quarkus.runtime.ExecutorRecorder;
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.MemorySize;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -32,10 +33,12 @@ public class LabInfoService {
   private static final Logger LOG = Logger.getLogger(LabInfoService.class);
 
   private final Config config;
+  private final Vertx vertx;
   private final List<PublishedSettings> features;
 
-  LabInfoService(Config config, Instance<PublishedSettings> features) {
+  LabInfoService(Config config, Vertx vertx, Instance<PublishedSettings> features) {
     this.config = config;
+    this.vertx = vertx;
     this.features =
         features.stream().sorted(Comparator.comparingInt(PublishedSettings::order)).toList();
   }
@@ -63,6 +66,9 @@ public class LabInfoService {
     // Quarkus' default: two event loops per CPU.
     pools.put(
         "reactive.event-loops", intValue("quarkus.vertx.event-loops-pool-size").orElse(2 * cpus));
+    // The event loops' I/O: Java's NIO, or Netty's epoll where a column prefers the native
+    // transport (quarkus.vertx.prefer-native-transport) and the platform has it.
+    pools.put("reactive.transport", vertx.isNativeTransportEnabled() ? "epoll" : "nio");
     // The cores the JVM sees (availableProcessors: a CPU set or a container's limit).
     pools.put("cpus", cpus);
     // The GC's threads, sized by HotSpot from the same processor count (absent in a native image).

@@ -1,6 +1,7 @@
 package dev.loomlab.info;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.notNullValue;
 
@@ -36,5 +37,14 @@ class LabInfoResourceTest {
             "virtual.carriers")) {
       info.body("pools", hasKey(key));
     }
+  }
+
+  @Test
+  void theEventLoopsRunOnJavasNioUnlessAColumnPrefersTheNativeTransport() {
+    given()
+        .get("/api/info")
+        .then()
+        .statusCode(200)
+        .body("pools.'reactive.transport'", equalTo("nio"));
   }
 }
