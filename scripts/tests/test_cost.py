@@ -103,10 +103,35 @@ class CostPagesTest(unittest.TestCase):
 
     def test_the_readme_says_what_the_latest_pages_say(self):
         readme = (ROOT / "README.md").read_text().replace("\n", " ")
-        said = readme[readme.index("**What a virtual thread costs a request**") :][:1600]
+        said = readme[readme.index("**What a virtual thread costs a request**") :]
+        said = said[: said.index("**Where virtual threads stop winning**")]  # the paragraph
         for name in (LATEST, SOCKET):
             ratio = cpu_ratios(name)
             self.assertIn(f"docs/results/{name}.md", said)
             for mode in ("virtual", "reactive"):
                 for pattern in ("even", "bursts"):
                     self.assertIn(ratio[mode][pattern], said, f"README: {name}, {mode}, {pattern}")
+
+
+class NativeTransportPageTest(unittest.TestCase):
+    """docs/results/2026-11-30-native-transport.md: its knob table is its report's knob and
+    reference tables (CPU per request of each knob over its default; system and futex calls of the
+    default and the knob), and its report is its record's."""
+
+    NAME = "2026-11-30-native-transport"
+
+    def test_the_knob_table_is_the_reports(self):
+        run = DOCS / self.NAME
+        text = (run / "report.md").read_text()
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(report.rebuild(run, Path(tmp, "again")).read_text(), text)
+        even, bursts = (text[text.index(at) :] for at in (EVEN, BURSTS))
+        knob = {p: {r[0]: r for r in table_after(t, "Each knob against")} for p, t in (("e", even), ("b", bursts))}
+        calls = {r[0]: r for r in table_after(even, "Against the reference server")}
+        page = table_after((DOCS / f"{self.NAME}.md").read_text(), "Each knob over its mode's default")[1:]
+        self.assertEqual([r[0] for r in page], ["worker[epoll]", "virtual[epoll]", "reactive[epoll]"])
+        for column, cpu_even, cpu_bursts, syscalls, futex in page:
+            mode = column.removesuffix("[epoll]")
+            self.assertEqual([cpu_even, cpu_bursts], [knob["e"][column][3], knob["b"][column][3]], column)
+            self.assertEqual(syscalls, f"{calls[mode][7]} -> {calls[column][7]}", column)
+            self.assertEqual(futex, f"{calls[mode][9]} -> {calls[column][9]}", column)

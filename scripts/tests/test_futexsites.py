@@ -1,6 +1,7 @@
 """Where futex calls are made (bench.futexsites): perf script's samples read per thread, wait or
 wake, site and caller, the JVM's threads named by a thread dump, and the table's shares; the page
-(docs/results/2026-11-30-futex-sites.md) holds what its commands print from its record."""
+(docs/results/2026-11-30-futex-sites.md, and the native transport's) holds what its commands print
+from its record."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab.bench import futexsites
 
-PAGE = ROOT / "docs" / "results" / "2026-11-30-futex-sites.md"
+# Each page that draws futex tables, and how many.
+PAGES = {
+    ROOT / "docs" / "results" / f"{name}.md": n
+    for name, n in (("2026-11-30-futex-sites", 6), ("2026-11-30-native-transport", 2))
+}
 COMMAND = re.compile(r"`python -m loomlab\.bench\.futexsites ([^`]+)`:\n\n((?:\|.*\n)+)")
 
 # Four samples as `perf script -F comm,tid,ip,sym` prints them (a header may end in a space): a
@@ -102,8 +107,10 @@ class FutexSitesPageTest(unittest.TestCase):
     over as many requests as its run answered."""
 
     def test_each_table_is_its_commands_output(self):
-        found = COMMAND.findall(PAGE.read_text())
-        self.assertEqual(6, len(found))
+        found = []
+        for page, tables in PAGES.items():
+            found += COMMAND.findall(page.read_text())
+            self.assertEqual(tables, len(COMMAND.findall(page.read_text())), page.name)
         for command, printed in found:
             with self.subTest(command=command):
                 argv = [str((ROOT / "scripts" / a).resolve()) if a.startswith("../") else a for a in command.split()]
