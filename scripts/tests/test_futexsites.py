@@ -10,7 +10,7 @@ import json
 import re
 import tempfile
 import unittest
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from loomlab import ROOT
@@ -100,6 +100,15 @@ class FutexSitesTest(unittest.TestCase):
         self.assertEqual(5, len(lines))  # header, rule, two sites, all
         self.assertTrue(lines[2].endswith("| 0.500 | 25.0% |"), lines[2])
         self.assertEqual("| all | | | | 2.000 | 100% |", lines[-1])
+
+    def test_a_count_below_one_is_refused_in_words(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = Path(tmp, "script.txt")
+            script.write_text(SCRIPT)
+            for bad in (["--requests", "0"], ["--requests", "2", "--top", "-1"]):
+                with self.subTest(bad=bad), redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+                    futexsites.main([str(script), *bad])
+                self.assertIn("at least 1", err.getvalue())
 
 
 class FutexSitesPageTest(unittest.TestCase):

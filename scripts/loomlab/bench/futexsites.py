@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=Path, help="jcmd PID Thread.print, taken right after the run")
     parser.add_argument("--top", type=int, default=10, help="how many sites (default 10)")
     args = parser.parse_args(argv)
+    if args.requests < 1 or args.top < 1:
+        parser.error("--requests and --top take a count of at least 1")
     names = thread_names(args.threads.read_text()) if args.threads else {}
     opened = (
         gzip.open(args.script, "rt", errors="replace")
