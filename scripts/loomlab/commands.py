@@ -183,7 +183,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "aot",
         "[maven args]",
-        "Quarkus' AOT-cache packaging (aot-jar) in target/aot, trained by the integration tests",
+        "Quarkus' AOT-cache packaging (aot-jar) of the service and of the minimal application in"
+        " target/aot, each trained by its integration tests",
         "aot",
     ),
     Command("native", "[maven args]", "the native build and its ITs, where GraalVM/Mandrel or Docker exists", "native"),

@@ -59,12 +59,13 @@ class RoundsTest(unittest.TestCase):
         }
         order = []
 
-        def one(name, variant, mode, r, settings, folder):
+        def one(name, variant, mode, r, settings, folder, kind):
             order.append((r, name, mode))
+            self.assertEqual(kind, "open")
             return {"steady_rps": 1.0}
 
         with tempfile.TemporaryDirectory() as d, mock.patch.object(fm, "one", side_effect=one):
-            runs = fm.measure(variants, 2, Settings("loadgen", 8095, Path("jcmd")), Path(d))
+            runs = fm.measure(variants, 2, Settings("loadgen", 8095, Path("jcmd")), Path(d), "open")
         self.assertEqual(set(runs), {"jvm", "jvm-aot"})
         pairs = [(n, m) for n in ("jvm", "jvm-aot") for m in fm.MODES]
         self.assertEqual([(n, m) for r, n, m in order if r == 0], pairs)
@@ -78,6 +79,20 @@ class RoundsTest(unittest.TestCase):
         for bad in ("-1", "21"):
             with self.assertRaisesRegex(Exception, "--first-minute"):
                 startup_cli.parse([*base, "--first-minute", bad])
+        self.assertEqual(startup_cli.parse(base).first_minute_load, "closed")
+        self.assertEqual(startup_cli.parse([*base, "--first-minute-load", "open"]).first_minute_load, "open")
+
+
+class LoadTest(unittest.TestCase):
+    def test_closed_is_users_for_the_minute_and_open_is_arrivals_a_second_with_a_bound_in_flight(self):
+        closed, opened = fm.load("closed"), fm.load("open")
+        self.assertEqual(closed.env, {"DURATION": "60s", "SLEEP_MS": "20", "VUS": "200"})
+        self.assertEqual(
+            opened.env, {"DURATION": "60s", "SLEEP_MS": "20", "MODEL": "open", "RATE": "4000", "MAX_VUS": "1500"}
+        )
+        self.assertEqual((opened.rate, opened.open_s), (4000, 60))
+        # Each load is sent to its end whatever the cold JVM does: the generator's bound is past it.
+        self.assertTrue(all(x.timeout_s > fm.SECONDS for x in (closed, opened)))
 
 
 class TablesTest(unittest.TestCase):
@@ -99,6 +114,8 @@ class TablesTest(unittest.TestCase):
         per_second = cells(next(x for x in text.splitlines() if x.startswith("| jvm | virtual | 210")))
         self.assertEqual(per_second[2:4], ["210", "420"])  # second 1 and 2: a tenth, two tenths of 2,100
         self.assertIn("3 interleaved rounds", text)
+        self.assertIn("200 users (closed)", text)
+        self.assertIn("4,000 arrivals a second (open", "\n".join(fm.tables(runs, "open")))
         self.assertEqual(fm.tables({}), [])
 
 

@@ -5,6 +5,7 @@ run's loads and the profiled launch's summary."""
 import json
 import math
 import os
+import tempfile
 import unittest
 from datetime import datetime
 from pathlib import Path
@@ -200,6 +201,29 @@ class AgainstTheMinimalApplication(unittest.TestCase):
         assert aot is not None
         self.assertEqual(aot.rows[1][3], "1.37x (1.33-1.40)")
         self.assertIn("met", aot.rows[1][4])
+
+    def test_quarkus_recipe_pairs_the_service_s_aot_jar_with_the_minimal_application_s(self):
+        runs = {"jvm-aot-quarkus": self.launches(1300, 1400), "minimal-aot-quarkus": self.launches(400, 500)}
+        t = tables.minimal_table(runs)
+        assert t is not None
+        self.assertEqual([r[0] for r in t.rows], ["jvm-aot-quarkus / minimal-aot-quarkus"])
+        self.assertEqual(t.rows[0][3], "3.02x (2.80-3.25)")
+
+    def test_a_recipe_not_built_is_a_note_and_a_built_one_a_variant_on_its_own_jar_and_cache(self):
+        notes: list[str] = []
+
+        def jvm(*more: str, app: Path) -> list[str]:
+            return ["java", *more, "-jar", str(app)]
+
+        with tempfile.TemporaryDirectory(dir=ROOT / "target") as d:
+            app = Path(d)
+            self.assertEqual(startup.quarkus_recipe("minimal-aot-quarkus", app, notes, jvm, loaded=False), {})
+            self.assertIn("build it with ./lab aot", notes[-1])
+            (app / "app.aot").write_bytes(b"")
+            found = startup.quarkus_recipe("minimal-aot-quarkus", app, notes, jvm, loaded=False)
+        variant = found["minimal-aot-quarkus"]
+        self.assertEqual(variant.cmd, ["java", f"-XX:AOTCache={app / 'app.aot'}", "-jar", str(app / "quarkus-run.jar")])
+        self.assertFalse(variant.loaded)
 
     def test_without_a_pair_there_is_no_table(self):
         self.assertIsNone(tables.minimal_table({"jvm": self.launches(2000)}))

@@ -15,7 +15,9 @@ written by a training run of the same jar and flags (-XX:AOTCacheOutput) driven 
 workload in every mode, and used by the measured runs (-XX:AOTCache). With --minimal, a minimal
 Quarkus REST application (scripts/minimal: one endpoint, the service's Quarkus) runs beside them
 with the same JDK, flags and launch, on the JVM and with a cache trained on its endpoint: the
-service's start-up against a floor. Native is measured only
+service's start-up against a floor. Where ./lab aot built them, Quarkus' own recipe (the aot-jar,
+its cache trained by the packaged-jar integration tests) of the service and of the minimal
+application run beside them (jvm-aot-quarkus, minimal-aot-quarkus). Native is measured only
 where a native executable was really built (target/*-runner); otherwise the report says it is absent.
 """
 
@@ -59,17 +61,7 @@ def variants(args, settings: Settings, out: Path) -> tuple[dict[str, Variant], l
         found["jvm-aot"] = Variant(jvm(f"-XX:AOTCache={aot}"))
     else:
         notes.append("jvm-aot: the training run wrote no cache (see jvm-aot-training.log); not measured")
-    quarkus_app = ROOT / "target/aot/project/target/quarkus-app"
-    if (quarkus_app / "app.aot").exists():
-        # Quarkus' own AOT packaging (./lab aot): the aot-jar layout, its cache trained by the IT suite.
-        aot_jar = quarkus_app / "quarkus-run.jar"
-        found["jvm-aot-quarkus"] = Variant(jvm(f"-XX:AOTCache={quarkus_app / 'app.aot'}", app=aot_jar))
-        notes.append(
-            "jvm-aot-quarkus: Quarkus' own recipe (./lab aot): the aot-jar packaging, its cache trained by the"
-            " packaged-jar integration tests (target/aot/project/target/quarkus-app)"
-        )
-    else:
-        notes.append("jvm-aot-quarkus: no target/aot/project/target/quarkus-app/app.aot (build it with ./lab aot)")
+    found.update(quarkus_recipe("jvm-aot-quarkus", ROOT / "target/aot/project/target/quarkus-app", notes, jvm))
     found.update(minimal(args, settings, out, notes, jvm))
     runners = sorted((ROOT / "target").glob("*-runner"))
     if runners:
@@ -80,6 +72,19 @@ def variants(args, settings: Settings, out: Path) -> tuple[dict[str, Variant], l
             "Mandrel, no container runtime); not measured, and no figure is claimed"
         )
     return found, notes
+
+
+def quarkus_recipe(name: str, app: Path, notes: list[str], jvm, loaded: bool = True) -> dict[str, Variant]:
+    """Quarkus' own AOT recipe (./lab aot), where it was built: the aot-jar in `app`, its cache
+    app.aot trained by the packaged application's integration tests (`loaded`: as Variant's)."""
+    if not (app / "app.aot").exists():
+        notes.append(f"{name}: no {app.relative_to(ROOT)}/app.aot (build it with ./lab aot); not measured")
+        return {}
+    notes.append(
+        f"{name}: Quarkus' own recipe (./lab aot): the aot-jar packaging, its cache trained by the"
+        f" packaged-jar integration tests ({app.relative_to(ROOT)})"
+    )
+    return {name: Variant(jvm(f"-XX:AOTCache={app / 'app.aot'}", app=app / "quarkus-run.jar"), loaded)}
 
 
 def minimal(args, settings: Settings, out: Path, notes: list[str], jvm) -> dict[str, Variant]:
@@ -95,6 +100,8 @@ def minimal(args, settings: Settings, out: Path, notes: list[str], jvm) -> dict[
         found["minimal-aot"] = Variant(jvm(f"-XX:AOTCache={aot}", app=app), loaded=False)
     else:
         notes.append("minimal-aot: the training run wrote no cache (see minimal-aot-training.log); not measured")
+    recipe = ROOT / "target/aot/minimal/target/quarkus-app"
+    found.update(quarkus_recipe("minimal-aot-quarkus", recipe, notes, jvm, loaded=False))
     notes.append(
         "minimal, minimal-aot: scripts/minimal (one endpoint, the service's Quarkus, JDK and flags), measured"
         " to its first answer and at idle; the lab's loads are the service's, so its load columns are empty"
@@ -126,7 +133,7 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
     cpu = tables.cpu_table(flames)
     if cpu:
         parts += ["## The start-up's CPU, one profiled launch per JVM variant (async-profiler, 1 ms)", cpu.markdown()]
-    parts += firstminute.tables(minute)
+    parts += firstminute.tables(minute, args.first_minute_load)
     return "\n\n".join(parts) + "\n\n" + "".join(f"- {n}\n" for n in notes)
 
 
@@ -154,7 +161,8 @@ def main():
     )
     print(f"== {', '.join(found)}: {args.launches} launches each, interleaved", flush=True)
     runs = measure(found, args.launches, settings, out)
-    minute = firstminute.measure(found, args.first_minute, settings, out) if args.first_minute else {}
+    kind = args.first_minute_load
+    minute = firstminute.measure(found, args.first_minute, settings, out, kind) if args.first_minute else {}
     flames = {}
     if not args.no_flames:
         profiler = api.Profiler.fetch(args.java)
@@ -162,7 +170,7 @@ def main():
             if name != "native":
                 print(f"== {name}: profiled launch (not counted)", flush=True)
                 flames[name] = profile_start(name, variant.cmd, settings, profiler, out)
-    record = {"runs": runs, "flames": flames, "notes": notes, "first_minute": minute}
+    record = {"runs": runs, "flames": flames, "notes": notes, "first_minute": minute, "first_minute_load": kind}
     (out / "results.json").write_text(json.dumps(record, indent=1))
     text = report(args, runs, flames, notes, minute)
     print("\n" + text)

@@ -47,6 +47,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         " interleaved rounds (each a launch and 60 s of load per variant and mode; default 0: not run)",
     )
     p.add_argument(
+        "--first-minute-load",
+        choices=("closed", "open"),
+        default="closed",
+        help="the first minute's load: closed, 200 users on the 20 ms sleep (default; the JIT's warm-up under"
+        " a full CPU), or open, 4,000 arrivals a second of it (how soon the service keeps up)",
+    )
+    p.add_argument(
         "--variant",
         action="append",
         default=[],

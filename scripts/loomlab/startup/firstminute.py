@@ -1,14 +1,17 @@
-"""`./lab startup --first-minute ROUNDS`: each mode's first minute after its first answer.
+"""`./lab startup --first-minute ROUNDS [--first-minute-load closed|open]`: each mode's first
+minute after its first answer.
 
 Per round, every (JVM variant, mode) pair in an order rotated every round: a launch (the schema
-migrated before, Flyway off, as every launch here), then at once a closed load of LOAD_USERS users
-sending the mode's sleep of LOAD_SLEEP_MS for SECONDS, every request kept (loadgen -samples). Per
+migrated before, Flyway off, as every launch here), then at once the load for SECONDS, every request
+kept (loadgen -samples): closed, LOAD_USERS users sending the mode's sleep of LOAD_SLEEP_MS (a bound
+of 10,000 req/s, far above what a cold JVM serves on two cores, so the first seconds are held by the
+CPU the JIT shares with the requests); or open, OPEN_RATE arrivals a second of the same sleep (about
+half what a warm JVM serves here, three times what a cold one does: the curve is how soon the
+service keeps up, and the arrivals it could not take are dropped, not queued without end). Per
 second after the load's start: the answers that completed in it (req/s) and the p99 of the requests
 sent in it; steady req/s is the median second of the last third; time to peak is the first second
 from which RUN seconds in a row reach PEAK of steady. The JIT's compiler threads' seconds at the end
-(jcmd's java.ci.totalTime) stand beside them. The load's bound (users / sleep: 10,000 req/s) is far
-above what a cold JVM serves on two cores, so the first seconds are held by the CPU the JIT shares
-with the requests, and the curve is the warm-up, not a pool's."""
+(jcmd's java.ci.totalTime) stand beside them."""
 
 from __future__ import annotations
 
@@ -25,21 +28,54 @@ from .launches import Settings, Variant, launch, stop
 
 SECONDS = 60
 LOAD_USERS, LOAD_SLEEP_MS = 200, 20
+# The open load: arrivals a second, and the most requests in flight before an arrival is dropped
+# (a cold JVM's seconds of 300 ms p99 at OPEN_RATE need about 1,200).
+OPEN_RATE, OPEN_MAX_VUS = 4000, 1500
 MODES = (bench.Lane(bench.WORKER), bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
 PEAK, RUN = 0.9, 3
 # The seconds the report prints the req/s of, after the load's start.
 SHOWN = (1, 2, 3, 5, 10, 20, 30, 45, 60)
 
 
-def load() -> bench.Load:
-    """The closed sleep load of the first minute, held by time, not by a count of iterations."""
+def load(kind: str = "closed") -> bench.Load:
+    """The first minute's sleep load, held by time, not by a count of iterations: closed (users) or
+    open (arrivals a second)."""
+    env = {"DURATION": f"{SECONDS}s", "SLEEP_MS": str(LOAD_SLEEP_MS)}
+    if kind == "open":
+        return bench.Load(
+            f"open {OPEN_RATE} req/s, {LOAD_SLEEP_MS} ms, {SECONDS} s",
+            "k6/sleep.js",
+            "sleep",
+            {**env, "MODEL": "open", "RATE": str(OPEN_RATE), "MAX_VUS": str(OPEN_MAX_VUS)},
+            request=bench.sleep.sleep_request,
+            rate=OPEN_RATE,
+            open_s=SECONDS,
+            timeout_s=SECONDS + 120,
+        )
     return bench.Load(
         f"{LOAD_USERS} users, {LOAD_SLEEP_MS} ms, {SECONDS} s",
         "k6/sleep.js",
         "sleep",
-        {"VUS": str(LOAD_USERS), "DURATION": f"{SECONDS}s", "SLEEP_MS": str(LOAD_SLEEP_MS)},
+        {**env, "VUS": str(LOAD_USERS)},
         request=bench.sleep.sleep_request,
         timeout_s=SECONDS + 120,
+    )
+
+
+def described(kind: str) -> str:
+    """The load as the report's section states it."""
+    if kind == "open":
+        return (
+            f"{OPEN_RATE:,} arrivals a second (open; at most {OPEN_MAX_VUS:,} in flight, the rest dropped) of"
+            f" the mode's {LOAD_SLEEP_MS} ms sleep for {SECONDS} s (loadgen, every request kept): about half"
+            " what a warm JVM serves here and three times what a cold one does, so the curve is how soon the"
+            " service keeps up"
+        )
+    return (
+        f"{LOAD_USERS} users (closed) sending the mode's {LOAD_SLEEP_MS} ms sleep for {SECONDS} s (loadgen,"
+        f" every request kept): a bound of {LOAD_USERS * 1000 // LOAD_SLEEP_MS:,} req/s, far above what a cold"
+        " JVM serves, so the CPU the JIT shares with the requests holds the first seconds and the curve is"
+        " the warm-up"
     )
 
 
@@ -82,27 +118,27 @@ class Curve:
         return math.nan
 
 
-def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: Path) -> dict:
-    """Every loaded JVM variant's first minute in each mode, `rounds` times, interleaved (rotated):
-    {variant: {mode: [a dict per launch]}}."""
+def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: Path, kind: str = "closed") -> dict:
+    """Every loaded JVM variant's first minute in each mode under the `kind` of load, `rounds` times,
+    interleaved (rotated): {variant: {mode: [a dict per launch]}}."""
     folder = out / "first-minute"
     folder.mkdir(exist_ok=True)
     pairs = [(name, mode) for name, v in variants.items() if v.loaded and name != "native" for mode in MODES]
     runs: dict[str, dict[str, list[dict]]] = {name: {} for name, _ in pairs}
     for r in range(rounds):
         for name, mode in lr.rotated(pairs, r):
-            runs[name].setdefault(mode.key, []).append(one(name, variants[name], mode, r, settings, folder))
+            runs[name].setdefault(mode.key, []).append(one(name, variants[name], mode, r, settings, folder, kind))
     return runs
 
 
-def one(name: str, variant: Variant, lane: bench.Lane, r: int, settings: Settings, folder: Path) -> dict:
-    """One launch and its first minute in `lane`."""
+def one(name: str, variant: Variant, lane: bench.Lane, r: int, settings: Settings, folder: Path, kind: str) -> dict:
+    """One launch and its first minute in `lane` under the `kind` of load."""
     stem = folder / f"{name}-{lane.key}-{r + 1}"
     started = launch(variant.cmd, settings.port, {}, stem.with_suffix(".log"))
     try:
         engine = bench.Loadgen(settings.loadgen, samples=True)
         engine.generate(
-            load(),
+            load(kind),
             lane,
             f"http://127.0.0.1:{settings.port}",
             stem.with_suffix(".json"),
@@ -135,8 +171,9 @@ def spread(values: list[float], digits: int = 0) -> str:
     return lr.fmt_spread(lr.Spread.of(values), digits)
 
 
-def tables(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
-    """The report's section: time to peak per variant and mode, then req/s second by second."""
+def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list[str]:
+    """The report's section: time to peak per variant and mode, then req/s second by second, under
+    the `kind` of load the record names (a record without one ran the closed load)."""
     if not runs:
         return []
     summary = lr.Table(
@@ -168,12 +205,9 @@ def tables(runs: dict[str, dict[str, list[dict]]]) -> list[str]:
     n = max(len(launches) for modes in runs.values() for launches in modes.values())
     return [
         f"## The first minute: each mode from its first answer to steady ({n} interleaved rounds)",
-        f"A launch, then at once {LOAD_USERS} users (closed) sending the mode's {LOAD_SLEEP_MS} ms sleep for"
-        f" {SECONDS} s (loadgen, every request kept): a bound of {LOAD_USERS * 1000 // LOAD_SLEEP_MS:,} req/s,"
-        " far above what a cold JVM serves, so the CPU the JIT shares with the requests holds the first"
-        " seconds and the curve is the warm-up. Steady: the median second of the last"
-        f" third. Time to peak: the first second from which {RUN} in a row reach {PEAK:.0%} of steady."
-        " Medians (min-max) over the rounds.",
+        f"A launch, then at once {described(kind)}. Steady: the median second of the last third. Time to"
+        f" peak: the first second from which {RUN} in a row reach {PEAK:.0%} of steady. Medians (min-max)"
+        " over the rounds.",
         summary.markdown(),
         "Successful answers per second after the load's start (medians over the rounds):",
         seconds.markdown(),

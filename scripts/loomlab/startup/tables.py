@@ -124,8 +124,9 @@ def cpu_table(flames: dict[str, dict]) -> lr.Table | None:
     return t
 
 
-# The service's variants against the minimal application's: (service, minimal) on the JVM and with a cache.
-PAIRS = (("jvm", "minimal"), ("jvm-aot", "minimal-aot"))
+# The service's variants against the minimal application's: (service, minimal) on the JVM, with the
+# lab's cache on the fast-jar, and on Quarkus' recipe (./lab aot: the aot-jar, trained by the ITs).
+PAIRS = (("jvm", "minimal"), ("jvm-aot", "minimal-aot"), ("jvm-aot-quarkus", "minimal-aot-quarkus"))
 MINIMAL_GOAL = 1.5
 
 
