@@ -48,6 +48,15 @@ class CurveTest(unittest.TestCase):
         self.assertEqual(curve.to_peak_s(), 5.0)  # seconds 5, 6, 7 are 900, 920, 990
         self.assertTrue(math.isnan(fm.Curve((1.0, 0.0, 0.0, 9.0, 0.0, 9.0), (math.nan,) * 6).to_peak_s()))
 
+    def test_the_p99_settles_at_the_first_of_three_seconds_within_one_and_a_half_times_steady(self):
+        # Steady p99: the median of the last third (20); 30 is the ceiling; a second without answers
+        # (NaN) is not settled, nor a lone early second under it.
+        p99 = (500.0, 25.0, 90.0, math.nan, 30.0, 28.0, 22.0, 20.0, 21.0, 20.0, 19.0, 20.0)
+        curve = fm.Curve((1.0,) * len(p99), p99)
+        self.assertEqual(curve.steady_p99(), 20.0)
+        self.assertEqual(curve.p99_settled_s(), 5.0)
+        self.assertTrue(math.isnan(fm.Curve((1.0,) * 4, (9.0, 1.0, 9.0, 1.0)).p99_settled_s()))
+
 
 class RoundsTest(unittest.TestCase):
     def test_every_loaded_jvm_variant_runs_every_mode_once_a_round_in_a_rotated_order(self):
@@ -113,6 +122,9 @@ class TablesTest(unittest.TestCase):
         self.assertEqual(row[2:], ["2,100 (2,000-2,200)", "10 (9-11)", "50", "10", "4.0"])
         per_second = cells(next(x for x in text.splitlines() if x.startswith("| jvm | virtual | 210")))
         self.assertEqual(per_second[2:4], ["210", "420"])  # second 1 and 2: a tenth, two tenths of 2,100
+        latency = cells(next(x for x in text.splitlines() if x.startswith("| jvm | virtual | 50 |")))
+        self.assertEqual(latency[2:4], ["50", "10"])
+        self.assertEqual(latency[-1], "2")  # in every launch from second 2 every p99 is 10, the steady p99
         self.assertIn("3 interleaved rounds", text)
         self.assertIn("200 users (closed)", text)
         self.assertIn("4,000 arrivals a second (open", "\n".join(fm.tables(runs, "open")))

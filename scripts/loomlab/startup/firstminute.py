@@ -33,6 +33,8 @@ LOAD_USERS, LOAD_SLEEP_MS = 200, 20
 OPEN_RATE, OPEN_MAX_VUS = 4000, 1500
 MODES = (bench.Lane(bench.WORKER), bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
 PEAK, RUN = 0.9, 3
+# The p99 has settled where RUN seconds in a row stay within SETTLED x the minute's steady p99.
+SETTLED = 1.5
 # The seconds the report prints the req/s of, after the load's start.
 SHOWN = (1, 2, 3, 5, 10, 20, 30, 45, 60)
 
@@ -117,6 +119,19 @@ class Curve:
                 return float(s + 1)
         return math.nan
 
+    def steady_p99(self) -> float:
+        """The median p99 of the last third's seconds: the latency the minute settles at."""
+        return statistics.median(self.p99_ms[len(self.p99_ms) * 2 // 3 :])
+
+    def p99_settled_s(self) -> float:
+        """The first second (1-based) from which RUN seconds in a row have a p99 within SETTLED x the
+        steady p99 (a second without an answer is not settled); NaN if none."""
+        ceiling = SETTLED * self.steady_p99()
+        for s in range(len(self.p99_ms) - RUN + 1):
+            if all(p <= ceiling for p in self.p99_ms[s : s + RUN]):
+                return float(s + 1)
+        return math.nan
+
 
 def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: Path, kind: str = "closed") -> dict:
     """Every loaded JVM variant's first minute in each mode under the `kind` of load, `rounds` times,
@@ -188,6 +203,7 @@ def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list
         ]
     )
     seconds = lr.Table(["variant", "mode", *(f"s{s}" for s in SHOWN)])
+    latency = lr.Table(["variant", "mode", *(f"s{s}" for s in SHOWN), f"within {SETTLED}x steady from (s)"])
     for name, modes in runs.items():
         for mode, launches in modes.items():
             last_third = [statistics.median(x["p99_ms"][SECONDS * 2 // 3 :]) for x in launches]
@@ -202,6 +218,9 @@ def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list
             )
             medians = [statistics.median(x["rps"][s - 1] for x in launches) for s in SHOWN]
             seconds.add(name, mode, *(lr.fmt(v, 0) for v in medians))
+            p99 = [statistics.median(x["p99_ms"][s - 1] for x in launches) for s in SHOWN]
+            settled = [Curve(tuple(x["rps"]), tuple(x["p99_ms"])).p99_settled_s() for x in launches]
+            latency.add(name, mode, *(lr.fmt(v, 0) for v in p99), spread(settled))
     n = max(len(launches) for modes in runs.values() for launches in modes.values())
     return [
         f"## The first minute: each mode from its first answer to steady ({n} interleaved rounds)",
@@ -211,4 +230,7 @@ def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list
         summary.markdown(),
         "Successful answers per second after the load's start (medians over the rounds):",
         seconds.markdown(),
+        "p99 (ms) of the requests sent in each second after the load's start (medians over the rounds), and the"
+        f" first second from which {RUN} in a row stay within {SETTLED}x the minute's steady p99 (median (min-max)):",
+        latency.markdown(),
     ]
