@@ -54,7 +54,7 @@ class QuarkusAotPageTest(unittest.TestCase):
         readme = (ROOT / "README.md").read_text()
         median, spread = quarkus[2].split(" ")
         said = " ".join(readme.split())
-        self.assertIn(f"answers at {median} of the JVM's time {spread[:-1]} over 5 rounds)", said)
+        self.assertIn(f"Quarkus' recipe at {median} of the JVM's time {spread[:-1]} over 5 rounds)", said)
         self.assertIn(f"against the lab's cache's {aot[2].split(' ')[0]}", said)
         rss = quarkus[3].split(" ")[0]
         self.assertIn(f"with {rss} MB at the first answer against the JVM's {self.rows[0][3].split(' ')[0]}", said)
