@@ -151,11 +151,8 @@ class ReadmeTest(unittest.TestCase):
 
         jvm, aot = row("JVM, first answer (ms)"), row("JVM + AOT cache, first answer (ms)")
         seconds = [f"{int(r[1].split()[0].replace(',', '')) / 1000:.1f} s" for r in (jvm, aot)]
-        ratios = [r[3].split()[0] for r in (jvm, aot)]
-        self.assertIn(f"the first answer after {seconds[0]} on the JVM and {seconds[1]} with an AOT cache", readme)
-        self.assertIn(f"{ratios[0]} and {ratios[1]} a one-endpoint Quarkus application's", readme)
-        cluster = row("first answer through the Service")[3].split()[0]
-        self.assertIn(f"AOT image's pod answers {cluster} as soon", readme)
+        # The README leads with the newest run (test_startup_recipes_page) and dates this one.
+        self.assertIn(f"the first answers after {seconds[0]} and {seconds[1]} with the lab's cache", readme)
         starts = (DOCS / "2026-11-30-aot-jar-image" / "starts.md").read_text()
         paired = next(cells(x) for x in starts.splitlines() if x.startswith("| in-cluster JVM+AOT | ") and "x (" in x)
         self.assertIn(f"the AOT pod answers through the Service at {paired[4].split()[0]} the JVM pod's time", readme)
