@@ -6,12 +6,12 @@ migrated before, Flyway off, as every launch here), then at once the load for SE
 kept (loadgen -samples): closed, LOAD_USERS users sending the mode's sleep of LOAD_SLEEP_MS (a bound
 of 10,000 req/s, far above what a cold JVM serves on two cores, so the first seconds are held by the
 CPU the JIT shares with the requests); or open, OPEN_RATE arrivals a second of the same sleep (about
-half what a warm JVM serves here, three times what a cold one does: the curve is how soon the
-service keeps up, and the arrivals it could not take are dropped, not queued without end). Per
-second after the load's start: the answers that completed in it (req/s) and the p99 of the requests
-sent in it; steady req/s is the median second of the last third; time to peak is the first second
-from which RUN seconds in a row reach PEAK of steady. The JIT's compiler threads' seconds at the end
-(jcmd's java.ci.totalTime) stand beside them."""
+half what a warm JVM serves here, more than a cold one serves in its first second under the closed
+load: the curve is how soon the service keeps up, and the arrivals it could not take are dropped,
+not queued without end). Per second after the load's start: the answers that completed in it
+(req/s) and the p99 of the requests sent in it; steady req/s is the median second of the last
+third; time to peak is the first second from which RUN seconds in a row reach PEAK of steady. The
+JIT's compiler threads' seconds at the end (jcmd's java.ci.totalTime) stand beside them."""
 
 from __future__ import annotations
 
@@ -70,8 +70,8 @@ def described(kind: str) -> str:
         return (
             f"{OPEN_RATE:,} arrivals a second (open; at most {OPEN_MAX_VUS:,} in flight, the rest dropped) of"
             f" the mode's {LOAD_SLEEP_MS} ms sleep for {SECONDS} s (loadgen, every request kept): about half"
-            " what a warm JVM serves here and three times what a cold one does, so the curve is how soon the"
-            " service keeps up"
+            " what a warm JVM serves here and more than a cold one serves in its first second under the closed"
+            " load, so the curve is how soon the service keeps up"
         )
     return (
         f"{LOAD_USERS} users (closed) sending the mode's {LOAD_SLEEP_MS} ms sleep for {SECONDS} s (loadgen,"
@@ -206,21 +206,20 @@ def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list
     latency = lr.Table(["variant", "mode", *(f"s{s}" for s in SHOWN), f"within {SETTLED}x steady from (s)"])
     for name, modes in runs.items():
         for mode, launches in modes.items():
-            last_third = [statistics.median(x["p99_ms"][SECONDS * 2 // 3 :]) for x in launches]
+            curves = [Curve(tuple(x["rps"]), tuple(x["p99_ms"])) for x in launches]
             summary.add(
                 name,
                 mode,
                 spread([x["steady_rps"] for x in launches]),
                 spread([x["to_peak_s"] for x in launches]),
                 spread([x["p99_ms"][0] for x in launches]),
-                spread(last_third),
+                spread([c.steady_p99() for c in curves]),
                 spread([x["jit_s"] for x in launches], 1),
             )
             medians = [statistics.median(x["rps"][s - 1] for x in launches) for s in SHOWN]
             seconds.add(name, mode, *(lr.fmt(v, 0) for v in medians))
             p99 = [statistics.median(x["p99_ms"][s - 1] for x in launches) for s in SHOWN]
-            settled = [Curve(tuple(x["rps"]), tuple(x["p99_ms"])).p99_settled_s() for x in launches]
-            latency.add(name, mode, *(lr.fmt(v, 0) for v in p99), spread(settled))
+            latency.add(name, mode, *(lr.fmt(v, 0) for v in p99), spread([c.p99_settled_s() for c in curves]))
     n = max(len(launches) for modes in runs.values() for launches in modes.values())
     return [
         f"## The first minute: each mode from its first answer to steady ({n} interleaved rounds)",
