@@ -215,8 +215,9 @@ class AgainstTheMinimalApplication(unittest.TestCase):
         def jvm(*more: str, app: Path) -> list[str]:
             return ["java", *more, "-jar", str(app)]
 
-        with tempfile.TemporaryDirectory(dir=ROOT / "target") as d:
-            app = Path(d)
+        with tempfile.TemporaryDirectory() as d, mock.patch.object(startup, "ROOT", Path(d)):
+            app = Path(d) / "target/aot/minimal/target/quarkus-app"
+            app.mkdir(parents=True)
             self.assertEqual(startup.quarkus_recipe("minimal-aot-quarkus", app, notes, jvm, loaded=False), {})
             self.assertIn("build it with ./lab aot", notes[-1])
             (app / "app.aot").write_bytes(b"")
