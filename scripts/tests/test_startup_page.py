@@ -10,16 +10,10 @@ import unittest
 from loomlab import ROOT
 from loomlab.labreport import Spread
 from loomlab.startup import firstminute
-from tests.markdown import cells
+from tests.markdown import block, cells
 
 PAGE = ROOT / "docs/results/2026-11-29-startup-off-the-path.md"
 RUNS = PAGE.with_suffix("")
-
-
-def block(text: str, name: str) -> list[list[str]]:
-    """The body rows of the table between <!-- name --> and <!-- /name -->."""
-    part = text[text.index(f"<!-- {name} -->") : text.index(f"<!-- /{name} -->")]
-    return [cells(line) for line in part.splitlines() if line.startswith("|")][2:]
 
 
 def table(report: str, header: str) -> dict[str, list[str]]:

@@ -10,9 +10,9 @@ import unittest
 
 from loomlab import ROOT
 from loomlab.startup import firstminute, tables
-from tests.markdown import cells
+from tests.markdown import block, body_rows, cells
 from tests.test_quarkus_aot_page import per_round
-from tests.test_startup_page import block, table
+from tests.test_startup_page import table
 
 PAGE = ROOT / "docs/results/2026-11-30-startup-recipes.md"
 RUN = PAGE.with_suffix("")
@@ -77,7 +77,7 @@ class StartupRecipesPageTest(unittest.TestCase):
         self.assertEqual(self.record["first_minute_load"], "open")
         made = firstminute.tables(self.record["first_minute"], "open")
         self.assertIn("\n\n".join(made), self.report)
-        summary, latency = rows(made[2]), rows(made[6])
+        summary, latency = body_rows(made[2]), body_rows(made[6])
         for row in block(self.page, "open-minute"):
             with self.subTest(variant=row[0], mode=row[1]):
                 full = next(r for r in summary if r[:2] == row[:2])
@@ -90,7 +90,8 @@ class StartupRecipesPageTest(unittest.TestCase):
         quarkus = launches["jvm-aot-quarkus"]
         self.assertIn(f"after {launches['jvm'][1].split(' ')[0]} ms on the JVM", readme)
         self.assertIn(f"at {quarkus[2].split(' ')[0]} of that time {quarkus[2].split(' ')[1]}", readme)
-        self.assertIn(f"with {quarkus[3].split(' ')[0]} MB at the first answer against the JVM's 189;", readme)
+        rss = quarkus[3].split(" ")[0], launches["jvm"][3].split(" ")[0]
+        self.assertIn(f"with {rss[0]} MB at the first answer against the JVM's {rss[1]};", readme)
         self.assertIn(f"the lab's cache on the fast-jar {launches['jvm-aot'][2].split(' ')[0]}.", readme)
         self.assertIn(f"gets {launches['minimal-aot-quarkus'][2]} of its own JVM time", readme)
         pairs = {r[0]: r for r in block(self.page, "minimal")}
@@ -101,11 +102,6 @@ class StartupRecipesPageTest(unittest.TestCase):
             f"after worker {settled['worker']} s, virtual {settled['virtual']} s, reactive {settled['reactive']} s",
             readme,
         )
-
-
-def rows(markdown: str) -> list[list[str]]:
-    """The body rows of a markdown table."""
-    return [cells(line) for line in markdown.splitlines() if line.startswith("|")][2:]
 
 
 if __name__ == "__main__":

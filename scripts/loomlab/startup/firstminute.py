@@ -114,10 +114,7 @@ class Curve:
     def to_peak_s(self) -> float:
         """The first second (1-based) from which RUN seconds in a row reach PEAK of steady; NaN if none."""
         floor = PEAK * self.steady()
-        for s in range(len(self.rps) - RUN + 1):
-            if all(r >= floor for r in self.rps[s : s + RUN]):
-                return float(s + 1)
-        return math.nan
+        return first_run([r >= floor for r in self.rps])
 
     def steady_p99(self) -> float:
         """The median p99 of the last third's seconds: the latency the minute settles at."""
@@ -127,10 +124,15 @@ class Curve:
         """The first second (1-based) from which RUN seconds in a row have a p99 within SETTLED x the
         steady p99 (a second without an answer is not settled); NaN if none."""
         ceiling = SETTLED * self.steady_p99()
-        for s in range(len(self.p99_ms) - RUN + 1):
-            if all(p <= ceiling for p in self.p99_ms[s : s + RUN]):
-                return float(s + 1)
-        return math.nan
+        return first_run([p <= ceiling for p in self.p99_ms])
+
+
+def first_run(held: list[bool]) -> float:
+    """The first second (1-based) from which RUN seconds in a row hold; NaN if none."""
+    for s in range(len(held) - RUN + 1):
+        if all(held[s : s + RUN]):
+            return float(s + 1)
+    return math.nan
 
 
 def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: Path, kind: str = "closed") -> dict:
