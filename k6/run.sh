@@ -12,7 +12,7 @@
 #   SAMPLES  1: also write the raw samples (k6's CSV, gzipped) beside each summary, for the merge
 #   ROUNDS   N >= 2: the modes in N interleaved rounds (every mode once a round, the order rotated
 #            each round), after WARMUPS unmeasured runs of each mode; then the bench's tables and
-#            verdict (python3 -m loomlab.bench.jobanswer, in the lab's k6 image)
+#            verdict (python3 -m loomlab.bench.reporting.jobanswer, in the lab's k6 image)
 #   WARMUPS  unmeasured runs of each mode before the rounds                    1 (with ROUNDS)
 #   EXPECT_POOLS  k=v,... the pools the answer was measured at (/api/info); a service with other
 #            pools is refused before any load (exit 3), e.g. worker.max-threads=50 for A3
@@ -57,14 +57,14 @@ rw=""
 
 # The lab's answer code, where the image has it (the lab's k6 image; grafana/k6 has no Python).
 answer=""
-command -v python3 >/dev/null 2>&1 && python3 -c 'import loomlab.bench.jobanswer' 2>/dev/null && answer=1
+command -v python3 >/dev/null 2>&1 && python3 -c 'import loomlab.bench.reporting.jobanswer' 2>/dev/null && answer=1
 
 if [ -n "${ROUNDS:-}" ] && [ "$ROUNDS" -ge 2 ]; then
   [ -n "$answer" ] || { echo "run.sh: ROUNDS needs the lab's k6 image (python3 and loomlab)" >&2; exit 2; }
   status=0
   for target in $TARGETS; do
     name="$(echo "$target" | sed 's|^https\{0,1\}://||; s|[:/].*||')"
-    python3 -m loomlab.bench.jobanswer bounds "$target" "${EXPECT_POOLS:-}" || exit $?
+    python3 -m loomlab.bench.reporting.jobanswer bounds "$target" "${EXPECT_POOLS:-}" || exit $?
     # shellcheck disable=SC2086 # the modes are words
     n="$(echo $MODES | wc -w)"
     w=0
@@ -94,7 +94,7 @@ if [ -n "${ROUNDS:-}" ] && [ "$ROUNDS" -ge 2 ]; then
           RUN_LABEL="round $r ${SCRIPT%.js} $mode on $name" k6 run --quiet --no-color $rw ${rw:+--tag=mode=$mode} "$DIR/$SCRIPT" || status=$?
       done
     done
-    python3 -m loomlab.bench.jobanswer answer --results "$RESULTS" --script "$SCRIPT" --target "$name" \
+    python3 -m loomlab.bench.reporting.jobanswer answer --results "$RESULTS" --script "$SCRIPT" --target "$name" \
       --url "$target" --modes "$MODES" --rounds "$ROUNDS"
   done
   exit "$status"

@@ -258,7 +258,7 @@ build_k6() {
   [[ -x $k6 ]] || die "the k6 image (for deploy/k8s/jobs' k6 Jobs; the lab's own runs use loadgen) packs a k6 of your own: put it on PATH or set K6=PATH
       (the lab does not build k6: AGPL-3.0; https://grafana.com/docs/k6/latest/set-up/install-k6/)"
   mkdir -p "$ctx" && cp -p "$k6" "$ctx/k6"
-  lab_code "$ctx"  # the answer code (python3 -m loomlab.bench.jobanswer)
+  lab_code "$ctx"  # the answer code (python3 -m loomlab.bench.reporting.jobanswer)
   build k6 loom-lab/k6:1.8.1 "$ctx" \
     "$(signature "$src/Containerfile.k6" "$ctx/k6" "$ctx/loom-lab" "$out/debian.sig")" --network host
 }

@@ -67,7 +67,7 @@ COMMANDS: tuple[Command, ...] = (
         "DIR [--out OUT]",
         "a run's report.md, report.html and chart again from its results.json alone (a committed run's too)",
         "report",
-        "bench.reportcli:parse",
+        "bench.reporting.reportcli:parse",
     ),
     Command(
         "test",

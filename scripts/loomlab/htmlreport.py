@@ -110,7 +110,7 @@ def section_charts(n: int, s: dict, out: Path) -> list[dict[str, object]]:
 
 
 def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None, answer=None):
-    """`answer`: the table that opens the report (bench/answer.py), if any."""
+    """`answer`: the table that opens the report (bench/deciding/answer.py), if any."""
     charts: list[dict[str, object]] = []
     blocks: list[dict] = []
     for n, s in enumerate(sections):

@@ -45,7 +45,7 @@ SAMPLED_COUNTERS: list[tuple[str, str, dict[str, str]]] = [
     ("alloc_bytes", "jvm_gc_memory_allocated_bytes_total", {}),
     ("buffers_allocated", "loomlab_buffers_allocated_total", {}),
 ]
-# Read from /proc beside each scrape where the bench started the process (local runs: bench/procstat.py),
+# Read from /proc beside each scrape where the bench started the process (local runs: bench/measuring/procstat.py),
 # not from /q/metrics: the kernel's share of the process' CPU (syscalls, the network stack's work
 # done on its behalf), which the service's own counter holds with the rest; and its threads' context
 # switches (each a thread put to sleep or preempted: what a wake-up costs is paid per switch).

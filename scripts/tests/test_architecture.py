@@ -12,7 +12,7 @@ from pathlib import Path
 from loomlab import commands
 from loomlab.incluster import cli
 from loomlab.incluster.core import plan
-from tests.markdown import cells
+from tests.markdown import block
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "architecture.md"
@@ -22,17 +22,41 @@ COLUMNS = {"about", "copy", "virtual+rx"}
 
 def table(name: str) -> list[list[str]]:
     """The rows of the table between <!-- name --> and <!-- /name -->, header and rule left out."""
-    text = PAGE.read_text()
-    block = text[text.index(f"<!-- {name} -->") : text.index(f"<!-- /{name} -->")]
-    lines = [ln for ln in block.splitlines() if ln.startswith("|")][2:]
-    return [cells(ln) for ln in lines]
+    return block(PAGE.read_text(), name)
 
 
 def paths(cell: str) -> list[str]:
     return re.findall(r"`((?:src|k6|scripts|deploy)/[^`]+)`", cell)
 
 
+BENCH = ROOT / "scripts" / "loomlab" / "bench"
+
+
+def room_bullets() -> dict[str, str]:
+    """The bench's rooms as the page lists them: {room: its bullet's text}."""
+    text = PAGE.read_text()
+    return dict(re.findall(r"^  - `(\w+)`: (.*?)(?=^  - |^- )", text, re.M | re.S))
+
+
 class ArchitecturePageTest(unittest.TestCase):
+    def test_each_bench_module_the_page_names_in_a_room_lives_in_that_room(self):
+        bullets = room_bullets()
+        self.assertEqual(set(bullets), {p.parent.name for p in BENCH.glob("*/__init__.py")} - {"workloads"})
+        misplaced = []
+        for room, text in bullets.items():
+            for name in set(re.findall(r"`(\w+)`", text)):
+                homes = {p.relative_to(BENCH).parts[0] for p in BENCH.rglob(f"{name}.py")}
+                if homes and room not in homes:
+                    misplaced.append(f"{name} named in {room}, lives in {sorted(homes)}")
+        self.assertEqual(misplaced, [])
+
+    def test_every_bench_path_the_page_names_exists(self):
+        named = re.findall(r"`bench/([^` ]+)`", PAGE.read_text())
+        self.assertTrue(named)
+        # A module's attribute (`bench/__main__.columns`) names its module's file.
+        missing = [n for n in named if not ((BENCH / n).exists() or (BENCH / f"{n.split('.')[0]}.py").exists())]
+        self.assertEqual(missing, [])
+
     def test_every_path_the_page_names_exists(self):
         # Paths with a placeholder (`<package>`) stand for many and are left out.
         named = [p for p in re.findall(r"`((?:src|k6|scripts|deploy|docs)/[^` ]+)`", PAGE.read_text()) if "<" not in p]
@@ -74,7 +98,7 @@ if __name__ == "__main__":
 
 # The edges where a lane's name is read back (docs/architecture.md, "A mode"): results.json, a Job's
 # MODES and LANE, and the answer of a Job's rounds.
-PARSED_AT = {"bench/workloads/__init__.py", "bench/jobrun.py", "bench/jobanswer.py"}
+PARSED_AT = {"bench/workloads/__init__.py", "bench/running/jobrun.py", "bench/reporting/jobanswer.py"}
 
 
 class LaneTest(unittest.TestCase):
@@ -88,7 +112,7 @@ class LaneTest(unittest.TestCase):
                 parsed.add(name)
             # A column's name split at its setting or its clients, as the harness did before Lane.
             for pattern in (r'split\("\["', r'partition\("\["', r'"\[" (not )?in ', r'\.split\("\+"'):
-                if name != "bench/lane.py" and re.search(pattern, text):
+                if name != "bench/planning/lane.py" and re.search(pattern, text):
                     taken_apart.append(f"{name}: {pattern}")
         self.assertEqual(parsed, PARSED_AT)
         self.assertEqual(taken_apart, [])

@@ -4,9 +4,10 @@
 import unittest
 
 from loomlab import LabError, labreport
-from loomlab.bench import compare, loads, profiles, summaries, tables
-from loomlab.bench.lane import REACTIVE, RX, VIRTUAL, WORKER, Lane
-from loomlab.bench.plan import modes_named, suite_lanes
+from loomlab.bench.planning import loads, profiles
+from loomlab.bench.planning.lane import REACTIVE, RX, VIRTUAL, WORKER, Lane
+from loomlab.bench.planning.plan import modes_named, suite_lanes
+from loomlab.bench.reporting import compare, summaries, tables
 from loomlab.bench.workloads import db, ingest, sleep
 
 
@@ -201,7 +202,7 @@ class VerdictTest(unittest.TestCase):
     """The verdict on synthetic rounds: a clear win, a tie, too few rounds, and drift."""
 
     def decide(self, per_mode):
-        from loomlab.bench import verdict
+        from loomlab.bench.deciding import verdict
 
         return verdict.decide(rounds(per_mode), list(per_mode))
 
@@ -295,7 +296,7 @@ class AnswerTest(unittest.TestCase):
         }
 
     def verdict(self, section):
-        from loomlab.bench import answer
+        from loomlab.bench.deciding import answer
 
         return answer.verdict_of(section)
 
@@ -316,7 +317,7 @@ class AnswerTest(unittest.TestCase):
         self.assertEqual(cause, "worker: worker threads (500 req/s) binds")
 
     def test_the_answer_gives_each_modes_req_s_and_p99(self):
-        from loomlab.bench import answer
+        from loomlab.bench.deciding import answer
 
         s = self.section(
             "sleep",

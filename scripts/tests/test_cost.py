@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 from loomlab import ROOT
-from loomlab.bench import report
+from loomlab.bench.reporting import report
 from tests.markdown import cells
 
 DOCS = ROOT / "docs" / "results"

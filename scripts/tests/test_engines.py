@@ -16,13 +16,13 @@ from pathlib import Path
 from unittest import mock
 
 from loomlab import ROOT, LabError
-from loomlab.bench.arrivals import Bodies, Request
-from loomlab.bench.engines import THRESHOLDS_CROSSED, Engines
-from loomlab.bench.engines.loadgen import BodyFiles, Loadgen, counted, crossed, run_env, shape_flags, trends
-from loomlab.bench.lane import Lane
-from loomlab.bench.loads import Load
-from loomlab.bench.profiles import suites
-from loomlab.bench.settings import RunSettings
+from loomlab.bench.planning.arrivals import Bodies, Request
+from loomlab.bench.planning.lane import Lane
+from loomlab.bench.planning.loads import Load
+from loomlab.bench.planning.profiles import suites
+from loomlab.bench.planning.settings import RunSettings
+from loomlab.bench.running.engines import THRESHOLDS_CROSSED, Engines
+from loomlab.bench.running.engines.loadgen import BodyFiles, Loadgen, counted, crossed, run_env, shape_flags, trends
 from loomlab.bench.workloads.db import db_request
 from loomlab.bench.workloads.ingest import chunk_request
 from loomlab.bench.workloads.mixed import mixed_request, tail_load
@@ -110,7 +110,7 @@ class ShapeTest(unittest.TestCase):
             shape_flags({"MODEL": "ramping"}, get)
 
     def test_the_cost_profile_sends_the_same_rate_evenly_and_in_bursts_and_k6_refuses_bursts(self):
-        from loomlab.bench.engines.k6 import K6
+        from loomlab.bench.running.engines.k6 import K6
 
         sleep, socket = suites("cost")
         even, grouped = sleep.loads

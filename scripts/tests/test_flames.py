@@ -8,10 +8,10 @@ import time
 import unittest
 from pathlib import Path
 
-from loomlab.bench import flames, profiler
-from loomlab.bench.lane import THREADED
-from loomlab.bench.loads import Load
-from loomlab.bench.settings import RunSettings
+from loomlab.bench.measuring import flames, profiler
+from loomlab.bench.planning.lane import THREADED
+from loomlab.bench.planning.loads import Load
+from loomlab.bench.planning.settings import RunSettings
 
 # Collapsed stacks as the converter writes them (--classify: the category first; suffixes: _[j]
 # compiled, _[i] inlined, _[k] kernel).

@@ -14,14 +14,14 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from loomlab import ROOT
-from loomlab.bench import futexsites
+from loomlab.bench.measuring import futexsites
 
 # Each page that draws futex tables, and how many.
 PAGES = {
     ROOT / "docs" / "results" / f"{name}.md": n
     for name, n in (("2026-11-30-futex-sites", 6), ("2026-11-30-native-transport", 2))
 }
-COMMAND = re.compile(r"`python -m loomlab\.bench\.futexsites ([^`]+)`:\n\n((?:\|.*\n)+)")
+COMMAND = re.compile(r"`python -m loomlab\.bench\.measuring\.futexsites ([^`]+)`:\n\n((?:\|.*\n)+)")
 
 # Four samples as `perf script -F comm,tid,ip,sym` prints them (a header may end in a space): a
 # carrier parking, the timer thread unparking (its Java caller past the JVM's glue), a carrier's

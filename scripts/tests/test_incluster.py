@@ -96,7 +96,7 @@ class Jobs(unittest.TestCase):
         return {"sleep.js": jobs.on_loadgen(self.TEMPLATE, "registry/loadgen@sha")}
 
     def test_a_load_that_declares_its_request_runs_on_loadgen_with_the_bench_s_own_load(self):
-        from loomlab.bench.profiles import suites
+        from loomlab.bench.planning.profiles import suites
 
         load = next(ld for s in suites("smoke") if s.workload == "sleep" for ld in s.loads)
         job = jobs.make_job(self.templates(), load, "lg-x", "http://loom-lab-jvm:8080", "virtual+rx", "r1", warmup=True)
@@ -104,7 +104,7 @@ class Jobs(unittest.TestCase):
         container = pod["spec"]["containers"][0]
         env = {e["name"]: e["value"] for e in container["env"]}
         self.assertEqual((container["name"], container["image"]), ("loadgen", "registry/loadgen@sha"))
-        self.assertEqual(container["command"], ["python3", "-m", "loomlab.bench.jobrun"])
+        self.assertEqual(container["command"], ["python3", "-m", "loomlab.bench.running.jobrun"])
         self.assertEqual(
             (env["SCRIPT"], env["LOAD"], env["LANE"], env["WARMUP"]), ("sleep.js", load.name, "virtual+rx", "1")
         )
@@ -129,7 +129,7 @@ class Jobs(unittest.TestCase):
         self.assertLessEqual(len(b), 63)
 
     def test_a_run_gets_one_target_one_mode_and_its_load(self):
-        from loomlab.bench.profiles import suites
+        from loomlab.bench.planning.profiles import suites
 
         load = next(ld for s in suites("smoke") if s.workload == "sleep" for ld in s.loads)
         job = jobs.make_job(
@@ -143,7 +143,7 @@ class Jobs(unittest.TestCase):
         self.assertEqual(job["spec"]["activeDeadlineSeconds"], load.timeout_s + 60)
 
     def test_a_load_without_a_request_is_refused_not_sent_by_k6(self):
-        from loomlab.bench import loads
+        from loomlab.bench.planning import loads
 
         load = loads.Load("closed", "k6/sleep.js", "sleep", {"VUS": "50"}, timeout_s=100)
         with self.assertRaisesRegex(LabError, "declares no request"):

@@ -77,7 +77,7 @@ class ScaleOut(unittest.TestCase):
 class ClusterSharePage(unittest.TestCase):
     def test_the_node_cpu_table_is_the_runs(self):
         from loomlab import ROOT
-        from loomlab.bench import records
+        from loomlab.bench.measuring import records
         from loomlab.incluster.core import nodecpu
 
         docs = ROOT / "docs" / "results"

@@ -15,8 +15,8 @@ class Replicas(unittest.TestCase):
         self.assertNotIn("pod_requests", pod_requests({}, samples[:1]))
 
     def test_a_deployments_bounds_are_its_pods_pools_times_its_replicas(self):
-        from loomlab.bench.lane import Lane
-        from loomlab.bench.loads import service_pools
+        from loomlab.bench.planning.lane import Lane
+        from loomlab.bench.planning.loads import service_pools
         from loomlab.bench.workloads.sleep import sleep_bound
 
         pools = {"worker.max-threads": 50, "fan-out.worker-threads": 200, "execution.max-wait-ms": 2000}
@@ -28,8 +28,8 @@ class Replicas(unittest.TestCase):
         self.assertEqual(sleep_bound(500, 100)(Lane("worker"), two), 1000)
 
     def test_the_report_gives_each_pods_share(self):
-        from loomlab.bench import loads
-        from loomlab.bench.tables import replicas_table
+        from loomlab.bench.planning import loads
+        from loomlab.bench.reporting.tables import replicas_table
 
         load = loads.Load("closed", "k6/sleep.js", "sleep", {}, lanes=(loads.Lane("worker"),))
         one = replicas_table(load, {"worker": {"runs": [{"pod_requests": [100.0]}]}})

@@ -9,7 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 from loomlab import LabError
-from loomlab.bench import jdks
+from loomlab.bench.reporting import jdks
 
 
 def runs(rates: list[float], pins: float = 0.0) -> list[dict]:

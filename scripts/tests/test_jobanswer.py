@@ -1,4 +1,4 @@
-"""The answer a k6 Job prints after its rounds (loomlab.bench.jobanswer): the bench's verdict from
+"""The answer a k6 Job prints after its rounds (loomlab.bench.reporting.jobanswer): the bench's verdict from
 the raw summaries run.sh wrote, and the bounds check that keeps a Job on its answer's pools."""
 
 import copy
@@ -7,8 +7,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab.bench import jobanswer
-from loomlab.bench.lane import Lane
+from loomlab.bench.planning.lane import Lane
+from loomlab.bench.reporting import jobanswer
 
 FIXTURE = json.loads((Path(__file__).resolve().parent / "testdata" / "k6-runner" / "summary.json").read_text())
 

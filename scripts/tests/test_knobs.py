@@ -1,4 +1,4 @@
-"""The knob columns (workloads/knobs.py, bench/knobs.py): a mode with one setting changed, started
+"""The knob columns (workloads/knobs.py, bench/reporting/knobs.py): a mode with one setting changed, started
 with that setting, run in the same rounds as its default column, its bound from the pools the
 setting changes, and a table saying what each setting changes beyond the verdict's margins."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import unittest
 import unittest.mock
 
-from loomlab.bench.engines import Engines
-from loomlab.bench.knobs import change, knobs_table
-from loomlab.bench.lane import REFERENCE, VIRTUAL, Lane
-from loomlab.bench.loads import Scale, mode_bound, with_reference
-from loomlab.bench.plan import modes_named, suite_lanes
+from loomlab.bench.planning.lane import REFERENCE, VIRTUAL, Lane
+from loomlab.bench.planning.loads import Scale, mode_bound, with_reference
+from loomlab.bench.planning.plan import modes_named, suite_lanes
+from loomlab.bench.reporting.knobs import change, knobs_table
+from loomlab.bench.running.engines import Engines
 from loomlab.bench.workloads import knobs
 from tests.markdown import cells
 
@@ -112,8 +112,8 @@ if __name__ == "__main__":
 
 class BuildColumnsTest(unittest.TestCase):
     def test_another_build_is_a_column_per_mode_on_its_jar_planned_as_its_mode(self):
-        from loomlab.bench import runner
-        from loomlab.bench.loads import Knob, with_column
+        from loomlab.bench.planning.loads import Knob, with_column
+        from loomlab.bench.running import runner
         from loomlab.bench.workloads import sleep
 
         suite = sleep.suites(Scale())[0]
@@ -150,7 +150,7 @@ class BuildColumnsTest(unittest.TestCase):
 
     def test_a_build_needs_a_name_and_a_jar_that_exists(self):
         from loomlab import LabError
-        from loomlab.bench.columns import build_of
+        from loomlab.bench.planning.columns import build_of
 
         self.assertEqual(build_of(f"abc123={__file__}"), ("abc123", __file__))
         for bad in (f"={__file__}", f"../x={__file__}", "abc=/nonexistent.jar", "abc"):
@@ -207,9 +207,9 @@ class QuotaColumnTest(unittest.TestCase):
         from pathlib import Path
 
         from loomlab import LabError
-        from loomlab.bench import quota, runner
         from loomlab.bench.__main__ import chosen_suites, columns
         from loomlab.bench.cli import parser
+        from loomlab.bench.running import quota, runner
 
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--quota-column", "q2=2"])
         chosen = chosen_suites(args)
@@ -265,9 +265,9 @@ class QuotaColumnTest(unittest.TestCase):
 class MinimalColumnTest(unittest.TestCase):
     def test_the_minimal_application_is_a_virtual_column_of_the_sleep_loads_alone(self):
         from loomlab import LabError
-        from loomlab.bench import runner
         from loomlab.bench.__main__ import chosen_suites, columns
         from loomlab.bench.cli import parser
+        from loomlab.bench.running import runner
 
         args = parser().parse_args(["--profile", "knobs", "--no-reference", "--minimal", "--minimal-jar", __file__])
         chosen = chosen_suites(args)
@@ -313,7 +313,7 @@ class MinimalColumnTest(unittest.TestCase):
         import tempfile
         from pathlib import Path
 
-        from loomlab.bench import procstat
+        from loomlab.bench.measuring import procstat
 
         with tempfile.TemporaryDirectory() as root:
             pid = Path(root, "42")
@@ -347,7 +347,7 @@ class RebuiltBuildColumnsTest(unittest.TestCase):
         from pathlib import Path
 
         from loomlab import ROOT
-        from loomlab.bench import report
+        from loomlab.bench.reporting import report
 
         run = ROOT / "docs" / "results" / "2026-11-27-ab-d509d67" / "run-1"
         with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
@@ -373,7 +373,7 @@ class RebuiltBuildColumnsTest(unittest.TestCase):
 class LabOverheadPageTest(unittest.TestCase):
     def test_the_page_quotes_its_run(self):
         from loomlab import ROOT
-        from loomlab.bench.flames import frames_per_request
+        from loomlab.bench.measuring.flames import frames_per_request
 
         docs = ROOT / "docs" / "results"
         page = (docs / "2026-11-27-lab-overhead.md").read_text()

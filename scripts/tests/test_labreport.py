@@ -255,7 +255,7 @@ class OpenModel(unittest.TestCase):
 
 class Progress(unittest.TestCase):
     def test_the_time_left_scales_the_plan_by_the_pace_so_far(self):
-        from loomlab.bench.progress import Progress
+        from loomlab.bench.running.progress import Progress
 
         p = Progress(loads_total=4, planned_total=400, started=time.monotonic() - 150)
         # 100 planned seconds took 150: the 300 left will take about 450 (07:30).

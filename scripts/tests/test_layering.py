@@ -34,8 +34,36 @@ def bench_imports(path: Path, tree: ast.Module):
                     yield node.lineno, alias.name, []
 
 
+# The bench's rooms, top down: a module imports its own room and those below it, never one above.
+# planning and workloads are the floor and may import each other.
+ROOMS = ("running", "reporting", "deciding", "measuring", "planning", "workloads")
+FLOOR = {"planning", "workloads"}
+# The one import upward: the plan's least rounds are those the verdict's confidence needs.
+UPWARD = {("planning/settings.py", "deciding")}
+
+
+def room_of(dotted: str) -> str | None:
+    """The room of a module of the bench (loomlab.bench.<room>...), None for its top or outside it."""
+    parts = dotted.split(".")
+    return parts[2] if parts[:2] == ["loomlab", "bench"] and len(parts) > 2 and parts[2] in ROOMS else None
+
+
+def imported(path: Path, tree: ast.Module) -> set[str]:
+    """Every module (or name of a package) that `path` imports, absolute."""
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.update(f"{module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
 # What a command line may import of the bench besides its api.
-COMMAND_LINE = ("loomlab.bench.settings", "loomlab.bench.columns")
+COMMAND_LINE = ("loomlab.bench.planning.settings", "loomlab.bench.planning.columns")
 
 
 class LayeringTest(unittest.TestCase):
@@ -51,6 +79,27 @@ class LayeringTest(unittest.TestCase):
                 if (module, names) != ("loomlab.bench", ["api"]) and module not in COMMAND_LINE:
                     found.append(f"{path.relative_to(PACKAGE)}:{line} imports {module} {names}")
         self.assertEqual(found, [])
+
+    def test_a_bench_room_imports_no_room_above_it(self):
+        upward = []
+        for path, tree in modules():
+            here = room_of(".".join(path.relative_to(PACKAGE.parent).parts))
+            if here is None:
+                continue
+            for module in imported(path, tree):
+                there = room_of(module)
+                if there is None or there == here or {here, there} <= FLOOR:
+                    continue
+                where = str(path.relative_to(PACKAGE / "bench"))
+                if ROOMS.index(there) < ROOMS.index(here) and (where, there) not in UPWARD:
+                    upward.append(f"{where} ({here}) imports {module}")
+        self.assertEqual(upward, [])
+
+    def test_every_room_of_the_bench_is_a_folder_of_its_own_and_nothing_else_sits_beside_them(self):
+        bench = PACKAGE / "bench"
+        self.assertEqual({r for r in ROOMS if (bench / r / "__init__.py").is_file()}, set(ROOMS))
+        top = {p.name for p in bench.glob("*.py")}
+        self.assertEqual(top, {"__init__.py", "__main__.py", "api.py", "cli.py"})
 
     def test_what_they_use_of_the_api_is_in_its_all(self):
         used = set()
@@ -82,9 +131,14 @@ class LayeringTest(unittest.TestCase):
         self.assertEqual(unexplained, [])
 
     def test_what_runs_without_the_venv_needs_the_standard_library_only(self):
-        # The loadgen image runs loomlab.bench.jobrun (and the k6 image jobanswer) with Debian's python3
+        # The loadgen image runs loomlab.bench.running.jobrun (and the k6 image jobanswer) with Debian's python3
         # and no package installed; ./lab prints every command's --help before it creates the venv.
-        for module in ("loomlab.bench.jobrun", "loomlab.bench.jobanswer", "loomlab.bench.cli", "loomlab.incluster.cli"):
+        for module in (
+            "loomlab.bench.running.jobrun",
+            "loomlab.bench.reporting.jobanswer",
+            "loomlab.bench.cli",
+            "loomlab.incluster.cli",
+        ):
             code = f"import sys; sys.path.insert(0, {str(PACKAGE.parent)!r}); import {module}"
             run = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, f"{module}: {run.stderr[-2000:]}")

@@ -1,4 +1,4 @@
-"""Unit tests of the distributed runs' merge (bench/merge.py): one runner's samples give k6's own
+"""Unit tests of the distributed runs' merge (bench/measuring/merge.py): one runner's samples give k6's own
 summary back; samples split over runners give the figures of the same samples in one run;
 percentiles come from the union (never a mean of the runners'); thresholds are evaluated again on
 the merged values; a missing or broken runner is an error, never a partial result."""
@@ -11,7 +11,9 @@ import unittest
 from pathlib import Path
 
 from loomlab import LabError, labreport
-from loomlab.bench import k6csv, loads, merge, runners
+from loomlab.bench.measuring import k6csv, merge
+from loomlab.bench.planning import loads
+from loomlab.bench.running import runners
 
 FIXTURE = Path(__file__).resolve().parent / "testdata" / "k6-runner"
 STATS = ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"]

@@ -4,9 +4,10 @@ and the crossover the sweep's table reads from the rounds, the tail and buffers 
 import math
 import unittest
 
-from loomlab.bench import crossover, summaries
-from loomlab.bench.lane import OFFLOAD, REACTIVE, Lane
-from loomlab.bench.loads import Scale, on_cpus
+from loomlab.bench.deciding import crossover
+from loomlab.bench.planning.lane import OFFLOAD, REACTIVE, Lane
+from loomlab.bench.planning.loads import Scale, on_cpus
+from loomlab.bench.reporting import summaries
 from loomlab.bench.workloads import cores, mixed
 
 POOLS = {"worker.max-threads": 50, "cpus": 2}

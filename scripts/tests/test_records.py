@@ -7,7 +7,8 @@ from pathlib import Path
 
 from loomlab import LabError
 from loomlab import labreport as lr
-from loomlab.bench import chart, records
+from loomlab.bench.measuring import records
+from loomlab.bench.reporting import chart
 from tests import test_bench
 
 

@@ -15,15 +15,15 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from loomlab.bench import rounds
-from loomlab.bench.lane import REFERENCE, REFERENCE_LANE, THREADED, Lane
-from loomlab.bench.loads import Load, Suite, modes_of, with_reference
-from loomlab.bench.plan import modes_named, suite_lanes
-from loomlab.bench.procstat import ChildrenCpu
-from loomlab.bench.profiles import suites
-from loomlab.bench.progress import Progress
-from loomlab.bench.reference import reference_table
-from loomlab.bench.runner import reference_launch
+from loomlab.bench.measuring.procstat import ChildrenCpu
+from loomlab.bench.planning.lane import REFERENCE, REFERENCE_LANE, THREADED, Lane
+from loomlab.bench.planning.loads import Load, Suite, modes_of, with_reference
+from loomlab.bench.planning.plan import modes_named, suite_lanes
+from loomlab.bench.planning.profiles import suites
+from loomlab.bench.reporting.reference import reference_table
+from loomlab.bench.running import rounds
+from loomlab.bench.running.progress import Progress
+from loomlab.bench.running.runner import reference_launch
 from tests.test_rounds import FakeService, settings
 
 RATES = {"worker": 50.0, "virtual": 200.0, "reactive": 180.0, REFERENCE: 400.0}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from loomlab import htmlreport
 from loomlab import labreport as lr
-from loomlab.bench import report
-from loomlab.bench.answer import answer_table
+from loomlab.bench.deciding.answer import answer_table
+from loomlab.bench.reporting import report
 from tests import test_bench
 
 

@@ -1,4 +1,4 @@
-"""A report rebuilt from results.json alone (python -m loomlab.bench.report) is the report the run
+"""A report rebuilt from results.json alone (python -m loomlab.bench.reporting.report) is the report the run
 wrote, and the figures a results page quotes are its results.json's."""
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab.bench import records, report, rounds
-from loomlab.bench.lane import THREADED
-from loomlab.bench.loads import Load, Suite
-from loomlab.bench.progress import Progress
+from loomlab.bench.measuring import records
+from loomlab.bench.planning.lane import THREADED
+from loomlab.bench.planning.loads import Load, Suite
+from loomlab.bench.reporting import report
+from loomlab.bench.running import rounds
+from loomlab.bench.running.progress import Progress
 from tests.markdown import cells
 
 from .test_rounds import FakeService, settings

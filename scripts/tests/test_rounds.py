@@ -12,11 +12,12 @@ import unittest
 from collections.abc import Callable
 from pathlib import Path
 
-from loomlab.bench import answer, rounds, verdict
-from loomlab.bench.lane import Lane
-from loomlab.bench.loads import Load, Suite
-from loomlab.bench.progress import Progress
-from loomlab.bench.settings import RunSettings
+from loomlab.bench.deciding import answer, verdict
+from loomlab.bench.planning.lane import Lane
+from loomlab.bench.planning.loads import Load, Suite
+from loomlab.bench.planning.settings import RunSettings
+from loomlab.bench.running import rounds
+from loomlab.bench.running.progress import Progress
 
 MODES = ("worker", "virtual", "reactive")
 LANES = tuple(Lane(m) for m in MODES)

@@ -1,4 +1,4 @@
-"""bench/skeleton.py, the run skeleton every driver shares: the server scraped before, during and
+"""bench/running/skeleton.py, the run skeleton every driver shares: the server scraped before, during and
 after a run, its scrapes written beside the run's files, also when the run fails."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import threading
 import unittest
 from pathlib import Path
 
-from loomlab.bench.skeleton import sampled
+from loomlab.bench.running.skeleton import sampled
 
 
 class Scraped:

@@ -11,7 +11,7 @@ from pathlib import Path
 from unittest import mock
 
 from loomlab import LabError
-from loomlab.bench.lane import Lane
+from loomlab.bench.planning.lane import Lane
 from loomlab.labreport import rotated
 from loomlab.startup import __main__ as startup
 from loomlab.startup import cli as startup_cli
@@ -179,7 +179,7 @@ class PhaseTable(unittest.TestCase):
 class FixedLoadTest(unittest.TestCase):
     def test_the_fixed_loads_are_loadgen_s_and_a_failed_run_is_refused_with_what_it_said(self):
         from loomlab import LabError
-        from loomlab.bench.engines.loadgen import run_env, shape_flags
+        from loomlab.bench.running.engines.loadgen import run_env, shape_flags
         from loomlab.startup import launches
 
         sleep, product = launches.FIXED_LOADS

@@ -13,7 +13,7 @@ from unittest import mock
 from xml.etree import ElementTree
 
 from loomlab import ROOT
-from loomlab.bench import report
+from loomlab.bench.reporting import report
 from loomlab.startup import __main__ as startup
 from loomlab.startup import tables
 from tests.markdown import cells

@@ -13,10 +13,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab.bench import syscalls
-from loomlab.bench.lane import REFERENCE, REFERENCE_LANE, Lane
-from loomlab.bench.loads import Load
-from loomlab.bench.reference import reference_table
+from loomlab.bench.measuring import syscalls
+from loomlab.bench.planning.lane import REFERENCE, REFERENCE_LANE, Lane
+from loomlab.bench.planning.loads import Load
+from loomlab.bench.reporting.reference import reference_table
 
 CSV = """# started on Mon Nov 30 00:53:54 2026
 

@@ -17,20 +17,22 @@ from pathlib import Path
 from loomlab import LabError, command
 from loomlab import labreport as lr
 
-from . import jdks, quota, verdict
 from .cli import parser
-from .columns import build_of, jvm_column, quota_column
-from .compare import compare
-from .engines import Engines
-from .lane import VIRTUAL, Knob, Lane
-from .loads import SERVES, Suite, with_column, with_reference
-from .plan import modes_named, planned_seconds, suite_lanes, total_seconds
-from .profiles import PROFILES, suites
-from .progress import Progress
-from .report import finish, run_meta
-from .rounds import measure
-from .runner import LocalJvm
-from .settings import RunSettings
+from .deciding import verdict
+from .planning.columns import build_of, jvm_column, quota_column
+from .planning.lane import VIRTUAL, Knob, Lane
+from .planning.loads import SERVES, Suite, with_column, with_reference
+from .planning.plan import modes_named, planned_seconds, suite_lanes, total_seconds
+from .planning.profiles import PROFILES, suites
+from .planning.settings import RunSettings
+from .reporting import jdks
+from .reporting.compare import compare
+from .reporting.report import finish, run_meta
+from .running import quota
+from .running.engines import Engines
+from .running.progress import Progress
+from .running.rounds import measure
+from .running.runner import LocalJvm
 
 
 def chosen_suites(args) -> list[Suite]:

@@ -4,26 +4,26 @@ change; tests/test_layering.py holds every other package to these names."""
 
 from __future__ import annotations
 
-from .columns import jvm_column, quota_column
-from .engines import THRESHOLDS_CROSSED
-from .engines.loadgen import Loadgen, requests_of
-from .figures import figures_from
-from .flames import COLUMNS, bare, category_of, read_collapsed
-from .jobrun import BEGIN as LOADGEN_RUN
-from .jobrun import read as loadgen_run
-from .lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Knob, Lane
-from .loads import Load, Scale, Suite, with_column
-from .plan import modes_named, planned_seconds, suite_lanes
-from .profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
-from .profiles import suites
-from .progress import Progress
-from .report import finish, machine, run_meta
-from .rounds import measure
-from .runners import resume_all, runner_file
-from .settings import RunSettings
-from .skeleton import sampled
-from .target import ServiceUnderTest
-from .verdict import interval
+from .deciding.verdict import interval
+from .measuring.figures import figures_from
+from .measuring.flames import COLUMNS, bare, category_of, read_collapsed
+from .measuring.profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
+from .planning.columns import jvm_column, quota_column
+from .planning.lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Knob, Lane
+from .planning.loads import Load, Scale, Suite, with_column
+from .planning.plan import modes_named, planned_seconds, suite_lanes
+from .planning.profiles import suites
+from .planning.settings import RunSettings
+from .reporting.report import finish, machine, run_meta
+from .running.engines import THRESHOLDS_CROSSED
+from .running.engines.loadgen import Loadgen, requests_of
+from .running.jobrun import BEGIN as LOADGEN_RUN
+from .running.jobrun import read as loadgen_run
+from .running.progress import Progress
+from .running.rounds import measure
+from .running.runners import resume_all, runner_file
+from .running.skeleton import sampled
+from .running.target import ServiceUnderTest
 from .workloads import MODULES, product, sleep
 
 __all__ = [

@@ -13,10 +13,10 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab.labreport import fmt_duration
 
-from .engines import CHOICES
-from .plan import profile_seconds
-from .profiles import PROFILES
-from .settings import round_options
+from .planning.plan import profile_seconds
+from .planning.profiles import PROFILES
+from .planning.settings import round_options
+from .running.engines import CHOICES
 
 
 def planned(profile: str) -> str:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from loomlab import ROOT
-from loomlab.bench.settings import round_options
+from loomlab.bench.planning.settings import round_options
 from loomlab.commands import IN_CLUSTER
 
 

@@ -7,7 +7,7 @@ import argparse
 import os
 
 from loomlab import LabError
-from loomlab.bench.columns import jvm_column
+from loomlab.bench.planning.columns import jvm_column
 
 DESCRIPTION = (
     "JVM vs JVM with an AOT cache vs native, measured the same way: time to the first answer and its"

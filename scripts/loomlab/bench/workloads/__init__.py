@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
-from ..lane import Lane
-from ..loads import Load, Scale, Suite
+from ..planning.lane import Lane
+from ..planning.loads import Load, Scale, Suite
 from . import buffers, cores, cost, db, ingest, knobs, mixed, pinning, product, sleep, tasks
 
 # In report order.

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..arrivals import Request
-from ..lane import WORKER, Lane
-from ..loads import Load, Scale, Suite, modes_of
+from ..planning.arrivals import Request
+from ..planning.lane import WORKER, Lane
+from ..planning.loads import Load, Scale, Suite, modes_of
 
 MODES = modes_of("buffers")
 WAIT_MS = 100

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..loads import Scale, Suite, modes_of
+from ..planning.loads import Scale, Suite, modes_of
 from . import product, sleep
 
 # The sections are sleep's and product's (their bounds and causes apply); this module adds none.

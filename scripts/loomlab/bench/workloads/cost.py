@@ -2,7 +2,7 @@
 spaced arrivals and under the same rate in bursts (hey's pattern: 150 at once every 100 ms), each
 mode beside the reference server in the same rounds, with the server's CPU and context switches per
 request (and, where perf may count them, system calls, futex calls and epoll waits per request:
-bench/syscalls.py); the overheads of virtual threads and the event loop that a setting reaches, as
+bench/measuring/syscalls.py); the overheads of virtual threads and the event loop that a setting reaches, as
 knob columns, alone and combined; and the modes in a cgroup of their own, as a pod's container.
 A pool of 200 worker threads (Quarkus' default), so that no mode is held by its bound at this rate
 (200 / 100 ms = 2,000 req/s) and CPU per request compares like with like.
@@ -18,8 +18,8 @@ import dataclasses
 
 from loomlab import labreport as lr
 
-from ..lane import REACTIVE, VIRTUAL, Knob, Lane
-from ..loads import Load, Scale, Suite, bursts, open_load
+from ..planning.lane import REACTIVE, VIRTUAL, Knob, Lane
+from ..planning.loads import Load, Scale, Suite, bursts, open_load
 from . import db, knobs, sleep
 
 # The sections are sleep's (its bounds and causes apply); this module adds none.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..arrivals import Request
-from ..lane import THREADED, Lane
-from ..loads import Load, Scale, Suite, modes_of, open_load
+from ..planning.arrivals import Request
+from ..planning.lane import THREADED, Lane
+from ..planning.loads import Load, Scale, Suite, modes_of, open_load
 
 MODES = modes_of("db")
 # What binds each mode (answer.py), and what else every mode shares.

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from loomlab import ROOT
 
-from ..arrivals import Bodies, Request, Stream
-from ..lane import VIRTUAL, Lane
-from ..loads import Load, Scale, Suite, modes_of
+from ..planning.arrivals import Bodies, Request, Stream
+from ..planning.lane import VIRTUAL, Lane
+from ..planning.loads import Load, Scale, Suite, modes_of
 from .chunks import chunk_count, chunk_lines, chunk_messages
 
 # Seed D: 87,488 records in 875 chunks; sequential 113.0 rec/s, parallel 168.8 rec/s.

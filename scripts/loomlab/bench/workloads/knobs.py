@@ -3,15 +3,15 @@ rounds (a column "<mode>[<setting>]" beside the mode's own): the worker pool's s
 of virtual threads, the event loops, the GC and jdk.trackAllThreads. On the quick answer's A3, the
 open sleep below, at and above the worker pool's bound and at 1,500 req/s (where the server's CPU
 per request is compared with the reference server's), and product at 350 users. The knobs table
-of each section says which setting changes which figure (bench/knobs.py)."""
+of each section says which setting changes which figure (bench/reporting/knobs.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
 
-from ..lane import REACTIVE, VIRTUAL, WORKER, Knob, Lane
-from ..loads import Load, Scale, Suite, modes_of, planned_as_modes
+from ..planning.lane import REACTIVE, VIRTUAL, WORKER, Knob, Lane
+from ..planning.loads import Load, Scale, Suite, modes_of, planned_as_modes
 from . import product, sleep
 
 # The sections are sleep's and product's (their bounds and causes apply); this module adds none.

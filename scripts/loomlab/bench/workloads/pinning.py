@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..arrivals import Request
-from ..lane import VIRTUAL, Lane
-from ..loads import Load, Scale, Suite, open_load
+from ..planning.arrivals import Request
+from ..planning.lane import VIRTUAL, Lane
+from ..planning.loads import Load, Scale, Suite, open_load
 
 # What binds each mode (answer.py), and what else every mode shares.
 BOUND_NAMES = {"worker": "worker threads", "virtual": "carriers, when a pin holds one"}

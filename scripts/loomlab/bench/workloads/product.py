@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from loomlab import labreport as lr
 
-from ..arrivals import Request
-from ..lane import WORKER, Lane
-from ..loads import Load, Scale, Suite, modes_of, open_load
+from ..planning.arrivals import Request
+from ..planning.lane import WORKER, Lane
+from ..planning.loads import Load, Scale, Suite, modes_of, open_load
 
 # Seed C: 6 stages to 35 VUs over 7 min; platform pool (core 50, max 200, queue 500) vs virtual.
 SEED_C = {

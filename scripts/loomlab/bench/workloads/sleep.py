@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from loomlab import labreport as lr
 
-from ..arrivals import Request
-from ..lane import WORKER, Lane
-from ..loads import Load, Scale, Suite, modes_of, open_load
+from ..planning.arrivals import Request
+from ..planning.lane import WORKER, Lane
+from ..planning.loads import Load, Scale, Suite, modes_of, open_load
 
 # Seed A3 (SCENARIOS.md): 500 users x 10 requests, 100 ms, Tomcat 50 threads vs virtual.
 SEED_A3 = {

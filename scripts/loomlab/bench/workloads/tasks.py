@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ..arrivals import Request
-from ..lane import VIRTUAL, Lane
-from ..loads import Load, Scale, Suite, modes_of
+from ..planning.arrivals import Request
+from ..planning.lane import VIRTUAL, Lane
+from ..planning.loads import Load, Scale, Suite, modes_of
 
 # Seed A1: 100 tasks x 1 s; 10 platform threads ~10,000 ms, virtual ~1,000 ms; 100,000 virtual ~1,500 ms.
 SEED_A1 = {"worker": {"elapsed": 10_000}, "virtual": {"elapsed": 1_000}}

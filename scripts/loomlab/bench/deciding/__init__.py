@@ -1,0 +1,1 @@
+"""Who won: the verdict from paired rounds, the answer per load, the crossover across a sweep."""

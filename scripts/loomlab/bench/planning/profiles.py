@@ -1,0 +1,83 @@
+"""The profiles of `./lab bench --profile`, as data: a scale, the workloads whose core suites run,
+those whose variants of the seeds' configuration run, and what the profile answers."""
+
+from __future__ import annotations
+
+from ..workloads import MODULES, ingest
+from .loads import Scale, Suite
+
+EVERY = tuple(m.__name__.rsplit(".", 1)[1] for m in MODULES)
+# The request-response workloads, which have a reactive form: the three-way answer.
+QUICK = ("sleep", "product", "db")
+# Where virtual threads stop winning: CPU in the request (a profile of its own, about 20 minutes).
+CPU = ("mixed", "buffers")
+# The cores a service gets (a profile of its own: its eight suites would take the cpu profile past
+# half an hour).
+CORES = ("cores",)
+# The knobs users tune, each against its mode's default (a profile of its own: 17 processes side by side).
+KNOBS = ("knobs",)
+# What a virtual thread costs a request, against the reference server under two arrival patterns.
+COST = ("cost",)
+NOT_CPU = tuple(w for w in EVERY if w not in CPU + CORES + KNOBS + COST)
+
+# name -> (scale, core suites of these workload modules, variants of these, what it is for)
+PROFILES = {
+    "quick": ("quick", QUICK, (), "the three-way answer on sleep, product and db"),
+    "rest": (
+        "quick",
+        tuple(w for w in EVERY if w not in QUICK + CPU),
+        NOT_CPU,
+        "the rest at the same scale: the chunk writers over HTTP in three modes and over gRPC, tasks,"
+        " pinning, the seeds' pool variants",
+    ),
+    "seeds": ("seeds", NOT_CPU, NOT_CPU, "each seed's own setup, every workload"),
+    "cpu": (
+        "quick",
+        CPU,
+        CPU,
+        "where virtual threads stop winning: CPU per request swept against the worker pool, long CPU"
+        " requests among short ones (the carriers at the default and at 8), a per-thread cache against a"
+        " shared pool",
+    ),
+    "cores": ("quick", (), CORES, "the quick answer's A3 and product at 350 users on 1 core and on 2"),
+    "knobs": (
+        "quick",
+        (),
+        KNOBS,
+        "each knob users tune alone against its mode's default in the same rounds (worker pool, carriers, event"
+        " loops, GC, jdk.trackAllThreads) on A3, the open sleep at four rates and product at 350 users;"
+        " 17 processes side by side, about 7 GB",
+    ),
+    "cost": (
+        "quick",
+        (),
+        COST,
+        "what a virtual thread costs a request: the open sleep at 1,500 req/s, arrivals even and in bursts,"
+        " each mode's CPU, context switches and system calls (perf, where it may count) per request against"
+        " the reference server; virtual threads untracked, one carrier, both, one event loop and each mode in"
+        " a cgroup of the pod's CPU limit as knob columns (loadgen only; the cgroups need root)",
+    ),
+    "smoke": ("smoke", EVERY, (), "every workload, each run scaled to seconds (CI)"),
+    "sweep": (
+        "quick",
+        (),
+        (),
+        "the chunk sizes of both ingest domains, both transports, with and without a" " simulated round trip",
+    ),
+}
+
+
+def suites(profile: str) -> list[Suite]:
+    if profile == "sweep":
+        return ingest.sweep_suites()
+    scale_name, core, variants, _ = PROFILES[profile]
+    scale = Scale(scale_name)
+    chosen = [
+        s
+        for m in MODULES
+        for s in m.suites(scale)
+        if (s.core and m.__name__.rsplit(".", 1)[1] in core)
+        or (not s.core and m.__name__.rsplit(".", 1)[1] in variants)
+    ]
+    # Core suites first, in report order, then the variants (as the reports have always listed them).
+    return [s for s in chosen if s.core] + [s for s in chosen if not s.core]

@@ -1,0 +1,104 @@
+"""A run's settings, typed and built once: how many warm-ups and rounds, how the load is offered and
+sampled. Both command lines (`./lab bench`, `./lab k8s run`) declare these options through
+`round_options` and build `RunSettings.of` their arguments, the profile's defaults applied there;
+the rounds, the plan, every ServiceUnderTest and the report take the result. Standard library only:
+`--help` needs no venv."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from loomlab import LabError
+
+from ..deciding import verdict
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What the rounds do, whichever driver runs them (defaults: the quick profile's)."""
+
+    profile: str = "quick"
+    warmups: int = 15  # most warm-up runs per mode
+    warmup_seconds: float = 15  # least warm-up load per mode (s)
+    warmup_tolerance: float = 0.03  # two warm-ups in a row within this fraction: warm
+    repeats: int = verdict.min_rounds()  # least measured rounds per load
+    max_rounds: int = 6  # most rounds per load while the verdict cannot tell
+    interleave: bool = True  # rounds across the modes (False: each mode's loads in a block)
+    runners: int = 1  # k6 runners per run, the load split by execution segments
+    flames: str = ""  # loads to profile after their rounds (a regular expression; "" none)
+    sample_period: float = 0.5  # seconds between /q/metrics scrapes
+    dashboards: str = "none"  # k6's web-dashboard export: auto, all or none
+
+    @classmethod
+    def of(cls, args: argparse.Namespace, *, interleave: bool, dashboards: str = "none") -> RunSettings:
+        """The settings of a command line's arguments: what it says wins over the profile's defaults
+        (smoke: one warm-up, no least warm-up time, one round)."""
+        smoke = args.profile == "smoke"
+        repeats = args.repeats if args.repeats is not None else (1 if smoke else cls.repeats)
+        settings = cls(
+            profile=args.profile,
+            warmups=args.warmups if args.warmups is not None else (1 if smoke else cls.warmups),
+            warmup_seconds=args.warmup_seconds
+            if args.warmup_seconds is not None
+            else (0 if smoke else cls.warmup_seconds),
+            warmup_tolerance=args.warmup_tolerance,
+            repeats=repeats,
+            max_rounds=max(
+                repeats, args.max_rounds if args.max_rounds is not None else (1 if smoke else cls.max_rounds)
+            ),
+            interleave=interleave,
+            runners=args.runners,
+            flames=getattr(args, "flames", ""),
+            sample_period=args.sample_period,
+            dashboards=dashboards,
+        )
+        if settings.runners < 1:
+            raise LabError("--runners must be 1 or more")
+        return settings
+
+
+def round_options(p: argparse.ArgumentParser, runners: str) -> None:
+    """The options both command lines share, declared once; `runners` says what a runner is there."""
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="the least interleaved rounds per load (every mode once a round, the order rotated); default: the"
+        f" fewest whose interval reaches the verdict's {verdict.CONFIDENCE:.0%}% confidence"
+        f" ({verdict.min_rounds()}; smoke: 1)",
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=None,
+        help="most rounds per load: rounds go on past --repeats while the verdict cannot tell (6; smoke: --repeats)",
+    )
+    p.add_argument(
+        "--warmups", type=int, default=None, help="most warm-up runs per mode (at least 2 unless fewer; 15, smoke: 1)"
+    )
+    p.add_argument(
+        "--warmup-seconds",
+        type=float,
+        default=None,
+        help="least time of warm-up load per mode before the runs may count as warm (15; smoke: 0)",
+    )
+    p.add_argument(
+        "--warmup-tolerance",
+        type=float,
+        default=RunSettings.warmup_tolerance,
+        help="warm-up stops once two runs in a row differ by less than this fraction (default %(default)s)",
+    )
+    p.add_argument(
+        "--runners",
+        type=int,
+        default=1,
+        help=f"k6 runners per run ({runners}): the load split with k6's execution segments, the runners"
+        " resumed together, their raw samples merged exactly (default 1)",
+    )
+    p.add_argument(
+        "--sample-period",
+        type=float,
+        default=RunSettings.sample_period,
+        help="seconds between /q/metrics scrapes (default %(default)s)",
+    )

@@ -1,0 +1,151 @@
+"""`./lab bench --jdk 21,25`: the same jar on several JDKs in the same rounds. Each (JDK, mode) gets a
+JVM of its own and a round runs every one of them once, in a rotated order, so drift hits every JDK
+alike; each JDK's runs make a section of their own (its environment names the JDK, its verdict is
+between its modes), and the report leads with one table per load: each mode on the newer JDK
+against the older, round by round (the same paired ratios and interval as a verdict), with the
+pins per 1,000 requests, where they came from, and the CPU per request on each."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+from pathlib import Path
+
+from loomlab import ROOT, LabError, metrics
+from loomlab import labreport as lr
+
+from ..deciding import verdict
+
+# The JDK 21 runtime scripts/jdk21.sh fetches; any other JDK is the one ./lab picked (--java).
+FETCHED = {21: "scripts/jdk21.sh"}
+SITES = "loomlab_virtual_pinned_site_events_total"
+SITES_SHOWN = 3  # the busiest pin sites a table names per mode
+
+
+def parse(raw: str) -> list[int]:
+    """'21,25' -> [21, 25]: the JDKs to run, oldest first; each once."""
+    try:
+        wanted = sorted({int(x) for x in raw.split(",") if x.strip()})
+    except ValueError:
+        raise LabError(f"--jdk {raw!r}: feature releases separated by commas, e.g. 21,25") from None
+    if not wanted:
+        raise LabError("--jdk: name at least one JDK, e.g. 21,25")
+    return wanted
+
+
+def feature(java: str) -> int:
+    """The feature release of `java` (its java.specification.version)."""
+    shown = subprocess.run([java, "-XshowSettings:properties", "-version"], capture_output=True, text=True, timeout=60)
+    for line in shown.stderr.splitlines():
+        if line.strip().startswith("java.specification.version"):
+            return int(line.split("=")[1].strip())
+    raise LabError(f"{java}: no java.specification.version in its -XshowSettings")
+
+
+def javas(java: str, wanted: list[int]) -> dict[int, str]:
+    """The java of each wanted JDK: `java` (./lab's pick) for its own release, a fetched runtime
+    for the others (scripts/jdk21.sh); refused where neither serves."""
+    own = feature(java)
+    found: dict[int, str] = {}
+    for jdk in wanted:
+        if jdk == own:
+            found[jdk] = java
+        elif jdk in FETCHED:
+            home = subprocess.run(
+                ["bash", str(ROOT / FETCHED[jdk])], capture_output=True, text=True, timeout=900, check=False
+            )
+            if home.returncode != 0:
+                raise LabError(f"JDK {jdk}: {FETCHED[jdk]} failed: {home.stderr.strip()[-400:]}")
+            found[jdk] = str(Path(home.stdout.strip()) / "bin" / "java")
+        else:
+            raise LabError(f"--jdk {jdk}: the lab runs JDK {own} (./lab picked it) and fetches {sorted(FETCHED)}")
+    return found
+
+
+def environment(base: str, jdk: int | None) -> str:
+    return base if jdk is None else f"{base}, JDK {jdk}"
+
+
+def pin_sites(text: str) -> dict[str, float]:
+    """Pins since the JVM started, by the first frame outside the JDK (the service's JFR meter)."""
+    return {
+        labels.get("site", "?"): v for name, labels, v in metrics.parse(text) if name == SITES and not math.isnan(v)
+    }
+
+
+def _per_request(runs: list[dict], key: str, scale: float) -> float:
+    """`key` per request as the sections' server table gives it: the rounds' median over their median."""
+    figures = lr.aggregate(runs)
+    return lr.ratio(figures[key].median * scale, figures["requests"].median) if key in figures else math.nan
+
+
+def _sites(mode_results: dict) -> str:
+    sites = sorted(mode_results.get("pin_sites", {}).items(), key=lambda kv: -kv[1])[:SITES_SHOWN]
+    # Class.method of a site; a site without a class ("other", "unknown", "jdk") as it is.
+    return "; ".join(f"{'.'.join(name.split('.')[-2:])} {v:,.0f}" for name, v in sites) or "none"
+
+
+def comparison(sections: list[dict]) -> list[str]:
+    """Markdown lines: per load run on several JDKs, each mode on the newest against the oldest."""
+    by_load: dict[tuple, dict[int, dict]] = {}
+    for s in sections:
+        if s.get("jdk") is not None:
+            by_load.setdefault((s["workload"], s.get("variant", ""), s["load"]), {})[s["jdk"]] = s
+    lines: list[str] = []
+    for (workload, variant, load), per_jdk in by_load.items():
+        if len(per_jdk) < 2:
+            continue
+        old, new = min(per_jdk), max(per_jdk)
+        env = per_jdk[old]["environment"].rsplit(", JDK", 1)[0]
+        title = f"### JDK {new} against JDK {old}: {workload}{' / ' + variant if variant else ''}, {load} ({env})"
+        lines += [title, "", table(per_jdk[old]["results"], per_jdk[new]["results"], old, new).markdown(), ""]
+    if not lines:
+        return []
+    return [
+        "## JDK against JDK",
+        "",
+        "The same jar on each JDK, in the same rounds. The ratio is each round's req/s on the newer JDK"
+        f" over the older's, its median and interval as a verdict's (a tie within {verdict.TIE:.0%}); pins"
+        " are JFR's jdk.VirtualThreadPinned events of any duration over the rounds' requests; 'pinned at'"
+        " is the first frame outside the JDK, counted since the JVM started.",
+        "",
+        *lines,
+    ]
+
+
+def table(a: dict, b: dict, old: int, new: int) -> lr.Table:
+    """Each mode of one load on JDK `new` (results `b`) against JDK `old` (results `a`)."""
+    out = lr.Table(
+        ["mode", f"req/s {old}", f"req/s {new}", f"{new} / {old} req/s (interval)"]
+        + [f"p99 ms {old}", f"p99 ms {new}", f"pins /1k req {old}", f"pins /1k req {new}"]
+        + [f"CPU ms/req {old}", f"CPU ms/req {new}", f"pinned at, {old}", f"pinned at, {new}"]
+    )
+    for mode in [m for m in a if m in b]:
+        ra, rb = a[mode]["runs"], b[mode]["runs"]
+        pair = verdict.compare(f"{mode} {new}", f"{mode} {old}", rb, ra, "throughput", True, verdict.TIE)
+        said = (
+            f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f}), {_state(pair.state, new, old)}"
+            if pair
+            else "too few rounds"
+        )
+        out.add(
+            mode,
+            lr.fmt_spread(lr.Spread.of([r["throughput"] for r in ra]), 0),
+            lr.fmt_spread(lr.Spread.of([r["throughput"] for r in rb]), 0),
+            said,
+            *(lr.fmt(lr.Spread.of([r.get("p99", math.nan) for r in rs]).median) for rs in (ra, rb)),
+            *(lr.fmt(_per_request(rs, "delta_pinned_events", 1000), 1) for rs in (ra, rb)),
+            *(lr.fmt(_per_request(rs, "cpu_s", 1000), 2) for rs in (ra, rb)),
+            _sites(a[mode]),
+            _sites(b[mode]),
+        )
+    return out
+
+
+def _state(state: str, new: int, old: int) -> str:
+    return {
+        "ahead": f"{new} ahead",
+        "behind": f"{old} ahead",
+        "tie": "tie",
+        "unclear": "cannot tell",
+    }[state]

@@ -1,0 +1,86 @@
+"""A load's report section: what it records (section_of, rounds.measure's) and what it prints beside
+its figures, its tables from its load and its results. The tables are said once, for the run that
+measured them and for a report rebuilt from results.json, which keeps no table (records.TABLES)."""
+
+from __future__ import annotations
+
+from ..deciding import verdict
+from ..measuring import flames
+from ..planning.loads import Load, Suite, effective_bound, service_pools
+from ..planning.settings import RunSettings
+from . import jdks
+from .knobs import knobs_table
+from .reference import reference_table
+from .tables import LOCAL, load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
+
+
+def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict:
+    """The section's keys that are tables or lines (records.TABLES and "ratio"); `pools` are the
+    whole service's (one pod's times its replicas)."""
+    return {
+        "table": load_table(load, results, pools),
+        "server": server_table(load, results, native),
+        "runners": runners_table(load, results),
+        "replicas": replicas_table(load, results),
+        "ratio": ratio_line(load, results),
+        "reference": reference_table(load, results),
+        "knobs": knobs_table(load, results),
+        "flames": flames.flames_table(load, results),
+        "frames_cpu": flames.frames_table(load, results),
+        "frames_alloc": flames.frames_table(load, results, "alloc_frames_kib"),
+    }
+
+
+def section_of(
+    suite: Suite,
+    load: Load,
+    results: dict,
+    found: verdict.Verdict | None,
+    info: dict,
+    settings: RunSettings,
+    environment: str,
+    jdk: int | None,
+) -> dict:
+    """One load's report section: its tables, figures, bounds and verdict (results.json's Section).
+    Long because it names every key of a section, one line each."""
+    # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
+    pools = service_pools(info.get("pools", {}))
+    section = {
+        "workload": suite.workload,
+        "variant": suite.variant,
+        "load": load.name,
+        "environment": jdks.environment(environment, jdk),
+        "description": suite.description,
+        "script": load.script,
+        "env": load.env,
+        "server_env": suite.server_env,
+        "pools": info.get("pools", {}),
+        "interleaved": settings.interleave,
+        **section_tables(load, results, pools, info.get("imageKind") == "native"),
+        "results": results,
+        "expected": load.expect(pools) if load.expect else {},
+        "bounds": {m: effective_bound(load, m, pools) for m in load.columns},
+        "rate": load.rate,
+        "failed": [m for m in load.columns for run_ in results[m]["runs"] if run_failed(load, m, pools, run_)],
+    }
+    if jdk is not None:
+        section["jdk"] = jdk
+    if found is not None:
+        section["verdict"] = found.record()
+    return section
+
+
+def print_section(section: dict) -> None:
+    where = f" [{section['environment']}]" if section["environment"] != LOCAL else ""
+    print(f"\n{section['workload']}: {section['load']}{where}\n{section['table'].text()}")
+    if section["ratio"]:
+        print(section["ratio"])
+    print(f"server side:\n{section['server'].text()}\n", flush=True)
+    if section["knobs"]:
+        print(f"each knob against its mode's default:\n{section['knobs'].text()}\n", flush=True)
+    if section["reference"]:
+        print(f"against the reference server:\n{section['reference'].text()}\n", flush=True)
+    if section["replicas"]:
+        print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
+    if section["runners"]:
+        print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)

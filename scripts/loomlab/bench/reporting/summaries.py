@@ -1,0 +1,139 @@
+"""Tables across the loads of one suite (a suite's `summary` names one): the ingest suites' records/s
+beside the COPY anchor, the buffers workload's allocation per request, and the mixed workload's
+tables (crossover.py)."""
+
+from __future__ import annotations
+
+import math
+
+from loomlab import labreport as lr
+
+from ..deciding.crossover import mixed_summary, tail_summary
+from ..workloads.ingest import INGEST_DOMAINS, INGEST_TRENDS, SEED_D
+from .tables import LOCAL
+
+
+def ingest_setup(section: dict) -> str:
+    """Where a chunk stream ran: its variant, else its environment ("local" on this machine's JVM,
+    "in-cluster JVM", ...)."""
+    environment = section.get("environment", LOCAL)
+    return section.get("variant") or ("local" if environment == LOCAL else environment)
+
+
+def ingest_summary(sections: list[dict]) -> lr.Table:
+    """records/s of every (domain, writes, mode) of the ingest suites beside the COPY anchor. Long
+    because the table has a row per (domain, writes, mode, chunk) and a column per figure."""
+    rows = []
+    for sec in sections:
+        if sec["workload"] not in INGEST_DOMAINS:
+            continue
+        writes = sec["env"].get("WRITES", "?")
+        for mode, r in sec["results"].items():
+            agg = lr.aggregate(r["runs"])
+            rows.append((sec["workload"], ingest_setup(sec), writes, mode, agg, int(sec["env"].get("CHUNK", 100))))
+    t = lr.Table(
+        [
+            "domain",
+            "setup",
+            "writes",
+            "chunk",
+            "mode",
+            "records/s",
+            "best chunk",
+            "vs COPY",
+            "vs sequential",
+            "chunk p50 ms",
+            "chunk p99 ms",
+            "parent ms",
+            "skill ms",
+            "text ms",
+            "embedding ms",
+            "CPU ms/1k rec",
+            "errors %",
+            "seed rec/s",
+        ]
+    )
+
+    def rate(r):
+        return r[4]["records_per_s"].median
+
+    for key in dict.fromkeys(r[:2] for r in rows):
+        ours = [r for r in rows if r[:2] == key]
+        copy_rate = next((rate(r) for r in ours if r[2] == "copy"), math.nan)
+        seq = {(r[3], r[5]): rate(r) for r in ours if r[2] == "sequential"}
+        # The fastest chunk size of each (writes, mode), where more than one was run.
+        best: dict[tuple, tuple] = {}
+        for r in ours:
+            if r[2:4] not in best or rate(r) > rate(best[r[2:4]]):
+                best[r[2:4]] = r
+        sizes = {r[2:4]: {x[5] for x in ours if x[2:4] == r[2:4]} for r in ours}
+        for domain, setup, writes, mode, agg, chunk in ours:
+
+            def med(k, agg=agg):
+                return agg.get(k, lr.Spread.of([])).median
+
+            seed = SEED_D.get(writes, {}).get("worker", {}).get("records_per_s") if chunk == 100 else None
+            is_best = len(sizes[(writes, mode)]) > 1 and best[(writes, mode)][5] == chunk
+            t.add(
+                domain,
+                setup,
+                writes,
+                chunk,
+                mode,
+                lr.fmt_spread(agg["records_per_s"], 0),
+                "best" if is_best else "",
+                lr.fmt(lr.ratio(med("records_per_s"), copy_rate), 2, "x"),
+                lr.fmt(lr.ratio(med("records_per_s"), seq.get((mode, chunk), math.nan)), 2, "x"),
+                lr.fmt(med("p50")),
+                lr.fmt(med("p99")),
+                *(lr.fmt(med(metric)) for metric, _, _ in INGEST_TRENDS),
+                lr.fmt(med("cpu_ms_per_1k_records"), 0),
+                lr.fmt(med("error_rate") * 100, 2),
+                lr.fmt(seed) if setup == "local" and domain == "recruits" else "-",
+            )
+    return t
+
+
+def buffers_summary(sections: list[dict]) -> lr.Table:
+    """Per cache and mode: what a request allocated (bytes, and scratch buffers it found none to
+    reuse), the GC it caused, the peak RSS, and its req/s and p99."""
+    t = lr.Table(
+        [
+            "cache",
+            "mode",
+            "req/s",
+            "p99 ms",
+            "alloc KiB/req",
+            "new buffers/req",
+            "GC pauses",
+            "GC ms",
+            "CPU ms/req",
+            "peak RSS MB",
+        ]
+    )
+    for sec in sections:
+        if sec["workload"] != "buffers":
+            continue
+        for mode, r in sec["results"].items():
+            agg = lr.aggregate(r["runs"])
+
+            def med(k, agg=agg):
+                return agg.get(k, lr.Spread.of([])).median
+
+            t.add(
+                sec["env"].get("CACHE", "?"),
+                mode,
+                lr.fmt_spread(agg["throughput"], 0),
+                lr.fmt(med("p99"), 0),
+                lr.fmt(lr.ratio(med("delta_alloc_bytes") / 1024, med("requests")), 1),
+                lr.fmt(lr.ratio(med("delta_buffers_allocated"), med("requests")), 3),
+                lr.fmt(med("delta_gc_pauses"), 0),
+                lr.fmt(med("delta_gc_pause_s") * 1000, 0),
+                lr.fmt(lr.ratio(med("cpu_s") * 1000, med("requests")), 3),
+                lr.fmt(med("peak_rss_bytes") / 2**20, 0),
+            )
+    return t
+
+
+# A suite's table across its loads, by the name its Suite gives (loads.Suite.summary).
+SUMMARIES = {"ingest": ingest_summary, "mixed": mixed_summary, "tail": tail_summary, "buffers": buffers_summary}

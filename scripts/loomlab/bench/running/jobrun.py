@@ -1,0 +1,229 @@
+"""A workload's load on the lab's engine inside a Kubernetes Job (the loadgen image,
+src/main/docker/local/Containerfile.loadgen): the bench's own load, sent by the same engine as on
+this machine (engines/loadgen.py: the request, bodies, thresholds). Standard library only.
+
+One run, with LANE (what `./lab k8s run` makes, incluster/core/jobs.make_job): its figures printed to
+the log between two markers for the driver to read. Without LANE, in rounds (deploy/k8s/loads,
+applied by hand): the service's pools checked, WARMUPS unmeasured runs of each mode, then ROUNDS
+interleaved rounds (every mode once a round, the order rotated), each run's figures written to
+RESULTS, and the bench's tables and verdict at the end of the log (jobanswer; one round names no
+winner).
+
+  SCRIPT     the load's script (sleep.js)          LOAD  its name in the bench ("closed 500 VUs x 10 (A3)")
+  TARGETS    the service's base URL (rounds: several, space separated)
+  LANE       one run's column (worker, virtual+rx, ...)     MODES  the rounds' columns (the load's)
+  ROUNDS, WARMUPS  rounds and warm-ups per mode (1, 1)       WARMUP  1: one run is a warm-up
+  EXPECT_POOLS  k=v,... the pools the answer was measured at; a service with others is refused (exit 3)
+  RESULTS    a folder for the runs' files          LOADGEN  the generator (/usr/bin/loadgen)
+  RUN_LABEL  one run's name, for its messages     READY_WAIT_S  most seconds to wait for the service (60)
+  SEGMENTS, JOB_COMPLETION_INDEX  one run split over N runners (an Indexed Job): this pod's share
+             (share), vegeta's results kept for the driver's merge (RESULTS/part<i>.results.bin)
+  PAUSED     1: the run starts on POST /start (port 6565; GET /ready answers once it may)
+  SAMPLES    1: every request of one run as a CSV row (RESULTS/run.samples.csv), as a failover reads them
+The load's parameters (VUS, ITERATIONS, SLEEP_MS, ...) default to the bench's; one given here
+replaces the load's own.
+
+Exit 0; 99 when a run crossed the load's thresholds (figures printed either way); 3 as above.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from loomlab import LabError, command
+from loomlab import labreport as lr
+
+from ..measuring.procstat import ChildrenCpu
+from ..planning.lane import WORKER, Lane
+from ..planning.loads import Load
+from ..planning.settings import RunSettings
+from ..reporting.jobanswer import answer_of, bounds, pools_of
+from ..workloads import suites_of
+from .engines.loadgen import Loadgen, run_env
+
+BEGIN = "----- loom-lab loadgen run -----"
+END = "----- end of loom-lab loadgen run -----"
+
+
+# How a run connects, beside a load's own parameters: NEW_CONNECTIONS=true, a new connection per
+# request (an autoscaled Service: kube-proxy spreads connections, not requests).
+ENGINE_KEYS = ("NEW_CONNECTIONS",)
+
+
+def load_of(script: str, name: str, env: Mapping[str, str]) -> Load:
+    """The bench's load of this script and name, its parameters replaced by those `env` gives (a
+    load's request is made from its parameters) and ENGINE_KEYS added; refused when the bench has no
+    such load (a run on loadgen needs the load's request, which only the bench's own loads declare)."""
+    for _, load in suites_of(script):
+        if load.name == name and load.request is not None:
+            params = {k: env.get(k, v) for k, v in load.env.items()} | {k: env[k] for k in ENGINE_KEYS if k in env}
+            return dataclasses.replace(load, env=params)
+    raise LabError(f"the bench has no load of {script} named {name!r} (./lab bench --plan lists them)")
+
+
+def run(
+    load: Load, lane: Lane, target: str, out: Path, label: str, warmup: bool, engine: Loadgen, paused: bool = False
+) -> dict:
+    """One run: {"summary": loadgen's own, "figures", "exit", "gen_cpu_s", "engine", "version"}.
+    Its clock starts once the service answers this pod (/api/info, within READY_WAIT_S): a new pod's
+    first connections may be refused until the cluster's policy engine has admitted it (as k6's
+    setup() waited, its time is the run's setup_s); `paused`, once the driver says start (a split's
+    runners start together: wait_for_start)."""
+    engine.prepare(load, lane, warmup)
+    started = time.monotonic()
+    pools_of(target, float(os.environ.get("READY_WAIT_S", "60")))
+    setup_s = time.monotonic() - started
+    if paused:
+        wait_for_start(float(os.environ.get("START_WAIT_S", "300")))
+    cpu = ChildrenCpu()
+    generated = engine.generate(load, lane, target, out, label, RunSettings(), warmup)
+    return {
+        "summary": json.loads(out.read_text()),
+        "figures": generated.figures | {"setup_s": setup_s},
+        "exit": generated.exit,
+        "gen_cpu_s": cpu.seconds(),
+        "engine": engine.name,
+        "version": engine.version(),
+    }
+
+
+# A split's runner, paused: GET /ready answers once it is set to go (its readiness probe), POST
+# /start starts it (the driver, through the API server's pod proxy, every runner at once).
+CONTROL_PORT = 6565
+
+
+def wait_for_start(timeout_s: float) -> None:
+    """Until POST /start on CONTROL_PORT, or a LabError after `timeout_s`."""
+    go = threading.Event()
+
+    class Control(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            self.answer(200 if self.path == "/ready" else 404)
+
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            if self.path == "/start":
+                go.set()
+            self.answer(200 if self.path == "/start" else 404)
+
+        def answer(self, code: int) -> None:
+            self.send_response(code)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("0.0.0.0", CONTROL_PORT), Control)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    started = go.wait(timeout_s)
+
+    def close() -> None:
+        server.shutdown()
+        server.server_close()
+
+    # Closed beside the run: shutdown() waits for the server's next poll (up to 0.5 s), which would
+    # add to the runners' start skew (measured: 0.5 s on one run of 2026-11-28, 8-61 ms on the others).
+    threading.Thread(target=close, daemon=True).start()
+    if not started:
+        raise LabError(f"not started within {timeout_s:.0f} s (POST /start on port {CONTROL_PORT})")
+
+
+# What a runner of a split takes its share of: users, arrivals a second, most requests in flight.
+SHARED = ("VUS", "RATE", "MAX_VUS")
+
+
+def share(load: Load, i: int, n: int) -> Load:
+    """Runner i's share of `load` split over n runners: each of SHARED divided, the remainder to the
+    first runners (500 users over 3: 167, 167, 166). A ramp or a stream of bodies is not split."""
+    if "STAGES" in load.env or (load.request is not None and load.request(run_env(load, Lane(WORKER), False)).bodies):
+        raise LabError(f"{load.name}: a ramp or a stream of bodies is sent by one runner (--runners 1)")
+
+    def part(env: dict) -> dict:
+        out = dict(env)
+        for key in SHARED:
+            if key in env:
+                total = int(env[key])
+                out[key] = str(total // n + (1 if i < total % n else 0))
+                if out[key] == "0":
+                    raise LabError(f"{load.name}: {key} {total} cannot be split over {n} runners")
+        return out
+
+    return dataclasses.replace(load, env=part(load.env), warmup_env=part(load.warmup_env))
+
+
+def rounds(load: Load, env: Mapping[str, str], results: Path, engine: Loadgen) -> int:
+    """Every target's modes in interleaved rounds, then its answer; the worst exit of them."""
+    script, n = env["SCRIPT"], int(env.get("ROUNDS", "1"))
+    if env.get("MODES", "").split():
+        load = load.in_lanes(Lane.parse(key) for key in env["MODES"].split())
+    lanes = list(load.lanes)
+    status = 0
+    for target in env.get("TARGETS", "http://loom-lab-jvm:8080").split():
+        name = target.split("://", 1)[-1].split(":", 1)[0].split("/", 1)[0]
+        if code := bounds(target, env.get("EXPECT_POOLS", "")):
+            return code
+        stem = f"{script.removesuffix('.js')}-{name}"
+        for w in range(1, int(env.get("WARMUPS", "1")) + 1):
+            for lane in lanes:
+                print(f"== warm-up {w}, {script} on {target}, mode {lane.key} (not counted)", flush=True)
+                warm = results / f"warmup-{stem}-{lane.key}-{w}.summary.json"
+                run(load, lane, target, warm, "warm-up", True, engine)
+        for r in range(1, n + 1):
+            for lane in lr.rotated(lanes, r - 1):
+                print(f"== round {r}/{n}, {script} on {target}, mode {lane.key}", flush=True)
+                label = f"round {r} {script} {lane.key} on {name}"
+                got = run(load, lane, target, results / f"{stem}-{lane.key}-r{r}.summary.json", label, False, engine)
+                (results / f"{stem}-{lane.key}-r{r}.json").write_text(json.dumps(got))
+                status = max(status, got["exit"])
+        _, text = answer_of(results, script, name, lanes, n, dict(env), pools_of(target), load)
+        print(text, flush=True)
+    return status
+
+
+def printed(result: dict) -> str:
+    return f"{BEGIN}\n{json.dumps(result)}\n{END}\n"
+
+
+def read(log: str) -> dict | None:
+    """The run a Job's log printed, or None."""
+    if BEGIN not in log:
+        return None
+    block = log.split(BEGIN, 1)[1].split(END, 1)[0]
+    line = next((ln for ln in block.splitlines() if ln.startswith("{")), None)
+    return json.loads(line) if line else None
+
+
+def main(argv: list[str], env: Mapping[str, str] = os.environ) -> int:
+    if argv:
+        print(__doc__)
+        return 0 if argv[0] in ("-h", "--help") else 2
+    load = load_of(env["SCRIPT"], env.get("LOAD", ""), env)
+    results = Path(env.get("RESULTS", "/tmp/run"))
+    results.mkdir(parents=True, exist_ok=True)
+    loadgen = env.get("LOADGEN", "/usr/bin/loadgen")
+    if "LANE" not in env:
+        return rounds(load, env, results, Loadgen(loadgen))
+    label = env.get("RUN_LABEL", env["SCRIPT"])
+    target, warmup = env["TARGETS"].strip(), env.get("WARMUP") == "1"
+    runners = int(env.get("SEGMENTS", "1") or 1)
+    out = results / "run.json"
+    if runners > 1:  # one runner of a split (an Indexed Job's pod): its share, its results kept
+        i = int(env.get("JOB_COMPLETION_INDEX", "0"))
+        load, out = share(load, i, runners), results / f"part{i}.json"
+    engine = Loadgen(loadgen, results=runners > 1, samples=env.get("SAMPLES") == "1")
+    result = run(load, Lane.parse(env["LANE"]), target, out, label, warmup, engine, paused=env.get("PAUSED") == "1")
+    sys.stdout.write(printed(result))
+    sys.stdout.flush()
+    return int(result["exit"])
+
+
+if __name__ == "__main__":
+    command(main, sys.argv[1:])
