@@ -6,6 +6,7 @@ paired round by round."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import subprocess
@@ -128,7 +129,7 @@ class RoundsWithReferenceTest(unittest.TestCase):
         calls: list[tuple[str, bool]] = []
         suite, start = a3_with_reference(calls)
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
-            all_results, verdicts, infos = rounds.interleaved(
+            all_results, verdicts, infos = rounds.run_suite(
                 suite, settings(5, 5), Path(out), set(), Progress(1, 1.0), start, "t"
             )
         results, found, info = all_results[0][None], verdicts[0][None], infos[None]
@@ -143,9 +144,10 @@ class RoundsWithReferenceTest(unittest.TestCase):
     def test_run_last_in_blocks_it_leaves_the_services_info(self):
         suite, start = a3_with_reference([])
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
-            results, _, info = rounds.blocks(suite, settings(4, 4), Path(out), set(), Progress(1, 1.0), start, "t")
-        self.assertEqual(info["jdk"], "fake")
-        self.assertEqual(len(results[0][REFERENCE]["runs"]), 4)
+            blocks = dataclasses.replace(settings(4, 4), interleave=False)
+            results, _, info = rounds.run_suite(suite, blocks, Path(out), set(), Progress(1, 1.0), start, "t")
+        self.assertEqual(info[None]["jdk"], "fake")
+        self.assertEqual(len(results[0][None][REFERENCE]["runs"]), 4)
 
 
 class ReferenceTableTest(unittest.TestCase):

@@ -5,6 +5,7 @@ load whose rounds cannot order the modes ends as "cannot tell"."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import tempfile
@@ -63,28 +64,38 @@ def settings(repeats: int, max_rounds: int) -> RunSettings:
     return RunSettings(warmups=3, warmup_tolerance=0.05, warmup_seconds=0, repeats=repeats, max_rounds=max_rounds)
 
 
-def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int, jdks):
-    """rounds.interleaved over one load of the three modes on each of `jdks`: (its results and
-    verdicts per JDK, the calls, the services by lane)."""
+def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int, jdks, interleave=True, starts=None):
+    """rounds.run_suite over one load of the three modes on each of `jdks`: (its results and
+    verdicts per JDK, the calls, the services by lane); each start booked in `starts` with how many
+    services were up then."""
     load = Load("closed 10 users", "k6/sleep.js", "closed", {}, lanes=LANES, est_s=1.0)
     suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
     calls: list[tuple[str, bool]] = []
     services: dict = {}
 
     def start(suite_, lane, tag, settings_, out, slot=0):
+        if starts is not None:
+            starts.append((lane.key, sum(not s.stopped for s in services.values())))
         name = lane.key if lane.jdk is None else f"{lane.key}@{lane.jdk}"
         services[name] = FakeService(name, rate, calls)
         return services[name]
 
     with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
-        results, verdicts, _ = rounds.interleaved(
-            suite, settings(repeats, max_rounds), Path(out), set(), Progress(1, 1.0), start, "t", jdks
+        results, verdicts, _ = rounds.run_suite(
+            suite,
+            dataclasses.replace(settings(repeats, max_rounds), interleave=interleave),
+            Path(out),
+            set(),
+            Progress(1, 1.0),
+            start,
+            "t",
+            jdks,
         )
     return results[0], verdicts[0], calls, services
 
 
 def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):
-    """rounds.interleaved over one load of the three modes: (its results, the calls, the services, the
+    """rounds.run_suite over one load of the three modes: (its results, the calls, the services, the
     verdict the rounds carry out)."""
     results, verdicts, calls, services = drive_lanes(rate, repeats, max_rounds, (None,))
     return results[None], calls, services, verdicts[None]
@@ -140,6 +151,23 @@ class RoundsTest(unittest.TestCase):
         assert found is not None
         self.assertNotEqual(found.kind, "win")
         self.assertIn("cannot tell", found.text())
+
+
+class BlocksTest(unittest.TestCase):
+    """Without interleaving (the cluster's scale profile): one lane after another, each alone."""
+
+    def test_each_lane_runs_its_least_rounds_alone_and_the_verdict_is_decided_from_all(self):
+        # virtual and reactive trade the lead: interleaved, this runs to the cap (the test above).
+        def rate(mode, n):
+            return 50.0 if mode == "worker" else 130.0 if (mode == "virtual") == (n % 2 == 0) else 100.0
+
+        starts: list[tuple[str, int]] = []
+        results, verdicts, calls, services = drive_lanes(rate, 4, 7, (None,), interleave=False, starts=starts)
+        self.assertEqual(starts, [("worker", 0), ("virtual", 0), ("reactive", 0)])
+        measured = [m for m, warmup in calls if not warmup]
+        self.assertEqual(measured, ["worker"] * 4 + ["virtual"] * 4 + ["reactive"] * 4)
+        self.assertEqual(verdicts[None], verdict.decide(results[None], list(MODES)))
+        self.assertTrue(all(s.stopped for s in services.values()))
 
 
 class JdkLanesTest(unittest.TestCase):

@@ -11,6 +11,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from loomlab import labreport as lr
@@ -47,187 +48,154 @@ def info_of(lane: Lane, answered: dict, kept: dict) -> dict:
     return answered if lane.is_default else kept
 
 
-def default_columns(results: dict) -> list[str]:
-    """The modes' default columns among `results`' keys, in report order: what a verdict compares."""
-    return [lane.key for lane in MODES if lane.key in results]
+def default_columns(results: dict, among: set[str] | None = None) -> list[str]:
+    """The modes' default columns among `results`' keys (and `among`, where given), in report order:
+    what a verdict compares."""
+    return [lane.key for lane in MODES if lane.key in results and (among is None or lane.key in among)]
 
 
-def warm_up(
-    service: ServiceUnderTest, suite: Suite, load: Load, lane: Lane, slug: str, settings: RunSettings, out: Path
-) -> dict:
-    """Warm-up, not counted: the JIT compiles this mode's request path on the suite's first load;
-    later loads run on the warm JVM. Warm once two runs in a row agree and the JIT had
-    --warmup-seconds of load (short runs agree with each other long before the JIT is done)."""
-    warmups = settings.warmups if load.warmups is None else min(load.warmups, settings.warmups)
-    least = warmup_seconds(suite, settings)
-    previous, warm = math.nan, {}
-    started = time.monotonic()
-    for w in range(warmups):
-        label = f"warm-up {w + 1}/{warmups} {suite.workload} {lane.key}"
-        print(f"   {label} ...", end="", flush=True)
-        warm = service.run(load, lane, out / "warmup" / f"{slug}-{lane.key}-{w + 1}.json", label, settings, warmup=True)
-        print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
-        if (
-            w + 1 >= 2
-            and lr.settled(previous, warm["throughput"], settings.warmup_tolerance)
-            and time.monotonic() - started >= least
-        ):
-            break
-        previous = warm["throughput"]
-    return warm
+@dataclass(frozen=True)
+class SuiteRun:
+    """What every run of one suite shares: where it writes, how it is run, how its services start."""
+
+    suite: Suite
+    settings: RunSettings
+    out: Path
+    progress: Progress
+    start: Callable[..., ServiceUnderTest]
+    tag: str
+    plans: dict[Lane, dict]  # each lane's planned seconds (plan.planned_seconds), on no JDK
+
+    def tag_on(self, jdk: int | None) -> str:
+        return self.tag if jdk is None else f"{self.tag}-jdk{jdk}"
+
+    def slug(self, load: Load, jdk: int | None) -> str:
+        return slug_of(self.tag_on(jdk), load)
+
+    def lanes(self, lanes: list[Lane], results: list[dict], info: dict) -> None:
+        """`lanes`' services started and warmed, kept up; each load in rounds, the order of the
+        lanes rotated, its runs booked in results[load][JDK]; then the pin sites and flame graphs;
+        the services stopped. info[JDK]: the /api/info of its default columns."""
+        services: dict[Lane, ServiceUnderTest] = {}
+        try:
+            warm = {}
+            for slot, lane in enumerate(lanes):
+                services[lane] = self.start(self.suite, lane, self.tag_on(lane.jdk), self.settings, self.out, slot)
+                info[lane.jdk] = info_of(lane, ready(services[lane], lane), info.get(lane.jdk, {}))
+                warm[lane] = self.warm_up(services[lane], lane)
+            for i, load in enumerate(self.suite.loads):
+                in_load = [lane for lane in lanes if lane.on(None) in load.lanes]
+                for lane in in_load:
+                    results[i][lane.jdk][lane.key] = {"runs": [], "warmup": warm[lane]}
+                self.rounds(services, load, in_load, results[i], i)
+                self.profiles(services, load, in_load, results[i])
+        finally:
+            for service in services.values():
+                service.stop()
+
+    def warm_up(self, service: ServiceUnderTest, lane: Lane) -> dict:
+        """Warm-up, not counted: the JIT compiles this lane's request path on the suite's first load
+        it runs; later loads run on the warm JVM. Warm once two runs in a row agree and the JIT had
+        --warmup-seconds of load (short runs agree with each other long before the JIT is done)."""
+        settings = self.settings
+        load = next(ld for ld in self.suite.loads if lane.on(None) in ld.lanes)
+        warmups = settings.warmups if load.warmups is None else min(load.warmups, settings.warmups)
+        least = warmup_seconds(self.suite, settings)
+        previous, warm = math.nan, {}
+        started = time.monotonic()
+        for w in range(warmups):
+            label = f"warm-up {w + 1}/{warmups} {self.suite.workload} {lane.key}"
+            print(f"   {label} ...", end="", flush=True)
+            out = self.out / "warmup" / f"{self.slug(load, lane.jdk)}-{lane.key}-{w + 1}.json"
+            warm = service.run(load, lane, out, label, settings, warmup=True)
+            print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
+            if (
+                w + 1 >= 2
+                and lr.settled(previous, warm["throughput"], settings.warmup_tolerance)
+                and time.monotonic() - started >= least
+            ):
+                break
+            previous = warm["throughput"]
+        print(f"   warm: {self.progress.tick(self.plans[lane.on(None)]['start'])}", flush=True)
+        return warm
+
+    def rounds(self, services: dict[Lane, ServiceUnderTest], load: Load, lanes: list[Lane], results: dict, i: int):
+        """`load`'s rounds over `lanes`, each running every lane once in an order rotated every round:
+        the least rounds, then more while a verdict among these lanes cannot tell, up to the cap."""
+        least = repeats_of(load, self.settings)
+        cap = max(least, self.settings.max_rounds)
+        keys = {lane.key for lane in lanes}
+        r = 0
+        while True:
+            for lane in lr.rotated(lanes, r):
+                self.measured(services[lane], load, lane, r, results[lane.jdk], i, least)
+            r += 1
+            found = {j: verdict.decide(res, default_columns(res, keys)) for j, res in results.items()}
+            if r >= cap or (r >= least and all(f is None or f.settled() for f in found.values())):
+                return
+            told = "; ".join(
+                (f.text() if f else "no verdict")
+                + (" (its interval ends near the margin)" if f and f.kind == "win" and not f.settled() else "")
+                + ("" if j is None else f" (JDK {j})")
+                for j, f in found.items()
+            )
+            print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
+
+    def measured(
+        self, service: ServiceUnderTest, load: Load, lane: Lane, r: int, results: dict, i: int, least: int
+    ) -> None:
+        """One measured run, booked in results[lane.key]["runs"] and the progress."""
+        on = "" if lane.jdk is None else f" on JDK {lane.jdk}"
+        label = f"round {r + 1} {self.suite.workload} {lane.key}{on} {load.name}"
+        print(f"   {self.progress.label(i)} {label} ...", end="", flush=True)
+        run_json = self.out / "runs" / f"{self.slug(load, lane.jdk)}-{lane.key}-{r + 1}.json"
+        fig = service.run(load, lane, run_json, label, self.settings)
+        eta = self.progress.tick(self.plans[lane.on(None)]["runs"][id(load)] / least)
+        results[lane.key]["runs"].append(fig)
+        results[lane.key].setdefault("first_run", str(run_json.relative_to(self.out)))
+        print(
+            f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
+            f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} ({eta})",
+            flush=True,
+        )
+
+    def profiles(self, services: dict[Lane, ServiceUnderTest], load: Load, lanes: list[Lane], results: dict) -> None:
+        """After a load's rounds: each lane's pinned sites where JDKs are compared, and the flame
+        graphs of the modes on each JDK where the settings ask for them."""
+        if len(results) > 1:
+            for lane in lanes:
+                results[lane.jdk][lane.key]["pin_sites"] = jdks_mod.pin_sites(services[lane].get("/q/metrics"))
+        if not flames.wanted(self.settings, self.suite.workload, load):
+            return
+        for j in results:
+            on_jdk = {lane.key: services[lane] for lane in lanes if lane.jdk == j and lane.mode != REFERENCE}
+            flames.profile_load(on_jdk, load, list(on_jdk), results[j], self.slug(load, j), self.settings, self.out)
 
 
-def measured(
-    service: ServiceUnderTest,
-    load: Load,
-    lane: Lane,
-    r: int,
-    label: str,
-    slug: str,
-    settings: RunSettings,
-    out: Path,
-    progress: Progress,
-    plan_s: float,
-    results: dict,
-    i: int,
-) -> None:
-    """One measured run, booked in results[lane.key]["runs"] and the progress."""
-    print(f"   {progress.label(i)} {label} ...", end="", flush=True)
-    run_json = out / "runs" / f"{slug}-{lane.key}-{r + 1}.json"
-    fig = service.run(load, lane, run_json, label, settings)
-    eta = progress.tick(plan_s)
-    results[lane.key]["runs"].append(fig)
-    results[lane.key].setdefault("first_run", str(run_json.relative_to(out)))
-    print(
-        f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
-        f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} ({eta})",
-        flush=True,
-    )
-
-
-def lane_tag(tag: str, jdk: int | None) -> str:
-    return tag if jdk is None else f"{tag}-jdk{jdk}"
-
-
-def interleaved(
+def run_suite(
     suite: Suite,
     settings: RunSettings,
     out: Path,
     modes: set[Lane],
     progress: Progress,
-    start,
+    start: Callable[..., ServiceUnderTest],
     tag: str,
     jdks: Sequence[int | None] = (None,),
-):
-    """Every lane's service (a column on a JDK) started and warmed, kept up; each load in rounds, the
-    order of the lanes rotated. Results, verdicts and /api/info come back per JDK (None: the one).
-    Long because the rounds' loop is one piece: start and warm every lane, run the rounds while a
-    verdict cannot tell, then the pin sites and the flame graphs of each lane."""
+) -> tuple[list[dict], list[dict], dict]:
+    """Every lane of the suite (a column on a JDK) measured: interleaved, all lanes' services up
+    side by side and each round running every lane once; in blocks (settings.interleave off: the
+    cluster's scale profile), one lane after another, each alone for its least rounds. Results,
+    verdicts and /api/info per load and JDK (None: the one); each load's verdict decided once, from
+    all its runs (in blocks the rounds are the i-th run of each lane)."""
     order = suite_lanes(suite, modes)
+    plans = {lane: planned_seconds(suite, lane, settings) for lane in order}
+    run = SuiteRun(suite, settings, out, progress, start, tag, plans)
     lanes = [lane.on(j) for lane in order for j in jdks]
     results: list[dict] = [{j: {} for j in jdks} for _ in suite.loads]
-    verdicts: list[dict] = [{j: None for j in jdks} for _ in suite.loads]
-    services: dict[Lane, ServiceUnderTest] = {}
-    plans = {lane: planned_seconds(suite, lane, settings) for lane in order}
-    warm: dict[Lane, dict] = {}
     info: dict[int | None, dict] = {}
-    try:
-        for slot, lane in enumerate(lanes):
-            services[lane] = start(suite, lane, lane_tag(tag, lane.jdk), settings, out, slot)
-            info[lane.jdk] = info_of(lane, ready(services[lane], lane), info.get(lane.jdk, {}))
-            first = next(ld for ld in suite.loads if lane.on(None) in ld.lanes)
-            warm[lane] = warm_up(
-                services[lane], suite, first, lane, slug_of(lane_tag(tag, lane.jdk), first), settings, out
-            )
-            print(f"   warm: {progress.tick(plans[lane.on(None)]['start'])}", flush=True)
-        for i, load in enumerate(suite.loads):
-            in_load = [lane for lane in lanes if lane.on(None) in load.lanes]
-            least = repeats_of(load, settings)
-            cap = max(least, settings.max_rounds)
-            results[i] = {
-                j: {lane.key: {"runs": [], "warmup": warm.get(lane, {})} for lane in in_load if lane.jdk == j}
-                for j in jdks
-            }
-            r = 0
-            while True:
-                for lane in lr.rotated(in_load, r):
-                    on = "" if lane.jdk is None else f" on JDK {lane.jdk}"
-                    measured(
-                        services[lane],
-                        load,
-                        lane,
-                        r,
-                        f"round {r + 1} {suite.workload} {lane.key}{on} {load.name}",
-                        slug_of(lane_tag(tag, lane.jdk), load),
-                        settings,
-                        out,
-                        progress,
-                        plans[lane.on(None)]["runs"][id(load)] / least,
-                        results[i][lane.jdk],
-                        i,
-                    )
-                r += 1
-                found = verdicts[i] = {j: verdict.decide(results[i][j], default_columns(results[i][j])) for j in jdks}
-                if r >= cap or (r >= least and all(f is None or f.settled() for f in found.values())):
-                    break
-                told = "; ".join(
-                    (f.text() if f else "no verdict")
-                    + (" (its interval ends near the margin)" if f and f.kind == "win" and not f.settled() else "")
-                    + ("" if j is None else f" (JDK {j})")
-                    for j, f in found.items()
-                )
-                print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
-            if len(jdks) > 1:
-                for lane in in_load:
-                    results[i][lane.jdk][lane.key]["pin_sites"] = jdks_mod.pin_sites(services[lane].get("/q/metrics"))
-            for j in jdks:
-                if flames.wanted(settings, suite.workload, load):
-                    on_jdk = {lane.key: services[lane] for lane in in_load if lane.jdk == j and lane.mode != REFERENCE}
-                    flames.profile_load(
-                        on_jdk, load, list(on_jdk), results[i][j], slug_of(lane_tag(tag, j), load), settings, out
-                    )
-    finally:
-        for service in services.values():
-            service.stop()
-    return results, verdicts, info
-
-
-def blocks(suite: Suite, settings: RunSettings, out: Path, modes: set[Lane], progress: Progress, start, tag: str):
-    """One lane after another, each its least rounds: start, warm up, run every load, stop."""
-    results: list[dict] = [dict() for _ in suite.loads]
-    info: dict = {}
-    for lane in suite_lanes(suite, modes):
-        plan = planned_seconds(suite, lane, settings)
-        service = start(suite, lane, tag, settings, out)
-        try:
-            info = info_of(lane, ready(service, lane), info)
-            first = next(ld for ld in suite.loads if lane in ld.lanes)
-            warm = warm_up(service, suite, first, lane, slug_of(tag, first), settings, out)
-            print(f"   warm: {progress.tick(plan['start'])}", flush=True)
-            for i, load in enumerate(suite.loads):
-                if lane not in load.lanes:
-                    continue
-                least = repeats_of(load, settings)
-                results[i][lane.key] = {"runs": [], "warmup": warm}
-                for r in range(least):
-                    measured(
-                        service,
-                        load,
-                        lane,
-                        r,
-                        f"run {r + 1}/{least} {suite.workload} {lane.key} {load.name}",
-                        slug_of(tag, load),
-                        settings,
-                        out,
-                        progress,
-                        plan["runs"][id(load)] / least,
-                        results[i],
-                        i,
-                    )
-        finally:
-            service.stop()
-    # Decided once, after the last lane's runs: the rounds are the i-th run of each lane.
-    verdicts = [verdict.decide(r, default_columns(r)) for r in results]
+    for group in [lanes] if settings.interleave else [[lane] for lane in lanes]:
+        run.lanes(group, results, info)
+    verdicts = [{j: verdict.decide(res[j], default_columns(res[j])) for j in jdks} for res in results]
     return results, verdicts, info
 
 
@@ -262,11 +230,7 @@ def measure(
             .replace(" ", "_")
             .replace(",", "")
         )
-        if settings.interleave:
-            results, verdicts, infos = interleaved(suite, settings, out, modes, progress, start, tag, jdks)
-        else:
-            one, decided, info = blocks(suite, settings, out, modes, progress, start, tag)
-            results, verdicts, infos = [{None: r} for r in one], [{None: v} for v in decided], {None: info}
+        results, verdicts, infos = run_suite(suite, settings, out, modes, progress, start, tag, jdks)
         progress.loads_done += len(suite.loads)
         for i, load in enumerate(suite.loads):
             load.lanes = tuple(ln for ln in load.lanes if any(ln.key in by_jdk for by_jdk in results[i].values()))
