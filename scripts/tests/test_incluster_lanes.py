@@ -8,12 +8,14 @@ from __future__ import annotations
 import contextlib
 import io
 import unittest
+from pathlib import Path
 
 from loomlab import LabError
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
 from loomlab.incluster.__main__ import plan_blocks, settings_of
 from loomlab.incluster.core import deploy, lanes
+from loomlab.incluster.core.measure import ClusterWhere
 
 
 def rendered() -> tuple[dict, dict]:
@@ -31,6 +33,46 @@ def plan(*argv: str) -> list:
     with contextlib.redirect_stdout(io.StringIO()):
         blocks, _ = plan_blocks(args, settings_of(args), args.variants.split(","), set())
     return blocks
+
+
+class ClusterWhereTest(unittest.TestCase):
+    """Where the cluster's lanes run (the bench's Where): interleaved, each lane on a Deployment and
+    Service of its own; in blocks, on the variant's Deployment, patched; the suite's configuration
+    in its container's environment either way."""
+
+    class Kube:
+        def __init__(self):
+            self.applied: list[dict] = []
+            self.patched: list[tuple[str, list]] = []
+
+        def apply(self, docs):
+            self.applied.extend(docs)
+
+        def patch_deployment(self, name, patch):
+            self.patched.append((name, patch))
+
+    def start(self, interleave: bool) -> ClusterWhereTest.Kube:
+        kube = self.Kube()
+        where = ClusterWhere(kube, list(rendered()), {}, [], interleave, "jvm", "JVM pods", 2)  # type: ignore[arg-type]
+        suite = bench.Suite("sleep", "", {"LOOMLAB_SLEEP_MAX": "9"}, [])
+        where.start(suite, bench.Lane(bench.VIRTUAL), "t", None, Path("out"))
+        return kube
+
+    def test_interleaved_a_lane_runs_on_a_deployment_of_its_own_with_the_suite_s_configuration(self):
+        dep, svc = self.start(interleave=True).applied
+        name = rendered()[0]["metadata"]["name"]
+        self.assertEqual((dep["metadata"]["name"], svc["metadata"]["name"]), (f"{name}-virtual", f"{name}-virtual"))
+        self.assertEqual(dep["spec"]["replicas"], 2)
+        self.assertIn({"name": "LOOMLAB_SLEEP_MAX", "value": "9"}, container(dep)["env"])
+
+    def test_in_blocks_the_variant_s_deployment_is_patched(self):
+        kube = self.start(interleave=False)
+        self.assertEqual(kube.applied, [])
+        ((name, patch),) = kube.patched
+        self.assertEqual(name, rendered()[0]["metadata"]["name"])
+        by_path = {op["path"]: op["value"] for op in patch}
+        self.assertEqual(by_path["/spec/replicas"], 2)
+        self.assertIn({"name": "LOOMLAB_SLEEP_MAX", "value": "9"}, by_path["/spec/template/spec/containers/0/env"])
 
 
 class KnobColumnTest(unittest.TestCase):

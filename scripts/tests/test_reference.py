@@ -14,6 +14,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 from unittest import mock
 
 from loomlab.bench.measuring.procstat import ChildrenCpu
@@ -128,9 +129,10 @@ class RoundsWithReferenceTest(unittest.TestCase):
     def test_it_rotates_with_the_modes_and_is_no_part_of_the_verdict_or_the_info(self):
         calls: list[tuple[str, bool]] = []
         suite, start = a3_with_reference(calls)
+        where = SimpleNamespace(environment="fake", start=start)
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
             all_results, verdicts, infos = rounds.run_suite(
-                suite, settings(5, 5), Path(out), set(), Progress(1, 1.0), start, "t"
+                suite, settings(5, 5), Path(out), set(), Progress(1, 1.0), where, "t"
             )
         results, found, info = all_results[0][None], verdicts[0][None], infos[None]
         measured = [m for m, warmup in calls if not warmup]
@@ -145,7 +147,8 @@ class RoundsWithReferenceTest(unittest.TestCase):
         suite, start = a3_with_reference([])
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
             blocks = dataclasses.replace(settings(4, 4), interleave=False)
-            results, _, info = rounds.run_suite(suite, blocks, Path(out), set(), Progress(1, 1.0), start, "t")
+            where = SimpleNamespace(environment="fake", start=start)
+            results, _, info = rounds.run_suite(suite, blocks, Path(out), set(), Progress(1, 1.0), where, "t")
         self.assertEqual(info[None]["jdk"], "fake")
         self.assertEqual(len(results[0][None][REFERENCE]["runs"]), 4)
 

@@ -10,6 +10,7 @@ import statistics
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 from loomlab.bench.measuring import records
 from loomlab.bench.planning.lane import THREADED
@@ -61,6 +62,8 @@ class RebuildTest(unittest.TestCase):
         def start(suite_, lane, tag, settings_, out, slot=0):
             return Service(lane.key, lambda m, n: rates[m] * (1 + n / 100), [])
 
+        where = SimpleNamespace(environment="fake", start=start)
+
         with (
             tempfile.TemporaryDirectory() as tmp,
             tempfile.TemporaryDirectory() as elsewhere,
@@ -71,7 +74,7 @@ class RebuildTest(unittest.TestCase):
             ran.mkdir()
             Path(tmp, "startup-20261126-120000").mkdir()
             Path(tmp, "startup-20261126-120000", "report.md").write_text("# Start-up\n\n| jvm | 2.1 s |\n")
-            sections, info = rounds.measure([suite], settings(5, 5), ran, set(), Progress(1, 1.0), start, "fake")
+            sections, info = rounds.measure([suite], settings(5, 5), ran, set(), Progress(1, 1.0), where)
             meta = records.read_results(DOCS / "2026-11-25-after-the-move")["meta"] | {"info": info}
             report.finish(ran, meta, sections)
             report.rebuild(ran, again)

@@ -12,6 +12,7 @@ import tempfile
 import unittest
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 from loomlab.bench.deciding import answer, verdict
 from loomlab.bench.planning.lane import Lane
@@ -87,7 +88,7 @@ def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int
             Path(out),
             set(),
             Progress(1, 1.0),
-            start,
+            SimpleNamespace(environment="fake", start=start),
             "t",
             jdks,
         )

@@ -150,7 +150,7 @@ def main(argv=None):
     local = LocalJvm(java, engines, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)
     lanes: list[int | None] = list(wanted) if len(wanted) > 1 else [None]
     try:
-        sections, info = measure(chosen, settings, out, modes, progress, local.start, jdks=lanes)
+        sections, info = measure(chosen, settings, out, modes, progress, local, jdks=lanes)
     finally:
         in_cgroups = any(lane.knob.quota_cpus is not None for s in chosen for ld in s.loads for lane in ld.lanes)
         if in_cgroups and (left := quota.remove()):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from loomlab import LabError, command
@@ -13,7 +13,7 @@ from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
 from loomlab.incluster.core import deploy, jobs, lanes, plan, report, target
-from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.core.measure import ClusterWhere
 from loomlab.incluster.experiments import scale
 from loomlab.kube import Kube
 
@@ -120,26 +120,16 @@ def main(argv=None):
     kube = target.connect(args)
     print(f"== {kube.target.describe()}: {kube.server}, namespace {kube.ns}; images from {args.registry}", flush=True)
     service_docs, templates, setup = apply_services(kube, args, settings.interleave, variants)
-    deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
-    services = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Service"}
     startups: list[dict] = []
     progress = bench.Progress(sum(len(b.suite.loads) for b in blocks), planned)
     sections: list[dict] = []
     info: dict = {}
     jdk_of: dict[str, str] = {}
+    cluster = partial(ClusterWhere, kube, service_docs, templates, startups, settings.interleave)
     for block in blocks:
-        name = plan.VARIANTS[block.variant][0]
-
-        def start(suite_, lane, tag, args_, out_, slot=0, b=block, name=name):
-            dep = deployments[name]
-            own = (dep, services[name]) if settings.interleave else None
-            env = dep["spec"]["template"]["spec"]["containers"][0].get("env", [])
-            return ClusterService(kube, b.variant, suite_, lane, tag, env, templates, out_, startups, b.pods, own)
-
+        where = cluster(block.variant, block.environment, block.pods)
         prefix = f"{block.variant}-" + (f"x{block.pods}-" if block.pods > 1 else "")
-        done, i = bench.measure(
-            [copy.deepcopy(block.suite)], settings, out, set(block.modes), progress, start, block.environment, prefix
-        )
+        done, i = bench.measure([block.suite], settings, out, set(block.modes), progress, where, prefix)
         sections += done
         info = i or info
         if i:

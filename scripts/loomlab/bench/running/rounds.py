@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from loomlab import labreport as lr
@@ -27,7 +27,7 @@ from ..reporting.sections import print_section, section_of
 from ..reporting.summaries import SUMMARIES
 from .progress import Progress
 from .runner import Service
-from .target import ServiceUnderTest
+from .target import ServiceUnderTest, Where
 
 
 def slug_of(tag: str, load: Load) -> str:
@@ -62,7 +62,7 @@ class SuiteRun:
     settings: RunSettings
     out: Path
     progress: Progress
-    start: Callable[..., ServiceUnderTest]
+    where: Where
     tag: str
     plans: dict[Lane, dict]  # each lane's planned seconds (plan.planned_seconds), on no JDK
 
@@ -80,7 +80,8 @@ class SuiteRun:
         try:
             warm = {}
             for slot, lane in enumerate(lanes):
-                services[lane] = self.start(self.suite, lane, self.tag_on(lane.jdk), self.settings, self.out, slot)
+                tag = self.tag_on(lane.jdk)
+                services[lane] = self.where.start(self.suite, lane, tag, self.settings, self.out, slot)
                 info[lane.jdk] = info_of(lane, ready(services[lane], lane), info.get(lane.jdk, {}))
                 warm[lane] = self.warm_up(services[lane], lane)
             for i, load in enumerate(self.suite.loads):
@@ -178,7 +179,7 @@ def run_suite(
     out: Path,
     modes: set[Lane],
     progress: Progress,
-    start: Callable[..., ServiceUnderTest],
+    where: Where,
     tag: str,
     jdks: Sequence[int | None] = (None,),
 ) -> tuple[list[dict], list[dict], dict]:
@@ -189,7 +190,7 @@ def run_suite(
     all its runs (in blocks the rounds are the i-th run of each lane)."""
     order = suite_lanes(suite, modes)
     plans = {lane: planned_seconds(suite, lane, settings) for lane in order}
-    run = SuiteRun(suite, settings, out, progress, start, tag, plans)
+    run = SuiteRun(suite, settings, out, progress, where, tag, plans)
     lanes = [lane.on(j) for lane in order for j in jdks]
     results: list[dict] = [{j: {} for j in jdks} for _ in suite.loads]
     info: dict[int | None, dict] = {}
@@ -205,39 +206,30 @@ def measure(
     out: Path,
     modes: set[Lane],
     progress: Progress,
-    start: Callable[..., ServiceUnderTest],
-    environment: str = Service.environment,
+    where: Where,
     prefix: str = "",
     jdks: Sequence[int | None] = (None,),
 ) -> tuple[list[dict], dict]:
-    """Runs the suites, interleaved where settings.interleave says so, and turns each load's results
-    into a report section (one per JDK of `jdks`, None: the JDK of `start`). `prefix` names the
-    environment in the run files (in-cluster variants).
-    Long because it turns each load's results into a report section: one key per table or figure the
-    report reads."""
+    """Runs the suites where `where` starts their services, interleaved where settings.interleave
+    says so, and turns each load's results into a report section (one per JDK of `jdks`, None: the
+    JDK `where` runs), its lanes those that ran. The suites are left as they were planned. `prefix`
+    names the environment in the run files (in-cluster variants)."""
     sections, info = [], {}
-    for n, suite in enumerate(chosen):
-        scaled = " (smoke: scaled down to seconds)" if settings.profile == "smoke" else ""
-        if not suite.description.endswith(scaled):
-            suite.description += scaled
-        where = f" [{environment}]" if environment != Service.environment else ""
-        print(
-            f"\n== {suite.workload}{' / ' + suite.variant if suite.variant else ''}{where}: {suite.description}",
-            flush=True,
-        )
-        tag = (
-            (prefix + suite.workload + (f"-{suite.variant}" if suite.variant else ""))
-            .replace(" ", "_")
-            .replace(",", "")
-        )
-        results, verdicts, infos = run_suite(suite, settings, out, modes, progress, start, tag, jdks)
+    scaled = " (smoke: scaled down to seconds)" if settings.profile == "smoke" else ""
+    for n, planned in enumerate(chosen):
+        suite = replace(planned, description=planned.description + scaled)
+        at = f" [{where.environment}]" if where.environment != Service.environment else ""
+        variant = f" / {suite.variant}" if suite.variant else ""
+        print(f"\n== {suite.workload}{variant}{at}: {suite.description}", flush=True)
+        named = f"{suite.workload}-{suite.variant}" if suite.variant else suite.workload
+        tag = (prefix + named).replace(" ", "_").replace(",", "")
+        results, verdicts, infos = run_suite(suite, settings, out, modes, progress, where, tag, jdks)
         progress.loads_done += len(suite.loads)
         for i, load in enumerate(suite.loads):
-            load.lanes = tuple(ln for ln in load.lanes if any(ln.key in by_jdk for by_jdk in results[i].values()))
+            ran = replace(load, lanes=tuple(ln for ln in load.lanes if any(ln.key in r for r in results[i].values())))
             for jdk in results[i]:
-                sections.append(
-                    section_of(suite, load, results[i][jdk], verdicts[i][jdk], infos[jdk], settings, environment, jdk)
-                )
+                found, env = verdicts[i][jdk], where.environment
+                sections.append(section_of(suite, ran, results[i][jdk], found, infos[jdk], settings, env, jdk))
                 print_section(sections[-1])
         # A summary covers every section so far: it is made once, after the last suite that names it.
         if suite.summary and all(s.summary != suite.summary for s in chosen[n + 1 :]):

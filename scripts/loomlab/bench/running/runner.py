@@ -97,8 +97,8 @@ class BareService(Service):
 
 @dataclass(frozen=True)
 class LocalJvm:
-    """Where the local services come from: the JDK, the jar, the first port, the JVM flags, and the
-    engines that load them (`./lab bench` passes each)."""
+    """Where the local services run (target.Where): processes of this machine, from the JDK, the jar,
+    the first port, the JVM flags, and the engines that load them (`./lab bench` passes each)."""
 
     java: str
     engines: Engines
@@ -109,13 +109,14 @@ class LocalJvm:
     reference: str = ""  # the reference server's binary (scripts/gotool.sh reference), where it is built
     # The jars whose migrations have run (schema.py): each before its first launch, once a bench.
     migrated: set[str] = field(default_factory=set, compare=False)
+    environment: str = LOCAL
 
     def start(self, suite: Suite, lane: Lane, tag: str, settings: RunSettings, out: Path, slot: int = 0) -> Service:
         """A JVM of its own for each suite and lane (on its JDK, of `javas`), with the suite's
         configuration and a knob column's setting (another build's jar, for ./lab ab; the minimal
         application, for --minimal), or the reference server for its column; `slot` numbers the
         processes that run side by side (port + slot); the schema migrated first by each jar, on its
-        first launch, and every launch with Flyway off. rounds.measure calls it."""
+        first launch, and every launch with Flyway off."""
         log = out / f"service-{tag}-{lane.key}.log"
         if lane.mode == REFERENCE:
             if not self.reference:

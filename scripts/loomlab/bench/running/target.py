@@ -1,5 +1,7 @@
-"""The service a run measures, as the bench sees it: a local JVM (runner.Service) or a Deployment
-in a cluster (incluster.core.measure.ClusterService) implement it, and rounds.measure drives either."""
+"""The seams a run is measured through: where a lane's service runs (Where: local processes,
+runner.LocalJvm; a cluster's Deployments, incluster.core.measure.ClusterWhere) and the service it
+starts there (ServiceUnderTest: runner.Service, incluster.core.measure.ClusterService); rounds.measure
+drives either."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..planning.lane import Lane
-from ..planning.loads import Load
+from ..planning.loads import Load, Suite
 from ..planning.settings import RunSettings
 
 
@@ -36,3 +38,17 @@ class ServiceUnderTest(Protocol):
 
     def stop(self) -> None:
         """Stops the service (the local JVM, or the cluster's pods scaled down)."""
+
+
+class Where(Protocol):
+    """Where a lane's services run: it starts one for a suite and a lane."""
+
+    @property
+    def environment(self) -> str:
+        """As the report prints it ("local JVM", or the cluster variant's name)."""
+
+    def start(
+        self, suite: Suite, lane: Lane, tag: str, settings: RunSettings, out: Path, slot: int = 0
+    ) -> ServiceUnderTest:
+        """The lane's service with the suite's configuration, started (a ServiceUnderTest; its files
+        named by `tag`); `slot` numbers the services up side by side."""

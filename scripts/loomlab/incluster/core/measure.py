@@ -1,5 +1,6 @@
-"""A variant's Deployment as the bench's service under test: the bench's ServiceUnderTest, in the
-cluster, so the bench's rounds (bench.measure) drive it unchanged."""
+"""A variant's Deployments as where the bench's lanes run (ClusterWhere, the bench's Where) and each
+lane's service there (ClusterService, its ServiceUnderTest), so the bench's rounds (bench.measure)
+drive them unchanged."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import math
 import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from loomlab import LabError, metrics, proc, samples
@@ -35,6 +37,29 @@ def pod_requests(figures: dict, samples: list[dict]) -> dict:
     if len(scraped) >= 2:
         figures["pod_requests"] = [scraped[-1][p] - scraped[0].get(p, 0.0) for p in sorted(scraped[-1])]
     return figures
+
+
+@dataclass(frozen=True)
+class ClusterWhere:
+    """A variant's Deployment (of the applied `docs`) with `pods` replicas: each start sets a lane's
+    configuration on it, or, interleaved, on a Deployment (and Service) of the lane's own."""
+
+    kube: Kube
+    docs: list[dict]  # the services' applied Deployments and Services
+    jobs: dict  # the workloads' Job templates
+    startups: list  # every start's record, appended
+    interleave: bool
+    variant: str
+    environment: str
+    pods: int = 1
+
+    def start(self, suite: bench.Suite, lane: bench.Lane, tag: str, settings, out: Path, slot: int = 0):
+        named = {d["kind"]: d for d in self.docs if d["metadata"]["name"] == VARIANTS[self.variant][0]}
+        env = named["Deployment"]["spec"]["template"]["spec"]["containers"][0].get("env", [])
+        own = (named["Deployment"], named["Service"]) if self.interleave else None
+        return ClusterService(
+            self.kube, self.variant, suite, lane, tag, env, self.jobs, out, self.startups, self.pods, own
+        )
 
 
 class ClusterService:
