@@ -6,8 +6,9 @@ installs and builds nothing.
     python3 -m loomlab.commands usage          the usage
     python3 -m loomlab.commands help ARGS...   exit 0 after printing the help ARGS ask for, 1 when
                                                they ask none, 2 (with the usage) on an unknown command
-    python3 -m loomlab.commands which ARGS...  "HOW WORDS MODULE": how ./lab runs the command, how
-                                               many of ARGS name it, its Python module (or -)
+    python3 -m loomlab.commands which ARGS...  "HOW WORDS MODULE GATE": how ./lab runs the command,
+                                               how many of ARGS name it, its Python module (or -),
+                                               whether the doctor's checks gate it (1) or not (0)
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ class Command:
     def module(self) -> str:
         """The harness module that runs it, for the in-cluster commands; else '-'."""
         return self.runs or "-"
+
+    @property
+    def gated(self) -> bool:
+        """Whether ./lab runs the doctor's checks of its branch before it (loomlab.branches): the
+        commands that build, install or start something; of the cluster's, `k8s up` alone."""
+        return self.how in GATED or self.words == "k8s up"
+
+
+# The branches whose commands ./lab runs only after the doctor's checks of what they need.
+GATED = ("bench", "test", "serve", "startup", "aot", "images", "deploy", "verify")
 
 
 def _in_cluster(name: str, synopsis: str, summary: str, how: str, runs: str) -> Command:
@@ -268,7 +279,7 @@ def which(args: list[str]) -> str:
     c = find(args)
     if c is None:
         raise SystemExit(f"lab: unknown command '{' '.join(args)}'")
-    return f"{c.how} {len(c.words.split())} {c.module}"
+    return f"{c.how} {len(c.words.split())} {c.module} {int(c.gated)}"
 
 
 def main(argv: list[str]) -> int:

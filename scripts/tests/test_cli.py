@@ -102,10 +102,12 @@ class CommandTableTest(unittest.TestCase):
 
     def test_which_names_the_branch_and_the_words_it_took(self):
         self.assertEqual(
-            commands.which(["k8s", "autoscale", "--on", "queue"]), "deploy 2 incluster.experiments.autoscale"
+            commands.which(["k8s", "autoscale", "--on", "queue"]), "deploy 2 incluster.experiments.autoscale 1"
         )
-        self.assertEqual(commands.which(["bench", "--profile", "smoke"]), "bench 1 -")
-        self.assertEqual(commands.which(["k8s", "up"]), "cluster 2 -")
+        self.assertEqual(commands.which(["bench", "--profile", "smoke"]), "bench 1 - 1")
+        self.assertEqual(commands.which(["k8s", "up"]), "cluster 2 - 1")
+        self.assertEqual(commands.which(["k8s", "down"]), "cluster 2 - 0")
+        self.assertEqual(commands.which(["report", "x"]), "report 1 - 0")
 
     def test_a_registry_is_read_as_the_parser_declares_it(self):
         self.assertEqual(cli.registry_of(["--profile", "smoke", "--registry", "r:5000/p", "--strict"]), "r:5000/p")
