@@ -47,6 +47,10 @@ class ResultsTest(unittest.TestCase):
             with self.assertRaisesRegex(LabError, "not a bench run's results"):
                 records.read_results(self.write(other))
 
+    def test_a_folder_without_results_is_refused_in_words(self):
+        with tempfile.TemporaryDirectory() as d, self.assertRaisesRegex(LabError, "results.json: no such file"):
+            records.read_results(Path(d))
+
 
 class ChartTest(unittest.TestCase):
     def test_one_group_per_answered_load_its_text_escaped(self):

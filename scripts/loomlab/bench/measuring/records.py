@@ -118,8 +118,11 @@ def results_of(meta: dict, sections: list[dict]) -> Results:
 
 
 def read_results(folder: Path) -> Results:
-    """A report folder's results.json, refused when its schema is not this harness's."""
-    data = json.loads((folder / "results.json").read_text())
+    """A report folder's results.json, refused when there is none or its schema is not this harness's."""
+    path = folder / "results.json"
+    if not path.is_file():
+        raise LabError(f"{path}: no such file (a run's folder holds one: target/loom-lab/<run>, docs/results/<run>)")
+    data = json.loads(path.read_text())
     if not isinstance(data, dict) or "sections" not in data:
         raise LabError(
             f"{folder / 'results.json'}: not a bench run's results (./lab startup and ./lab k8s starts write"
