@@ -12,6 +12,7 @@ import tempfile
 import threading
 import time
 import unittest
+from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
@@ -162,8 +163,7 @@ class ShapeTest(unittest.TestCase):
             mixed_request({**env, "LONG_SHARE": "0.3"})
 
     def test_a_warm_up_s_overrides_shape_it(self):
-        load = a3()
-        load.warmup_env = {"ITERATIONS": "1"}
+        load = replace(a3(), warmup_env={"ITERATIONS": "1"})
         self.assertEqual(run_env(load, Lane("worker"), warmup=True)["ITERATIONS"], "1")
         self.assertEqual(run_env(load, Lane("worker"), warmup=False)["ITERATIONS"], "4")
 
@@ -198,8 +198,7 @@ class ThresholdTest(unittest.TestCase):
 
 class AnswersTest(unittest.TestCase):
     def test_trends_read_the_answers_fields_and_subsets_as_k6_s_statistics(self):
-        load = tail_load(4, 200)
-        load.extra = (("loomlab_x_ms", "x", "med"),)
+        load = replace(tail_load(4, 200), extra=(("loomlab_x_ms", "x", "med"),))
         request = Request(("/",), fields=(("loomlab_x_ms", "x"),), latency_of=(("loomlab_short_duration", "?s"),))
         summary = {"fields": {"x": {"count": 3, "p50": 7.0}}, "latency_of": {"?s": {"count": 9, "p99": 120.0}}}
         self.assertEqual(trends(load, request, summary), {"loomlab_x_ms": 7.0, "loomlab_short_duration": 120.0})
@@ -315,7 +314,7 @@ class LoadgenRunTest(unittest.TestCase):
             for ld in s.loads
             if ld.env["WRITES"] == "parallel"
         )
-        load.env = {**load.env, "RECORDS": "250", "CHUNK": "100"}
+        load = replace(load, env={**load.env, "RECORDS": "250", "CHUNK": "100"})
         self.engine.prepare(load, Lane("virtual"), False)
         got = self.engine.generate(load, Lane("virtual"), self.url, self.out / "c.json", "c", RunSettings(), False)
         self.assertEqual(got.exit, 0, (self.out / "c.log").read_text())

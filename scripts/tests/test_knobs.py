@@ -73,11 +73,11 @@ class KnobColumnsTest(unittest.TestCase):
         self.assertAlmostEqual(mode_bound(a3, "worker[gc=serial]", pools), 500)
 
     def test_the_columns_run_after_their_modes_and_mode_keeps_a_modes_knobs(self):
-        with_reference([self.sleep])
-        columns = suite_modes(self.sleep, set())
+        (sleep,) = with_reference([self.sleep])
+        columns = suite_modes(sleep, set())
         self.assertEqual(columns[:3], ["worker", "virtual", "reactive"])
         self.assertEqual(columns[-1], REFERENCE)
-        self.assertEqual(len(columns), 3 + len(with_settings(self.sleep.loads[0])) + 1)
+        self.assertEqual(len(columns), 3 + len(with_settings(sleep.loads[0])) + 1)
         kept = suite_lanes(self.sleep, modes_named("virtual"))
         self.assertTrue(all(lane.default == Lane(VIRTUAL) for lane in kept[:-1]), kept)
 
@@ -116,10 +116,9 @@ class BuildColumnsTest(unittest.TestCase):
         from loomlab.bench.running import runner
         from loomlab.bench.workloads import sleep
 
-        suite = sleep.suites(Scale())[0]
-        with_reference([suite])
+        (suite,) = with_reference(sleep.suites(Scale())[:1])
         est = dict(suite.loads[0].est_s) if isinstance(suite.loads[0].est_s, dict) else None
-        with_column([suite], "build=d509d67", Knob(jar="/builds/d509d67/quarkus-run.jar"))
+        (suite,) = with_column([suite], "build=d509d67", Knob(jar="/builds/d509d67/quarkus-run.jar"))
         a3 = suite.loads[0]
         self.assertEqual(a3.columns[-1], REFERENCE)  # the rounds' order: modes, columns, the reference server
         built = with_settings(a3)
@@ -171,8 +170,7 @@ class AotColumnsTest(unittest.TestCase):
         from loomlab.bench.cli import parser
 
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--aot-cache", __file__])
-        chosen = chosen_suites(args)
-        columns(args, chosen)
+        chosen = columns(args, chosen_suites(args))
         a3 = chosen[0].loads[0]
         self.assertEqual(with_settings(a3), ["worker[aot]", "virtual[aot]", "reactive[aot]"])
         self.assertEqual(knob_of(chosen[0], "virtual[aot]").jvm_flags, (f"-XX:AOTCache={__file__}", "-XX:AOTMode=on"))
@@ -189,8 +187,7 @@ class JvmColumnTest(unittest.TestCase):
 
         pod = ["--jvm-column", "heap1g=-XX:MaxRAM=1g -XX:MaxRAMPercentage=75"]
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", *pod])
-        chosen = chosen_suites(args)
-        columns(args, chosen)
+        chosen = columns(args, chosen_suites(args))
         a3 = chosen[0].loads[0]
         self.assertEqual(with_settings(a3), ["worker[heap1g]", "virtual[heap1g]", "reactive[heap1g]"])
         self.assertEqual(knob_of(chosen[0], "virtual[heap1g]").jvm_flags, ("-XX:MaxRAM=1g", "-XX:MaxRAMPercentage=75"))
@@ -212,8 +209,7 @@ class QuotaColumnTest(unittest.TestCase):
         from loomlab.bench.running import quota, runner
 
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--quota-column", "q2=2"])
-        chosen = chosen_suites(args)
-        columns(args, chosen)
+        chosen = columns(args, chosen_suites(args))
         self.assertEqual(knob_of(chosen[0], "virtual[q2]").quota_cpus, 2.0)
         for bad in ("q2=two", "q2=0.001", "q2=-1", "q2=1e9"):
             args.quota_column = [bad]
@@ -251,8 +247,7 @@ class QuotaColumnTest(unittest.TestCase):
 
         local = runner.LocalJvm("java", ENGINES, runner.Path("target/quarkus-app/quarkus-run.jar"), 8090, "")
         args.quota_column = ["q2=2"]
-        chosen = chosen_suites(args)
-        columns(args, chosen)
+        chosen = columns(args, chosen_suites(args))
         with (
             unittest.mock.patch.object(runner, "Service") as service,
             unittest.mock.patch.object(runner.schema, "migrate", return_value=7.0),
@@ -270,8 +265,7 @@ class MinimalColumnTest(unittest.TestCase):
         from loomlab.bench.running import runner
 
         args = parser().parse_args(["--profile", "knobs", "--no-reference", "--minimal", "--minimal-jar", __file__])
-        chosen = chosen_suites(args)
-        columns(args, chosen)
+        chosen = columns(args, chosen_suites(args))
         for suite in chosen:
             for load in suite.loads:
                 # Its one endpoint: the virtual sleep; the product loads get none.

@@ -56,9 +56,7 @@ def runs(rate: float, cpu_s: float, n: int = 5) -> dict:
 
 class WithReferenceTest(unittest.TestCase):
     def test_only_the_loads_whose_script_it_serves_get_the_column_once(self):
-        suite = sleep_suite()
-        with_reference([suite])
-        with_reference([suite])
+        (suite,) = with_reference(with_reference([sleep_suite()]))
         self.assertEqual(suite.loads[0].columns, ("worker", "virtual", "reactive", REFERENCE))
         self.assertEqual(suite.loads[1].columns, ("worker", "virtual"))
         self.assertEqual(suite.loads[0].est_s, {"worker": 9.0, REFERENCE: 9.0})
@@ -67,23 +65,21 @@ class WithReferenceTest(unittest.TestCase):
         suite = Suite(
             "db", "fake", {}, [Load("db", "k6/db.js", "db", {}), Load("db", "k6/db.js", "db", {}, referenced=True)]
         )
-        with_reference([suite])
+        (suite,) = with_reference([suite])
         self.assertEqual([REFERENCE in load.columns for load in suite.loads], [False, True])
         (cost,) = [s for s in suites("cost") if s.workload == "db"]
         self.assertTrue(all(load.referenced and load.syscalls for load in cost.loads))
 
     def test_it_runs_beside_whichever_modes_mode_keeps(self):
-        suite = sleep_suite()
-        with_reference([suite])
+        (suite,) = with_reference([sleep_suite()])
         self.assertEqual([lane.key for lane in suite_lanes(suite, modes_named("virtual"))], ["virtual", REFERENCE])
 
 
 def a3_with_reference(calls: list[tuple[str, bool]]):
     """A3 alone with the reference column, and how its columns start: fakes that book their runs in
     `calls` at RATES."""
-    suite = sleep_suite()
-    suite.loads = suite.loads[:1]
-    with_reference([suite])
+    planned = sleep_suite()
+    (suite,) = with_reference([dataclasses.replace(planned, loads=planned.loads[:1])])
 
     def start(suite_, lane, tag, settings_, out, slot=0):
         kind = Reference if lane == REFERENCE_LANE else FakeService

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from loomlab import LabError, command
@@ -21,7 +22,7 @@ from .cli import parser
 from .deciding import verdict
 from .planning.columns import build_of, jvm_column, quota_column
 from .planning.lane import VIRTUAL, Knob, Lane
-from .planning.loads import SERVES, Suite, with_column, with_reference
+from .planning.loads import SERVES, Load, Suite, each_load, with_column, with_reference
 from .planning.plan import modes_named, planned_seconds, suite_lanes, total_seconds
 from .planning.profiles import PROFILES, suites
 from .planning.settings import RunSettings
@@ -51,49 +52,52 @@ def chosen_suites(args) -> list[Suite]:
         )
     chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
     if args.loads:
-        for s in chosen:
-            s.loads = [ld for ld in s.loads if re.search(args.loads, f"{s.workload} {ld.name}")]
-        chosen = [s for s in chosen if s.loads]
+        picked = [
+            replace(s, loads=[ld for ld in s.loads if re.search(args.loads, f"{s.workload} {ld.name}")]) for s in chosen
+        ]
+        chosen = [s for s in picked if s.loads]
         if not chosen:
             raise LabError(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
-    if args.knobs is not None:
-        for load in (ld for s in chosen for ld in s.loads):
-            load.lanes = tuple(
-                lane
-                for lane in load.lanes
-                if not lane.setting or (args.knobs != "none" and re.search(args.knobs, lane.key))
-            )
-    return chosen
+    if args.knobs is None:
+        return chosen
+
+    def knobs(load: Load) -> Load:
+        """The load's knob columns narrowed to those --knobs names ("none": none)."""
+        wanted = (ln for ln in load.lanes if not ln.setting or (args.knobs != "none" and re.search(args.knobs, ln.key)))
+        return replace(load, lanes=tuple(wanted))
+
+    return each_load(chosen, knobs)
 
 
-def columns(args, chosen: list[Suite]) -> None:
-    """The columns beside the modes that the options ask for: the reference server (where its
+def columns(args, chosen: list[Suite]) -> list[Suite]:
+    """`chosen` with the columns beside the modes that the options ask for: the reference server (where its
     sleep loads run), another build (--build), other JVM flags (--jvm-column), a cgroup with or
     without a CPU quota (--quota-column), the JVM with an AOT cache (--aot-cache), the minimal
     application (--minimal, on the virtual sleep loads: its one endpoint)."""
     if not args.no_reference and (args.reference or args.plan):
-        with_reference(chosen)
+        chosen = with_reference(chosen)
     elif not args.no_reference and any(ld.serves_reference for s in chosen for ld in s.loads):
         print("no reference server (scripts/gotool.sh reference builds it with Go): its column is left out", flush=True)
     if args.build:
         name, jar = build_of(args.build)
-        with_column(chosen, f"build={name}", Knob(jar=jar))
+        chosen = with_column(chosen, f"build={name}", Knob(jar=jar))
     for column in [*map(jvm_column, args.jvm_column), *map(quota_column, args.quota_column)]:
-        with_column(chosen, *column)
+        chosen = with_column(chosen, *column)
     if args.aot_cache:
         if not Path(args.aot_cache).is_file():
             raise LabError(f"--aot-cache {args.aot_cache}: no such file (./lab startup trains one: jvm-aot.aot)")
         # AOTMode=on: a JVM that cannot map the cache (another jar, JDK or GC) stops, not runs without it.
-        with_column(chosen, "aot", Knob(jvm_flags=(f"-XX:AOTCache={args.aot_cache}", "-XX:AOTMode=on")))
+        chosen = with_column(chosen, "aot", Knob(jvm_flags=(f"-XX:AOTCache={args.aot_cache}", "-XX:AOTMode=on")))
     if args.minimal:
         if not args.plan and not Path(args.minimal_jar).is_file():
             raise LabError(f"--minimal: no jar at {args.minimal_jar!r} (./lab bench --minimal builds scripts/minimal)")
         if args.jdk and len(jdks.parse(args.jdk)) > 1:
             raise LabError("--minimal runs on one JDK: its column has no metrics to compare JDKs by")
         minimal = Knob(jar=args.minimal_jar, bare=True)
-        with_column(
+        chosen = with_column(
             chosen, "minimal", minimal, where=lambda load, lane: lane == Lane(VIRTUAL) and load.script in SERVES
         )
+    return chosen
 
 
 def announce(settings: RunSettings, chosen: list[Suite], modes: set[Lane], listed: bool, lanes: int = 1) -> Progress:
@@ -132,8 +136,7 @@ def main(argv=None):
         return
     if not args.plan and not (args.java and args.out and (args.loadgen or args.engine == "k6")):
         raise LabError("--loadgen, --java and --out are needed to run (./lab bench passes them)")
-    chosen = chosen_suites(args)
-    columns(args, chosen)
+    chosen = columns(args, chosen_suites(args))
     modes = modes_named(args.mode)
     wanted = jdks.parse(args.jdk) if args.jdk else []
     if len(wanted) > 1 and not settings.interleave:

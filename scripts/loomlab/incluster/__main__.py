@@ -46,12 +46,13 @@ def plan_blocks(
     columns = [*map(bench.jvm_column, args.jvm_column), *map(bench.quota_column, args.quota_column)]
     if args.jvm_column and "native" in variants:
         raise LabError("--jvm-column: the native variant has no JVM (--variants without native)")
-    unique = list({id(suite): suite for _, suite in runs}.values())
-    for column in columns:  # each suite once, whichever variants run it
-        bench.with_column(unique, *column)
+    suites = [suite for _, suite in runs]
+    for column in columns:
+        suites = bench.with_column(suites, *column)
+    runs = [(variant, suite) for (variant, _), suite in zip(runs, suites, strict=True)]
     lanes.refuse_unfit_names(
         [plan.VARIANTS[v][0] for v in variants],
-        dict.fromkeys(lane for s in unique for load in s.loads for lane in load.lanes),
+        dict.fromkeys(lane for s in suites for load in s.loads for lane in load.lanes),
     )
     blocks = [Block(v, suite, frozenset(modes), args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
     return blocks, plan.planned_seconds(runs, modes, settings)

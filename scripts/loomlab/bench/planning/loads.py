@@ -29,7 +29,7 @@ def modes_of(key: str, with_rx: bool = False, with_offload: bool = False) -> tup
     return lanes + ((Lane(VIRTUAL, RX),) if with_rx and key in MATRIX[MATRIX_RX] else ())
 
 
-@dataclass
+@dataclass(frozen=True)
 class Load:
     """One run shape of a workload (its k6 script and the environment that shapes it; the same
     environment shapes loadgen's run where the load declares its `request`), measured in each mode."""
@@ -94,7 +94,7 @@ class Load:
         return replace(self, lanes=tuple(known.get(lane.key, lane) for lane in lanes))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Suite:
     workload: str
     description: str
@@ -124,38 +124,48 @@ def on_cpus(cmd: list[str], cpus: str) -> list[str]:
 SERVES = ("k6/sleep.js",)
 
 
-def with_reference(chosen: list[Suite]) -> None:
-    """Adds the reference column to every load of `chosen` whose script it serves; its planned
-    time is the fastest mode's (it is bound like the virtual and reactive modes: by the users)."""
-    for suite in chosen:
-        for load in suite.loads:
-            if not load.serves_reference or REFERENCE_LANE in load.lanes:
-                continue
-            load.lanes = (*load.lanes, REFERENCE_LANE)
-            for name in ("est_s", "warmup_est_s"):
-                est = getattr(load, name)
-                if isinstance(est, dict) and est:
-                    setattr(load, name, {**est, REFERENCE_LANE.key: min(est.values())})
+def each_load(chosen: list[Suite], change: Callable[[Load], Load]) -> list[Suite]:
+    """`chosen` with `change` made to each load: new suites, the planned ones left as they were."""
+    return [replace(suite, loads=[change(load) for load in suite.loads]) for suite in chosen]
+
+
+def with_reference(chosen: list[Suite]) -> list[Suite]:
+    """`chosen` with the reference column in every load whose script it serves; its planned time is
+    the fastest mode's (it is bound like the virtual and reactive modes: by the users)."""
+
+    def fastest(est: Any) -> Any:
+        return {**est, REFERENCE_LANE.key: min(est.values())} if isinstance(est, dict) and est else est
+
+    def add(load: Load) -> Load:
+        if not load.serves_reference or REFERENCE_LANE in load.lanes:
+            return load
+        lanes = (*load.lanes, REFERENCE_LANE)
+        return replace(load, lanes=lanes, est_s=fastest(load.est_s), warmup_est_s=fastest(load.warmup_est_s))
+
+    return each_load(chosen, add)
 
 
 def with_column(
     chosen: list[Suite], setting: str, knob: Knob, where: Callable[[Load, Lane], bool] = lambda load, lane: True
-) -> None:
-    """Adds to every load of `chosen` a column "<mode>[SETTING]" per mode it runs (the reference
+) -> list[Suite]:
+    """`chosen` with a column "<mode>[SETTING]" in every load per mode it runs (the reference
     server's aside): the same mode with `knob`, in the same rounds, planned as long as the mode; each
     section's knobs table gives it against the mode (./lab ab: another build; --aot-cache: the JVM
     with an AOT cache); `where(load, lane)`: the loads and modes that get one (--minimal: the
     minimal application's one endpoint)."""
-    for suite in chosen:
-        for load in suite.loads:
-            new = tuple(
-                lane.with_setting(setting, knob) for lane in load.lanes if lane.is_default and where(load, lane)
-            )
-            # Before the reference server's column: the columns' order is the rounds' (plan.suite_lanes).
-            own = tuple(lane for lane in load.lanes if lane != REFERENCE_LANE)
-            load.lanes = (*own, *new, *((REFERENCE_LANE,) if REFERENCE_LANE in load.lanes else ()))
-            load.est_s = planned_as_modes(load.est_s, new)
-            load.warmup_est_s = planned_as_modes(load.warmup_est_s, new)
+
+    def add(load: Load) -> Load:
+        new = tuple(lane.with_setting(setting, knob) for lane in load.lanes if lane.is_default and where(load, lane))
+        # Before the reference server's column: the columns' order is the rounds' (plan.suite_lanes).
+        own = tuple(lane for lane in load.lanes if lane != REFERENCE_LANE)
+        return replace(
+            load,
+            lanes=(*own, *new, *((REFERENCE_LANE,) if REFERENCE_LANE in load.lanes else ())),
+            est_s=planned_as_modes(load.est_s, new),
+            warmup_est_s=planned_as_modes(load.warmup_est_s, new),
+        )
+
+    return each_load(chosen, add)
 
 
 def planned_as_modes(est: Any, lanes: tuple[Lane, ...]) -> Any:

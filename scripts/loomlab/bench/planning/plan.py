@@ -80,6 +80,5 @@ def profile_seconds(profile: str) -> tuple[float, float]:
         sample_period=RunSettings.sample_period,
     )
     settings = RunSettings.of(unsaid, interleave=True)
-    chosen = suites(profile)
-    with_reference(chosen)
+    chosen = with_reference(suites(profile))
     return total_seconds(chosen, set(), settings), total_seconds(chosen, set(), settings, settings.max_rounds)
