@@ -25,8 +25,8 @@ from ..planning.settings import RunSettings
 from ..reporting import jdks as jdks_mod
 from ..reporting.sections import print_section, section_of
 from ..reporting.summaries import SUMMARIES
+from ..reporting.tables import LOCAL
 from .progress import Progress
-from .runner import Service
 from .target import ServiceUnderTest, Where
 
 
@@ -72,7 +72,7 @@ class SuiteRun:
     def slug(self, load: Load, jdk: int | None) -> str:
         return slug_of(self.tag_on(jdk), load)
 
-    def lanes(self, lanes: list[Lane], results: list[dict], info: dict) -> None:
+    def group(self, lanes: list[Lane], results: list[dict], info: dict) -> None:
         """`lanes`' services started and warmed, kept up; each load in rounds, the order of the
         lanes rotated, its runs booked in results[load][JDK]; then the pin sites and flame graphs;
         the services stopped. info[JDK]: the /api/info of its default columns."""
@@ -195,7 +195,7 @@ def run_suite(
     results: list[dict] = [{j: {} for j in jdks} for _ in suite.loads]
     info: dict[int | None, dict] = {}
     for group in [lanes] if settings.interleave else [[lane] for lane in lanes]:
-        run.lanes(group, results, info)
+        run.group(group, results, info)
     verdicts = [{j: verdict.decide(res[j], default_columns(res[j])) for j in jdks} for res in results]
     return results, verdicts, info
 
@@ -218,7 +218,7 @@ def measure(
     scaled = " (smoke: scaled down to seconds)" if settings.profile == "smoke" else ""
     for n, planned in enumerate(chosen):
         suite = replace(planned, description=planned.description + scaled)
-        at = f" [{where.environment}]" if where.environment != Service.environment else ""
+        at = f" [{where.environment}]" if where.environment != LOCAL else ""
         variant = f" / {suite.variant}" if suite.variant else ""
         print(f"\n== {suite.workload}{variant}{at}: {suite.description}", flush=True)
         named = f"{suite.workload}-{suite.variant}" if suite.variant else suite.workload
