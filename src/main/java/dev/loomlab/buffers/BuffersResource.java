@@ -1,5 +1,6 @@
 package dev.loomlab.buffers;
 
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
@@ -27,8 +28,10 @@ public class BuffersResource {
   private static final String WAIT = "Milliseconds to wait, 0..loomlab.buffers.max-wait-ms (10000)";
 
   private final BuffersService service;
+  private final LoopCarriers loops;
 
-  BuffersResource(BuffersService service) {
+  BuffersResource(BuffersService service, LoopCarriers loops) {
+    this.loops = loops;
     this.service = service;
   }
 
@@ -52,6 +55,17 @@ public class BuffersResource {
       @Parameter(description = SEED) @QueryParam("seed") @DefaultValue("1") long seed,
       @Parameter(description = WAIT) @QueryParam("wait-ms") @DefaultValue("100") long waitMs) {
     return service.run(Mode.VIRTUAL, BuffersService.cache(cache), seed, waitMs);
+  }
+
+  @GET
+  @Path("virtual-loop/buffers")
+  @Operation(summary = "Encode then wait, on a virtual thread carried by its event loop")
+  public Uni<BuffersResult> virtualLoop(
+      @Parameter(description = CACHE) @QueryParam("cache") String cache,
+      @Parameter(description = SEED) @QueryParam("seed") @DefaultValue("1") long seed,
+      @Parameter(description = WAIT) @QueryParam("wait-ms") @DefaultValue("100") long waitMs) {
+    return loops.call(
+        () -> service.run(Mode.VIRTUAL_LOOP, BuffersService.cache(cache), seed, waitMs));
   }
 
   @GET

@@ -1,6 +1,7 @@
 package dev.loomlab.db;
 
 import dev.loomlab.execution.Clients;
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
@@ -34,8 +35,10 @@ public class DbResource {
           + " reactive client";
 
   private final DbService service;
+  private final LoopCarriers loops;
 
-  DbResource(DbService service) {
+  DbResource(DbService service, LoopCarriers loops) {
+    this.loops = loops;
     this.service = service;
   }
 
@@ -57,6 +60,18 @@ public class DbResource {
       @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms,
       @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
     return service.slowQuery(Mode.VIRTUAL, ms, Clients.of(Mode.VIRTUAL, clients));
+  }
+
+  @GET
+  @Path("virtual-loop/db/slow")
+  @Operation(
+      summary =
+          "Hold a pooled connection ms milliseconds, on a virtual thread carried by its event loop")
+  public Uni<DbResult> virtualLoop(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("200") long ms,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    return loops.call(
+        () -> service.slowQuery(Mode.VIRTUAL_LOOP, ms, Clients.of(Mode.VIRTUAL_LOOP, clients)));
   }
 
   @GET

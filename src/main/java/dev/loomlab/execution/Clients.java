@@ -27,6 +27,8 @@ public enum Clients {
   /** The clients a request of {@code mode} asked for ({@code null}: the mode's own), or a 400. */
   public static Clients of(Mode mode, String value) {
     Clients own = mode == Mode.REACTIVE ? REACTIVE : BLOCKING;
+    // The virtual-loop mode's thread is its event loop's: awaiting a reactive client there would
+    // park on the loop that must answer it; the combination is the virtual mode's alone.
     if (value == null || value.isBlank()) {
       return own;
     }

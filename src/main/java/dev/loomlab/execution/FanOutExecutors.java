@@ -15,9 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The long-lived executors that request handlers fan out to, one per model: a virtual thread per
- * sub-task for {@link Mode#VIRTUAL}; for {@link Mode#WORKER} a fixed pool of platform threads with
- * a bounded queue, separate from the request worker pool (sub-tasks queued behind their own parents
- * on that pool could deadlock it).
+ * sub-task for {@link Mode#VIRTUAL}, carried by the request's own event loop for {@link
+ * Mode#VIRTUAL_LOOP}; for {@link Mode#WORKER} a fixed pool of platform threads with a bounded
+ * queue, separate from the request worker pool (sub-tasks queued behind their own parents on that
+ * pool could deadlock it).
  */
 @ApplicationScoped
 public class FanOutExecutors {
@@ -40,9 +41,10 @@ public class FanOutExecutors {
     // executor_active_threads / executor_queued_tasks / ... {name="fan-out-worker"}
     new ExecutorServiceMetrics(workerPool, "fan-out-worker", Tags.empty()).bindTo(registry);
     executors.put(Mode.WORKER, workerPool);
-    executors.put(
-        Mode.VIRTUAL,
-        Executors.newThreadPerTaskExecutor(ModeExecutors.threadFactory(Mode.VIRTUAL, "fan-out")));
+    for (Mode mode : new Mode[] {Mode.VIRTUAL, Mode.VIRTUAL_LOOP}) {
+      executors.put(
+          mode, Executors.newThreadPerTaskExecutor(ModeExecutors.threadFactory(mode, "fan-out")));
+    }
   }
 
   public ExecutorService executor(Mode mode) {

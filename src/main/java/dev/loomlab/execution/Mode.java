@@ -16,14 +16,25 @@ public enum Mode {
   WORKER,
   /** One virtual thread per request ({@code @RunOnVirtualThread}). */
   VIRTUAL,
+  /**
+   * One virtual thread per request whose scheduler is the request's own event loop ({@link
+   * LoopCarriers}): the same blocking code as {@link #VIRTUAL}, leaving the event loop only to
+   * park.
+   */
+  VIRTUAL_LOOP,
   /** The Vert.x event loop: {@code Uni} pipelines over non-blocking clients, no thread held. */
   REACTIVE;
 
-  /** The modes whose requests hold a thread while they wait, the two every workload has. */
+  /** The modes whose requests hold a thread while they wait, the ones every workload has. */
   public static final Set<Mode> ON_THREADS =
-      Collections.unmodifiableSet(EnumSet.of(WORKER, VIRTUAL));
+      Collections.unmodifiableSet(EnumSet.of(WORKER, VIRTUAL, VIRTUAL_LOOP));
 
-  private final String id = name().toLowerCase(Locale.ROOT);
+  private final String id = name().toLowerCase(Locale.ROOT).replace('_', '-');
+
+  /** Whether a request of this mode runs on a virtual thread (its carriers the JDK's or a loop). */
+  public boolean isVirtual() {
+    return this == VIRTUAL || this == VIRTUAL_LOOP;
+  }
 
   /** The lower-case name used in paths, JSON and metric tags. */
   public String id() {

@@ -6,8 +6,9 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * Executors of each execution model for a workload's fan-out, so that a request's sub-tasks run on
- * threads of the same kind as the request itself: virtual threads for {@link Mode#VIRTUAL}, a
- * bounded pool of platform threads for {@link Mode#WORKER}.
+ * threads of the same kind as the request itself: virtual threads for {@link Mode#VIRTUAL}, virtual
+ * threads carried by the request's own event loop for {@link Mode#VIRTUAL_LOOP}, a bounded pool of
+ * platform threads for {@link Mode#WORKER}.
  *
  * <p>The platform pool is never Quarkus' request worker pool: a request blocked waiting for
  * sub-tasks queued behind other requests on the same pool can deadlock it.
@@ -25,7 +26,7 @@ public final class ModeExecutors {
    */
   public static ExecutorService perFanOut(Mode mode, int platformThreads, String name) {
     return switch (mode) {
-      case VIRTUAL -> Executors.newThreadPerTaskExecutor(threadFactory(mode, name));
+      case VIRTUAL, VIRTUAL_LOOP -> Executors.newThreadPerTaskExecutor(threadFactory(mode, name));
       case WORKER -> Executors.newFixedThreadPool(platformThreads, threadFactory(mode, name));
       case REACTIVE -> throw noThreads(name);
     };
@@ -38,11 +39,15 @@ public final class ModeExecutors {
    * site, linked the first time it runs, and this method runs first on a request's virtual thread.
    * A linkage that waits for a lock (JDK 25: the method-type table's) waits in a native frame and
    * pins the carrier, which {@code @ShouldNotPin} caught once in the tasks tests under load.
+   *
+   * <p>A {@link Mode#VIRTUAL_LOOP} factory finds its loop when it makes a thread: the loop that
+   * carries the calling virtual thread, so one factory serves every request.
    */
   public static ThreadFactory threadFactory(Mode mode, String name) {
     String prefix = String.join("-", name, mode.id(), "");
     return switch (mode) {
       case VIRTUAL -> Thread.ofVirtual().name(prefix, 0).factory();
+      case VIRTUAL_LOOP -> task -> LoopCarriers.sameLoop(name).newThread(task);
       case WORKER -> Thread.ofPlatform().name(prefix, 0).daemon(true).factory();
       case REACTIVE -> throw noThreads(name);
     };

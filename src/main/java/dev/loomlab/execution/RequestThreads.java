@@ -8,15 +8,18 @@ import java.util.concurrent.ExecutorService;
 /**
  * Runs a unit of request work that did not come through Quarkus REST (a chunk of a gRPC stream) on
  * a thread of its mode, as Quarkus REST runs a request: the worker pool {@code @Blocking} methods
- * run on, or the virtual-thread executor {@code @RunOnVirtualThread} methods run on.
+ * run on, the virtual-thread executor {@code @RunOnVirtualThread} methods run on, or a virtual
+ * thread carried by the stream's own event loop ({@link LoopCarriers}).
  */
 @ApplicationScoped
 public class RequestThreads {
 
   private final ExecutorService virtualThreads;
+  private final LoopCarriers loops;
 
-  RequestThreads(@VirtualThreads ExecutorService virtualThreads) {
+  RequestThreads(@VirtualThreads ExecutorService virtualThreads, LoopCarriers loops) {
     this.virtualThreads = virtualThreads;
+    this.loops = loops;
   }
 
   /**
@@ -27,6 +30,8 @@ public class RequestThreads {
     try {
       if (mode == Mode.VIRTUAL) {
         virtualThreads.execute(work);
+      } else if (mode == Mode.VIRTUAL_LOOP) {
+        loops.execute(context, work);
       } else {
         // Vert.x' worker pool is Quarkus' worker pool: the threads @Blocking methods run on.
         context

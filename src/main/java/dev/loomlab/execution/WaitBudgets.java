@@ -78,7 +78,10 @@ public class WaitBudgets {
     meters.bodyRead(mode, nanos);
   }
 
-  /** The model of the calling thread: a virtual thread, an event loop, or a worker. */
+  /**
+   * The model of the calling thread: a virtual thread, an event loop, or a worker. (A loop-carried
+   * virtual thread runs with the budget {@link LoopCarriers} bound to it, never asks.)
+   */
   static Mode currentMode() {
     if (Thread.currentThread().isVirtual()) {
       return Mode.VIRTUAL;

@@ -1,6 +1,7 @@
 package dev.loomlab.info;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Workload;
 import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.settings.PublishedSettings;
@@ -81,6 +82,12 @@ public class LabInfoService {
                 "jdk.virtualThreadScheduler.parallelism",
                 System.getProperty("jdk.virtualThreadScheduler.parallelism"))
             .orElse(cpus));
+    // The virtual-loop mode's carriers are the event loops themselves (LoopCarriers); where the JVM
+    // does not let it give a virtual thread a scheduler, the mode answers 501 and says why.
+    String loopCarriers = LoopCarriers.unavailable();
+    pools.put(
+        "virtual-loop.carriers",
+        loopCarriers == null ? pools.get("reactive.event-loops") : "unavailable: " + loopCarriers);
     return new LabInfo(
         Runtime.version().toString(),
         System.getProperty("java.vm.name", "?"),

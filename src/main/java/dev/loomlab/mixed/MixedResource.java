@@ -1,5 +1,6 @@
 package dev.loomlab.mixed;
 
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
@@ -28,8 +29,10 @@ public class MixedResource {
       "Run the CPU work on the worker pool (executeBlocking) instead of the event loop";
 
   private final MixedService service;
+  private final LoopCarriers loops;
 
-  MixedResource(MixedService service) {
+  MixedResource(MixedService service, LoopCarriers loops) {
+    this.loops = loops;
     this.service = service;
   }
 
@@ -51,6 +54,15 @@ public class MixedResource {
       @Parameter(description = CPU) @QueryParam("cpu-ms") @DefaultValue("5") long cpuMs,
       @Parameter(description = WAIT) @QueryParam("wait-ms") @DefaultValue("100") long waitMs) {
     return service.run(Mode.VIRTUAL, cpuMs, waitMs);
+  }
+
+  @GET
+  @Path("virtual-loop/mixed")
+  @Operation(summary = "CPU work then a wait, on a virtual thread carried by its event loop")
+  public Uni<MixedResult> virtualLoop(
+      @Parameter(description = CPU) @QueryParam("cpu-ms") @DefaultValue("5") long cpuMs,
+      @Parameter(description = WAIT) @QueryParam("wait-ms") @DefaultValue("100") long waitMs) {
+    return loops.call(() -> service.run(Mode.VIRTUAL_LOOP, cpuMs, waitMs));
   }
 
   @GET

@@ -1,9 +1,11 @@
 package dev.loomlab.pinning;
 
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -25,8 +27,10 @@ public class PinningResource {
   private static final String MS = "Milliseconds to block, 0..loomlab.pinning.max-ms (2000)";
 
   private final PinningService service;
+  private final LoopCarriers loops;
 
-  PinningResource(PinningService service) {
+  PinningResource(PinningService service, LoopCarriers loops) {
+    this.loops = loops;
     this.service = service;
   }
 
@@ -48,5 +52,14 @@ public class PinningResource {
       @Parameter(description = LOCK) @QueryParam("lock") @DefaultValue("synchronized") String lock,
       @Parameter(description = MS) @QueryParam("ms") @DefaultValue("50") long ms) {
     return service.block(Mode.VIRTUAL, lock, ms);
+  }
+
+  @GET
+  @Path("virtual-loop/pinning")
+  @Operation(summary = "Block holding a lock, on a virtual thread carried by its event loop")
+  public Uni<PinningResult> virtualLoop(
+      @Parameter(description = LOCK) @QueryParam("lock") @DefaultValue("synchronized") String lock,
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("50") long ms) {
+    return loops.call(() -> service.block(Mode.VIRTUAL_LOOP, lock, ms));
   }
 }

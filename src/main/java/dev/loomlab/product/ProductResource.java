@@ -1,6 +1,7 @@
 package dev.loomlab.product;
 
 import dev.loomlab.execution.Clients;
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
@@ -33,8 +34,10 @@ public class ProductResource {
           + " thread awaits the Vert.x clients, combined with Mutiny";
 
   private final ProductService service;
+  private final LoopCarriers loops;
 
-  ProductResource(ProductService service) {
+  ProductResource(ProductService service, LoopCarriers loops) {
+    this.loops = loops;
     this.service = service;
   }
 
@@ -56,6 +59,18 @@ public class ProductResource {
       @PathParam("id") long id,
       @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
     return service.lookup(Mode.VIRTUAL, id, Clients.of(Mode.VIRTUAL, clients));
+  }
+
+  @GET
+  @Path("virtual-loop/products/{id}")
+  @Operation(
+      summary =
+          "Look a product up on a virtual thread carried by its event loop; dependencies on virtual threads")
+  public Uni<ProductView> virtualLoop(
+      @PathParam("id") long id,
+      @Parameter(description = CLIENTS) @QueryParam("clients") String clients) {
+    return loops.call(
+        () -> service.lookup(Mode.VIRTUAL_LOOP, id, Clients.of(Mode.VIRTUAL_LOOP, clients)));
   }
 
   @GET

@@ -1,5 +1,6 @@
 package dev.loomlab.sleep;
 
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
@@ -25,8 +26,10 @@ public class SleepResource {
   private static final String MS = "Milliseconds to sleep, 0..loomlab.sleep.max-ms (10000)";
 
   private final SleepService service;
+  private final LoopCarriers loops;
 
-  SleepResource(SleepService service) {
+  SleepResource(SleepService service, LoopCarriers loops) {
+    this.loops = loops;
     this.service = service;
   }
 
@@ -46,6 +49,14 @@ public class SleepResource {
   public SleepResult virtual(
       @Parameter(description = MS) @QueryParam("ms") @DefaultValue("100") long ms) {
     return service.sleep(Mode.VIRTUAL, ms);
+  }
+
+  @GET
+  @Path("virtual-loop/sleep")
+  @Operation(summary = "Sleep on a virtual thread carried by its event loop")
+  public Uni<SleepResult> virtualLoop(
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("100") long ms) {
+    return loops.call(() -> service.sleep(Mode.VIRTUAL_LOOP, ms));
   }
 
   @GET

@@ -1,9 +1,11 @@
 package dev.loomlab.tasks;
 
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -26,8 +28,10 @@ public class TasksResource {
   private static final String MS = "Milliseconds each task sleeps, 0..loomlab.tasks.max-ms (10000)";
 
   private final TasksService service;
+  private final LoopCarriers loops;
 
-  TasksResource(TasksService service) {
+  TasksResource(TasksService service, LoopCarriers loops) {
+    this.loops = loops;
     this.service = service;
   }
 
@@ -51,5 +55,15 @@ public class TasksResource {
       @Parameter(description = COUNT) @QueryParam("count") @DefaultValue("100") int count,
       @Parameter(description = MS) @QueryParam("ms") @DefaultValue("1000") long ms) {
     return service.run(Mode.VIRTUAL, count, ms);
+  }
+
+  @GET
+  @Path("virtual-loop/tasks")
+  @Operation(
+      summary = "Run each task on its own virtual thread, all carried by the request's event loop")
+  public Uni<TasksResult> virtualLoop(
+      @Parameter(description = COUNT) @QueryParam("count") @DefaultValue("100") int count,
+      @Parameter(description = MS) @QueryParam("ms") @DefaultValue("1000") long ms) {
+    return loops.call(() -> service.run(Mode.VIRTUAL_LOOP, count, ms));
   }
 }

@@ -50,10 +50,10 @@ public class TasksService {
   }
 
   public TasksResult run(Mode mode, int count, long ms) {
-    int maxCount = mode == Mode.VIRTUAL ? config.maxCountVirtual() : config.maxCountWorker();
+    int maxCount = mode.isVirtual() ? config.maxCountVirtual() : config.maxCountWorker();
     Bounds.check("count", count, 1, maxCount);
     Bounds.check("ms", ms, 0, config.maxMs());
-    int parallelism = mode == Mode.VIRTUAL ? count : Math.min(count, config.workerPoolSize());
+    int parallelism = mode.isVirtual() ? count : Math.min(count, config.workerPoolSize());
     long idealMs = ((count + parallelism - 1) / parallelism) * ms;
     if (idealMs > config.maxExpectedMs()) {
       String message =
@@ -140,7 +140,7 @@ public class TasksService {
   }
 
   private long taskBytes(Mode mode) {
-    return Math.max(1, mode == Mode.VIRTUAL ? config.virtualTaskBytes() : config.workerTaskBytes());
+    return Math.max(1, mode.isVirtual() ? config.virtualTaskBytes() : config.workerTaskBytes());
   }
 
   private long heapBudget() {
@@ -195,9 +195,11 @@ public class TasksService {
 
     long start = System.nanoTime();
     String executorName =
-        mode == Mode.VIRTUAL
-            ? "virtual-thread-per-task"
-            : "fixed-platform-pool(" + config.workerPoolSize() + ")";
+        switch (mode) {
+          case VIRTUAL -> "virtual-thread-per-task";
+          case VIRTUAL_LOOP -> "virtual-thread-per-task(on the request's event loop)";
+          default -> "fixed-platform-pool(" + config.workerPoolSize() + ")";
+        };
     try (ExecutorService executor =
         ModeExecutors.perFanOut(mode, config.workerPoolSize(), "tasks")) {
       for (int i = 0; i < count; i++) {

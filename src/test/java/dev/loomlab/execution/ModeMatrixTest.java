@@ -55,7 +55,7 @@ class ModeMatrixTest {
             "detail",
             equalTo(
                 "tasks has no reactive form (each task is a blocked thread by design; the event"
-                    + " loop must never block); its modes: worker, virtual"));
+                    + " loop must never block); its modes: worker, virtual, virtual-loop"));
   }
 
   @SuppressWarnings("unchecked")

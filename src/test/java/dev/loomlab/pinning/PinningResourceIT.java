@@ -25,6 +25,15 @@ class PinningResourceIT extends PinningResourceTest {
 
   @Override
   @Test
+  // Nor the virtual-loop mode (no module system to open: it answers 501 there).
+  @DisabledOnIntegrationTest(
+      forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
+  void aNativePinInTheVirtualLoopModeHoldsItsEventLoopAndIsCounted() throws InterruptedException {
+    super.aNativePinInTheVirtualLoopModeHoldsItsEventLoopAndIsCounted();
+  }
+
+  @Override
+  @Test
   @DisabledOnIntegrationTest(
       forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
   void workerThreadsAreNeverPinnedThereIsNoCarrier() {

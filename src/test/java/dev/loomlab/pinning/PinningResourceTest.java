@@ -46,14 +46,22 @@ class PinningResourceTest {
   @EnabledForJreRange(maxVersion = 23) // monitors pin until JEP 491
   void synchronizedPinsBeforeJdk24() throws InterruptedException {
     // Seed E's warning, on the seeds' JDK: blocking inside synchronized keeps the carrier.
-    assertPinnedBySite("synchronized", "dev.loomlab.pinning.PinningService.sleep");
+    assertPinnedBySite("virtual", "synchronized", "dev.loomlab.pinning.PinningService.sleep");
   }
 
   @Test
   @ShouldPin
   @EnabledForJreRange(minVersion = 22) // the FFM API is final from 22
   void nativeUpcallPinsOnEveryJdkWithFfm() throws InterruptedException {
-    assertPinnedBySite("native", "dev.loomlab.pinning.PinningService.sleep");
+    assertPinnedBySite("virtual", "native", "dev.loomlab.pinning.PinningService.sleep");
+  }
+
+  @Test
+  @ShouldPin
+  @EnabledForJreRange(minVersion = 22)
+  void aNativePinInTheVirtualLoopModeHoldsItsEventLoopAndIsCounted() throws InterruptedException {
+    // Its carrier is the event loop that read the request: pinned, the loop waits with it.
+    assertPinnedBySite("virtual-loop", "native", "dev.loomlab.pinning.PinningService.sleep");
   }
 
   @Test
@@ -67,8 +75,9 @@ class PinningResourceTest {
         .body("detail", containsString("JDK 22"));
   }
 
-  /** Blocks pinned with `lock`, seen by the service's JFR stream, counted at `site` too. */
-  private static void assertPinnedBySite(String lock, String site) throws InterruptedException {
+  /** Blocks pinned with `lock` in `mode`, seen by the service's JFR stream, counted at `site`. */
+  private static void assertPinnedBySite(String mode, String lock, String site)
+      throws InterruptedException {
     // The service's JFR stream starts beside start-up; its counter appears once it runs.
     for (int i = 0; i < 100 && Double.isNaN(pinnedEventsOrNaN()); i++) {
       Thread.sleep(100);
@@ -77,9 +86,7 @@ class PinningResourceTest {
         "loomlab_virtual_pinned_events_total is registered", !Double.isNaN(pinnedEventsOrNaN()));
     double before = pinnedEvents();
     double atSiteBefore = pinnedAt(site);
-    block("virtual", lock)
-        .body("pinsCarrier", equalTo(true))
-        .body("heldMs", greaterThanOrEqualTo(50));
+    block(mode, lock).body("pinsCarrier", equalTo(true)).body("heldMs", greaterThanOrEqualTo(50));
     // Observed by the service itself too: JFR hands events over about once a second.
     double after = before;
     for (int i = 0; i < 40 && !(after > before); i++) {

@@ -129,7 +129,9 @@ class SleepResourceTest {
         .then()
         .statusCode(404)
         .contentType("application/problem+json")
-        .body("detail", equalTo("unknown mode 'turbo': use one of [worker, virtual, reactive]"))
+        .body(
+            "detail",
+            equalTo("unknown mode 'turbo': use one of [worker, virtual, virtual-loop, reactive]"))
         .body("instance", equalTo("/api/turbo/sleep"));
   }
 

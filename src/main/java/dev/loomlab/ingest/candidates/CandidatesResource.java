@@ -1,5 +1,6 @@
 package dev.loomlab.ingest.candidates;
 
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import dev.loomlab.ingest.BatchResult;
@@ -51,9 +52,14 @@ public class CandidatesResource {
   private final IngestService ingest;
   private final ReactiveIngestService reactiveIngest;
   private final CandidateDomain domain;
+  private final LoopCarriers loops;
 
   CandidatesResource(
-      IngestService ingest, ReactiveIngestService reactiveIngest, CandidateDomain domain) {
+      IngestService ingest,
+      ReactiveIngestService reactiveIngest,
+      CandidateDomain domain,
+      LoopCarriers loops) {
+    this.loops = loops;
     this.ingest = ingest;
     this.reactiveIngest = reactiveIngest;
     this.domain = domain;
@@ -84,6 +90,17 @@ public class CandidatesResource {
   }
 
   @POST
+  @Path("virtual-loop/candidates/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(summary = "Upsert a chunk of candidates on a virtual thread carried by its event loop")
+  public Uni<BatchResult> virtualLoopBatch(
+      @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      List<CandidateInput> candidates) {
+    return loops.call(() -> ingest.batch(domain, Mode.VIRTUAL_LOOP, writes, candidates));
+  }
+
+  @POST
   @Path("reactive/candidates/batch")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(
@@ -110,5 +127,14 @@ public class CandidatesResource {
   @Operation(summary = "A stored candidate with its skills, profile and embedding dimension")
   public CandidateView virtualGet(@PathParam("id") long id) {
     return ingest.find(domain, id);
+  }
+
+  @GET
+  @Path("virtual-loop/candidates/{id}")
+  @Operation(
+      summary =
+          "A stored candidate with its skills, profile and embedding dimension, read on a virtual thread carried by its event loop")
+  public Uni<CandidateView> virtualLoopGet(@PathParam("id") long id) {
+    return loops.call(() -> ingest.find(domain, id));
   }
 }

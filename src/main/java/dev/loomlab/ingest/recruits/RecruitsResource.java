@@ -1,5 +1,6 @@
 package dev.loomlab.ingest.recruits;
 
+import dev.loomlab.execution.LoopCarriers;
 import dev.loomlab.execution.Mode;
 import dev.loomlab.execution.WaitBudgeted;
 import dev.loomlab.ingest.BatchResult;
@@ -49,9 +50,14 @@ public class RecruitsResource {
   private final IngestService ingest;
   private final ReactiveIngestService reactiveIngest;
   private final RecruitDomain domain;
+  private final LoopCarriers loops;
 
   RecruitsResource(
-      IngestService ingest, ReactiveIngestService reactiveIngest, RecruitDomain domain) {
+      IngestService ingest,
+      ReactiveIngestService reactiveIngest,
+      RecruitDomain domain,
+      LoopCarriers loops) {
+    this.loops = loops;
     this.ingest = ingest;
     this.reactiveIngest = reactiveIngest;
     this.domain = domain;
@@ -82,6 +88,17 @@ public class RecruitsResource {
   }
 
   @POST
+  @Path("virtual-loop/recruits/batch")
+  @Consumes(MediaType.APPLICATION_JSON)
+  @Operation(summary = "Upsert a chunk of recruits on a virtual thread carried by its event loop")
+  public Uni<BatchResult> virtualLoopBatch(
+      @Parameter(description = WRITES) @QueryParam("writes") @DefaultValue("sequential")
+          WriteStrategy writes,
+      List<RecruitInput> recruits) {
+    return loops.call(() -> ingest.batch(domain, Mode.VIRTUAL_LOOP, writes, recruits));
+  }
+
+  @POST
   @Path("reactive/recruits/batch")
   @Consumes(MediaType.APPLICATION_JSON)
   @Operation(
@@ -108,5 +125,14 @@ public class RecruitsResource {
   @Operation(summary = "A stored recruit with its skills, description and embedding dimension")
   public RecruitView virtualGet(@PathParam("id") long id) {
     return ingest.find(domain, id);
+  }
+
+  @GET
+  @Path("virtual-loop/recruits/{id}")
+  @Operation(
+      summary =
+          "A stored recruit with its skills, description and embedding dimension, read on a virtual thread carried by its event loop")
+  public Uni<RecruitView> virtualLoopGet(@PathParam("id") long id) {
+    return loops.call(() -> ingest.find(domain, id));
   }
 }
