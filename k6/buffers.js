@@ -3,7 +3,7 @@
 // what a per-thread cache costs when every request has a new (virtual) thread.
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive           required
+//   MODE          worker | virtual | virtual-loop | reactive           required
 //   CACHE         thread | pool                         thread
 //   BASE_URL      service root                          http://127.0.0.1:8080
 //   WAIT_MS       wait per request                      100

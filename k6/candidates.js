@@ -3,7 +3,7 @@
 // same stream as recruits.js (lib/ingest.js), so the two domains compare on the same load.
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive                 required
+//   MODE          worker | virtual | virtual-loop | reactive                 required
 //   WRITES        sequential | parallel | copy (not reactive) sequential
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   RECORDS       how many candidates                         87488

@@ -2,7 +2,7 @@
 // More users than connections: the pool, not the threads, sets the pace (bound: pool / query).
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive                 required
+//   MODE          worker | virtual | virtual-loop | reactive                 required
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   DB_MS         pg_sleep per request                        200
 //   CLIENTS       reactive: the virtual mode's variant, the virtual thread awaits the reactive pool   (none)

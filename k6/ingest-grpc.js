@@ -7,7 +7,7 @@
 // its acknowledgement, the same rows and trends as recruits.js (lib/ingest.js).
 //
 // Parameters (environment):
-//   MODE              worker | virtual                        required
+//   MODE              worker | virtual | virtual-loop         required
 //   DOMAIN            recruits | candidates                   recruits
 //   WRITES            sequential | parallel | copy            sequential
 //   BASE_URL          service root (its host:port is dialled) http://127.0.0.1:8080

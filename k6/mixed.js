@@ -4,7 +4,7 @@
 // loomlab_short_duration: what a long request on the same carriers or loop does to the others.
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive           required
+//   MODE          worker | virtual | virtual-loop | reactive           required
 //   OFFLOAD       reactive only: true runs the CPU work on the worker pool   false
 //   BASE_URL      service root                          http://127.0.0.1:8080
 //   CPU_MS        CPU per (short) request               5

@@ -3,7 +3,7 @@
 // as many requests at once as there are carriers (CPU cores).
 //
 // Parameters (environment):
-//   MODE          worker | virtual                            required
+//   MODE          worker | virtual | virtual-loop             required
 //   LOCK          synchronized | reentrant | native           synchronized
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   PIN_MS        blocking time per request                   50

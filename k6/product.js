@@ -3,7 +3,7 @@
 // at a fixed arrival rate; ids drawn from a seeded PRNG so every run asks for the same products.
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive                    required
+//   MODE          worker | virtual | virtual-loop | reactive                    required
 //   BASE_URL      service root                                   http://127.0.0.1:8080
 //   PEAK_VUS      the stages' peak                               35     (seed C; 350 for 10x)
 //   DURATION      total of the 6 stages, in seconds              42     (SEED_RUN=1: 420, the seed's 7 min)

@@ -3,7 +3,7 @@
 // from a seeded PRNG, so every run writes the same rows. The stream itself: lib/ingest.js.
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive                 required
+//   MODE          worker | virtual | virtual-loop | reactive                 required
 //   WRITES        sequential | parallel | copy (not reactive) sequential
 //   BASE_URL      service root                                http://127.0.0.1:8080
 //   RECORDS       how many recruits                           87488   (seed D)

@@ -2,7 +2,7 @@
 // loads the reference server instead (scripts/reference: Go's net/http, the same endpoint).
 //
 // Parameters (environment):
-//   MODE          worker | virtual | reactive | reference   required (reference: scripts/reference)
+//   MODE          worker | virtual | virtual-loop | reactive | reference   required (reference: scripts/reference)
 //   BASE_URL      service root                          http://127.0.0.1:8080
 //   SLEEP_MS      server-side sleep per request         100
 //   MODEL         closed | open                         closed

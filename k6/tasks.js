@@ -3,7 +3,7 @@
 // peak threads, memory per task) are collected as custom metrics for the report.
 //
 // Parameters (environment):
-//   MODE          worker | virtual                        required
+//   MODE          worker | virtual | virtual-loop         required
 //   BASE_URL      service root                            http://127.0.0.1:8080
 //   COUNT         tasks per request                       100     (seed A1)
 //   TASK_MS       each task's sleep                       1000    (seed A1)

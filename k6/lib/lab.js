@@ -2,7 +2,7 @@
 //
 // Environment (all scripts):
 //   BASE_URL       service root                      default http://127.0.0.1:8080
-//   MODE           worker | virtual | reactive       required; the script's modes are in lib/modes.json
+//   MODE           worker | virtual | virtual-loop | reactive       required; the script's modes are in lib/modes.json
 //   SUMMARY_JSON   where to write k6's raw summary    default: not written
 //   RUN_LABEL      free text printed in the summary  default: script and mode
 //   THINK_MS       pause between iterations (ms)     default 0 (the seeds used none)

@@ -15,6 +15,7 @@ from loomlab.render import render
 COLORS = {
     "worker": "#d9534f",
     "virtual": "#337ab7",
+    "virtual-loop": "#17a2b8",
     "reactive": "#5cb85c",
     "reactive+offload": "#f0ad4e",
     "virtual+rx": "#9b59b6",

@@ -111,11 +111,14 @@ class ReactiveModeTest(unittest.TestCase):
     def test_the_reactive_mode_runs_where_the_workload_has_an_event_loop_form(self):
         for profile in ("smoke", "quick", "seeds"):
             suites = self.suites(profile)
-            self.assertEqual(suite_modes(suites[("sleep", "")], set()), ["worker", "virtual", "reactive"])
+            self.assertEqual(
+                suite_modes(suites[("sleep", "")], set()), ["worker", "virtual", "virtual-loop", "reactive"]
+            )
             # db and product also measure virtual threads awaiting the reactive clients.
             for workload in ("product", "db"):
                 self.assertEqual(
-                    suite_modes(suites[(workload, "")], set()), ["worker", "virtual", "reactive", "virtual+rx"]
+                    suite_modes(suites[(workload, "")], set()),
+                    ["worker", "virtual", "virtual-loop", "reactive", "virtual+rx"],
                 )
         for profile in ("smoke", "rest", "seeds"):
             suites = self.suites(profile)
@@ -126,7 +129,9 @@ class ReactiveModeTest(unittest.TestCase):
                 for load in suites[(workload, "")].loads:
                     writes = load.env["WRITES"]
                     self.assertEqual(
-                        load.columns, ("virtual",) if writes == "copy" else ("worker", "virtual", "reactive"), writes
+                        load.columns,
+                        ("virtual",) if writes == "copy" else ("worker", "virtual", "virtual-loop", "reactive"),
+                        writes,
                     )
             # The gRPC stream runs on threads only.
             for load in suites[("recruits", "gRPC stream")].loads:

@@ -280,8 +280,8 @@ class Workloads(unittest.TestCase):
         self.assertEqual(
             {ld.env["WRITES"]: ld.columns for ld in quick["candidates"].loads},
             {
-                "sequential": ("worker", "virtual", "reactive"),
-                "parallel": ("worker", "virtual", "reactive"),
+                "sequential": ("worker", "virtual", "virtual-loop", "reactive"),
+                "parallel": ("worker", "virtual", "virtual-loop", "reactive"),
                 "copy": ("virtual",),
             },
         )

@@ -126,7 +126,8 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(blocks[0].suite, blocks[1].suite)
         columns = [lane.key for lane in blocks[0].suite.loads[0].lanes]
         self.assertEqual(columns.count("virtual[heap]"), 1)
-        self.assertEqual(columns[3:], [f"{m}[{c}]" for c in ("heap", "q1") for m in ("worker", "virtual", "reactive")])
+        modes = ("worker", "virtual", "virtual-loop", "reactive")
+        self.assertEqual(columns[4:], [f"{m}[{c}]" for c in ("heap", "q1") for m in modes])
 
     def test_what_a_cluster_cannot_run_is_refused_before_anything_is_applied(self):
         with self.assertRaisesRegex(LabError, "native variant has no JVM"):

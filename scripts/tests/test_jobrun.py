@@ -152,8 +152,8 @@ class JobRunTest(unittest.TestCase):
         self.assertEqual(code, 0, log.getvalue())
         text = log.getvalue()
         rounds = [line for line in text.splitlines() if line.startswith("== round")]
-        self.assertEqual(len(rounds), 6)
-        self.assertTrue(rounds[0].endswith("mode worker") and rounds[3].endswith("mode virtual"), rounds)
+        self.assertEqual(len(rounds), 8)
+        self.assertTrue(rounds[0].endswith("mode worker") and rounds[4].endswith("mode virtual"), rounds)
         self.assertIn("answer:", text)
         self.assertTrue((results / "sleep-127.0.0.1-reactive-r2.json").exists())
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

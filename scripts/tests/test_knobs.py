@@ -75,9 +75,9 @@ class KnobColumnsTest(unittest.TestCase):
     def test_the_columns_run_after_their_modes_and_mode_keeps_a_modes_knobs(self):
         (sleep,) = with_reference([self.sleep])
         columns = suite_modes(sleep, set())
-        self.assertEqual(columns[:3], ["worker", "virtual", "reactive"])
+        self.assertEqual(columns[:4], ["worker", "virtual", "virtual-loop", "reactive"])
         self.assertEqual(columns[-1], REFERENCE)
-        self.assertEqual(len(columns), 3 + len(with_settings(sleep.loads[0])) + 1)
+        self.assertEqual(len(columns), 4 + len(with_settings(sleep.loads[0])) + 1)
         kept = suite_lanes(self.sleep, modes_named("virtual"))
         self.assertTrue(all(lane.default == Lane(VIRTUAL) for lane in kept[:-1]), kept)
 
@@ -122,7 +122,15 @@ class BuildColumnsTest(unittest.TestCase):
         a3 = suite.loads[0]
         self.assertEqual(a3.columns[-1], REFERENCE)  # the rounds' order: modes, columns, the reference server
         built = with_settings(a3)
-        self.assertEqual(built, ["worker[build=d509d67]", "virtual[build=d509d67]", "reactive[build=d509d67]"])
+        self.assertEqual(
+            built,
+            [
+                "worker[build=d509d67]",
+                "virtual[build=d509d67]",
+                "virtual-loop[build=d509d67]",
+                "reactive[build=d509d67]",
+            ],
+        )
         self.assertNotIn(f"{REFERENCE}[build=d509d67]", a3.columns)
         self.assertEqual(knob_of(suite, "virtual[build=d509d67]").jar, "/builds/d509d67/quarkus-run.jar")
         self.assertEqual(knob_of(suite, "virtual").jar, "")
@@ -172,7 +180,7 @@ class AotColumnsTest(unittest.TestCase):
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--aot-cache", __file__])
         chosen = columns(args, chosen_suites(args))
         a3 = chosen[0].loads[0]
-        self.assertEqual(with_settings(a3), ["worker[aot]", "virtual[aot]", "reactive[aot]"])
+        self.assertEqual(with_settings(a3), ["worker[aot]", "virtual[aot]", "virtual-loop[aot]", "reactive[aot]"])
         self.assertEqual(knob_of(chosen[0], "virtual[aot]").jvm_flags, (f"-XX:AOTCache={__file__}", "-XX:AOTMode=on"))
         args.aot_cache = "/nonexistent/jvm-aot.aot"
         with self.assertRaisesRegex(LabError, "no such file"):
@@ -189,7 +197,9 @@ class JvmColumnTest(unittest.TestCase):
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", *pod])
         chosen = columns(args, chosen_suites(args))
         a3 = chosen[0].loads[0]
-        self.assertEqual(with_settings(a3), ["worker[heap1g]", "virtual[heap1g]", "reactive[heap1g]"])
+        self.assertEqual(
+            with_settings(a3), ["worker[heap1g]", "virtual[heap1g]", "virtual-loop[heap1g]", "reactive[heap1g]"]
+        )
         self.assertEqual(knob_of(chosen[0], "virtual[heap1g]").jvm_flags, ("-XX:MaxRAM=1g", "-XX:MaxRAMPercentage=75"))
         for bad in ("heap1g=", "=-Xmx1g", "heap 1g=-Xmx1g", "heap1g=Xmx1g", "heap1g=-Xmx1g ; rm"):
             args.jvm_column = [bad]
@@ -296,9 +306,9 @@ class MinimalColumnTest(unittest.TestCase):
             a3 = chosen_suites(args)[0].loads[0]
             return a3.columns
 
-        self.assertEqual(kept("--knobs", "none"), ("worker", "virtual", "reactive"))
+        self.assertEqual(kept("--knobs", "none"), ("worker", "virtual", "virtual-loop", "reactive"))
         carriers = tuple(f"virtual[carriers={n}]" for n in (1, 2 * knobs.CORES) if n != knobs.CORES)
-        self.assertEqual(kept("--knobs", "carriers")[3:], carriers)
+        self.assertEqual(kept("--knobs", "carriers")[4:], carriers)
         self.assertIn("reactive[gc=serial]", kept())
 
     def test_its_figures_come_from_proc(self):

@@ -28,7 +28,7 @@ from loomlab.bench.running.progress import Progress
 from loomlab.bench.running.runner import reference_launch
 from tests.test_rounds import FakeService, settings
 
-RATES = {"worker": 50.0, "virtual": 200.0, "reactive": 180.0, REFERENCE: 400.0}
+RATES = {"worker": 50.0, "virtual": 200.0, "virtual-loop": 190.0, "reactive": 180.0, REFERENCE: 400.0}
 
 
 class Reference(FakeService):
@@ -57,8 +57,8 @@ def runs(rate: float, cpu_s: float, n: int = 5) -> dict:
 class WithReferenceTest(unittest.TestCase):
     def test_only_the_loads_whose_script_it_serves_get_the_column_once(self):
         (suite,) = with_reference(with_reference([sleep_suite()]))
-        self.assertEqual(suite.loads[0].columns, ("worker", "virtual", "reactive", REFERENCE))
-        self.assertEqual(suite.loads[1].columns, ("worker", "virtual"))
+        self.assertEqual(suite.loads[0].columns, ("worker", "virtual", "virtual-loop", "reactive", REFERENCE))
+        self.assertEqual(suite.loads[1].columns, ("worker", "virtual", "virtual-loop"))
         self.assertEqual(suite.loads[0].est_s, {"worker": 9.0, REFERENCE: 9.0})
 
     def test_the_db_twin_gets_it_only_where_a_load_asks(self):
@@ -132,8 +132,8 @@ class RoundsWithReferenceTest(unittest.TestCase):
             )
         results, found, info = all_results[0][None], verdicts[0][None], infos[None]
         measured = [m for m, warmup in calls if not warmup]
-        self.assertEqual(measured[:4], ["worker", "virtual", "reactive", REFERENCE])
-        self.assertEqual(measured[4:8], ["virtual", "reactive", REFERENCE, "worker"])
+        self.assertEqual(measured[:5], ["worker", "virtual", "virtual-loop", "reactive", REFERENCE])
+        self.assertEqual(measured[5:10], ["virtual", "virtual-loop", "reactive", REFERENCE, "worker"])
         self.assertEqual(len(results[REFERENCE]["runs"]), 5)
         assert found is not None
         self.assertEqual(found.winners, ["virtual"])  # the reference's 400 req/s is no mode's

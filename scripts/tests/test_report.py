@@ -57,7 +57,7 @@ class RebuildTest(unittest.TestCase):
     def test_a_rebuilt_report_is_the_one_the_run_wrote(self):
         load = Load("closed 10 users", "k6/sleep.js", "closed", {"VUS": "10"}, lanes=THREADED, est_s=1.0)
         suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
-        rates = {"worker": 50.0, "virtual": 200.0}
+        rates = {"worker": 50.0, "virtual": 200.0, "virtual-loop": 50.0}
 
         def start(suite_, lane, tag, settings_, out, slot=0):
             return Service(lane.key, lambda m, n: rates[m] * (1 + n / 100), [])

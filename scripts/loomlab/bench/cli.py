@@ -92,7 +92,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--mode",
         default="",
-        help="worker, virtual, reactive, reactive+offload (mixed: the CPU work off the event loop) or "
+        help="worker, virtual, virtual-loop, reactive, reactive+offload (mixed: the CPU work off the event loop) or "
         "virtual+rx (virtual threads awaiting the reactive clients), comma-separated (default: every mode "
         "a workload has)",
     )

@@ -1,5 +1,5 @@
 """What the lab compares: a Lane, one column of a report. A lane is an execution model (the service's
-worker, virtual or reactive mode, or the reference server beside it), the clients its requests
+worker, virtual, virtual-loop or reactive mode, or the reference server beside it), the clients its requests
 await, one setting changed from the suite's (a knob: JVM flags, another build, a cgroup, the
 minimal application) and the JDK it runs on where a run compares JDKs. Every driver builds lanes
 once; the column's name (`key`) is what reports, results.json and the command line print, and
@@ -14,7 +14,7 @@ from loomlab import LabError
 
 # The execution models of the service, and the reference server (bench/reporting/reference.py): no mode of
 # the service but a minimal server beside it, a column after the modes.
-WORKER, VIRTUAL, REACTIVE, REFERENCE = "worker", "virtual", "reactive", "reference"
+WORKER, VIRTUAL, VIRTUAL_LOOP, REACTIVE, REFERENCE = "worker", "virtual", "virtual-loop", "reactive", "reference"
 # The clients a lane's requests await, where not its mode's own: RX, a virtual thread awaiting the
 # reactive clients (k6 CLIENTS=reactive); OFFLOAD, the reactive mode with its CPU work moved off the
 # event loop to the worker pool (k6 OFFLOAD=true).
@@ -92,16 +92,23 @@ class Lane:
         """The lane a column's name names, at the edges only (--mode, a Job's MODES, results.json);
         a knob column read back this way has its name but not its setting. A name that is none is
         refused in words (LabError): it comes from a file or a Job's environment, not from the code."""
-        m = re.fullmatch(r"([a-z]+)(?:\+([a-z]+))?(?:\[(.+)\])?", key)
+        m = re.fullmatch(r"([a-z]+(?:-[a-z]+)?)(?:\+([a-z]+))?(?:\[(.+)\])?", key)
         if not m:
             raise LabError(f"not a column's name: {key!r} (a mode, mode+clients or mode[setting], e.g. virtual+rx)")
         return cls(m[1], m[2] or "", m[3] or "")
 
 
 # The service's columns without a setting, in report order.
-MODES = (Lane(WORKER), Lane(VIRTUAL), Lane(REACTIVE), Lane(REACTIVE, OFFLOAD), Lane(VIRTUAL, RX))
+MODES = (
+    Lane(WORKER),
+    Lane(VIRTUAL),
+    Lane(VIRTUAL_LOOP),
+    Lane(REACTIVE),
+    Lane(REACTIVE, OFFLOAD),
+    Lane(VIRTUAL, RX),
+)
 # Their names, as a report's results are keyed.
 MODE_COLUMNS = tuple(lane.key for lane in MODES)
 # The models that hold a thread per request: what the JDBC-only variants compare.
-THREADED = (Lane(WORKER), Lane(VIRTUAL))
+THREADED = (Lane(WORKER), Lane(VIRTUAL), Lane(VIRTUAL_LOOP))
 REFERENCE_LANE = Lane(REFERENCE)

@@ -14,7 +14,12 @@ from ..planning.loads import Load, Scale, Suite, modes_of
 MODES = modes_of("buffers")
 WAIT_MS = 100
 # What binds each mode in an open load (answer.py), and what else every mode shares.
-BOUND_NAMES = {"worker": "worker threads", "virtual": "users / wait", "reactive": "users / wait"}
+BOUND_NAMES = {
+    "worker": "worker threads",
+    "virtual": "users / wait",
+    "virtual-loop": "users / wait",
+    "reactive": "users / wait",
+}
 USES = "CPU and the heap's allocation rate, shared with k6"
 CACHES = ("thread", "pool")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from ..planning.lane import REACTIVE, VIRTUAL, WORKER, Knob, Lane
+from ..planning.lane import REACTIVE, VIRTUAL, VIRTUAL_LOOP, WORKER, Knob, Lane
 from ..planning.loads import Load, Scale, Suite, modes_of, planned_as_modes
 from . import product, sleep
 
@@ -42,12 +42,14 @@ def knobs(pools: bool) -> tuple[Lane, ...]:
     """Every knob column; `pools`: with the worker pool's sizes (the sleep suite's pool of 50 against
     Quarkus' default 200 and A3's 500 users, the size at which its bound is the users')."""
     worker, virtual, reactive = Lane(WORKER), Lane(VIRTUAL), Lane(REACTIVE)
+    # The virtual-loop mode's carriers are the event loops: its one scheduler knob is their number.
+    loop = Lane(VIRTUAL_LOOP)
     sized = tuple(worker.with_setting(f"threads={n}", worker_pool(n)) for n in (200, 500)) if pools else ()
     return (
         *sized,
         *(virtual.with_setting(f"carriers={n}", carriers(n)) for n in (1, 2 * CORES) if n != CORES),
         virtual.with_setting("trackAllThreads=false", Knob(jvm_flags=("-Djdk.trackAllThreads=false",))),
-        *(reactive.with_setting(f"loops={n}", event_loops(n)) for n in (1, CORES) if n != 2 * CORES),
+        *(m.with_setting(f"loops={n}", event_loops(n)) for m in (loop, reactive) for n in (1, CORES) if n != 2 * CORES),
         *(m.with_setting(f"gc={gc}", Knob(jvm_flags=(flag,))) for m in MODES for gc, flag in GCS.items()),
     )
 

@@ -20,6 +20,7 @@ MODES = modes_of("mixed", with_offload=True)
 BOUND_NAMES = {
     "worker": "worker threads, or the cores",
     "virtual": "the cores (users / request time below C*)",
+    "virtual-loop": "the cores, on the event loops that carry it",
     "reactive": "the cores, on the event loops",
     "reactive+offload": "the cores",
 }

@@ -5,23 +5,31 @@ from __future__ import annotations
 from loomlab import labreport as lr
 
 from ..planning.arrivals import Request
-from ..planning.lane import VIRTUAL, Lane
+from ..planning.lane import VIRTUAL, VIRTUAL_LOOP, Lane
 from ..planning.loads import Load, Scale, Suite, open_load
 
 # What binds each mode (answer.py), and what else every mode shares.
-BOUND_NAMES = {"worker": "worker threads", "virtual": "carriers, when a pin holds one"}
+BOUND_NAMES = {
+    "worker": "worker threads",
+    "virtual": "carriers, when a pin holds one",
+    "virtual-loop": "event loops, when a pin holds one",
+}
 USES = "CPU, shared with k6"
 
 
 def pinning_bound(vus: int, ms: int, lock: str):
     """Each user holds its thread ms per request; a pinned virtual thread holds a carrier too, so
-    pins cap the virtual mode at carriers / ms."""
+    pins cap the virtual mode at carriers / ms, and the virtual-loop mode at event loops / ms (its
+    carrier is the event loop that read the request)."""
 
     def bound(lane: Lane, pools: dict):
-        conc = vus if lane.mode == VIRTUAL else min(vus, pools.get("worker.max-threads", vus))
+        virtual = lane.mode in (VIRTUAL, VIRTUAL_LOOP)
+        conc = vus if virtual else min(vus, pools.get("worker.max-threads", vus))
         pins = lock == "native" or (lock == "synchronized" and pools.get("jdk.feature", 25) < 24)
         if lane.mode == VIRTUAL and pins:
             conc = min(conc, pools.get("virtual.carriers", 1))
+        if lane.mode == VIRTUAL_LOOP and pins:
+            conc = min(conc, pools.get("reactive.event-loops", 1))
         return lr.littles_bound(conc, ms / 1000.0)
 
     return bound

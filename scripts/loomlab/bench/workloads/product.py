@@ -28,6 +28,7 @@ WITH_RX = modes_of("product", with_rx=True)
 BOUND_NAMES = {
     "worker": "the fan-out pool and worker threads",
     "virtual": "users / E[max]",
+    "virtual-loop": "users / E[max]",
     "reactive": "users / E[max]",
     "virtual+rx": "users / E[max]",
 }

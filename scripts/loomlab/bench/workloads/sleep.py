@@ -19,7 +19,12 @@ WORKER_THREADS = 50
 FIRST_ANSWER = "/api/virtual/sleep?ms=0"
 MODES = modes_of("sleep")
 # What binds each mode in a closed load (answer.py), and what else every mode shares.
-BOUND_NAMES = {"worker": "worker threads", "virtual": "users / sleep", "reactive": "users / sleep"}
+BOUND_NAMES = {
+    "worker": "worker threads",
+    "virtual": "users / sleep",
+    "virtual-loop": "users / sleep",
+    "reactive": "users / sleep",
+}
 USES = "CPU, shared with k6"
 
 
@@ -91,6 +96,7 @@ def suites(scale: Scale) -> list[Suite]:
                     est_s={
                         "worker": requests / 500 + 1,
                         "virtual": requests / 4000 + 1,
+                        "virtual-loop": requests / 4000 + 1,
                         "reactive": requests / 4000 + 1,
                     },
                 ),

@@ -75,6 +75,7 @@ def tasks_load(count: str, ms: str, smoke: bool, seed: dict, lanes: tuple[Lane, 
         est_s={
             "worker": iterations * int(ms) / 100 + 1,
             "virtual": iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1,
+            "virtual-loop": iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1,
         },
         warmup_est_s=int(ms) / 1000 + 1,
         request=tasks_request,
