@@ -53,6 +53,10 @@ def bodies_to_send(at_once: int) -> list[Body]:
              at_once=10),
         Body("cost", "same, reactive (checked on the event loop)", lambda: bodies.violation_per_element({}), busy,
              mode="reactive", at_once=10),
+        Body("cost", "same, virtual-loop (read and checked on its event loop)",
+             lambda: bodies.violation_per_element({}), busy, mode="virtual-loop", at_once=10),
+        Body("cost", "embedding of 1.7M numbers, virtual-loop", bodies.embedding_bomb, busy, mode="virtual-loop",
+             at_once=at_once),
         Body("cost", "1,000 records x 50 skills of two violations", lambda: bodies.violation_per_element(
             {"level": 0}), busy, at_once=10),
         Body("bounds", "100,000 levels of nesting", bodies.deep_nesting, refused),
@@ -61,6 +65,7 @@ def bodies_to_send(at_once: int) -> list[Body]:
         Body("one meaning", "half a surrogate pair", bodies.lone_surrogate, refused),
         Body("one meaning", "a time as the number 1e64", bodies.time_as_number, refused),
         Body("one meaning", "U+0000 in a text", bodies.nul_in_text, refused, mode="virtual"),
+        Body("one meaning", "a key given twice, virtual-loop", bodies.key_twice, refused, mode="virtual-loop"),
     ]  # fmt: skip
 
 
@@ -78,14 +83,19 @@ def send_body(base: str, case: Body) -> Row:
 
 
 def grpc_rows(base: str, gib: int) -> list[Row]:
-    """A gzip bomb over gRPC, and its frame again flagged compressed without an encoding."""
+    """A gzip bomb over gRPC (its chunks on virtual threads, and on the loop's), and its frame again
+    flagged compressed without an encoding."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         frame = bodies.gzip_frame(Path(tmp), gib)
         request = f"{frame.stat().st_size:,} bytes, {gib} GiB inflated"
-        for name, encoding, good in (("gzip bomb", "gzip", {"12"}), ("compressed flag, no encoding", None, None)):
+        for name, mode, encoding, good in (
+            ("gzip bomb", "virtual", "gzip", {"12"}),
+            ("gzip bomb, virtual-loop", "virtual-loop", "gzip", {"12"}),
+            ("compressed flag, no encoding", "virtual", None, None),
+        ):
             with Watch(base) as watch:
-                status, took = grpc_status(base, frame, encoding)
+                status, took = grpc_status(base, frame, encoding, mode)
             ok = (status in good if good else status != "0") and watch.cost.records_after == watch.cost.records_before
             rows.append(Row("grpc", name, request, f"grpc-status {status}", took, watch.cost, ok))
     return rows

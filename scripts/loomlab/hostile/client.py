@@ -53,9 +53,9 @@ def is_loom_lab(base: str) -> bool:
         return False
 
 
-def grpc_status(base: str, frame: Path, encoding: str | None) -> tuple[str, float]:
+def grpc_status(base: str, frame: Path, encoding: str | None, mode: str) -> tuple[str, float]:
     """The grpc-status curl saw (or its exit when the stream was reset), and the seconds it took."""
-    headers = ["-H", "content-type: application/grpc", "-H", "te: trailers", "-H", "loomlab-mode: virtual"]
+    headers = ["-H", "content-type: application/grpc", "-H", "te: trailers", "-H", f"loomlab-mode: {mode}"]
     if encoding:
         headers += ["-H", f"grpc-encoding: {encoding}"]
     start = time.monotonic()

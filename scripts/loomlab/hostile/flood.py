@@ -73,6 +73,7 @@ def floods(empty_skills: Callable[[], bytes]) -> list[Flood]:
     return [
         Flood("worker sleep flooded", "/api/worker/sleep?ms=100", None, 64),
         Flood("virtual sleep flooded", "/api/virtual/sleep?ms=100", None, 64),
+        Flood("virtual-loop sleep flooded", "/api/virtual-loop/sleep?ms=100", None, 64),
         Flood("reactive sleep flooded", "/api/reactive/sleep?ms=100", None, 64),
         Flood("reactive batch of 50,000 violations flooded", "/api/reactive/recruits/batch", empty_skills, 8),
     ]
