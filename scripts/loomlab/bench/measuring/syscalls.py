@@ -35,9 +35,16 @@ ACK_S = 10.0
 _refused: list[str] = []  # why counting was refused, said once a bench
 
 
-def events(roots: tuple[Path, ...] = TRACING) -> dict[str, str]:
-    """Each tracepoint the kernel has, to the figure it counts for; {} without tracefs."""
+def events(roots: tuple[Path, ...] = TRACING, perf: str | None = None) -> dict[str, str]:
+    """Each tracepoint the kernel has, to the figure it counts for; {} without tracefs. A machine that
+    has not mounted tracefs yet gets it from perf, which mounts it when first asked for a tracepoint
+    (seen on a fresh machine: the first cost run had no figures, a second one after `perf stat` had)."""
     root = next((r for r in roots if (r / "raw_syscalls").is_dir()), None)
+    if root is None and perf:
+        subprocess.run(
+            [perf, "stat", "-e", "raw_syscalls:sys_enter", "true"], capture_output=True, timeout=ACK_S, check=False
+        )
+        root = next((r for r in roots if (r / "raw_syscalls").is_dir()), None)
     if root is None:
         return {}
     return {e: g for g, names in GROUPS.items() for e in names if (root / Path(*e.split(":"))).is_dir()}
@@ -123,7 +130,7 @@ def start(pid: int, out: Path) -> Counter | None:
     """A Counter of `pid`'s system calls, counting from now (perf's `enable` answered), into `out`;
     None where perf or the kernel's tracepoints are missing or perf was refused (said once)."""
     perf = shutil.which("perf")
-    named = events()
+    named = events(perf=perf)
     if not perf or not named:
         _refuse("no perf (Debian: linux-perf) or no tracefs: no system calls per request")
         return None
