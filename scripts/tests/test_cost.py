@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import tempfile
 import unittest
 from pathlib import Path
 
 from loomlab import ROOT
+from loomlab import labreport as lr
+from loomlab.bench.deciding.verdict import paired
 from loomlab.bench.reporting import report
-from tests.markdown import cells
+from tests.markdown import block, cells
 
 DOCS = ROOT / "docs" / "results"
 EVEN, BURSTS = "(0.8x the worker bound) (local JVM)", "every 100 ms (local JVM)"
@@ -135,3 +138,23 @@ class NativeTransportPageTest(unittest.TestCase):
             self.assertEqual([cpu_even, cpu_bursts], [knob["e"][column][3], knob["b"][column][3]], column)
             self.assertEqual(syscalls, f"{calls[mode][7]} -> {calls[column][7]}", column)
             self.assertEqual(futex, f"{calls[mode][9]} -> {calls[column][9]}", column)
+
+
+class VirtualLoopPageTest(unittest.TestCase):
+    """docs/results/2026-12-05-virtual-loop-cost.md: its cost table is its record's, each CPU figure the column's median and
+    each ratio the rounds' paired ratio with its interval, as the verdict computes them."""
+
+    NAME = "2026-12-05-virtual-loop-cost"
+
+    def test_the_cost_table_is_the_records(self):
+        sections = json.loads((DOCS / self.NAME / "results.json").read_text())["sections"]
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop cost")
+        self.assertEqual(len(page), len(sections))
+        for row, section in zip(page, sections, strict=True):
+            runs = {m: r["runs"] for m, r in section["results"].items()}
+            medians = [lr.aggregate(runs[m])["cpu_ms_per_req"].median for m in ("virtual", "virtual-loop")]
+            medians += [lr.aggregate(runs[m])["cpu_ms_per_req"].median for m in ("reactive", "reference")]
+            self.assertEqual(row[1:5], [f"{v:.3f} ms" for v in medians], row[0])
+            ratios = [paired(runs["virtual-loop"], runs[m], "cpu_ms_per_req") for m in ("virtual", "reactive")]
+            ratios.append(paired(runs["virtual-loop"], runs["reference"], "cpu_ms_per_req"))
+            self.assertEqual(row[5:], ratios, row[0])
