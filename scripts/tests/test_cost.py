@@ -141,14 +141,22 @@ class NativeTransportPageTest(unittest.TestCase):
 
 
 class VirtualLoopPageTest(unittest.TestCase):
-    """docs/results/2026-12-05-virtual-loop-cost.md: its cost table is its record's, each CPU figure the column's median and
-    each ratio the rounds' paired ratio with its interval, as the verdict computes them."""
+    """docs/results/2026-12-05-virtual-loop-cost.md: its two cost tables are their records', each CPU
+    figure the column's median and each ratio the rounds' paired ratio with its interval, as the
+    verdict computes them."""
 
     NAME = "2026-12-05-virtual-loop-cost"
 
-    def test_the_cost_table_is_the_records(self):
-        sections = json.loads((DOCS / self.NAME / "results.json").read_text())["sections"]
-        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop cost")
+    def test_the_cost_tables_are_the_records(self):
+        for table, record in (
+            ("virtual-loop cost", self.NAME),
+            ("virtual-loop socket", "2026-12-05-virtual-loop-socket"),
+        ):
+            self.assert_table_is_record(table, record)
+
+    def assert_table_is_record(self, table: str, record: str):
+        sections = json.loads((DOCS / record / "results.json").read_text())["sections"]
+        page = block((DOCS / f"{self.NAME}.md").read_text(), table)
         self.assertEqual(len(page), len(sections))
         for row, section in zip(page, sections, strict=True):
             runs = {m: r["runs"] for m, r in section["results"].items()}
