@@ -166,3 +166,13 @@ class VirtualLoopPageTest(unittest.TestCase):
             ratios = [paired(runs["virtual-loop"], runs[m], "cpu_ms_per_req") for m in ("virtual", "reactive")]
             ratios.append(paired(runs["virtual-loop"], runs["reference"], "cpu_ms_per_req"))
             self.assertEqual(row[5:], ratios, row[0])
+
+    def test_the_a3_table_is_its_record(self):
+        results = json.loads((DOCS / "2026-12-05-virtual-loop-a3" / "results.json").read_text())["sections"][0]
+        runs = {m: r["runs"] for m, r in results["results"].items()}
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop a3")
+        self.assertEqual([row[0] for row in page], ["virtual", "virtual-loop", "reactive"])
+        for mode, rate, of_rate, of_cpu in page:
+            self.assertEqual(rate, f"{lr.aggregate(runs[mode])['throughput'].median:,.0f}", mode)
+            self.assertEqual(of_rate, paired(runs[mode], runs["reference"], "throughput"), mode)
+            self.assertEqual(of_cpu, paired(runs[mode], runs["reference"], "cpu_ms_per_req"), mode)
