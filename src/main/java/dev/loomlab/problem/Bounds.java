@@ -34,7 +34,8 @@ public final class Bounds {
     }
     List<String> names = new ArrayList<>();
     for (E e : accepted) {
-      String name = e.name().toLowerCase(Locale.ROOT);
+      // The name a client writes: lower case, words joined by '-' (virtual-loop, as Mode#id).
+      String name = e.name().toLowerCase(Locale.ROOT).replace('_', '-');
       if (name.equals(value)) {
         return e;
       }
