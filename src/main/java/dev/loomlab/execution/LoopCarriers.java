@@ -2,6 +2,7 @@ package dev.loomlab.execution;
 
 import dev.loomlab.execution.WaitBudget.Queue;
 import dev.loomlab.problem.ProblemException;
+import io.netty.channel.EventLoop;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -35,7 +36,7 @@ public class LoopCarriers {
   private static final Builder BUILDER = Builder.find();
 
   private final WaitBudgets budgets;
-  private final Map<Key, ThreadFactory> factories = new ConcurrentHashMap<>();
+  private final Map<EventLoop, Loop> loops = new ConcurrentHashMap<>();
 
   LoopCarriers(WaitBudgets budgets) {
     this.budgets = budgets;
@@ -69,7 +70,7 @@ public class LoopCarriers {
                     }
                     context.runOnContext(v -> emitter.complete(result));
                   };
-              requestThreads(context).newThread(run).start();
+              threadsOf(context).requests.newThread(run).start();
             });
   }
 
@@ -78,7 +79,7 @@ public class LoopCarriers {
    * stream's chunk, which does not come through Quarkus REST).
    */
   public void execute(Context context, Runnable work) {
-    requestThreads(requireLoop(context)).newThread(work).start();
+    threadsOf(requireLoop(context)).requests.newThread(work).start();
   }
 
   /**
@@ -91,22 +92,16 @@ public class LoopCarriers {
       throw new IllegalStateException(
           name + ": not on a virtual thread carried by an event loop (the virtual-loop mode)");
     }
-    return carried.owner.factory(carried.loop, String.join("-", name, Mode.VIRTUAL_LOOP.id(), ""));
+    return carried.loop.fanOut(name);
   }
 
-  /** Request threads, named after the loop that carries them: {@code <loop>-virtual-N}. */
-  private ThreadFactory requestThreads(ContextInternal context) {
-    String loop = Context.isOnEventLoopThread() ? Thread.currentThread().getName() : "loop";
-    return factory(context.nettyEventLoop(), String.join("-", loop, "virtual", ""));
-  }
-
-  private ThreadFactory factory(Executor loop, String prefix) {
-    return factories.computeIfAbsent(
-        new Key(loop, prefix),
-        key -> {
-          ThreadFactory threads = BUILDER.carriedBy(loop).name(prefix, 0).factory();
-          return work -> threads.newThread(new Carried(this, loop, work));
-        });
+  /**
+   * The threads of the event loop of {@code context}: built on its first request, then looked up.
+   */
+  private Loop threadsOf(ContextInternal context) {
+    EventLoop loop = context.nettyEventLoop();
+    Loop threads = loops.get(loop);
+    return threads != null ? threads : loops.computeIfAbsent(loop, Loop::new);
   }
 
   private static ContextInternal eventLoop() {
@@ -125,11 +120,40 @@ public class LoopCarriers {
     return (ContextInternal) context;
   }
 
-  /** One factory per event loop and thread name. */
-  private record Key(Executor loop, String prefix) {}
+  /**
+   * The thread factories of one event loop, each built once: its requests' ({@code
+   * <loop>-virtual-N}) and one per fan-out name ({@code name-virtual-loop-N}; the names are the
+   * workloads' constants, so the map stays small).
+   */
+  private static final class Loop {
+
+    private final Executor loop;
+    private final ThreadFactory requests;
+    private final Map<String, ThreadFactory> fanOuts = new ConcurrentHashMap<>();
+
+    Loop(EventLoop loop) {
+      this.loop = loop;
+      // Built by the loop's first request, which runs on the loop itself; "loop" if it did not.
+      String name = loop.inEventLoop() ? Thread.currentThread().getName() : "loop";
+      this.requests = factory(String.join("-", name, "virtual", ""));
+    }
+
+    ThreadFactory fanOut(String name) {
+      ThreadFactory threads = fanOuts.get(name);
+      return threads != null
+          ? threads
+          : fanOuts.computeIfAbsent(
+              name, n -> factory(String.join("-", n, Mode.VIRTUAL_LOOP.id(), "")));
+    }
+
+    private ThreadFactory factory(String prefix) {
+      ThreadFactory threads = BUILDER.carriedBy(loop).name(prefix, 0).factory();
+      return work -> threads.newThread(new Carried(this, work));
+    }
+  }
 
   /** A task of a loop-carried virtual thread, which knows its loop (for {@link #sameLoop}). */
-  private record Carried(LoopCarriers owner, Executor loop, Runnable work) implements Runnable {
+  private record Carried(Loop loop, Runnable work) implements Runnable {
 
     static final ThreadLocal<Carried> CURRENT = new ThreadLocal<>();
 
