@@ -1,8 +1,8 @@
 package dev.loomlab.execution;
 
+import dev.loomlab.problem.EnumNames;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -29,14 +29,14 @@ public enum Mode {
   public static final Set<Mode> ON_THREADS =
       Collections.unmodifiableSet(EnumSet.of(WORKER, VIRTUAL, VIRTUAL_LOOP));
 
-  private final String id = name().toLowerCase(Locale.ROOT).replace('_', '-');
+  private final String id = EnumNames.of(this);
 
   /** Whether a request of this mode runs on a virtual thread (its carriers the JDK's or a loop). */
   public boolean isVirtual() {
     return this == VIRTUAL || this == VIRTUAL_LOOP;
   }
 
-  /** The lower-case name used in paths, JSON and metric tags. */
+  /** The name used in paths, JSON and metric tags, as {@link EnumNames} spells it. */
   public String id() {
     return id;
   }

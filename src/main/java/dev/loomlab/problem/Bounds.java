@@ -2,7 +2,6 @@ package dev.loomlab.problem;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -24,8 +23,9 @@ public final class Bounds {
   }
 
   /**
-   * The constant of {@code accepted} whose lower-case name is {@code value}; {@code absent} when
-   * there is no value and that is allowed (non-null), else 400 naming {@code field} and the names.
+   * The constant of {@code accepted} whose name as a client writes it ({@link EnumNames}) is {@code
+   * value}; {@code absent} when there is no value and that is allowed (non-null), else 400 naming
+   * {@code field} and the names.
    */
   public static <E extends Enum<E>> E oneOf(
       String what, String field, String value, E absent, Set<E> accepted) {
@@ -34,8 +34,7 @@ public final class Bounds {
     }
     List<String> names = new ArrayList<>();
     for (E e : accepted) {
-      // The name a client writes: lower case, words joined by '-' (virtual-loop, as Mode#id).
-      String name = e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+      String name = EnumNames.of(e);
       if (name.equals(value)) {
         return e;
       }
