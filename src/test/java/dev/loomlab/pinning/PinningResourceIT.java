@@ -3,6 +3,7 @@ package dev.loomlab.pinning;
 import io.quarkus.test.junit.DisabledOnIntegrationTest;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
 
 /**
  * The pinning suite against the packaged application. The application runs in its own process here,
@@ -30,6 +31,16 @@ class PinningResourceIT extends PinningResourceTest {
       forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
   void aNativePinInTheVirtualLoopModeHoldsItsEventLoopAndIsCounted() throws InterruptedException {
     super.aNativePinInTheVirtualLoopModeHoldsItsEventLoopAndIsCounted();
+  }
+
+  @Override
+  @Test
+  // An override keeps none of its parent's annotations: the JDK condition is stated again.
+  @EnabledForJreRange(maxVersion = 23)
+  @DisabledOnIntegrationTest(
+      forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
+  void synchronizedInTheVirtualLoopModePinsItsEventLoopBeforeJdk24() throws InterruptedException {
+    super.synchronizedInTheVirtualLoopModePinsItsEventLoopBeforeJdk24();
   }
 
   @Override

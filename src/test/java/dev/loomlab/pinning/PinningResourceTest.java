@@ -65,6 +65,14 @@ class PinningResourceTest {
   }
 
   @Test
+  @ShouldPin
+  @EnabledForJreRange(maxVersion = 23) // monitors pin until JEP 491
+  void synchronizedInTheVirtualLoopModePinsItsEventLoopBeforeJdk24() throws InterruptedException {
+    // JDK 21's warning for this mode: a monitor held across a wait keeps the loop's OS thread.
+    assertPinnedBySite("virtual-loop", "synchronized", "dev.loomlab.pinning.PinningService.sleep");
+  }
+
+  @Test
   @EnabledForJreRange(maxVersion = 21)
   void nativeUpcallIsAProblemBeforeFfm() {
     given()
