@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -78,7 +80,9 @@ func TestOpenRunInBurstsArrivesInGroups(t *testing.T) {
 	}
 	groups := map[int64]int{}
 	for _, at := range sent {
-		groups[int64(at.Sub(first)/p.burstPeriod)]++
+		// The nearest period's start: a burst stamped a little before the first arrival's offset
+		// still counts as its own.
+		groups[int64((at.Sub(first)+p.burstPeriod/2)/p.burstPeriod)]++
 	}
 	if len(groups) != 4 {
 		t.Fatalf("arrivals fell in %d periods, want 4: %v", len(groups), groups)
@@ -106,6 +110,87 @@ func TestAnOpenRunSendsItsLastArrivalLateButNothingMore(t *testing.T) {
 		}
 		if _, stop := pacer.Pace(late, 6000); !stop {
 			t.Errorf("%s: the pacer went past the plan's 6,000", arrivals)
+		}
+	}
+}
+
+// A paced run keeps one connection per -connections, each with one request in flight at most, each
+// sending its next a period after its last, or when its answer came if that is later; every
+// planned request goes out.
+func TestPacedRunSendsAPeriodApartOnEachOfItsConnections(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		answerIn   time.Duration
+		atLeastGap time.Duration
+	}{
+		{"answers within the period", 0, 50 * time.Millisecond},                            // the period (100 ms), halved: the wire's jitter
+		{"answers slower than the period", 150 * time.Millisecond, 140 * time.Millisecond}, // the answer sets the pace
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			arrived := map[string][]time.Time{}
+			inFlight := map[string]int{}
+			most := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				arrived[r.RemoteAddr] = append(arrived[r.RemoteAddr], time.Now())
+				inFlight[r.RemoteAddr]++
+				most = max(most, inFlight[r.RemoteAddr])
+				mu.Unlock()
+				time.Sleep(c.answerIn)
+				mu.Lock()
+				inFlight[r.RemoteAddr]--
+				mu.Unlock()
+			}))
+			t.Cleanup(srv.Close)
+			// 4 connections at 40 a second: each sends every 100 ms, 5 requests each.
+			p := plan{model: "open", rate: 40, duration: 500 * time.Millisecond, maxWorkers: 10, timeout: time.Minute, arrivals: paced, connections: 4}
+			if err := p.validate(); err != nil {
+				t.Fatal(err)
+			}
+			got := run(p, srv.URL)
+			if got.Requests != 20 || got.Dropped != 0 || got.Failed != 0 {
+				t.Fatalf("requests %d, dropped %d, failed %d; want 20, 0, 0", got.Requests, got.Dropped, got.Failed)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(arrived) != 4 || most != 1 || got.Connections != 4 {
+				t.Fatalf("%d connections (%d opened), at most %d in flight on one; want 4 and 1", len(arrived), got.Connections, most)
+			}
+			for conn, at := range arrived {
+				if len(at) != 5 {
+					t.Errorf("%s: %d requests, want 5", conn, len(at))
+				}
+				for i := 1; i < len(at); i++ {
+					if gap := at[i].Sub(at[i-1]); gap < c.atLeastGap {
+						t.Errorf("%s: request %d came %s after the last, want %s or more", conn, i, gap, c.atLeastGap)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestPacedIsPlannedForAnOpenRunOfKeptAliveConnections(t *testing.T) {
+	good := plan{model: "open", rate: 1500, duration: time.Second, maxWorkers: 2000, timeout: time.Minute, arrivals: paced, connections: 150}
+	if err := good.validate(); err != nil {
+		t.Fatalf("150 connections at 1,500 a second refused: %v", err)
+	}
+	if period := pacedPeriod(good.rate, good.connections); period != 100*time.Millisecond {
+		t.Errorf("period %s, want 100ms", period)
+	}
+	if got := shares(10, 4); got[0] != 3 || got[1] != 3 || got[2] != 2 || got[3] != 2 {
+		t.Errorf("10 among 4: %v, want [3 3 2 2]", got)
+	}
+	none, tooMany, fresh, closed, stray := good, good, good, good, good
+	none.connections = 0
+	tooMany.connections = 1501 // more connections than requests
+	fresh.newConnections = true
+	closed.model, closed.users, closed.iterations = "closed", 1, 1
+	stray.arrivals = uniform
+	for name, p := range map[string]plan{"no connection": none, "a connection without a request": tooMany, "new connections": fresh, "closed": closed, "-connections without paced": stray} {
+		if p.validate() == nil {
+			t.Errorf("%s: accepted", name)
 		}
 	}
 }

@@ -13,7 +13,8 @@
 //	open    -rate R -duration D      R arrivals a second for D, answered or not, up to -max-workers in
 //	                                 flight; arrivals vegeta could not send for want of a worker are
 //	                                 counted as dropped, as k6's dropped_iterations are; -arrivals
-//	                                 bursts sends the same rate in bursts (arrivals.go)
+//	                                 bursts sends the same rate in bursts, -arrivals paced
+//	                                 -connections N over N connections each at rate / N (arrivals.go)
 //
 // Every request comes from -targets, a file in vegeta's JSON target format (one per line: method,
 // url, base64 body, header), taken in turn. With -bodies, each line of that file is the body of one
@@ -42,6 +43,8 @@ import (
 	"log"
 	"math"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -61,10 +64,11 @@ type plan struct {
 	duration   time.Duration
 	maxWorkers uint64
 	timeout    time.Duration
-	// open: how arrivals are spread (arrivals.go: uniform, the default when empty, or bursts) and
-	// the time between bursts
+	// open: how arrivals are spread (arrivals.go: uniform, the default when empty, bursts or paced),
+	// the time between bursts, and a paced run's connections
 	arrivals    string
 	burstPeriod time.Duration
+	connections uint64
 	// A new connection per request: kube-proxy spreads connections, not requests, so kept-alive
 	// connections stay on the pods they first reached and a new pod would get none of the load.
 	newConnections bool
@@ -92,10 +96,18 @@ func (p plan) validate() error {
 		return errors.New("closed: -users, and one of -iterations and -duration, must be positive")
 	case p.model == "open" && (p.rate == 0 || p.duration <= 0 || p.maxWorkers == 0):
 		return errors.New("open: -rate, -duration and -max-workers must be positive")
-	case p.arrivals != "" && p.arrivals != uniform && p.arrivals != bursts:
-		return fmt.Errorf("-arrivals must be %s or %s, got %q", uniform, bursts, p.arrivals)
+	case p.arrivals != "" && p.arrivals != uniform && p.arrivals != bursts && p.arrivals != paced:
+		return fmt.Errorf("-arrivals must be %s, %s or %s, got %q", uniform, bursts, paced, p.arrivals)
 	case p.arrivals == bursts && (p.model != "open" || burstSize(p.rate, p.burstPeriod) == 0):
 		return errors.New("-arrivals bursts: an open run whose -rate x -burst-period is one arrival or more")
+	case p.arrivals == paced && (p.model != "open" || p.connections == 0 || p.connections > p.planned()):
+		return errors.New("-arrivals paced: an open run of -connections 1 or more, each sending one request at least")
+	case p.arrivals == paced && p.connections > p.maxWorkers:
+		return fmt.Errorf("-arrivals paced: -connections %d over -max-workers %d", p.connections, p.maxWorkers)
+	case p.arrivals == paced && p.newConnections:
+		return errors.New("-arrivals paced keeps its connections alive: not with -new-connections")
+	case p.arrivals != paced && p.connections != 0:
+		return errors.New("-connections goes with -arrivals paced")
 	case p.model != "closed" && p.model != "open":
 		return fmt.Errorf("-model must be closed or open, got %q", p.model)
 	case p.planned() > maxPlanned:
@@ -118,6 +130,9 @@ func (p plan) pacing() (vegeta.Pacer, time.Duration, uint64, func(*vegeta.Result
 		// exactly users x iterations requests (none of them an error of the driver's own), or at
 		// the end of its duration.
 		return countPacer{total: p.planned()}, p.duration, p.users, nil
+	case p.arrivals == paced:
+		// One connection's pacer; attack caps each at its share of the plan.
+		return connectionPacer{pacedPeriod(p.rate, p.connections)}, pacedStretch * p.duration, p.connections, nil
 	case p.arrivals == bursts:
 		pacer := burstPacer{size: burstSize(p.rate, p.burstPeriod), period: p.burstPeriod}
 		return capped{pacer, p.planned()}, p.duration + lateGrace, p.maxWorkers, nil
@@ -127,8 +142,10 @@ func (p plan) pacing() (vegeta.Pacer, time.Duration, uint64, func(*vegeta.Result
 	}
 }
 
-// attack runs the plan over the targeter's requests and hands every result to each sink in turn.
-func attack(p plan, tr vegeta.Targeter, sinks ...func(*vegeta.Result)) {
+// attack runs the plan over the targeter's requests and hands every result to each sink in turn: one
+// attacker, or for a paced run one a connection, each its single worker on its single connection. It
+// returns the connections the run opened.
+func attack(p plan, tr vegeta.Targeter, sinks ...func(*vegeta.Result)) uint64 {
 	pacer, du, workers, heard := p.pacing()
 	if heard != nil {
 		sinks = append(sinks, heard)
@@ -141,26 +158,54 @@ func attack(p plan, tr vegeta.Targeter, sinks ...func(*vegeta.Result)) {
 	} else if len(p.expect) > 0 {
 		body = 4096
 	}
+	var dials atomic.Uint64
+	client := func() func(*vegeta.Attacker) { return vegeta.Client(countingClient(p.newConnections, &dials)) }
 	opts := []func(*vegeta.Attacker){
-		vegeta.Timeout(p.timeout), vegeta.KeepAlive(!p.newConnections), vegeta.MaxBody(body),
-		vegeta.MaxWorkers(workers), vegeta.Connections(int(workers)),
+		vegeta.Timeout(p.timeout), vegeta.MaxBody(body), vegeta.MaxWorkers(workers), vegeta.Connections(int(workers)),
 	}
 	if p.model == "closed" {
 		// Every user's worker from the start; an open run adds workers as its arrivals need them.
 		opts = append(opts, vegeta.Workers(workers))
 	}
-	attacker := vegeta.NewAttacker(opts...)
-	answered := 0
-	for res := range attacker.Attack(tr, pacer, du, "loadgen") {
-		for _, sink := range sinks {
-			sink(res)
-		}
-		// A run bounded by time has no count planned: it ends when it has as many answers as a
-		// run keeps (the summary counts those past it as overflow, a failed run).
-		if answered++; answered == maxPlanned {
-			attacker.Stop()
-		}
+	type lane struct {
+		attacker *vegeta.Attacker
+		pacer    vegeta.Pacer
 	}
+	var lanes []lane
+	if p.arrivals == paced {
+		one := append(opts, vegeta.Workers(1), vegeta.MaxWorkers(1), vegeta.Connections(1), vegeta.MaxConnections(1))
+		for _, share := range shares(p.planned(), p.connections) {
+			lanes = append(lanes, lane{vegeta.NewAttacker(append([]func(*vegeta.Attacker){client()}, one...)...), capped{pacer, share}})
+		}
+	} else {
+		lanes = append(lanes, lane{vegeta.NewAttacker(append([]func(*vegeta.Attacker){client()}, opts...)...), pacer})
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	answered := 0
+	for _, l := range lanes {
+		results := l.attacker.Attack(tr, l.pacer, du, "loadgen")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for res := range results {
+				mu.Lock()
+				for _, sink := range sinks {
+					sink(res)
+				}
+				// A run bounded by time has no count planned: it ends when it has as many answers
+				// as a run keeps (the summary counts those past it as overflow, a failed run).
+				if answered++; answered == maxPlanned {
+					for _, other := range lanes {
+						other.attacker.Stop()
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return dials.Load()
 }
 
 // lateGrace is how long past its duration an open run may still send its planned arrivals: the last
@@ -208,7 +253,8 @@ func main() {
 	flag.Uint64Var(&p.rate, "rate", 0, "open: arrivals per second")
 	flag.DurationVar(&p.duration, "duration", 0, "open: how long arrivals go on; closed: how long users send (instead of -iterations)")
 	flag.Uint64Var(&p.maxWorkers, "max-workers", 2000, "open: most requests in flight")
-	flag.StringVar(&p.arrivals, "arrivals", uniform, "open: uniform (evenly spaced) | bursts (rate x -burst-period at once, every period)")
+	flag.StringVar(&p.arrivals, "arrivals", uniform, "open: uniform (evenly spaced) | bursts (rate x -burst-period at once, every period) | paced (-connections N, each its next request rate/N after its last)")
+	flag.Uint64Var(&p.connections, "connections", 0, "open, -arrivals paced: the kept-alive connections, each sending at -rate / N")
 	flag.DurationVar(&p.burstPeriod, "burst-period", 100*time.Millisecond, "open, -arrivals bursts: the time between bursts")
 	flag.DurationVar(&p.timeout, "timeout", 60*time.Second, "a request's timeout")
 	flag.BoolVar(&p.newConnections, "new-connections", false, "a new connection per request (as many distinct clients), not kept alive")
@@ -300,7 +346,7 @@ func main() {
 		}()
 		sinks = append(sinks, sink)
 	}
-	attack(p, tr, sinks...)
+	s.connections = attack(p, tr, sinks...)
 	if err := writeJSON(summaryPath, s.close()); err != nil {
 		log.Fatal(err)
 	}

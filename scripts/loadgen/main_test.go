@@ -31,7 +31,7 @@ func server(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 func run(p plan, url string) Summary {
 	s := newSummary(p)
-	attack(p, vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: url}), s.add)
+	s.connections = attack(p, vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: url}), s.add)
 	return s.close()
 }
 
@@ -188,13 +188,17 @@ func TestNewConnectionsOpenOnePerRequest(t *testing.T) {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	p := plan{model: "closed", users: 2, iterations: 10, timeout: time.Minute}
-	run(p, srv.URL)
+	keptRun := run(p, srv.URL)
 	kept := conns.Swap(0)
 	p.newConnections = true
-	run(p, srv.URL)
+	freshRun := run(p, srv.URL)
 	// Kept alive, the 2 users reuse theirs (a user may open another while its last one is still
 	// being returned to the pool: a few, never one a request).
 	if fresh := conns.Load(); kept >= 10 || fresh != 20 {
 		t.Fatalf("connections: %d kept alive (want a few, under 10), %d new (want 20)", kept, fresh)
+	}
+	// The summary's count is the server's.
+	if keptRun.Connections != uint64(kept) || freshRun.Connections != 20 {
+		t.Errorf("summaries: %d and %d connections, the server saw %d and 20", keptRun.Connections, freshRun.Connections, kept)
 	}
 }

@@ -27,6 +27,8 @@ type summary struct {
 	codes     map[string]int // a gRPC stream's status codes (vegeta counts the HTTP ones)
 	errors    []string       // and its errors
 	vegeta    vegeta.Metrics
+	// the connections the run opened (attack's count; none kept for merged runners' results)
+	connections uint64
 }
 
 // Summary is what the driver writes: milliseconds and seconds, as the lab's reports print them.
@@ -40,6 +42,7 @@ type Summary struct {
 	ErrorRate     float64          `json:"error_rate"`
 	ChecksFailed  uint64           `json:"checks_failed"`
 	Overflow      uint64           `json:"overflow"`
+	Connections   uint64           `json:"connections,omitempty"`
 	DurationS     float64          `json:"duration_s"`
 	SendS         float64          `json:"send_s"`
 	LatencyMs     Stats            `json:"latency_ms"`
@@ -120,6 +123,7 @@ func (s *summary) close() Summary {
 		Failed:        s.failed,
 		ChecksFailed:  s.checks,
 		Overflow:      s.overflow,
+		Connections:   s.connections,
 		StatusCodes:   s.vegeta.StatusCodes,
 		Errors:        append(s.vegeta.Errors, s.errors...),
 		VegetaMetrics: &s.vegeta,

@@ -110,24 +110,33 @@ class ShapeTest(unittest.TestCase):
         with self.assertRaisesRegex(LabError, "MODEL must be closed or open"):
             shape_flags({"MODEL": "ramping"}, get)
 
-    def test_the_cost_profile_sends_the_same_rate_evenly_and_in_bursts_and_k6_refuses_bursts(self):
+    def test_the_cost_profile_sends_the_same_rate_in_three_patterns_and_k6_refuses_two(self):
         from loomlab.bench.running.engines.k6 import K6
 
         sleep, socket = suites("cost")
-        even, grouped = sleep.loads
-        self.assertEqual((even.rate, grouped.rate, even.open_s, grouped.open_s), (1500, 1500, 10, 10))
+        even, grouped, connections = sleep.loads
+        self.assertEqual({(ld.rate, ld.open_s) for ld in sleep.loads}, {(1500, 10)})
         self.assertEqual(
-            [(ld.script, ld.rate, "ARRIVALS" in ld.env) for ld in socket.loads],
-            [("k6/db.js", 400, False), ("k6/db.js", 400, True)],
+            [(ld.script, ld.rate, ld.env.get("ARRIVALS")) for ld in socket.loads],
+            [("k6/db.js", 400, None), ("k6/db.js", 400, "bursts"), ("k6/db.js", 400, "paced")],
         )
-        env = run_env(grouped, Lane("virtual"), warmup=False)
-        flags = shape_flags(env, grouped.request(env))
-        self.assertEqual(flags[:8], shape_flags(run_env(even, Lane("virtual"), False), even.request(env)))
-        self.assertEqual(flags[8:], ["-arrivals", "bursts", "-burst-period", "100ms"])
+        even_env = run_env(even, Lane("virtual"), warmup=False)
+        base = shape_flags(even_env, even.request(even_env))
+        for load, tail in (
+            (grouped, ["-arrivals", "bursts", "-burst-period", "100ms"]),
+            # 150 connections at 1,500 req/s: each every 100 ms (hey -c 150 -q 10)
+            (connections, ["-arrivals", "paced", "-connections", "150"]),
+        ):
+            env = run_env(load, Lane("virtual"), warmup=False)
+            flags = shape_flags(env, load.request(env))
+            self.assertEqual((flags[:8], flags[8:]), (base, tail))
         self.assertIn("in bursts of 150 every 100 ms", grouped.name)
+        self.assertIn("paced over 150 connections each every 100 ms", connections.name)
+        self.assertIn("paced over 40 connections", socket.loads[2].name)
         K6("k6").prepare(even, Lane("virtual"), warmup=False)
-        with self.assertRaisesRegex(LabError, "no arrivals in bursts"):
-            K6("k6").prepare(grouped, Lane("virtual"), warmup=False)
+        for load in (grouped, connections):
+            with self.assertRaisesRegex(LabError, "pace arrivals only evenly"):
+                K6("k6").prepare(load, Lane("virtual"), warmup=False)
 
     def test_a_stream_of_chunks_is_one_user_posting_each_once(self):
         env = {"MODE": "virtual", "WRITES": "parallel", "RECORDS": "250", "CHUNK": "100", "ID_BASE": "1"}

@@ -162,6 +162,20 @@ class ReferenceTableTest(unittest.TestCase):
         self.assertEqual(rows["worker"][2], "0.12x (0.12-0.12)")
         self.assertEqual(rows[REFERENCE][2], "1x")
 
+    def test_the_connections_the_generator_opened_where_it_counted_them(self):
+        load = Load("open", "k6/sleep.js", "open", {}, lanes=(Lane("virtual"), REFERENCE_LANE))
+        results = {"virtual": runs(300.0, 9.0), REFERENCE: runs(400.0, 8.0)}
+        before = reference_table(load, results)
+        assert before is not None
+        self.assertNotIn("connections", before.headers)
+        for column, opened in (("virtual", 160), (REFERENCE, 150)):
+            for run in results[column]["runs"]:
+                run["connections"] = opened
+        table = reference_table(load, results)
+        assert table is not None
+        at = table.headers.index("connections")
+        self.assertEqual([r[at] for r in table.rows], ["160", "150"])
+
     def test_too_few_rounds_give_the_ratio_of_the_medians_and_no_reference_no_table(self):
         load = Load("closed", "k6/sleep.js", "closed", {}, lanes=(Lane("virtual"), REFERENCE_LANE))
         table = reference_table(load, {"virtual": runs(300.0, 9.0, 2), REFERENCE: runs(400.0, 8.0, 2)})

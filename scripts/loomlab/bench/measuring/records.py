@@ -42,6 +42,7 @@ class RunFigures(TypedDict, total=False):
     max: float
     error_rate: float
     dropped: float
+    connections: float  # the connections the generator opened (loadgen)
     cpu_s: float
     cpu_ms_per_req: float
     k6_cpu_s: float  # k6's own CPU seconds (local runs before 2026-11-28; gen_cpu_s since)

@@ -233,10 +233,13 @@ def effective_bound(load: Load, column: str, pools: dict) -> float:
     return min(b, load.rate) if load.rate is not None and not math.isnan(b) else b
 
 
-# An open load's arrivals: evenly spaced (vegeta's constant pacer, k6's constant-arrival-rate), or
-# in bursts of rate x BURST_MS at once every BURST_MS (hey's workers' pattern), loadgen only.
+# An open load's arrivals: evenly spaced (vegeta's constant pacer, k6's constant-arrival-rate); in
+# bursts of rate x BURST_MS at once every BURST_MS; or paced over CONNECTIONS kept-alive connections,
+# each sending its next request rate / CONNECTIONS after its last (hey's workers' pattern,
+# `hey -c 150 -q 10`); the last two loadgen only (scripts/loadgen/arrivals.go).
 UNIFORM = "uniform"
 BURSTS = "bursts"
+PACED = "paced"
 
 
 def bursts(load: Load, period_ms: int) -> Load:
@@ -248,6 +251,19 @@ def bursts(load: Load, period_ms: int) -> Load:
         load,
         name=f"{load.name}, in bursts of {per_burst:g} every {period_ms} ms",
         env={**load.env, "ARRIVALS": BURSTS, "BURST_MS": str(period_ms)},
+    )
+
+
+def paced(load: Load, period_ms: int) -> Load:
+    """`load` (an open one) with the same mean rate sent over rate x `period_ms` connections, each
+    sending its next request `period_ms` after its last (or when its answer comes, if later)."""
+    if load.rate is None:
+        raise ValueError(f"{load.name}: only an open load has arrivals to pace")
+    connections = round(load.rate * period_ms / 1000)
+    return replace(
+        load,
+        name=f"{load.name}, paced over {connections} connections each every {period_ms} ms",
+        env={**load.env, "ARRIVALS": PACED, "CONNECTIONS": str(connections)},
     )
 
 

@@ -20,9 +20,12 @@ from ..planning.loads import Load
 # Each figure the table sets against the reference's: (its column, its key in a run, digits, its name
 # in the ratio's column).
 FIGURES = (("req/s", "throughput", 0, "req/s"), ("CPU ms/req", "cpu_ms_per_req", 3, "CPU/req"))
-# Where they were read (local runs): the servers' threads' context switches per request (/proc), and
-# their system calls per request and the futex calls among them (perf, where a load asks: syscalls.py).
+# Where they were read: the connections the generator opened (loadgen: its arrival pattern's, and more
+# where a server's answers come slower); (local runs) the servers' threads' context switches per
+# request (/proc), and their system calls per request and the futex calls among them (perf, where a
+# load asks: syscalls.py).
 OPTIONAL = (
+    ("connections", "connections", 0, "connections"),
     ("switches/req", "switches_per_req", 2, "switches/req"),
     ("syscalls/req", "syscalls_per_req", 1, "syscalls/req"),
     ("futex/req", "futex_per_req", 2, "futex/req"),

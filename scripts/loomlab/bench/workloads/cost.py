@@ -1,5 +1,7 @@
-"""What a virtual thread costs a request (issue 59): the open sleep at 1,500 req/s, under evenly
-spaced arrivals and under the same rate in bursts (hey's pattern: 150 at once every 100 ms), each
+"""What a virtual thread costs a request (issue 59): the open sleep at 1,500 req/s under three client
+patterns at the same rate: evenly spaced arrivals, bursts (150 at once every 100 ms), and paced
+connections (150 kept-alive connections each sending its next request 100 ms after its last, hey's
+`-c 150 -q 10`; issue 79), each
 mode beside the reference server in the same rounds, with the server's CPU and context switches per
 request (and, where perf may count them, system calls, futex calls and epoll waits per request:
 bench/measuring/syscalls.py); the overheads of virtual threads and the event loop that a setting reaches, as
@@ -8,7 +10,7 @@ A pool of 200 worker threads (Quarkus' default), so that no mode is held by its 
 (200 / 100 ms = 2,000 req/s) and CPU per request compares like with like.
 
 The sleep waits on a timer; its twin waits on a socket: the db workload's slow query (pg_sleep, 100
-ms) at an open 400 req/s for 25 s on a pool of 50 (its bound 500 req/s), evenly spaced and in bursts, each
+ms) at an open 400 req/s for 25 s on a pool of 50 (its bound 500 req/s), in the same three patterns, each
 mode beside the reference server's own slow query (pgx on a pool of the same size, the same wait
 for a connection), so that what a wait costs is measured where a thread waits for a peer's bytes."""
 
@@ -19,7 +21,7 @@ import dataclasses
 from loomlab import labreport as lr
 
 from ..planning.lane import REACTIVE, VIRTUAL, VIRTUAL_LOOP, Knob, Lane
-from ..planning.loads import Load, Scale, Suite, bursts, open_load
+from ..planning.loads import Load, Scale, Suite, bursts, open_load, paced
 from . import db, knobs, sleep
 
 # The sections are sleep's (its bounds and causes apply); this module adds none.
@@ -27,6 +29,8 @@ BOUND_NAMES: dict[str, str] = {}
 USES = "CPU, shared with the load generator"
 RATE = 1500
 BURST_MS = 100
+# A paced connection's period: RATE x PERIOD_MS connections (150; 40 at DB_RATE).
+PERIOD_MS = 100
 WORKER_THREADS = 200
 # The service's container's CPU limit in the cluster (deploy/k8s/app/deployment.yaml): the quota of
 # the cgroup columns, the pod's shape on this machine.
@@ -42,7 +46,8 @@ SECONDS = 10
 
 
 # The socket wait: each request holds one of DB_POOL connections DB_MS in pg_sleep, DB_RATE arriving
-# a second (0.8 of the pool's bound, so that no mode sheds: 40 in flight, bursts of 40), for
+# a second (0.8 of the pool's bound, so that no mode sheds: 40 in flight, bursts of 40, 40 paced
+# connections), for
 # DB_SECONDS: 10,000 requests a run, about 2-4 s of a server's CPU (at 10 s, 4,000 requests, one
 # run's CPU per request ranged 0.27-0.52 ms in one column).
 DB_MS = 100
@@ -106,24 +111,28 @@ def suites(scale: Scale) -> list[Suite]:
             workload="sleep",
             variant="cost",
             description=f"CPU per request against the reference server at an open {RATE} req/s of the 100 ms"
-            f" sleep, arrivals evenly spaced and in bursts every {BURST_MS} ms, a worker pool of"
+            f" sleep, arrivals evenly spaced, in bursts every {BURST_MS} ms and paced over connections each every"
+            f" {PERIOD_MS} ms, a worker pool of"
             f" {WORKER_THREADS}; virtual threads untracked, one carrier, both, one event loop; each mode in a cgroup",
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS)},
             core=False,
-            loads=[knobs.with_knobs(ld, columns()) for ld in (uniform, bursts(uniform, BURST_MS))],
+            loads=[
+                knobs.with_knobs(ld, columns())
+                for ld in (uniform, bursts(uniform, BURST_MS), paced(uniform, PERIOD_MS))
+            ],
         ),
         Suite(
             workload="db",
             variant="cost",
             description=f"the sleep's socket-waiting twin: CPU per request against the reference server at an"
-            f" open {DB_RATE} req/s of the {DB_MS} ms slow query on a pool of {DB_POOL}, arrivals evenly spaced"
-            f" and in bursts every {BURST_MS} ms",
+            f" open {DB_RATE} req/s of the {DB_MS} ms slow query on a pool of {DB_POOL}, arrivals evenly spaced,"
+            f" in bursts every {BURST_MS} ms and paced over connections each every {PERIOD_MS} ms",
             server_env={
                 "QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS),
                 "QUARKUS_DATASOURCE_JDBC_MAX_SIZE": str(DB_POOL),
             },
             core=False,
             warmup_seconds=6,
-            loads=[socket, bursts(socket, BURST_MS)],
+            loads=[socket, bursts(socket, BURST_MS), paced(socket, PERIOD_MS)],
         ),
     ]

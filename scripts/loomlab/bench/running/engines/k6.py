@@ -31,7 +31,7 @@ class K6:
     def prepare(self, load: Load, lane: Lane, warmup: bool) -> None:
         """Nothing: k6's scripts make their requests as they go; but they pace arrivals only evenly."""
         if load.env.get("ARRIVALS", UNIFORM) != UNIFORM:
-            raise LabError(f"{load.name}: k6's scripts have no arrivals in bursts; run it with --engine loadgen")
+            raise LabError(f"{load.name}: k6's scripts pace arrivals only evenly; run it with --engine loadgen")
 
     def generate(
         self, load: Load, lane: Lane, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool

@@ -1,7 +1,7 @@
 """loadgen as an engine (scripts/loadgen: a driver over vegeta's library): the load's environment
 read as k6's scripts read it (MODEL, VUS, ITERATIONS, DURATION, STAGES, RATE, MAX_VUS, MAX_DROPPED,
-MAX_ERRORS; and ARRIVALS, BURST_MS, which only loadgen paces: loads.bursts), its Request's paths as
-the targets, the driver's JSON summary as the run's figures, and the thresholds k6's scripts hold
+MAX_ERRORS; and ARRIVALS, BURST_MS, CONNECTIONS, which only loadgen paces: loads.bursts, loads.paced),
+its Request's paths as the targets, the driver's JSON summary as the run's figures, and the thresholds k6's scripts hold
 (scenarioThresholds in k6/lib/lab.js) checked here on them."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from loomlab import LabError
 
 from ...planning.arrivals import Bodies, Request
 from ...planning.lane import Lane
-from ...planning.loads import UNIFORM, Load, on_cpus
+from ...planning.loads import PACED, UNIFORM, Load, on_cpus
 from ...planning.settings import RunSettings
 from . import THRESHOLDS_CROSSED, Generated
 
@@ -52,8 +52,11 @@ def shape_flags(env: dict, request: Request) -> list[str]:
     if env.get("MODEL", "closed") == "open":
         duration = env.get("OPEN_DURATION", env.get("DURATION"))
         flags = ["-model", "open", "-rate", env["RATE"], "-duration", duration, "-max-workers", env["MAX_VUS"]]
-        if env.get("ARRIVALS", UNIFORM) != UNIFORM:
-            return [*flags, "-arrivals", env["ARRIVALS"], "-burst-period", f"{env['BURST_MS']}ms"]
+        arrivals = env.get("ARRIVALS", UNIFORM)
+        if arrivals == PACED:
+            return [*flags, "-arrivals", PACED, "-connections", env["CONNECTIONS"]]
+        if arrivals != UNIFORM:
+            return [*flags, "-arrivals", arrivals, "-burst-period", f"{env['BURST_MS']}ms"]
         return flags
     if env.get("MODEL", "closed") != "closed":
         raise LabError(f"MODEL must be closed or open, got {env['MODEL']!r}")
@@ -121,6 +124,7 @@ def figures(s: dict) -> dict:
         "error_rate": s["error_rate"],
         "dropped": s["dropped"],
         "duration_s": s["duration_s"],
+        "connections": s.get("connections", nan),
     }
 
 
