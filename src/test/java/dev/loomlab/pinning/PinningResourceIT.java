@@ -17,7 +17,17 @@ class PinningResourceIT extends PinningResourceTest {
 
   @Override
   @Test
+  // An override keeps none of its parent's annotations (@ShouldPin included, which could not see
+  // the application's process): the JDK condition is stated again.
+  @EnabledForJreRange(maxVersion = 23)
+  void synchronizedPinsBeforeJdk24() throws InterruptedException {
+    super.synchronizedPinsBeforeJdk24();
+  }
+
+  @Override
+  @Test
   // A native image has no FFM upcall (it answers 501): the pin is a JVM-only demonstration.
+  @EnabledForJreRange(minVersion = 22)
   @DisabledOnIntegrationTest(
       forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
   void nativeUpcallPinsOnEveryJdkWithFfm() throws InterruptedException {
@@ -27,6 +37,7 @@ class PinningResourceIT extends PinningResourceTest {
   @Override
   @Test
   // Nor the virtual-loop mode (no module system to open: it answers 501 there).
+  @EnabledForJreRange(minVersion = 22)
   @DisabledOnIntegrationTest(
       forArtifactTypes = DisabledOnIntegrationTest.ArtifactType.NATIVE_BINARY)
   void aNativePinInTheVirtualLoopModeHoldsItsEventLoopAndIsCounted() throws InterruptedException {
