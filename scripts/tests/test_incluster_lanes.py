@@ -129,6 +129,15 @@ class PlanTest(unittest.TestCase):
         modes = ("worker", "virtual", "virtual-loop", "reactive")
         self.assertEqual(columns[4:], [f"{m}[{c}]" for c in ("heap", "q1") for m in modes])
 
+    def test_a_native_image_runs_every_mode_but_virtual_loop_which_answers_501_there(self):
+        jvm, native = plan("--variants", "jvm,native")
+        self.assertEqual(jvm.modes, frozenset())  # every mode
+        self.assertEqual({lane.key for lane in native.modes}, {"worker", "virtual", "reactive"})
+        args = cli.run(["--plan", "--profile", "smoke", "--workload", "sleep", "--variants", "native"])
+        with contextlib.redirect_stdout(io.StringIO()):
+            (only,), _ = plan_blocks(args, settings_of(args), ["native"], bench.modes_named("virtual,virtual-loop"))
+        self.assertEqual({lane.key for lane in only.modes}, {"virtual"})
+
     def test_what_a_cluster_cannot_run_is_refused_before_anything_is_applied(self):
         with self.assertRaisesRegex(LabError, "native variant has no JVM"):
             plan("--variants", "jvm,native", "--jvm-column", "heap=-Xmx256m")

@@ -54,7 +54,7 @@ def plan_blocks(
         [plan.VARIANTS[v][0] for v in variants],
         dict.fromkeys(lane for s in suites for load in s.loads for lane in load.lanes),
     )
-    blocks = [Block(v, suite, frozenset(modes), args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
+    blocks = [Block(v, suite, plan.fit_modes(v, suite, modes), args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
     return blocks, plan.planned_seconds(runs, modes, settings)
 
 

@@ -16,6 +16,11 @@ VARIANTS = {
     "native": ("loom-lab-native", "in-cluster native", f"{LAB_IMAGES}/loom-lab-native:0.1.0"),
 }
 
+# The modes a variant's image cannot run: a native image has no module system to open for the JDK's
+# virtual-thread builder that takes an executor, so its virtual-loop mode answers 501
+# (execution/LoopCarriers); its runs would measure refusals.
+UNFIT_MODES = {"native": frozenset({"virtual-loop"})}
+
 # Variants kept out of deploy/k8s/local (whose `kubectl apply -k` starts the JVM and JVM+AOT pods):
 # their own kustomization beside it, applied with the stack when a run names them.
 BESIDE_LOCAL = {"jvm21": "deploy/k8s/local/jdk21"}
@@ -73,6 +78,16 @@ def suites_on_variants(args, chosen: list[str]) -> list[tuple[str, bench.Suite]]
         for v in chosen
         if args.workload or args.profile != "smoke" or w == "sleep" or v == chosen[0]
     ]
+
+
+def fit_modes(variant: str, suite: bench.Suite, modes: set[bench.Lane]) -> frozenset[bench.Lane]:
+    """The modes of `modes` (empty: every one of the suite's) that the variant's image runs; empty
+    again where it runs them all."""
+    unfit = UNFIT_MODES.get(variant, frozenset())
+    if not unfit:
+        return frozenset(modes)
+    wanted = modes or {lane.default for lane in bench.suite_lanes(suite, set()) if lane.default.is_default}
+    return frozenset(lane for lane in wanted if lane.mode not in unfit)
 
 
 def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set[bench.Lane], settings: bench.RunSettings) -> float:
