@@ -167,6 +167,21 @@ class VirtualLoopPageTest(unittest.TestCase):
             ratios.append(paired(runs["virtual-loop"], runs["reference"], "cpu_ms_per_req"))
             self.assertEqual(row[5:], ratios, row[0])
 
+    def test_the_patterns_table_is_its_record(self):
+        self.assert_table_is_record("virtual-loop patterns", "2026-12-05-virtual-loop-patterns")
+
+    def test_the_calls_table_is_its_record(self):
+        sections = json.loads((DOCS / "2026-12-05-virtual-loop-patterns" / "results.json").read_text())["sections"]
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop calls")
+        servers = {"virtual-loop": "virtual-loop", "reactive": "reactive", "Go server": "reference"}
+        self.assertEqual(len(page), len(servers) * len(sections))
+        for i, row in enumerate(page):
+            agg = lr.aggregate(sections[i // len(servers)]["results"][servers[row[1]]]["runs"])
+            cpu, kernel = agg["cpu_ms_per_req"].median, agg["kernel_ms_per_req"].median
+            figures = [f"{v:.3f}" for v in (cpu, cpu - kernel, kernel)]
+            figures += [f"{agg[k].median:.2f}" for k in ("switches_per_req", "syscalls_per_req", "futex_per_req", "epoll_per_req")]
+            self.assertEqual(row[2:], figures, row[:2])
+
     def test_the_a3_table_is_its_record(self):
         results = json.loads((DOCS / "2026-12-05-virtual-loop-a3" / "results.json").read_text())["sections"][0]
         runs = {m: r["runs"] for m, r in results["results"].items()}
