@@ -26,4 +26,13 @@ public interface MixedConfig {
    */
   @WithDefault("400")
   long calibrationMs();
+
+  /**
+   * {@code loomlab.mixed.recheck-ms}: a burn on a virtual thread cannot correct the rate itself
+   * (the JDK measures no CPU time of a virtual thread), so it asks the calibration's platform
+   * thread to measure one slice again, at once the first time and then at most once in this many ms
+   * (a slice of 50 ms every 5 s: 1 % of a core, only while virtual threads burn).
+   */
+  @WithDefault("5000")
+  long recheckMs();
 }
