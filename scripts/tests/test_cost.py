@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import tempfile
 import unittest
 from pathlib import Path
@@ -16,6 +17,7 @@ from loomlab import ROOT
 from loomlab import labreport as lr
 from loomlab.bench.deciding.verdict import paired
 from loomlab.bench.reporting import report
+from loomlab.bench.workloads.mixed import SHORT_P99
 from tests.markdown import block, cells
 
 DOCS = ROOT / "docs" / "results"
@@ -151,6 +153,7 @@ class VirtualLoopPageTest(unittest.TestCase):
         for table, record in (
             ("virtual-loop cost", self.NAME),
             ("virtual-loop socket", "2026-12-05-virtual-loop-socket"),
+            ("virtual-loop socket paced", "2026-12-05-virtual-loop-socket-paced"),
         ):
             self.assert_table_is_record(table, record)
 
@@ -179,8 +182,40 @@ class VirtualLoopPageTest(unittest.TestCase):
             agg = lr.aggregate(sections[i // len(servers)]["results"][servers[row[1]]]["runs"])
             cpu, kernel = agg["cpu_ms_per_req"].median, agg["kernel_ms_per_req"].median
             figures = [f"{v:.3f}" for v in (cpu, cpu - kernel, kernel)]
-            figures += [f"{agg[k].median:.2f}" for k in ("switches_per_req", "syscalls_per_req", "futex_per_req", "epoll_per_req")]
+            calls = ("switches_per_req", "syscalls_per_req", "futex_per_req", "epoll_per_req")
+            figures += [f"{agg[k].median:.2f}" for k in calls]
             self.assertEqual(row[2:], figures, row[:2])
+
+    def test_the_pinning_table_is_its_record(self):
+        sections = json.loads((DOCS / "2026-12-05-virtual-loop-pinning" / "results.json").read_text())["sections"]
+        native, below, above = ({m: lr.aggregate(r["runs"]) for m, r in s["results"].items()} for s in sections[2:5])
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop pinning")
+        modes = ("worker", "virtual", "virtual-loop")
+        self.assertEqual(
+            page[0][1:],
+            [f"{native[m]['throughput'].median:,.0f} ({native[m]['p99'].median:,.0f} ms)" for m in modes],
+        )
+        for row, agg in ((page[1], below), (page[2], above)):
+            self.assertEqual(row[1:], [f"{agg[m]['p99'].median:,.0f} ms" for m in modes], row[0])
+
+    def test_the_liveness_table_is_its_record(self):
+        record = json.loads((DOCS / "2026-12-05-virtual-loop-pinning" / "liveness.json").read_text())
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop liveness")
+        self.assertEqual(len(page), len(record))
+        for row, case in zip(page, record, strict=True):
+            probes, median = re.search(r"live (\d+) probes 200, median (\d+) ms", case["answer"]).groups()  # type: ignore[union-attr]
+            answered = re.search(r"\((\d+) x 200\)", case["request"]).group(1)  # type: ignore[union-attr]
+            self.assertEqual(row[1:], [answered, probes, f"{median} ms", f"{case['slowest_ms']:.0f} ms"], row[0])
+
+    def test_the_mixed_table_is_its_record(self):
+        sections = json.loads((DOCS / "2026-12-05-virtual-loop-mixed" / "results.json").read_text())["sections"]
+        tail = next(s for s in sections if s["variant"] == "tail")
+        short = {m: r["runs"] for m, r in tail["results"].items()}
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop mixed")
+        modes = ("virtual", "virtual-loop", "reactive")
+        medians = [lr.aggregate(short[m])[SHORT_P99].median for m in modes]
+        self.assertEqual(page[0][1:], [f"{v:.0f} ms" for v in medians])
+        self.assertEqual(page[1][2:], [paired(short[m], short["virtual"], SHORT_P99) for m in modes[1:]])
 
     def test_the_a3_table_is_its_record(self):
         results = json.loads((DOCS / "2026-12-05-virtual-loop-a3" / "results.json").read_text())["sections"][0]
