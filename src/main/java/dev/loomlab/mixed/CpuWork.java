@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -46,8 +47,10 @@ public class CpuWork {
   private final long sliceNanos;
   private final long recheckNanos;
   // When a slice was last asked for (System.nanoTime): a period ago at first, so the first virtual
-  // burn asks at once.
+  // burn asks at once; and whether one is still waiting or running (at most one is: the queue of
+  // the calibration's thread holds one slice whatever recheck-ms says).
   private final AtomicLong rechecked;
+  private final AtomicBoolean slicePending = new AtomicBoolean();
 
   @Inject
   CpuWork(MixedConfig config) {
@@ -142,13 +145,15 @@ public class CpuWork {
       return;
     }
     long now = System.nanoTime();
-    long last = rechecked.get();
-    if (now - last >= recheckNanos && rechecked.compareAndSet(last, now)) {
+    if (now - rechecked.get() >= recheckNanos && slicePending.compareAndSet(false, true)) {
+      rechecked.set(now);
       calibration.execute(
           () -> {
-            long start = cpuNow();
-            long done = spend(sliceNanos);
-            learned = done / ((cpuNow() - start) / 1e6);
+            try {
+              learned = sliceRate();
+            } finally {
+              slicePending.set(false);
+            }
           });
     }
   }
@@ -173,9 +178,7 @@ public class CpuWork {
       double best = 0;
       int flat = 0;
       for (int i = 0; i < 40 && flat < 3; i++) {
-        long start = cpuNow();
-        long rounds = spend(sliceNanos);
-        double rate = rounds / ((cpuNow() - start) / 1e6);
+        double rate = sliceRate();
         if (rate > best * 1.05) {
           best = rate;
           flat = 0;
@@ -196,6 +199,13 @@ public class CpuWork {
   private static long cpuNow() {
     long cpu = THREADS.getCurrentThreadCpuTime();
     return cpu < 0 ? System.nanoTime() : cpu;
+  }
+
+  /** The rounds a ms of one slice of hashing on this (platform) thread. */
+  private double sliceRate() {
+    long start = cpuNow();
+    long rounds = spend(sliceNanos);
+    return rounds / ((cpuNow() - start) / 1e6);
   }
 
   /** Hashes in batches until this thread has spent {@code cpuNanos}; the rounds it took. */
