@@ -1,6 +1,11 @@
 package main
 
-import "time"
+import (
+	"math"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
 
 // The arrival patterns of an open run at the same mean rate: "uniform" spaces arrivals evenly (one
 // every 1/rate, vegeta's constant pacer); "bursts" lets rate x period of them go at once at the start
@@ -83,3 +88,34 @@ func shares(total, n uint64) []uint64 {
 	}
 	return out
 }
+
+// lateGrace is how long past its duration an open run may still send its planned arrivals: the last
+// is due one interval before the end, and a pacer's sleep that ends late on a busy machine would
+// otherwise lose it to the attack's clock and count it as dropped, a failure of the server's. An
+// arrival held back for want of a worker (the server's failure) is still dropped: the grace is
+// shorter than any run's arrivals by far.
+const lateGrace = 10 * time.Millisecond
+
+// capped stops a pacer after `total` arrivals: an open run sends at most its plan, however late.
+type capped struct {
+	vegeta.Pacer
+	total uint64
+}
+
+func (c capped) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	if hits >= c.total {
+		return 0, true
+	}
+	return c.Pacer.Pace(elapsed, hits)
+}
+
+// countPacer sends without pause until `total` requests have gone out (0: until the attack's
+// duration ends): a closed model's pacing, where the workers' own round trips set the rate.
+type countPacer struct{ total uint64 }
+
+func (c countPacer) Pace(_ time.Duration, hits uint64) (time.Duration, bool) {
+	return 0, c.total > 0 && hits >= c.total
+}
+
+// Rate is infinite: no arrival waits for the clock.
+func (c countPacer) Rate(time.Duration) float64 { return math.Inf(1) }

@@ -41,10 +41,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -141,103 +138,6 @@ func (p plan) pacing() (vegeta.Pacer, time.Duration, uint64, func(*vegeta.Result
 		return capped{pacer, p.planned()}, p.duration + lateGrace, p.maxWorkers, nil
 	}
 }
-
-// attack runs the plan over the targeter's requests and hands every result to each sink in turn: one
-// attacker, or for a paced run one a connection, each its single worker on its single connection. It
-// returns the connections the run opened.
-func attack(p plan, tr vegeta.Targeter, sinks ...func(*vegeta.Result)) uint64 {
-	pacer, du, workers, heard := p.pacing()
-	if heard != nil {
-		sinks = append(sinks, heard)
-	}
-	// Enough of each body to find the checks' text in, or to read its fields (the rest is read and
-	// dropped), or none.
-	body := int64(0)
-	if len(p.fields) > 0 {
-		body = 64 << 10
-	} else if len(p.expect) > 0 {
-		body = 4096
-	}
-	var dials atomic.Uint64
-	client := func() func(*vegeta.Attacker) { return vegeta.Client(countingClient(p.newConnections, &dials)) }
-	opts := []func(*vegeta.Attacker){
-		vegeta.Timeout(p.timeout), vegeta.MaxBody(body), vegeta.MaxWorkers(workers), vegeta.Connections(int(workers)),
-	}
-	if p.model == "closed" {
-		// Every user's worker from the start; an open run adds workers as its arrivals need them.
-		opts = append(opts, vegeta.Workers(workers))
-	}
-	type lane struct {
-		attacker *vegeta.Attacker
-		pacer    vegeta.Pacer
-	}
-	var lanes []lane
-	if p.arrivals == paced {
-		one := append(opts, vegeta.Workers(1), vegeta.MaxWorkers(1), vegeta.Connections(1), vegeta.MaxConnections(1))
-		for _, share := range shares(p.planned(), p.connections) {
-			lanes = append(lanes, lane{vegeta.NewAttacker(append([]func(*vegeta.Attacker){client()}, one...)...), capped{pacer, share}})
-		}
-	} else {
-		lanes = append(lanes, lane{vegeta.NewAttacker(append([]func(*vegeta.Attacker){client()}, opts...)...), pacer})
-	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	answered := 0
-	for _, l := range lanes {
-		results := l.attacker.Attack(tr, l.pacer, du, "loadgen")
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for res := range results {
-				mu.Lock()
-				for _, sink := range sinks {
-					sink(res)
-				}
-				// A run bounded by time has no count planned: it ends when it has as many answers
-				// as a run keeps (the summary counts those past it as overflow, a failed run).
-				if answered++; answered == maxPlanned {
-					for _, other := range lanes {
-						other.attacker.Stop()
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return dials.Load()
-}
-
-// lateGrace is how long past its duration an open run may still send its planned arrivals: the last
-// is due one interval before the end, and a pacer's sleep that ends late on a busy machine would
-// otherwise lose it to the attack's clock and count it as dropped, a failure of the server's. An
-// arrival held back for want of a worker (the server's failure) is still dropped: the grace is
-// shorter than any run's arrivals by far.
-const lateGrace = 10 * time.Millisecond
-
-// capped stops a pacer after `total` arrivals: an open run sends at most its plan, however late.
-type capped struct {
-	vegeta.Pacer
-	total uint64
-}
-
-func (c capped) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
-	if hits >= c.total {
-		return 0, true
-	}
-	return c.Pacer.Pace(elapsed, hits)
-}
-
-// countPacer sends without pause until `total` requests have gone out (0: until the attack's
-// duration ends): a closed model's pacing, where the workers' own round trips set the rate.
-type countPacer struct{ total uint64 }
-
-func (c countPacer) Pace(_ time.Duration, hits uint64) (time.Duration, bool) {
-	return 0, c.total > 0 && hits >= c.total
-}
-
-// Rate is infinite: no arrival waits for the clock.
-func (c countPacer) Rate(time.Duration) float64 { return math.Inf(1) }
 
 func main() {
 	var p plan
