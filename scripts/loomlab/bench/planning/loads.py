@@ -242,16 +242,11 @@ BURSTS = "bursts"
 PACED = "paced"
 
 
-def each_period(load: Load, period_ms: int) -> float:
-    """The arrivals of an open `load` in `period_ms`: a burst's, or the connections that pace it."""
-    if load.rate is None:
-        raise ValueError(f"{load.name}: only an open load has arrivals to shape")
-    return load.rate * period_ms / 1000
-
-
 def bursts(load: Load, period_ms: int) -> Load:
     """`load` (an open one) with the same mean rate arriving in bursts, one every `period_ms`."""
-    per_burst = each_period(load, period_ms)
+    if load.rate is None:
+        raise ValueError(f"{load.name}: only an open load has arrivals to group")
+    per_burst = load.rate * period_ms / 1000
     return replace(
         load,
         name=f"{load.name}, in bursts of {per_burst:g} every {period_ms} ms",
@@ -262,7 +257,9 @@ def bursts(load: Load, period_ms: int) -> Load:
 def paced(load: Load, period_ms: int) -> Load:
     """`load` (an open one) with the same mean rate sent over rate x `period_ms` connections, each
     sending its next request `period_ms` after its last (or when its answer comes, if later)."""
-    connections = round(each_period(load, period_ms))
+    if load.rate is None:
+        raise ValueError(f"{load.name}: only an open load has arrivals to pace")
+    connections = round(load.rate * period_ms / 1000)
     return replace(
         load,
         name=f"{load.name}, paced over {connections} connections each every {period_ms} ms",
