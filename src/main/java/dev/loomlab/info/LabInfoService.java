@@ -7,9 +7,11 @@ import dev.loomlab.observability.WorkerPoolMetricsBinder;
 import dev.loomlab.settings.PublishedSettings;
 import io.quarkus.runtime.ExecutorRecorder;
 import io.quarkus.runtime.ImageMode;
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.VertxInternal;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -64,9 +66,11 @@ public class LabInfoService {
     pools.put("http.max-body-bytes", bytes("quarkus.http.limits.max-body-size"));
     pools.put("http.max-connections", intValue("quarkus.http.limits.max-connections").orElse(null));
     pools.put("http.idle-timeout", config.getValue("quarkus.http.idle-timeout", String.class));
-    // Quarkus' default: two event loops per CPU.
-    pools.put(
-        "reactive.event-loops", intValue("quarkus.vertx.event-loops-pool-size").orElse(2 * cpus));
+    // The event loops that serve HTTP (the reactive mode's threads, the virtual-loop mode's
+    // carriers), beside the Vert.x pool they come from, read from the live pool.
+    int vertxLoops = vertxEventLoops();
+    pools.put("reactive.event-loops", httpEventLoops(vertxLoops));
+    pools.put("vertx.event-loops", vertxLoops);
     // The event loops' I/O: Java's NIO, or Netty's epoll where a column prefers the native
     // transport (quarkus.vertx.prefer-native-transport) and the platform has it.
     pools.put("reactive.transport", vertx.isNativeTransportEnabled() ? "epoll" : "nio");
@@ -97,6 +101,30 @@ public class LabInfoService {
         ImageMode.current().isNativeImage() ? "native" : "jvm",
         pools,
         Workload.matrix());
+  }
+
+  /**
+   * The Vert.x pool's event loops (quarkus.vertx.event-loops-pool-size; unset, Quarkus sizes it one
+   * per CPU and at least two, not two per CPU as Vert.x alone would).
+   */
+  private int vertxEventLoops() {
+    int loops = 0;
+    for (var ignored : ((VertxInternal) vertx).getEventLoopGroup()) {
+      loops++;
+    }
+    return loops;
+  }
+
+  /**
+   * Quarkus starts one HTTP server per event loop of the pool, at most quarkus.http.io-threads, and
+   * at most two in dev and test mode: each accepted connection goes to the next server's loop.
+   */
+  private int httpEventLoops(int vertxLoops) {
+    Optional<Integer> ioThreads = intValue("quarkus.http.io-threads");
+    if (ioThreads.isPresent()) {
+      return Math.min(ioThreads.get(), vertxLoops);
+    }
+    return LaunchMode.current().isDevOrTest() ? Math.min(2, vertxLoops) : vertxLoops;
   }
 
   private static Integer vmOption(String name) {

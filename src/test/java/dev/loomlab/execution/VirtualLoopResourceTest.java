@@ -1,12 +1,16 @@
 package dev.loomlab.execution;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.matchesPattern;
 
 import dev.loomlab.observability.PrometheusText;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.HashSet;
+import java.util.Set;
 import me.escoffier.loom.loomunit.LoomUnitExtension;
 import me.escoffier.loom.loomunit.ShouldNotPin;
 import org.junit.jupiter.api.Test;
@@ -86,7 +90,26 @@ class VirtualLoopResourceTest {
             "loomlab_execution_wait_seconds_count",
             "mode=\"virtual-loop\"",
             "queue=\"thread\"");
-    org.hamcrest.MatcherAssert.assertThat(waits, greaterThan(0.0));
+    assertThat(waits, greaterThan(0.0));
+  }
+
+  @Test
+  void infoCountsTheEventLoopsThatServeRequests() {
+    int loops = given().get("/api/info").then().extract().path("pools.'reactive.event-loops'");
+    // Each connection closed after its answer: the next is accepted by the next server's loop.
+    Set<String> serving = new HashSet<>();
+    for (int i = 0; i < 8 * loops; i++) {
+      serving.add(
+          given()
+              .header("Connection", "close")
+              .queryParam("ms", 0)
+              .get("/api/reactive/sleep")
+              .then()
+              .statusCode(200)
+              .extract()
+              .path("thread"));
+    }
+    assertThat(serving, hasSize(loops));
   }
 
   @Test
