@@ -59,7 +59,7 @@ DB_SECONDS = 25
 def columns() -> tuple[Lane, ...]:
     """The overheads a setting reaches, as knob columns: virtual threads untracked (the JDK's
     container of every thread, for thread dumps), one carrier (no wake-up crosses cores), both
-    together, one event loop for the reactive mode and one per core for the virtual-loop mode; and
+    together, one event loop for the reactive and the virtual-loop modes; and
     each mode in a cgroup of its own with the pod's CPU limit as its quota (quota.py: the shape of
     the service's container in the cluster), where the scheduler accounts every wake-up and sleep
     to the group and its quota."""
@@ -74,8 +74,9 @@ def columns() -> tuple[Lane, ...]:
             dataclasses.replace(one_carrier, jvm_flags=one_carrier.jvm_flags + untracked.jvm_flags),
         ),
         Lane(REACTIVE).with_setting("loops=1", knobs.event_loops(1)),
-        # The virtual-loop mode with one event loop per core: its carriers then match the JDK's.
-        Lane(VIRTUAL_LOOP).with_setting(f"loops={knobs.CORES}", knobs.event_loops(knobs.CORES)),
+        # The virtual-loop mode on one event loop, the reactive column's twin: no request's wake-up
+        # crosses loops.
+        Lane(VIRTUAL_LOOP).with_setting("loops=1", knobs.event_loops(1)),
         *(mode.with_setting(f"cgroup={POD_CPUS}cpus", Knob(quota_cpus=POD_CPUS)) for mode in knobs.MODES),
     )
 

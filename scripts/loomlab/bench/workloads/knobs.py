@@ -18,9 +18,10 @@ from . import product, sleep
 BOUND_NAMES: dict[str, str] = {}
 USES = "CPU, shared with k6"
 MODES = modes_of("sleep")
-# The machine's cores: Quarkus' default event loops are 2 x cores and virtual threads' carriers
-# `cores`, so the knobs go one step each way.
+# The machine's cores: virtual threads' carriers are `cores` and Quarkus' event loops one per core,
+# at least two (LOOPS; /api/info's reactive.event-loops), so the knobs go one step each way.
 CORES = os.cpu_count() or 2
+LOOPS = max(2, CORES)
 GCS = {"serial": "-XX:+UseSerialGC", "parallel": "-XX:+UseParallelGC"}  # G1 is the default's
 # The open sleep's rates as fractions of the worker pool's bound (50 threads / 100 ms = 500 req/s).
 OPEN_FRACTIONS = (0.8, 1.0, 1.2, 3.0)
@@ -49,7 +50,7 @@ def knobs(pools: bool) -> tuple[Lane, ...]:
         *sized,
         *(virtual.with_setting(f"carriers={n}", carriers(n)) for n in (1, 2 * CORES) if n != CORES),
         virtual.with_setting("trackAllThreads=false", Knob(jvm_flags=("-Djdk.trackAllThreads=false",))),
-        *(m.with_setting(f"loops={n}", event_loops(n)) for m in (loop, reactive) for n in (1, CORES) if n != 2 * CORES),
+        *(m.with_setting(f"loops={n}", event_loops(n)) for m in (loop, reactive) for n in (1, 2 * LOOPS) if n != LOOPS),
         *(m.with_setting(f"gc={gc}", Knob(jvm_flags=(flag,))) for m in MODES for gc, flag in GCS.items()),
     )
 
