@@ -6,6 +6,7 @@ the merged values; a missing or broken runner is an error, never a partial resul
 import copy
 import gzip
 import json
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
@@ -59,6 +60,7 @@ def summary(duration_s, p99_under=None):
 class MergeTest(unittest.TestCase):
     def setUp(self):
         self.dir = Path(tempfile.mkdtemp(prefix="merge-test-"))
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
 
     def files(self, parts, **kw):
         paths = []
