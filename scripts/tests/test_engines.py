@@ -299,7 +299,7 @@ class LoadgenRunTest(unittest.TestCase):
         cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answering)
         threading.Thread(target=cls.server.serve_forever, daemon=True).start()
         cls.url = f"http://127.0.0.1:{cls.server.server_address[1]}"
-        cls.out = Path(tempfile.mkdtemp())
+        cls.out = Path(cls.enterClassContext(tempfile.TemporaryDirectory()))
 
     @classmethod
     def tearDownClass(cls):

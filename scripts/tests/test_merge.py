@@ -6,7 +6,6 @@ the merged values; a missing or broken runner is an error, never a partial resul
 import copy
 import gzip
 import json
-import shutil
 import tempfile
 import unittest
 from pathlib import Path
@@ -59,8 +58,7 @@ def summary(duration_s, p99_under=None):
 
 class MergeTest(unittest.TestCase):
     def setUp(self):
-        self.dir = Path(tempfile.mkdtemp(prefix="merge-test-"))
-        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
+        self.dir = Path(self.enterContext(tempfile.TemporaryDirectory(prefix="merge-test-")))
 
     def files(self, parts, **kw):
         paths = []
@@ -233,7 +231,7 @@ class RunnersTest(unittest.TestCase):
         )
 
     def run_dir(self, parts):
-        out = Path(tempfile.mkdtemp(prefix="runners-test-")) / "sleep-virtual-1.json"
+        out = Path(self.enterContext(tempfile.TemporaryDirectory(prefix="runners-test-"))) / "sleep-virtual-1.json"
         for i, part in enumerate(parts):
             write(runners.runner_file(out, i, "csv.gz"), part)
             runners.runner_file(out, i, "json").write_text(json.dumps(summary(5.0)))

@@ -26,7 +26,7 @@ def sections():
 
 class ResultsTest(unittest.TestCase):
     def write(self, data) -> Path:
-        folder = Path(tempfile.mkdtemp())
+        folder = Path(self.enterContext(tempfile.TemporaryDirectory()))
         (folder / "results.json").write_text(json.dumps(data))
         return folder
 

@@ -55,7 +55,7 @@ META = {
 
 class ReportMarkdownTest(unittest.TestCase):
     def render(self, meta=META, **extra) -> str:
-        out = Path(tempfile.mkdtemp()) / "run"
+        out = Path(self.enterContext(tempfile.TemporaryDirectory())) / "run"
         out.mkdir()
         report.write_report(out, meta, [section(**extra)], ["appendix line"], ["lead line"])
         return (out / "report.md").read_text()
@@ -92,7 +92,7 @@ class ReportMarkdownTest(unittest.TestCase):
 
 class ReportHtmlTest(unittest.TestCase):
     def test_every_value_is_escaped_and_the_charts_are_json(self):
-        out = Path(tempfile.mkdtemp())
+        out = Path(self.enterContext(tempfile.TemporaryDirectory()))
         s = section()
         htmlreport.write(out, META, [s], None, answer_table([s], "local JVM"))
         page = (out / "report.html").read_text()
@@ -108,7 +108,7 @@ class ReportHtmlTest(unittest.TestCase):
         self.assertIn("<h2>The answer</h2>", page)
 
     def test_the_server_over_time_is_drawn_from_the_first_runs_samples(self):
-        out = Path(tempfile.mkdtemp())
+        out = Path(self.enterContext(tempfile.TemporaryDirectory()))
         s = section()
         (out / "runs").mkdir()
         for mode in s["results"]:
@@ -156,7 +156,7 @@ class ClusterReportsTest(unittest.TestCase):
         from loomlab.bench import api as bench
         from loomlab.incluster.experiments import autoscale
 
-        out = Path(tempfile.mkdtemp())
+        out = Path(self.enterContext(tempfile.TemporaryDirectory()))
         report_ = {
             "on": "cpu",
             "mode": "worker",
@@ -185,7 +185,7 @@ class ClusterReportsTest(unittest.TestCase):
 
         from loomlab.incluster.experiments import failover
 
-        out = Path(tempfile.mkdtemp())
+        out = Path(self.enterContext(tempfile.TemporaryDirectory()))
         args = argparse.Namespace(rate=300, seconds=60, kill_at=20.0)
         result = {"load": "open 300 req/s for 60 s", "mode": "virtual", "victim": "pod-a", "serving_again_s": None}
         result["summary"] = "2 of 18,000 requests failed"

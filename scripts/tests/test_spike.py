@@ -20,7 +20,7 @@ class SpikeTest(unittest.TestCase):
         self.assertEqual([nearest_rank(values, p) for p in (50, 99, 100)], [50.0, 99.0, 100.0])
 
     def test_hey_s_csv_reads_as_requests_failures_and_latency(self):
-        stem = Path(tempfile.mkdtemp()) / "r1-hey-A3"
+        stem = Path(self.enterContext(tempfile.TemporaryDirectory())) / "r1-hey-A3"
         rows = ["response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"]
         rows += [f"{0.1 + i / 1000:.4f},0,0,0,0.1,0,{503 if i == 0 else 200},0.{i}" for i in range(10)]
         Path(str(stem) + ".stdout").write_text("\n".join(rows) + "\n")
@@ -30,7 +30,7 @@ class SpikeTest(unittest.TestCase):
         self.assertAlmostEqual(got.p99_ms, 109.0)
 
     def test_each_candidate_sends_both_loads_but_vegeta_s_cli_only_the_open_one(self):
-        stem = Path(tempfile.mkdtemp()) / "t"
+        stem = Path(self.enterContext(tempfile.TemporaryDirectory())) / "t"
         closed = loadgen("loadgen").command("A3", "http://127.0.0.1:1/x", stem)
         self.assertEqual(closed[closed.index("-users") + 1 : closed.index("-users") + 4], ["500", "-iterations", "10"])
         self.assertEqual(hey("hey").command("open", "http://h/x", stem)[:6], ["hey", "-z", "10s", "-c", "150", "-q"])
