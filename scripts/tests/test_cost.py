@@ -173,6 +173,17 @@ class VirtualLoopPageTest(unittest.TestCase):
     def test_the_patterns_table_is_its_record(self):
         self.assert_table_is_record("virtual-loop patterns", "2026-12-05-virtual-loop-patterns")
 
+    def test_the_knobs_table_is_its_record(self):
+        # Each event-loop column's CPU per request against its mode at the default (2 loops here).
+        sections = json.loads((DOCS / "2026-12-05-virtual-loop-knobs" / "results.json").read_text())["sections"]
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop knobs")
+        self.assertEqual(len(page), len(sections))
+        for row, section in zip(page, sections, strict=True):
+            runs = {m: r["runs"] for m, r in section["results"].items()}
+            columns = [(m, f"{m}[{knob}]") for m in ("virtual-loop", "reactive") for knob in ("loops=1", "loops4")]
+            medians = [f"{lr.aggregate(runs[m])['cpu_ms_per_req'].median:.3f} ms" for m in ("virtual-loop", "reactive")]
+            self.assertEqual(row[1:], medians + [paired(runs[k], runs[m], "cpu_ms_per_req") for m, k in columns])
+
     def test_the_calls_table_is_its_record(self):
         sections = json.loads((DOCS / "2026-12-05-virtual-loop-patterns" / "results.json").read_text())["sections"]
         page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop calls")
