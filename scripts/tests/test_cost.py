@@ -154,6 +154,7 @@ class VirtualLoopPageTest(unittest.TestCase):
             ("virtual-loop cost", self.NAME),
             ("virtual-loop socket", "2026-12-05-virtual-loop-socket"),
             ("virtual-loop socket paced", "2026-12-05-virtual-loop-socket-paced"),
+            ("virtual-loop socket 1500", "2026-12-05-virtual-loop-socket-1500"),
         ):
             self.assert_table_is_record(table, record)
 
@@ -183,6 +184,15 @@ class VirtualLoopPageTest(unittest.TestCase):
             columns = [(m, f"{m}[{knob}]") for m in ("virtual-loop", "reactive") for knob in ("loops=1", "loops4")]
             medians = [f"{lr.aggregate(runs[m])['cpu_ms_per_req'].median:.3f} ms" for m in ("virtual-loop", "reactive")]
             self.assertEqual(row[1:], medians + [paired(runs[k], runs[m], "cpu_ms_per_req") for m, k in columns])
+
+    def test_the_poller_table_is_its_record(self):
+        sections = json.loads((DOCS / "2026-12-05-virtual-loop-socket-1500" / "results.json").read_text())["sections"]
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop poller")
+        self.assertEqual(len(page), len(sections))
+        for row, section in zip(page, sections, strict=True):
+            runs = {m: r["runs"] for m, r in section["results"].items()}
+            ratios = [paired(runs[f"{m}[poller1]"], runs[m], "cpu_ms_per_req") for m in ("virtual", "virtual-loop")]
+            self.assertEqual(row[1:], ratios, row[0])
 
     def test_the_calls_table_is_its_record(self):
         sections = json.loads((DOCS / "2026-12-05-virtual-loop-patterns" / "results.json").read_text())["sections"]

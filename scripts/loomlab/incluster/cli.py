@@ -76,7 +76,8 @@ def run(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--mode",
         default="",
-        help="worker, virtual, virtual-loop, reactive or virtual+rx, comma-separated (default: every mode a workload has)",
+        help="worker, virtual, virtual-loop, reactive or virtual+rx, comma-separated "
+        "(default: every mode a workload has)",
     )
     p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
     p.add_argument(
