@@ -118,7 +118,7 @@ class ShapeTest(unittest.TestCase):
         self.assertEqual({(ld.rate, ld.open_s) for ld in sleep.loads}, {(1500, 10)})
         self.assertEqual(
             [(ld.script, ld.rate, ld.env.get("ARRIVALS")) for ld in socket.loads],
-            [("k6/db.js", 400, None), ("k6/db.js", 400, "bursts"), ("k6/db.js", 400, "paced")],
+            [("k6/db.js", 1500, None), ("k6/db.js", 1500, "bursts"), ("k6/db.js", 1500, "paced")],
         )
         even_env = run_env(even, Lane("virtual"), warmup=False)
         base = shape_flags(even_env, even.request(even_env))
@@ -132,7 +132,7 @@ class ShapeTest(unittest.TestCase):
             self.assertEqual((flags[:8], flags[8:]), (base, tail))
         self.assertIn("in bursts of 150 every 100 ms", grouped.name)
         self.assertIn("paced over 150 connections each every 100 ms", connections.name)
-        self.assertIn("paced over 40 connections", socket.loads[2].name)
+        self.assertIn("paced over 150 connections", socket.loads[2].name)
         K6("k6").prepare(even, Lane("virtual"), warmup=False)
         for load in (grouped, connections):
             with self.assertRaisesRegex(LabError, "pace arrivals only evenly"):
