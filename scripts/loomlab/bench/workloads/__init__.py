@@ -20,7 +20,8 @@ SCALES = ("quick", "smoke", "seeds")
 
 def suites_of(script: str) -> Iterator[tuple[Suite, Load]]:
     """Every (suite, load) of k6/<script> at every scale, the quick scale's first: the workload's own
-    module's, then those of the modules that run its loads in suites of their own (cores, knobs)."""
+    module's, then those of the modules that run its loads in suites of their own (cores, knobs), then
+    the recorded suites no profile runs any more (cost.recorded)."""
     workload = MODULE_OF.get(script.removesuffix(".js"), script.removesuffix(".js"))
     named = [m for m in MODULES if m.__name__.rsplit(".", 1)[1] == workload]
     for module in named + [m for m in MODULES if m not in named]:

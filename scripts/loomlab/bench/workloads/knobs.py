@@ -50,7 +50,7 @@ def knobs(pools: bool) -> tuple[Lane, ...]:
         *sized,
         *(virtual.with_setting(f"carriers={n}", carriers(n)) for n in (1, 2 * CORES) if n != CORES),
         virtual.with_setting("trackAllThreads=false", Knob(jvm_flags=("-Djdk.trackAllThreads=false",))),
-        *(m.with_setting(f"loops={n}", event_loops(n)) for m in (loop, reactive) for n in (1, 2 * LOOPS) if n != LOOPS),
+        *(m.with_setting(f"loops={n}", event_loops(n)) for m in (loop, reactive) for n in (1, 2 * LOOPS)),
         *(m.with_setting(f"gc={gc}", Knob(jvm_flags=(flag,))) for m in MODES for gc, flag in GCS.items()),
     )
 
