@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from itertools import chain
 
 from ..planning.lane import Lane
 from ..planning.loads import Load, Scale, Suite
@@ -24,12 +25,9 @@ def suites_of(script: str) -> Iterator[tuple[Suite, Load]]:
     the recorded suites no profile runs any more (cost.recorded)."""
     workload = MODULE_OF.get(script.removesuffix(".js"), script.removesuffix(".js"))
     named = [m for m in MODULES if m.__name__.rsplit(".", 1)[1] == workload]
-    for module in named + [m for m in MODULES if m not in named]:
-        for scale in SCALES:
-            for suite in module.suites(Scale(scale)):
-                yield from ((suite, load) for load in suite.loads if load.script == f"k6/{script}")
-    # Then the suites no profile runs any more, whose records' reports still rebuild from them.
-    for suite in cost.recorded():
+    ordered = named + [m for m in MODULES if m not in named]
+    planned = (suite for m in ordered for scale in SCALES for suite in m.suites(Scale(scale)))
+    for suite in chain(planned, cost.recorded()):
         yield from ((suite, load) for load in suite.loads if load.script == f"k6/{script}")
 
 
