@@ -63,26 +63,6 @@ class ModeResults(TypedDict, total=False):
     pin_sites: dict[str, float]
 
 
-class PairRecord(TypedDict):
-    """A winner against its closest contender: the median per-round ratio, its interval and coverage."""
-
-    a: str
-    b: str
-    median: float
-    low: float
-    high: float
-    coverage: float
-    state: str
-
-
-class VerdictRecord(TypedDict):
-    kind: str  # "win", "ahead", "tie" or "cannot tell"
-    winners: list[str]
-    metric: str  # "req/s" or "p99"
-    rounds: int
-    against: PairRecord | None
-
-
 class Section(TypedDict, total=False):
     """One load of one suite, measured in every mode it has."""
 
@@ -103,7 +83,8 @@ class Section(TypedDict, total=False):
     bounds: dict[str, float]
     rate: float | None
     failed: list[str]
-    verdict: VerdictRecord  # decided once, by the rounds that ran the load (absent: fewer than 2 modes)
+    # deciding.verdict.Verdict.record(): decided once, by the rounds that ran the load (absent: fewer than 2 modes)
+    verdict: dict[str, Any]
 
 
 class Results(TypedDict):
