@@ -86,6 +86,14 @@ def on_image(workload: dict, image: str) -> dict:
     return changed
 
 
+def tokened(workload: dict) -> dict:
+    """The workload without `automountServiceAccountToken: false` (its account's token mounted)."""
+    changed = copy.deepcopy(workload)
+    spec = changed["spec"] if workload["kind"] == "Pod" else changed["spec"]["template"]["spec"]
+    del spec["automountServiceAccountToken"]
+    return changed
+
+
 def relabelled(job: dict, component: str) -> dict:
     """The Job as another component's (its pods' labels say so)."""
     changed = copy.deepcopy(job)
@@ -104,6 +112,8 @@ def policy(name: str, ingress: list[dict] | None = None, egress: list[dict] | No
 
 HTTPS = [{"protocol": "TCP", "port": 443}]
 DNS = [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]
+KEDA = {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "keda"}},
+        "podSelector": {"matchLabels": {"app": "keda-operator"}}}  # fmt: skip
 
 
 def policy_cases(lab: list[dict]) -> list[Case]:
@@ -127,6 +137,17 @@ def policy_cases(lab: list[dict]) -> list[Case]:
         Case("a policy letting an address block in",
              policy("in", ingress=[{"from": [{"ipBlock": {"cidr": "0.0.0.0/0"}}], "ports": HTTPS}]), False),
         Case("a policy letting anything in on a port", policy("in", ingress=[{"ports": HTTPS}]), False),
+        Case("a policy letting every namespace in on a port it does not number",
+             policy("in", ingress=[{"from": [{"namespaceSelector": {}}], "ports": [{"protocol": "TCP"}]}]), False),
+        Case("a policy letting another namespace's pods in",
+             policy("in", ingress=[{"from": [pods_of_another_namespace], "ports": HTTPS}]), False),
+        Case("a policy opening a range of ports", policy("in", ingress=[{"from": [{"podSelector": {}}],
+             "ports": [{"protocol": "TCP", "port": 8000, "endPort": 9000}]}]), False),
+        Case("a policy opening a port by its name", policy("in", ingress=[{"from": [{"podSelector": {}}],
+             "ports": [{"protocol": "TCP", "port": "http"}]}]), False),
+        Case("a policy letting KEDA's operator in", policy("in", ingress=[{"from": [KEDA], "ports": HTTPS}]), True),
+        Case("a policy letting in KEDA's operator's label from any namespace",
+             policy("in", ingress=[{"from": [KEDA | {"namespaceSelector": {}}], "ports": HTTPS}]), False),
     ]  # fmt: skip
 
 
@@ -147,6 +168,8 @@ def cases(lab: list[dict]) -> list[Case]:
         Case("a Service of the lab", service, True),
         Case("the Secret db-credentials", secret("db-credentials"), True),
         Case("a pod of its own, reading no Secret", pod("reader"), True),
+        Case("a pod of its own leaving unsaid whether it mounts a token", tokened(pod("reader")), False),
+        Case("the Deployment leaving unsaid whether its pods mount a token", tokened(deployment), False),
         Case("a pod of its own reading db-credentials", pod("thief", env=secret_env("db-credentials")), False),
         Case("a pod of its own mounting a Secret", pod("thief", volumes=[{"name": "s", "secret": {"secretName": "x"}}]),
              False),
@@ -246,6 +269,11 @@ def check(server: ApiServer, access: list[dict], lab: list[dict], say: Callable[
         say(f"   access: the runner may {what}? {'no: ' + said if held else 'yes: ' + said}")
         if not held:
             wrong.append(what)
+    said = server.kubectl("-n", NAMESPACE, "get", "serviceaccount", "default", "-o",
+                          "jsonpath={.automountServiceAccountToken}").stdout.strip()  # fmt: skip
+    say(f"   access: the namespace's default account mounts a token? {'no' if said == 'false' else 'yes'}")
+    if said != "false":
+        wrong.append("the default account's token")
     for verb, resource, granted in RBAC:
         can = can_i(server, verb, resource)
         say(f"   access: can the runner {verb} {resource}? {'yes' if can else 'no'}")
