@@ -81,11 +81,17 @@ class AdmissionPolicyTest(unittest.TestCase):
             with self.subTest(policy=name):
                 self.assertEqual(bindings[name]["spec"]["validationActions"], ["Deny"])
                 self.assertEqual(policy["spec"]["failurePolicy"], "Fail")
+                # Every subject but the admins and the cluster's own, in every namespace so labelled.
                 (condition,) = policy["spec"]["matchConditions"]
-                self.assertIn("system:serviceaccount:loom-lab:loom-lab-runner", condition["expression"])
+                self.assertNotIn("loom-lab-runner", condition["expression"])
+                selected = bindings[name]["spec"]["matchResources"]["namespaceSelector"]["matchLabels"]
+                self.assertEqual(selected, {"loomlab.dev/runner-policy": "enforced"})
+                (namespace,) = documents("namespace/namespace.yaml")
+                self.assertEqual(namespace["metadata"]["labels"]["loomlab.dev/runner-policy"], "enforced")
         # Without the registries' ConfigMap the runner creates no workload (rather than any image).
         param = bindings["loom-lab-runner-creates"]["spec"]["paramRef"]
         self.assertEqual((param["name"], param["parameterNotFoundAction"]), ("loom-lab-registries", "Deny"))
+        self.assertNotIn("namespace", param)  # the request's own namespace's
         (kept,) = policies["loom-lab-registries-kept"]["spec"]["matchConstraints"]["resourceRules"]
         self.assertEqual((kept["resources"], kept["resourceNames"]), (["configmaps"], ["loom-lab-registries"]))
         self.assertEqual(set(kept["operations"]), {"CREATE", "UPDATE", "DELETE"})
