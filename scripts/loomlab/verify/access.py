@@ -13,24 +13,14 @@ from collections.abc import Callable
 
 import yaml
 
-from loomlab.verify import Failure
+from loomlab.verify import K8S, Failure
 from loomlab.verify.apiserver import ApiServer
 from loomlab.verify.cases import NAMESPACE, Case, cases
 
 RUNNER = "system:serviceaccount:loom-lab:loom-lab-runner"
 TEAM = "team-x"
-# The runner's Role bound to two others, a second account and a person, each judged as the runner is.
+# deploy/k8s/testdata/others binds the runner's Role to these two, each judged as the runner is.
 OTHERS = ("system:serviceaccount:loom-lab:second-runner", "a-person")
-BOUND_TO_OTHERS = {
-    "apiVersion": "rbac.authorization.k8s.io/v1",
-    "kind": "RoleBinding",
-    "metadata": {"name": "loom-lab-runner-others", "namespace": NAMESPACE},
-    "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "loom-lab-runner"},
-    "subjects": [
-        {"kind": "ServiceAccount", "name": "second-runner", "namespace": NAMESPACE},
-        {"kind": "User", "name": "a-person", "apiGroup": "rbac.authorization.k8s.io"},
-    ],
-}
 
 
 def decided(server: ApiServer, case: Case, subject: str = RUNNER) -> tuple[bool, str]:
@@ -40,9 +30,9 @@ def decided(server: ApiServer, case: Case, subject: str = RUNNER) -> tuple[bool,
 
 def can_i(server: ApiServer, verb: str, resource: str) -> bool:
     """Whether the runner may; "pods/exec" is a subresource (kubectl alone would read a pod named
-    exec)."""
+    exec), "secrets NAME" one object."""
     kind, _, sub = resource.partition("/")
-    asked = [kind] + (["--subresource", sub] if sub else [])
+    asked = [kind.replace(" ", "/")] + (["--subresource", sub] if sub else [])  # "secrets NAME": one by name
     p = server.kubectl("--as", RUNNER, "-n", NAMESPACE, "auth", "can-i", verb, *asked)
     return p.stdout.strip() == "yes"
 
@@ -55,6 +45,8 @@ RBAC = (
     ("create", "pods/portforward", False),
     ("get", "secrets", False),
     ("list", "secrets", False),
+    ("patch", "secrets db-credentials", False),
+    ("update", "secrets db-credentials", False),
     ("delete", "networkpolicies", False),
     ("create", "services/proxy", False),
     ("patch", "pods/proxy", False),
@@ -112,7 +104,8 @@ def judged(server: ApiServer, each: list[Case], subject: str, say: Callable[[str
 
 
 def check(server: ApiServer, access: list[dict], team: list[dict], lab: list[dict], say: Callable[[str], None]) -> None:
-    applied(server, [*access, BOUND_TO_OTHERS], cases(lab), RUNNER)
+    others = yaml.safe_load((K8S / "testdata" / "others" / "rolebinding.yaml").read_text())
+    applied(server, [*access, others], cases(lab), RUNNER)
     wrong = judged(server, cases(lab), RUNNER, say, loud=True)
     for subject in OTHERS:
         wrong += judged(server, cases(lab), subject, say, loud=False)

@@ -86,6 +86,12 @@ def tokened(workload: dict) -> dict:
     return changed
 
 
+def renamed(workload: dict, name: str) -> dict:
+    changed = copy.deepcopy(workload)
+    changed["metadata"]["name"] = name
+    return changed
+
+
 def relabelled(job: dict, component: str) -> dict:
     """The Job as another component's (its pods' labels say so)."""
     changed = copy.deepcopy(job)
@@ -143,30 +149,15 @@ def policy_cases(lab: list[dict]) -> list[Case]:
     ]  # fmt: skip
 
 
-def cases(lab: list[dict]) -> list[Case]:
-    """The lab's own workloads and Service (from deploy/k8s/base and an overlay), and what the
-    runner must not make of them."""
-    deployment = next(d for d in lab if d["kind"] == "Deployment")
-    statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
-    migration = next(d for d in lab if d["kind"] == "Job")
-    service = next(d for d in lab if d["kind"] == "Service")
-    exposed = copy.deepcopy(service)
-    exposed["spec"]["externalIPs"] = ["203.0.113.7"]
-    account = {"kubernetes.io/service-account.name": "default"}
-    token = secret("db-credentials", "kubernetes.io/service-account-token", account)
+def credential_cases(deployment: dict, statefulset: dict, migration: dict) -> list[Case]:
+    """Who reads which key of db-credentials: the lab's three readers, and what the runner must not
+    make of them (another key, the environment, another name, another image, another label)."""
+    deployment_image, statefulset_image = (first_container(d)["image"] for d in (deployment, statefulset))
     return [
         Case("the service's Deployment (reads db-credentials)", deployment, True),
         Case("the database's StatefulSet (reads db-credentials)", statefulset, True),
-        Case("a Service of the lab", service, True),
-        Case("the Secret db-credentials", secret("db-credentials"), True),
-        Case("a pod of its own, reading no Secret", pod("reader"), True),
-        Case("a pod of its own leaving unsaid whether it mounts a token", tokened(pod("reader")), False),
-        Case("the Deployment leaving unsaid whether its pods mount a token", tokened(deployment), False),
-        Case("a pod of its own reading db-credentials", pod("thief", env=secret_env("db-credentials")), False),
-        Case("a pod of its own mounting a Secret", pod("thief", volumes=[{"name": "s", "secret": {"secretName": "x"}}]),
-             False),
-        Case("the Deployment reading another Secret", with_secret(deployment, "other", "username"), False),
         Case("the schema's migration Job (reads the owner's keys)", migration, True),
+        Case("the Deployment reading another Secret", with_secret(deployment, "other", "username"), False),
         Case("the Deployment reading the schema owner's password",
              with_secret(deployment, "db-credentials", "owner-password"), False),
         Case("the migration Job reading the superuser's password",
@@ -179,7 +170,36 @@ def cases(lab: list[dict]) -> list[Case]:
         Case("the Deployment mounting the database's TLS key", with_secret_file(deployment, "tls.key"), False),
         Case("the migration Job mounting the superuser's password",
              with_secret_file(migration, "admin-password"), False),
+        Case("a StatefulSet of another name mounting the database's keys", renamed(statefulset, "x"), False),
+        Case("the database's StatefulSet on the service's image", on_image(statefulset, deployment_image), False),
+        Case("the migration Job under another name", renamed(migration, "x"), False),
+        Case("the migration Job on the database's image", on_image(migration, statefulset_image), False),
+        Case("a Deployment of another name mounting the service's keys", renamed(deployment, "x"), False),
         Case("a load Job reading the schema owner's password", relabelled(migration, "load"), False),
+    ]  # fmt: skip
+
+
+def cases(lab: list[dict]) -> list[Case]:
+    """The lab's own workloads and Service (from deploy/k8s/base and an overlay), and what the
+    runner must not make of them."""
+    deployment = next(d for d in lab if d["kind"] == "Deployment")
+    statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
+    migration = next(d for d in lab if d["kind"] == "Job")
+    service = next(d for d in lab if d["kind"] == "Service")
+    exposed = copy.deepcopy(service)
+    exposed["spec"]["externalIPs"] = ["203.0.113.7"]
+    account = {"kubernetes.io/service-account.name": "default"}
+    token = secret("db-credentials", "kubernetes.io/service-account-token", account)
+    return [
+        *credential_cases(deployment, statefulset, migration),
+        Case("a Service of the lab", service, True),
+        Case("the Secret db-credentials", secret("db-credentials"), True),
+        Case("a pod of its own, reading no Secret", pod("reader"), True),
+        Case("a pod of its own leaving unsaid whether it mounts a token", tokened(pod("reader")), False),
+        Case("the Deployment leaving unsaid whether its pods mount a token", tokened(deployment), False),
+        Case("a pod of its own reading db-credentials", pod("thief", env=secret_env("db-credentials")), False),
+        Case("a pod of its own mounting a Secret", pod("thief", volumes=[{"name": "s", "secret": {"secretName": "x"}}]),
+             False),
         Case("a service-account token Secret", token, False),
         Case("a Secret of another name", secret("other"), False),
         Case("a Service with externalIPs", exposed, False),
