@@ -104,7 +104,8 @@ def main():
         say(f"   all: namespaces: {namespaced} namespaced objects, each in {NAMESPACE}")
         broken_cases(tools["KUBECONFORM"], schemas, server)
         say("== 5. access: the runner's account on the API server")
-        lab = rendered["base"] + rendered["overlays/jvm"]
+        scalers = [d for d in rendered["overlays/jvm-queue-autoscaled"] if d["kind"] == "ScaledObject"]
+        lab = rendered["base"] + rendered["overlays/jvm"] + scalers
         access.check(server, rendered["access"], rendered["team-x"], lab, say)
     finally:
         server.stop()

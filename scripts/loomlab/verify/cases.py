@@ -19,9 +19,14 @@ class Case:
 
 
 def pod(
-    name: str, env: list[dict] | None = None, volumes: list[dict] | None = None, image: str = LOADGEN_IMAGE
+    name: str,
+    env: list[dict] | None = None,
+    volumes: list[dict] | None = None,
+    image: str = LOADGEN_IMAGE,
+    **more: object,
 ) -> dict:
-    """A pod Pod Security "restricted" admits, with `env`, `volumes` and `image` of the case's."""
+    """A pod Pod Security "restricted" admits, with `env`, `volumes`, `image` and the fields `more`
+    of the case's."""
     container: dict = {
         "name": "main",
         "image": image,
@@ -33,8 +38,20 @@ def pod(
         },
         "env": env or [],
     }
-    spec = {"automountServiceAccountToken": False, "containers": [container], "volumes": volumes or []}
+    spec = {"automountServiceAccountToken": False, "containers": [container], "volumes": volumes or []} | more
     return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": NAMESPACE}, "spec": spec}
+
+
+CLAIM = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}
+
+
+def claim(name: str) -> dict:
+    return {"name": "v", "persistentVolumeClaim": {"claimName": name}}
+
+
+def volume_claim(name: str, spec: dict) -> dict:
+    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name, "namespace": NAMESPACE},
+            "spec": CLAIM | spec}  # fmt: skip
 
 
 def secret_env(secret: str, key: str = "password") -> list[dict]:
@@ -83,6 +100,13 @@ def tokened(workload: dict) -> dict:
     changed = copy.deepcopy(workload)
     spec = changed["spec"] if workload["kind"] == "Pod" else changed["spec"]["template"]["spec"]
     del spec["automountServiceAccountToken"]
+    return changed
+
+
+def templated(workload: dict, **more: object) -> dict:
+    """The workload with the fields `more` in its pods' template."""
+    changed = copy.deepcopy(workload)
+    changed["spec"]["template"]["spec"] |= more
     return changed
 
 
@@ -208,5 +232,41 @@ def cases(lab: list[dict]) -> list[Case]:
              pod("stranger", image="127.0.0.1:5000/loom-lab-x/loadgen:0.1.0"), False),
         Case("the migration Job on an image of another registry",
              on_image(migration, "registry.example.com/loom-lab/loom-lab-jvm:0.1.0"), False),
+        Case("a pod of its own on a node it names", pod("placed", nodeName="loom-lab-node"), False),
+        Case("a pod of its own tolerating every taint", pod("placed", tolerations=[{"operator": "Exists"}]), False),
+        Case("a pod of its own of a priority class", pod("placed", priorityClassName="system-node-critical"), False),
+        Case("the Deployment's pods of a priority class",
+             templated(deployment, priorityClassName="system-cluster-critical"), False),
+        Case("the database's pods tolerating every taint", templated(statefulset, tolerations=[{"operator": "Exists"}]),
+             False),
+        Case("a pod of its own mounting the database's data claim", pod("x", volumes=[claim("data-postgres-0")]),
+             False),
+        Case("a pod of its own mounting a results claim", pod("x", volumes=[claim("loadgen-results-sleep")]), True),
+        Case("a pod of its own with an ephemeral volume",
+             pod("thief", volumes=[{"name": "v", "ephemeral": {"volumeClaimTemplate": {"spec": CLAIM}}}]), False),
+        Case("a claim of its own", volume_claim("loadgen-results-x", {}), True),
+        Case("a claim binding a volume it names", volume_claim("x", {"volumeName": "someone-elses"}), False),
+        Case("a claim filled from another claim",
+             volume_claim("x", {"dataSource": {"kind": "PersistentVolumeClaim", "name": "data-postgres-0"}}), False),
         *policy_cases(lab),
+        *scaler_cases(next(d for d in lab if d["kind"] == "ScaledObject")),
+    ]  # fmt: skip
+
+
+def scaler_cases(scaler: dict) -> list[Case]:
+    """The lab's queue autoscaler, and what the runner must not make of a ScaledObject: a trigger
+    KEDA's operator would fetch elsewhere, or send a credential to."""
+
+    def with_trigger(**trigger: object) -> dict:
+        changed = copy.deepcopy(scaler)
+        changed["spec"]["triggers"][0] |= trigger
+        return changed
+
+    other = scaler["spec"]["triggers"][0]["metadata"] | {"serverAddress": "http://prometheus.team-y.svc:9090"}
+    return [
+        Case("the lab's queue autoscaler (a ScaledObject)", scaler, True),
+        Case("a ScaledObject fetching any URL", with_trigger(type="metrics-api", metadata={"url": "http://x/"}), False),
+        Case("a ScaledObject asking another namespace's Prometheus", with_trigger(metadata=other), False),
+        Case("a ScaledObject sending a credential",
+             with_trigger(authenticationRef={"name": "theirs", "kind": "ClusterTriggerAuthentication"}), False),
     ]  # fmt: skip
