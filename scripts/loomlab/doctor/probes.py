@@ -140,6 +140,15 @@ def kubectl() -> Finding:
     return Finding(bool(found), found or "none on PATH")
 
 
+def node() -> Finding:
+    """The Node npm runs on: k6/package-lock.json's @npmcli/arborist (the licence gate's checker)
+    declares ^20.17.0 || >=22.9.0."""
+    if not shutil.which("node"):
+        return Finding(False, "missing")
+    found = version_of(run("node", "--version").stdout)
+    return Finding(found >= (20, 17), "Node {}.{}".format(*found))
+
+
 def command(name: str, *more: str) -> Callable[[], Finding]:
     def probe() -> Finding:
         missing = [c for c in (name, *more) if not shutil.which(c)]
