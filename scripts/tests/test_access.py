@@ -74,7 +74,8 @@ class AdmissionPolicyTest(unittest.TestCase):
         docs = [d for d in yaml.safe_load_all(ADMISSION.read_text()) if d]
         policies = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ValidatingAdmissionPolicy"}
         bindings = {d["spec"]["policyName"]: d for d in docs if d["kind"] == "ValidatingAdmissionPolicyBinding"}
-        self.assertEqual(set(policies), {"loom-lab-runner-creates", "loom-lab-registries-kept"})
+        kept = {"loom-lab-registries-kept", "loom-lab-monitoring-kept"}
+        self.assertEqual(set(policies), {"loom-lab-runner-creates", *kept})
         self.assertEqual(set(bindings), set(policies))
         for name, policy in policies.items():
             with self.subTest(policy=name):

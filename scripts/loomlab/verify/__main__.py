@@ -106,7 +106,7 @@ def main():
         say("== 5. access: the runner's account on the API server")
         scalers = [d for d in rendered["overlays/jvm-queue-autoscaled"] if d["kind"] == "ScaledObject"]
         lab = rendered["base"] + rendered["overlays/jvm"] + scalers
-        access.check(server, rendered["access"], rendered["team-x"], lab, say)
+        access.check(server, rendered, lab, say)
     finally:
         server.stop()
     say("k8s verify: all stages passed")

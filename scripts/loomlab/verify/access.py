@@ -52,19 +52,28 @@ RBAC = (
 )
 
 
-# What the runner tries on the admin's registries (each must be refused by the admission policy).
-KEPT = (
-    ("change the registries", ("patch", "configmap", "loom-lab-registries", "--type", "merge",
-                               "-p", '{"data":{"registries":"registry.example.com/"}}')),
-    ("delete the registries", ("delete", "configmap", "loom-lab-registries")),
-)  # fmt: skip
+def admins(monitoring: list[dict]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What the runner tries on the admin's objects, the registries and Prometheus (deploy/k8s/monitoring,
+    applied as the admin): each must be refused by a "-kept" admission policy."""
+    (config,) = [d["metadata"]["name"] for d in monitoring if d["kind"] == "ConfigMap"]
+    merge = ("--type", "merge", "-p")
+    return (
+        (
+            "change the registries",
+            ("patch", "configmap", "loom-lab-registries", *merge, '{"data":{"registries":"x/"}}'),
+        ),
+        ("delete the registries", ("delete", "configmap", "loom-lab-registries")),
+        ("change Prometheus' configuration", ("patch", "configmap", config, *merge, '{"data":{"x":"y"}}')),
+        ("delete Prometheus", ("delete", "deployment", "prometheus")),
+        ("take the label off Prometheus' Service", ("label", "service", "prometheus", "app.kubernetes.io/component-")),
+    )
 
 
 def kept(server: ApiServer, args: tuple[str, ...]) -> tuple[bool, str]:
-    """Whether the admission policy refused the runner `args` (a dry run on the server)."""
+    """Whether an admission policy that keeps the admin's objects refused the runner `args` (a dry run)."""
     p = server.kubectl("--as", RUNNER, "-n", NAMESPACE, *args, "--dry-run=server")
     said = " ".join((p.stderr or p.stdout).split())[-200:]
-    return p.returncode != 0 and "loom-lab-registries-kept" in said, said
+    return p.returncode != 0 and "-kept" in said, said
 
 
 def in_namespace(case: Case, namespace: str) -> Case:
@@ -103,7 +112,9 @@ def judged(server: ApiServer, each: list[Case], subject: str, say: Callable[[str
     return wrong
 
 
-def check(server: ApiServer, access: list[dict], team: list[dict], lab: list[dict], say: Callable[[str], None]) -> None:
+def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], say: Callable[[str], None]) -> None:
+    """Stage 5 on the rendered kustomizations: access (and team-x's) and monitoring applied as the admin."""
+    access, team, monitoring = rendered["access"], rendered["team-x"], rendered["monitoring"]
     others = yaml.safe_load((K8S / "testdata" / "others" / "rolebinding.yaml").read_text())
     applied(server, [*access, others], cases(lab), RUNNER)
     wrong = judged(server, cases(lab), RUNNER, say, loud=True)
@@ -112,7 +123,9 @@ def check(server: ApiServer, access: list[dict], team: list[dict], lab: list[dic
     team_cases = [in_namespace(c, TEAM) for c in cases(lab)]
     applied(server, team, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner")
     wrong += judged(server, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner", say, loud=False)
-    for what, args in KEPT:
+    if server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all(monitoring)).returncode != 0:
+        raise Failure("access: deploy/k8s/monitoring not applied")
+    for what, args in admins(monitoring):
         held, said = kept(server, args)
         say(f"   access: the runner may {what}? {'no: ' + said if held else 'yes: ' + said}")
         if not held:
