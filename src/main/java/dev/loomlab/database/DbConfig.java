@@ -60,7 +60,7 @@ public interface DbConfig {
    * the service starts with Flyway inactive ({@code QUARKUS_FLYWAY_ACTIVE=false}), and a service
    * started before it waits, unready, instead of failing its requests.
    */
-  @WithDefault("4")
+  @WithDefault("5")
   String schemaVersion();
 
   /** {@code loomlab.db.bulkhead.*}: a fair limit on concurrent database work. */

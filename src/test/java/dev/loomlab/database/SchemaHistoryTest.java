@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Flyway's history, once migrated, is written by the schema's owner alone: the service's role reads
- * it (readiness) and holds no other privilege on it (db/migration/afterMigrate.sql), though the
- * owner's default privileges hand it every other table. Asked of PostgreSQL's own catalogue as the
- * owner, the role the tests migrate with.
+ * it (readiness) and holds no other privilege on it
+ * (db/migration/V5__schema_history_the_owners.sql, and service-grants.sql at a local database's
+ * every start), though the owner's default privileges hand it every other table. Asked of
+ * PostgreSQL's own catalogue as the owner, the role the tests migrate with.
  */
 @QuarkusTest
 class SchemaHistoryTest {

@@ -33,7 +33,7 @@ class SchemaBehindTest {
         .then()
         .statusCode(503)
         .body("status", equalTo("DOWN"))
-        .body("checks.find { it.name == 'database' }.data.schema", equalTo("4"))
+        .body("checks.find { it.name == 'database' }.data.schema", equalTo("5"))
         .body("checks.find { it.name == 'database' }.data.schema-needed", equalTo("999"))
         .body(
             "checks.find { it.name == 'database' }.data.error",

@@ -28,7 +28,7 @@ class ObservabilityTest {
         .statusCode(200)
         .body("status", equalTo("UP"))
         .body("checks.name", hasItem("database"))
-        .body("checks.find { it.name == 'database' }.data.schema", equalTo("4"));
+        .body("checks.find { it.name == 'database' }.data.schema", equalTo("5"));
   }
 
   @Test

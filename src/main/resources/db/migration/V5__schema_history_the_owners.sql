@@ -1,9 +1,11 @@
 -- Flyway's history is the schema owner's alone to write: the service's role reads it (readiness
 -- waits for the schema this build needs) and may change none of it, where a forged or deleted row
 -- would make the owner's next migration skip or repeat a version. The owner's default privileges
--- (deploy/k8s/base/service-grants.sql) give the service's role every table the owner makes, this
--- one too; Flyway runs this as the owner after every migration (idempotent), taking back all but
--- SELECT from every other role.
+-- (deploy/k8s/base/service-grants.sql) gave the service's role every table the owner made, this one
+-- too, when Flyway created it; this takes back from every other role all but SELECT, once. A local
+-- database's start grants every table again and takes this one back at once (the same file).
+-- A migration rather than an afterMigrate callback: Flyway runs a callback on a connection of its
+-- own, which a pool of two (the pool-bound tests') cannot give beside the migration's.
 DO $$
 DECLARE
   other name;
