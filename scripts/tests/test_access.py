@@ -77,6 +77,9 @@ class AdmissionPolicyTest(unittest.TestCase):
         kept = {"loom-lab-registries-kept", "loom-lab-monitoring-kept"}
         self.assertEqual(set(policies), {"loom-lab-runner-creates", *kept})
         self.assertEqual(set(bindings), set(policies))
+        # One exemption, written once per policy (YAML anchors do not cross documents): held equal here.
+        exemptions = {name: p["spec"]["matchConditions"] for name, p in policies.items()}
+        self.assertEqual(len({yaml.safe_dump(c) for c in exemptions.values()}), 1, exemptions)
         for name, policy in policies.items():
             with self.subTest(policy=name):
                 self.assertEqual(bindings[name]["spec"]["validationActions"], ["Deny"])

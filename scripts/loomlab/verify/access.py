@@ -116,11 +116,12 @@ def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], s
     """Stage 5 on the rendered kustomizations: access (and team-x's) and monitoring applied as the admin."""
     access, team, monitoring = rendered["access"], rendered["team-x"], rendered["monitoring"]
     others = yaml.safe_load((K8S / "testdata" / "others" / "rolebinding.yaml").read_text())
-    applied(server, [*access, others], cases(lab), RUNNER)
-    wrong = judged(server, cases(lab), RUNNER, say, loud=True)
+    each = cases(lab)
+    applied(server, [*access, others], each, RUNNER)
+    wrong = judged(server, each, RUNNER, say, loud=True)
     for subject in OTHERS:
-        wrong += judged(server, cases(lab), subject, say, loud=False)
-    team_cases = [in_namespace(c, TEAM) for c in cases(lab)]
+        wrong += judged(server, each, subject, say, loud=False)
+    team_cases = [in_namespace(c, TEAM) for c in each]
     applied(server, team, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner")
     wrong += judged(server, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner", say, loud=False)
     if server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all(monitoring)).returncode != 0:
