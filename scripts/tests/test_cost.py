@@ -219,6 +219,18 @@ class VirtualLoopPageTest(unittest.TestCase):
         for row, agg in ((page[1], below), (page[2], above)):
             self.assertEqual(row[1:], [f"{agg[m]['p99'].median:,.0f} ms" for m in modes], row[0])
 
+    def test_the_jdk21_pinning_table_is_its_record(self):
+        record = DOCS / "2026-12-05-virtual-loop-pinning-jdk21" / "results.json"
+        sections = json.loads(record.read_text())["sections"]
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop pinning jdk21")
+        self.assertEqual([row[0] for row in page], ["`synchronized`", "`ReentrantLock`"])
+        for row, section in zip(page, sections, strict=True):
+            self.assertEqual(section["pools"]["jdk.feature"], 21)
+            agg = {m: lr.aggregate(section["results"][m]["runs"]) for m in ("worker", "virtual", "virtual-loop")}
+            self.assertEqual(
+                row[1:], [f"{a['throughput'].median:,.0f} ({a['p99'].median:,.0f} ms)" for a in agg.values()]
+            )
+
     def test_the_liveness_table_is_its_record(self):
         record = json.loads((DOCS / "2026-12-05-virtual-loop-pinning" / "liveness.json").read_text())
         page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop liveness")
@@ -237,6 +249,16 @@ class VirtualLoopPageTest(unittest.TestCase):
         medians = [lr.aggregate(short[m])[SHORT_P99].median for m in modes]
         self.assertEqual(page[0][1:], [f"{v:.0f} ms" for v in medians])
         self.assertEqual(page[1][2:], [paired(short[m], short["virtual"], SHORT_P99) for m in modes[1:]])
+
+    def test_the_a3_runs_are_their_records(self):
+        page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop a3 runs")
+        self.assertEqual(len(page), 3)
+        for name, rate, of_rate, of_cpu in page:
+            results = json.loads((DOCS / name / "results.json").read_text())["sections"][0]["results"]
+            mine, go = results["virtual-loop"]["runs"], results["reference"]["runs"]
+            self.assertEqual(rate, f"{lr.aggregate(mine)['throughput'].median:,.0f}", name)
+            self.assertEqual(of_rate, paired(mine, go, "throughput"), name)
+            self.assertEqual(of_cpu, paired(mine, go, "cpu_ms_per_req"), name)
 
     def test_the_a3_table_is_its_record(self):
         results = json.loads((DOCS / "2026-12-05-virtual-loop-a3" / "results.json").read_text())["sections"][0]

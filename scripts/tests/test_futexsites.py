@@ -19,7 +19,11 @@ from loomlab.bench.measuring import futexsites
 # Each page that draws futex tables, and how many.
 PAGES = {
     ROOT / "docs" / "results" / f"{name}.md": n
-    for name, n in (("2026-11-30-futex-sites", 6), ("2026-11-30-native-transport", 2))
+    for name, n in (
+        ("2026-11-30-futex-sites", 6),
+        ("2026-11-30-native-transport", 2),
+        ("2026-12-05-virtual-loop-cost", 3),
+    )
 }
 COMMAND = re.compile(r"`python -m loomlab\.bench\.measuring\.futexsites ([^`]+)`:\n\n((?:\|.*\n)+)")
 
