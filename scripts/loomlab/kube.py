@@ -25,7 +25,7 @@ from loomlab.cluster.settings import KUBECONFIG as LOOMLAB_KUBECONFIG
 DEFAULT_NAMESPACE = "loom-lab"
 FIELD_MANAGER = "loom-lab"
 
-__all__ = ["ApiException", "Kube", "Target", "ready"]
+__all__ = ["ApiException", "Kube", "Target"]
 
 
 @dataclass(frozen=True)
@@ -60,35 +60,6 @@ def lab_cluster_up() -> bool:
         return True
     except OSError:
         return False
-
-
-def ready(obj: dict) -> bool:
-    """A pod's (or a node's) Ready condition is True."""
-    return any(c["type"] == "Ready" and c["status"] == "True" for c in obj["status"].get("conditions") or [])
-
-
-def running(pod: dict) -> bool:
-    """Every container of a pod has started (its state is running)."""
-    statuses = pod["status"].get("containerStatuses") or []
-    return bool(statuses) and all("running" in (c.get("state") or {}) for c in statuses)
-
-
-def pod_said(pod: dict) -> str:
-    """Where a pod stands, in one line for a message: its phase, each condition not yet True (with
-    its reason), each container's state (waiting's reason, running since, terminated's exit)."""
-    status = pod.get("status") or {}
-    said = [f"pod {pod['metadata']['name']} {status.get('phase', '?')}"]
-    said += [
-        f"{c['type']} {c['status']}" + (f" ({c['reason']}: {c.get('message', '')})" if c.get("reason") else "")
-        for c in status.get("conditions") or []
-        if c["status"] != "True"
-    ]
-    for c in status.get("containerStatuses") or []:
-        for state, detail in (c.get("state") or {}).items():
-            what = detail.get("reason") or detail.get("startedAt") or ""
-            code = f" exit {detail['exitCode']}" if "exitCode" in detail else ""
-            said.append(f"container {c['name']} {state} {what}{code}".rstrip())
-    return ", ".join(said)
 
 
 class Kube:
@@ -191,20 +162,21 @@ class Kube:
         return self._dynamic
 
     def apply(self, docs: list[dict]):
-        """Server-side apply of each manifest, namespaced ones into this run's namespace. A Namespace
-        manifest is applied only when it is this namespace and does not exist yet (a namespaced
-        user can neither create nor change one); a Secret is created once, then left as it is (the
-        database was initialised with it, and a PATCH's answer would carry every key back)."""
+        """Server-side apply of each manifest, namespaced ones into this run's namespace; a Namespace
+        only when it is this one and does not exist yet (a namespaced user can neither create nor
+        change one); the Secret and the database's first-start scripts are created once (the
+        database was initialised with them; the answer to a PATCH of a Secret carries every key
+        back; the admission policy keeps the scripts): scripts there unlike the lab's stop the run."""
         for doc in docs:
             if doc["kind"] != "Namespace" or (doc["metadata"]["name"] == self.ns and not self.namespace_exists()):
                 self._apply_one(doc)
 
     def _apply_one(self, doc: dict):
         resource = self.dynamic.resources.get(api_version=doc["apiVersion"], kind=doc["kind"])
-        doc = json.loads(json.dumps(doc))
+        doc, name = json.loads(json.dumps(doc)), doc["metadata"]["name"]
         if resource.namespaced:
             doc["metadata"]["namespace"] = self.ns
-        if doc["kind"] != "Secret":
+        if doc["kind"] != "Secret" and name != "postgres-init":
             namespace = self.ns if resource.namespaced else None
             resource.server_side_apply(body=doc, namespace=namespace, field_manager=FIELD_MANAGER, force_conflicts=True)
             return
@@ -213,6 +185,14 @@ class Kube:
         except ApiException as e:
             if e.status != 409:  # there already: kept
                 raise
+            if (
+                doc["kind"] == "ConfigMap"
+                and resource.get(name=name, namespace=self.ns).to_dict()["data"] != doc["data"]
+            ):
+                raise LabError(
+                    f"ConfigMap {name} in {self.ns} is not the lab's; the runner may not change it: "
+                    "an admin deletes it, then the run creates it"
+                ) from e
 
     def namespace_exists(self) -> bool:
         try:

@@ -68,7 +68,7 @@ class Starts(unittest.TestCase):
         self.assertTrue(all(math.isnan(v) for v in startphases.started_line("no such line\n", seen).values()))
 
     def test_a_pod_runs_once_each_container_is_running(self):
-        from loomlab.kube import running
+        from loomlab.podstatus import running
 
         def pod(*states):
             return {"status": {"containerStatuses": [{"state": s} for s in states]}}
@@ -79,7 +79,7 @@ class Starts(unittest.TestCase):
         self.assertTrue(running(pod({"running": {"startedAt": "2026-11-27T07:20:01Z"}})))
 
     def test_a_stuck_pod_is_said_in_one_line(self):
-        from loomlab.kube import pod_said
+        from loomlab.podstatus import pod_said
 
         pending = {
             "metadata": {"name": "job-x-1"},

@@ -14,7 +14,9 @@ import yaml
 
 from loomlab.verify import K8S, Failure
 from loomlab.verify.apiserver import ApiServer
-from loomlab.verify.cases import NAMESPACE, Case, cases
+from loomlab.verify.cases import NAMESPACE, Case, cases, volume_claim
+from loomlab.verify.database import database_cases
+from loomlab.verify.roletable import differences
 
 RUNNER = "system:serviceaccount:loom-lab:loom-lab-runner"
 TEAM = "team-x"
@@ -54,7 +56,8 @@ RBAC = (
 
 def admins(monitoring: list[dict]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """What the runner tries on the admin's objects, the registries and Prometheus (deploy/k8s/monitoring,
-    applied as the admin): each must be refused by a "-kept" admission policy."""
+    applied as the admin), and on the database's first-start scripts (applied as the admin here, created
+    by the runner's first run): each must be refused by a "-kept" admission policy."""
     (config,) = [d["metadata"]["name"] for d in monitoring if d["kind"] == "ConfigMap"]
     merge = ("--type", "merge", "-p")
     return (
@@ -63,6 +66,15 @@ def admins(monitoring: list[dict]) -> tuple[tuple[str, tuple[str, ...]], ...]:
             ("patch", "configmap", "loom-lab-registries", *merge, '{"data":{"registries":"x/"}}'),
         ),
         ("delete the registries", ("delete", "configmap", "loom-lab-registries")),
+        (
+            "change the database's first-start scripts",
+            ("patch", "configmap", "postgres-init", *merge, '{"data":{"app-role.sh":"cat /run/secrets/db/*"}}'),
+        ),
+        ("delete the database's first-start scripts", ("delete", "configmap", "postgres-init")),
+        (
+            "give its unbound claim a volume by name",
+            ("patch", "pvc", "loadgen-results-unbound", *merge, '{"spec":{"volumeName":"someone-elses"}}'),
+        ),
         ("change Prometheus' configuration", ("patch", "configmap", config, *merge, '{"data":{"x":"y"}}')),
         ("delete Prometheus", ("delete", "deployment", "prometheus")),
         ("take the label off Prometheus' Service", ("label", "service", "prometheus", "app.kubernetes.io/component-")),
@@ -70,10 +82,10 @@ def admins(monitoring: list[dict]) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def kept(server: ApiServer, args: tuple[str, ...]) -> tuple[bool, str]:
-    """Whether an admission policy that keeps the admin's objects refused the runner `args` (a dry run)."""
+    """Whether one of the lab's admission policies refused the runner `args` (a dry run)."""
     p = server.kubectl("--as", RUNNER, "-n", NAMESPACE, *args, "--dry-run=server")
     said = " ".join((p.stderr or p.stdout).split())[-200:]
-    return p.returncode != 0 and "-kept" in said, said
+    return p.returncode != 0 and "ValidatingAdmissionPolicy 'loom-lab-" in said, said
 
 
 def in_namespace(case: Case, namespace: str) -> Case:
@@ -112,11 +124,22 @@ def judged(server: ApiServer, each: list[Case], subject: str, say: Callable[[str
     return wrong
 
 
+def reapplied(server: ApiServer, say: Callable[[str], None]) -> list[str]:
+    """A later run's apply of its bound claim (the binder's volume name in it) accepted, or why not."""
+    again = volume_claim("loadgen-results-bound", {})
+    p = server.kubectl(
+        "--as", RUNNER, "apply", "--server-side", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump(again)
+    )
+    said = "yes" if p.returncode == 0 else "no: " + " ".join(p.stderr.split())[-200:]
+    say(f"   access: the runner may apply its bound claim again? {said}")
+    return [] if p.returncode == 0 else ["a later run's apply of a bound claim"]
+
+
 def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], say: Callable[[str], None]) -> None:
     """Stage 5 on the rendered kustomizations: access (and team-x's) and monitoring applied as the admin."""
     access, team, monitoring = rendered["access"], rendered["team-x"], rendered["monitoring"]
     others = yaml.safe_load((K8S / "testdata" / "others" / "rolebinding.yaml").read_text())
-    each = cases(lab)
+    each = [*cases(lab), *database_cases(lab)]
     applied(server, [*access, others], each, RUNNER)
     wrong = judged(server, each, RUNNER, say, loud=True)
     for subject in OTHERS:
@@ -124,8 +147,12 @@ def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], s
     team_cases = [in_namespace(c, TEAM) for c in each]
     applied(server, team, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner")
     wrong += judged(server, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner", say, loud=False)
-    if server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all(monitoring)).returncode != 0:
-        raise Failure("access: deploy/k8s/monitoring not applied")
+    init = [d for d in lab if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "postgres-init"]
+    bound = volume_claim("loadgen-results-bound", {"volumeName": "its-own"})  # as the binder leaves it
+    claims = [bound, volume_claim("loadgen-results-unbound", {})]
+    if server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all([*monitoring, *init, *claims])).returncode != 0:
+        raise Failure("access: deploy/k8s/monitoring, the database's first-start scripts and two claims not applied")
+    wrong += reapplied(server, say)
     for what, args in admins(monitoring):
         held, said = kept(server, args)
         say(f"   access: the runner may {what}? {'no: ' + said if held else 'yes: ' + said}")
@@ -141,5 +168,8 @@ def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], s
         say(f"   access: can the runner {verb} {resource}? {'yes' if can else 'no'}")
         if can != granted:
             wrong.append(f"{verb} {resource}")
+    table = differences(server, RUNNER, NAMESPACE)
+    say(f"   access: docs/kubernetes.md's table of the Role is what auth can-i --list says? {table or 'yes'}")
+    wrong += [f"docs/kubernetes.md's table: {d}" for d in table]
     if wrong:
         raise Failure("access: decided otherwise than the Role and the policy promise: " + "; ".join(wrong))

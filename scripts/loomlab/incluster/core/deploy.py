@@ -15,7 +15,8 @@ import yaml
 from loomlab import ROOT, LabError, proc
 from loomlab.incluster.core import migration, target
 from loomlab.incluster.core.jobs import job_id, set_env
-from loomlab.kube import Kube, pod_said, ready
+from loomlab.kube import Kube
+from loomlab.podstatus import pod_said, ready
 
 
 def render(directory: str, images: dict[str, str]) -> list[dict]:

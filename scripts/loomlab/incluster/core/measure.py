@@ -28,7 +28,8 @@ from loomlab.incluster.core.jobs import job_id, make_job, read_loadgen, split_lo
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
 from loomlab.incluster.core.startphases import FIRST, started_line
-from loomlab.kube import Kube, pod_said, ready, running
+from loomlab.kube import Kube
+from loomlab.podstatus import pod_said, ready, running
 
 
 def pod_requests(figures: dict, samples: list[dict]) -> dict:

@@ -12,7 +12,7 @@ from loomlab import labreport as lr
 from loomlab import metrics
 from loomlab.incluster.experiments.autoscalers import Autoscaler, quantity
 from loomlab.kube import Kube
-from loomlab.kube import ready as kube_ready
+from loomlab.podstatus import ready as kube_ready
 
 
 def pods_now(kube: Kube, variant: str) -> list[dict]:

@@ -16,7 +16,7 @@ from loomlab import labreport as lr
 from loomlab.incluster import cli
 from loomlab.incluster.core import target
 from loomlab.incluster.core.promql import Prometheus
-from loomlab.kube import ready
+from loomlab.podstatus import ready
 
 QUERIES = (
     ("the service's live JVM threads, per pod", 'jvm_threads_live_threads{app="loom-lab"}'),

@@ -1,0 +1,66 @@
+"""What stage 5 asks of the database's StatefulSet as the runner: the lab's own, accepted, and each
+way its pod could print the superuser's password or the server's key to a log the runner reads,
+refused (its program changed, a first-start script of its own, a key file where scripts run)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from .cases import Case
+
+SECRET = "/run/secrets/db/admin-password"
+INIT = "/docker-entrypoint-initdb.d"
+
+
+def changed(statefulset: dict, change: Callable[[dict, dict], None]) -> dict:
+    """The StatefulSet with `change(its pod template's spec, its first container)` made."""
+    doc = copy.deepcopy(statefulset)
+    spec = doc["spec"]["template"]["spec"]
+    change(spec, spec["containers"][0])
+    return doc
+
+
+def volume(spec: dict, name: str) -> dict:
+    found: dict = next(v for v in spec["volumes"] if v["name"] == name)
+    return found
+
+
+def database_cases(lab: list[dict]) -> list[Case]:
+    statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
+    init = next(d for d in lab if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "postgres-init")
+    printing = ["sh", "-c", f"cat {SECRET}"]
+    hook = {"postStart": {"exec": {"command": printing}}}
+    mount = {"name": "passwords", "mountPath": f"{INIT}/x.sh", "subPath": "admin-password"}
+    projected = {"name": "p", "projected": {"sources": [{"configMap": {"name": "x"}}]}}
+    tls_as_user = {"name": "POSTGRES_USER", "valueFrom": {"secretKeyRef": {"name": "db-credentials", "key": "tls.key"}}}
+    trust = {"name": "POSTGRES_HOST_AUTH_METHOD", "value": "trust"}
+    return [
+        Case("the database's first-start scripts (ConfigMap postgres-init)", init, True),
+        Case("the database with a command of its own", changed(statefulset, lambda s, c: c.update(command=printing)),
+             False),
+        Case("the database starting a program of its own by its arguments",
+             changed(statefulset, lambda s, c: c.update(args=printing)), False),
+        Case("the database archiving through a command of its own",
+             changed(statefulset, lambda s, c: c["args"].extend(["-c", f"archive_command=cat {SECRET}"])), False),
+        Case("the database with a postgres flag other than -c",
+             changed(statefulset, lambda s, c: c["args"].extend(["-D", "/tmp"])), False),
+        Case("the database probed by a command of its own",
+             changed(statefulset, lambda s, c: c["livenessProbe"].update(exec={"command": printing})), False),
+        Case("the database with a start hook", changed(statefulset, lambda s, c: c.update(lifecycle=hook)), False),
+        Case("the database trusting every connection",
+             changed(statefulset, lambda s, c: c["env"].append(trust)), False),
+        Case("the database's environment from a ConfigMap",
+             changed(statefulset, lambda s, c: c.update(envFrom=[{"configMapRef": {"name": "x"}}])), False),
+        Case("the database's TLS key as its superuser's name",
+             changed(statefulset, lambda s, c: c["env"].append(tls_as_user)), False),
+        Case("the database's first-start scripts from another ConfigMap",
+             changed(statefulset, lambda s, c: volume(s, "init")["configMap"].update(name="x")), False),
+        Case("the database's first-start scripts from a projected ConfigMap",
+             changed(statefulset, lambda s, c: s["volumes"].append(projected)), False),
+        Case("the superuser's password as a file named as a script",
+             changed(statefulset, lambda s, c: volume(s, "passwords")["secret"]["items"][0].update(path="a.sh")),
+             False),
+        Case("the superuser's password mounted alone among the first-start scripts",
+             changed(statefulset, lambda s, c: c["volumeMounts"].append(mount)), False),
+    ]  # fmt: skip
