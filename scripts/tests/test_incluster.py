@@ -46,7 +46,8 @@ class Variants(unittest.TestCase):
     def test_each_variant_with_an_image_here_renders_where_a_run_applies_it(self):
         # deploy/k8s/local needs the gitignored credentials to render: its overlays are read here,
         # and the kustomizations beside it whole (they name no secret).
-        for variant, (name, _, image) in plan.VARIANTS.items():
+        for variant, known in plan.VARIANTS.items():
+            name, image = known.name, known.image
             if variant == "native":  # no image is built here (no GraalVM or Mandrel)
                 continue
             beside = plan.BESIDE_LOCAL.get(variant)

@@ -15,7 +15,7 @@ from loomlab.labreport import fmt_duration
 
 from .planning.plan import profile_seconds
 from .planning.profiles import PROFILES
-from .planning.settings import round_options
+from .planning.settings import lane_options, round_options
 from .running.engines import CHOICES
 
 
@@ -36,6 +36,13 @@ def parser() -> argparse.ArgumentParser:
     """`./lab bench`'s options (a help text is a %-format: a literal percent sign is written %%).
     Long because it declares every option of `./lab bench`, one call each, with its help."""
     p = argparse.ArgumentParser(prog="lab bench", description=description())
+    lane_options(
+        p,
+        "bench",
+        "all",
+        "worker, virtual, virtual-loop, reactive, reactive+offload (mixed: the CPU work off the event loop) or"
+        " virtual+rx (virtual threads awaiting the reactive clients)",
+    )
     p.add_argument(
         "--engine",
         choices=CHOICES,
@@ -60,7 +67,6 @@ def parser() -> argparse.ArgumentParser:
         default=str(ROOT / "target/quarkus-app/quarkus-run.jar"),
         help="the service's quarkus-run.jar (default: the build's, target/quarkus-app)",
     )
-    p.add_argument("--out", help="report folder (./lab: target/loom-lab/<timestamp>; needed to run)")
     p.add_argument(
         "--port",
         type=int,
@@ -73,8 +79,6 @@ def parser() -> argparse.ArgumentParser:
         default="quick",
         help="; ".join(f"{name}: {about} ({planned(name)})" for name, (_, _, _, about) in PROFILES.items()),
     )
-    p.add_argument("--strict", action="store_true", help="exit 1 when any measured run crossed a threshold")
-    p.add_argument("--workload", default="", help="comma-separated workloads (default: all)")
     p.add_argument(
         "--loads",
         default="",
@@ -88,13 +92,6 @@ def parser() -> argparse.ArgumentParser:
         metavar="REGEX",
         help="only the profile's knob columns whose name matches REGEX, e.g. 'carriers' or 'virtual\\[' ('none':"
         " none of them; default: every one)",
-    )
-    p.add_argument(
-        "--mode",
-        default="",
-        help="worker, virtual, virtual-loop, reactive, reactive+offload (mixed: the CPU work off the event loop) or "
-        "virtual+rx (virtual threads awaiting the reactive clients), comma-separated (default: every mode "
-        "a workload has)",
     )
     p.add_argument(
         "--reference",
@@ -119,24 +116,6 @@ def parser() -> argparse.ArgumentParser:
         metavar="NAME=JAR",
         help="another build of the service (./lab ab REV builds a commit and passes it): a column per mode,"
         " '<mode>[build=NAME]', in the same rounds, and each section's knobs table gives it against today's",
-    )
-    p.add_argument(
-        "--jvm-column",
-        action="append",
-        default=[],
-        metavar="NAME=FLAGS",
-        help="JVM flags to try beside the default, e.g. 'heap1g=-XX:MaxRAM=1g -XX:MaxRAMPercentage=75' (a pod's"
-        " heap): a column per mode, '<mode>[NAME]', the JVM with FLAGS added, in the same rounds; each"
-        " section's knobs table gives it against the mode (repeatable)",
-    )
-    p.add_argument(
-        "--quota-column",
-        action="append",
-        default=[],
-        metavar="NAME=CPUS",
-        help="a cgroup beside the default, as a pod's container, e.g. 'quota2=2' (a CPU limit of 2) or 'cgroup=0'"
-        " (no quota): a column per mode, '<mode>[NAME]', its JVM in a cgroup of the bench's own with CPUS CPUs"
-        " of CFS bandwidth, in the same rounds (needs root; repeatable)",
     )
     p.add_argument(
         "--minimal",
@@ -174,8 +153,6 @@ def parser() -> argparse.ArgumentParser:
         " throughput), all, or none",
     )
     p.add_argument("--jvm-flags", default=os.environ.get("LOOMLAB_JVM_FLAGS", ""))
-    p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
-    p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
     p.add_argument(
         "--compare",
         nargs=2,

@@ -38,7 +38,7 @@ def plan_blocks(
         raise LabError("--profile scale compares pod counts of the modes' defaults: no knob column")
     if args.profile == "scale":
         blocks = [
-            Block("jvm", suite, frozenset({lane}), pods, scale.environment(plan.VARIANTS["jvm"][1], pods))
+            Block("jvm", suite, frozenset({lane}), pods, scale.environment(plan.VARIANTS["jvm"].environment, pods))
             for suite, lane, pods in scale.runs()
         ]
         return blocks, scale.planned_seconds(settings)
@@ -51,10 +51,13 @@ def plan_blocks(
         suites = bench.with_column(suites, *column)
     runs = [(variant, suite) for (variant, _), suite in zip(runs, suites, strict=True)]
     lanes.refuse_unfit_names(
-        [plan.VARIANTS[v][0] for v in variants],
+        [plan.VARIANTS[v].name for v in variants],
         dict.fromkeys(lane for s in suites for load in s.loads for lane in load.lanes),
     )
-    blocks = [Block(v, suite, plan.fit_modes(v, suite, modes), args.replicas, plan.VARIANTS[v][1]) for v, suite in runs]
+    blocks = [
+        Block(v, suite, plan.fit_modes(v, suite, modes), args.replicas, plan.VARIANTS[v].environment)
+        for v, suite in runs
+    ]
     return blocks, plan.planned_seconds(runs, modes, settings)
 
 
@@ -68,14 +71,14 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
         f"== applying {' '.join(('deploy/k8s/local', *beside))} (db, {', '.join(variants)}) and the Jobs' objects",
         flush=True,
     )
-    names = [plan.VARIANTS[v][0] for v in variants]
+    names = [plan.VARIANTS[v].name for v in variants]
     service_docs, job_docs, migrated = deploy.apply_local(kube, images, names, beside, cpu_limit=not args.no_cpu_limit)
     templates = jobs.job_templates(job_docs, images)
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)
     if interleave:  # every mode gets pods of its own: the variants' shared ones step aside
         for v in variants:
-            kube.scale_deployment(plan.VARIANTS[v][0], 0)
+            kube.scale_deployment(plan.VARIANTS[v].name, 0)
     migration = "schema migrated before the service's pods were Ready, by a Job each (Flyway off in the service): " + (
         ", ".join(f"{name} {seconds:.0f} s" for name, seconds in migrated.items())
     )

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from loomlab import ROOT
-from loomlab.bench.planning.settings import round_options
+from loomlab.bench.planning.settings import lane_options, round_options
 from loomlab.commands import IN_CLUSTER
 
 
@@ -56,7 +56,7 @@ def target_options(p: argparse.ArgumentParser):
 def run(argv: list[str]) -> argparse.Namespace:
     """Long because it declares every option of `./lab k8s run`, one call each, with its help."""
     p = argparse.ArgumentParser(prog="lab k8s run", description=description("run"))
-    p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
+    lane_options(p, "cluster", "sleep,product", "worker, virtual, virtual-loop, reactive or virtual+rx")
     p.add_argument(
         "--profile",
         choices=["quick", "smoke", "scale"],
@@ -66,37 +66,11 @@ def run(argv: list[str]) -> argparse.Namespace:
         " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
         " reactive on one; the JVM variant)",
     )
-    p.add_argument("--workload", default="", help="comma-separated (default: sleep,product)")
     p.add_argument(
         "--variants",
         default="jvm,jvm-aot,native",
         help="service variants: jvm, jvm-aot, native, and jvm21 (the same jar on JDK 21, asked for by name:"
         " ./lab bench --jdk 21,25 is the local comparison) (default: jvm, jvm-aot, native, each whose image exists)",
-    )
-    p.add_argument(
-        "--mode",
-        default="",
-        help="worker, virtual, virtual-loop, reactive or virtual+rx, comma-separated "
-        "(default: every mode a workload has)",
-    )
-    p.add_argument("--strict", action="store_true", help="exit 1 when a measured run failed")
-    p.add_argument(
-        "--jvm-column",
-        action="append",
-        default=[],
-        metavar="NAME=FLAGS",
-        help="JVM flags beside the default, as ./lab bench's: a column per mode, '<mode>[NAME]', a Deployment"
-        " of its own whose JVM gets FLAGS after the image's (JAVA_OPTS_APPEND), in the same rounds; each"
-        " section's knobs table gives it against the mode (repeatable; not on the native variant)",
-    )
-    p.add_argument(
-        "--quota-column",
-        action="append",
-        default=[],
-        metavar="NAME=CPUS",
-        help="another CPU limit beside the pods' own, as ./lab bench's cgroup column: a column per mode,"
-        " '<mode>[NAME]', a Deployment of its own with CPUS as its container's CPU limit and request (0: no"
-        " limit), in the same rounds (repeatable)",
     )
     p.add_argument(
         "--replicas",
@@ -106,7 +80,6 @@ def run(argv: list[str]) -> argparse.Namespace:
         " pod's share read from its own /q/metrics; default 1)",
     )
     round_options(p, "pods of an Indexed Job, resumed together once all are Ready")
-    p.add_argument("--chartjs", default="")
     p.add_argument(
         "--no-cpu-limit",
         action="store_true",
@@ -118,7 +91,6 @@ def run(argv: list[str]) -> argparse.Namespace:
         default=str(ROOT / "target/loom-lab/latest"),
         help="a ./lab bench report to print beside the in-cluster figures",
     )
-    p.add_argument("--plan", action="store_true", help="print what would run and exit")
     target_options(p)
     return needs_out(p, p.parse_args(argv))
 

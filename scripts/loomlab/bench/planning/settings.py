@@ -1,6 +1,7 @@
 """A run's settings, typed and built once: how many warm-ups and rounds, how the load is offered and
 sampled. Both command lines (`./lab bench`, `./lab k8s run`) declare these options through
-`round_options` and build `RunSettings.of` their arguments, the profile's defaults applied there;
+`round_options` (and what runs and where it is written through `lane_options`) and build
+`RunSettings.of` their arguments, the profile's defaults applied there;
 the rounds, the plan, every ServiceUnderTest and the report take the result. Standard library only:
 `--help` needs no venv."""
 
@@ -56,6 +57,48 @@ class RunSettings:
         if settings.runners < 1:
             raise LabError("--runners must be 1 or more")
         return settings
+
+
+# What a column beside each mode is, where the command runs its lanes (JVM flags; a CPU quota).
+COLUMNS = {
+    "bench": (
+        "the JVM with FLAGS added",
+        "its JVM in a cgroup of the bench's own with CPUS CPUs of CFS bandwidth (root)",
+    ),
+    "cluster": (
+        "a Deployment of its own whose JVM gets FLAGS after the image's (JAVA_OPTS_APPEND; not on the native variant)",
+        "a Deployment of its own with CPUS as its container's CPU limit and request (0: no limit)",
+    ),
+}
+
+
+def lane_options(p: argparse.ArgumentParser, where: str, workloads: str, modes: str) -> None:
+    """The options of what runs and where it is written, which `./lab bench` and `./lab k8s run`
+    share, declared once: `where` (bench, cluster) says what a column is there."""
+    jvm, quota = COLUMNS[where]
+    p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
+    p.add_argument("--workload", default="", help=f"comma-separated workloads (default: {workloads})")
+    p.add_argument("--mode", default="", help=f"{modes}, comma-separated (default: every mode a workload has)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any measured run crossed a threshold")
+    p.add_argument(
+        "--jvm-column",
+        action="append",
+        default=[],
+        metavar="NAME=FLAGS",
+        help="JVM flags beside the default, e.g. 'heap1g=-XX:MaxRAM=1g -XX:MaxRAMPercentage=75' (a pod's heap): a"
+        f" column per mode, '<mode>[NAME]', {jvm}, in the same rounds; each section's knobs table gives it against"
+        " the mode (repeatable)",
+    )
+    p.add_argument(
+        "--quota-column",
+        action="append",
+        default=[],
+        metavar="NAME=CPUS",
+        help="a CPU limit beside the default, as a pod's container's, e.g. 'quota2=2' or 'cgroup=0' (no quota): a"
+        f" column per mode, '<mode>[NAME]', {quota}, in the same rounds (repeatable)",
+    )
+    p.add_argument("--chartjs", default="", help="Chart.js UMD bundle to inline in report.html (./lab passes it)")
+    p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
 
 
 def round_options(p: argparse.ArgumentParser, runners: str) -> None:

@@ -55,7 +55,7 @@ class ClusterWhere:
     pods: int = 1
 
     def start(self, suite: bench.Suite, lane: bench.Lane, tag: str, settings, out: Path, slot: int = 0):
-        named = {d["kind"]: d for d in self.docs if d["metadata"]["name"] == VARIANTS[self.variant][0]}
+        named = {d["kind"]: d for d in self.docs if d["metadata"]["name"] == VARIANTS[self.variant].name}
         env = named["Deployment"]["spec"]["template"]["spec"]["containers"][0].get("env", [])
         own = (named["Deployment"], named["Service"]) if self.interleave else None
         return ClusterService(
@@ -88,7 +88,7 @@ class ClusterService:
         self.pods: list[str] = []
         self.uids: list[str] = []
         self._on_host: bool | None = None  # whether this host is the pods' node (nodecpu)
-        self.name, self.environment, _ = VARIANTS[variant]
+        self.name, self.environment = VARIANTS[variant].name, VARIANTS[variant].environment
         self.token = f"{tag}-{mode.key}-{time.time_ns()}"
         self.startup = {"variant": variant, "suite": tag, "mode": mode.key, "replicas": replicas}
         startups.append(self.startup)

@@ -3,17 +3,29 @@ suite at the profile's scale, and the time it should take."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
 from loomlab.cluster.settings import LAB_IMAGES
 from loomlab.incluster.core import target
 
-# variant -> (Deployment and Service, environment named in the report, the image the manifests name)
+
+@dataclass(frozen=True)
+class Variant:
+    """A service variant the cluster runs: its Deployment and Service, the environment the report
+    names, and the image the manifests name."""
+
+    name: str
+    environment: str
+    image: str
+
+
 VARIANTS = {
-    "jvm": ("loom-lab-jvm", "in-cluster JVM", f"{LAB_IMAGES}/loom-lab-jvm:0.1.0"),
-    "jvm-aot": ("loom-lab-jvm-aot", "in-cluster JVM+AOT", f"{LAB_IMAGES}/loom-lab-jvm-aot:0.1.0"),
-    "jvm21": ("loom-lab-jvm21", "in-cluster JVM on JDK 21", f"{LAB_IMAGES}/loom-lab-jvm21:0.1.0"),
-    "native": ("loom-lab-native", "in-cluster native", f"{LAB_IMAGES}/loom-lab-native:0.1.0"),
+    "jvm": Variant("loom-lab-jvm", "in-cluster JVM", f"{LAB_IMAGES}/loom-lab-jvm:0.1.0"),
+    "jvm-aot": Variant("loom-lab-jvm-aot", "in-cluster JVM+AOT", f"{LAB_IMAGES}/loom-lab-jvm-aot:0.1.0"),
+    "jvm21": Variant("loom-lab-jvm21", "in-cluster JVM on JDK 21", f"{LAB_IMAGES}/loom-lab-jvm21:0.1.0"),
+    "native": Variant("loom-lab-native", "in-cluster native", f"{LAB_IMAGES}/loom-lab-native:0.1.0"),
 }
 
 # The modes a variant's image cannot run: a native image has no module system to open for the JDK's
@@ -44,7 +56,7 @@ def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
     for v in [v for v in wanted.split(",") if v]:
         if v not in VARIANTS:
             raise LabError(f"unknown variant {v} ({', '.join(VARIANTS)})")
-        if registry and not target.has_image(registry, VARIANTS[v][2]):
+        if registry and not target.has_image(registry, VARIANTS[v].image):
             skipped.append(
                 f"{v}: no image in {registry}"
                 + (

@@ -39,7 +39,7 @@ def startup_table(startups: list[dict]) -> lr.Table:
             "health",
         ]
     )
-    for variant, (_, environment, _) in VARIANTS.items():
+    for variant, known in VARIANTS.items():
         for pods in sorted({s.get("replicas", 1) for s in startups if s["variant"] == variant}):
             rows = [s for s in startups if s["variant"] == variant and s.get("replicas", 1) == pods and "ready_s" in s]
             if not rows:
@@ -52,7 +52,7 @@ def startup_table(startups: list[dict]) -> lr.Table:
                 )
 
             t.add(
-                environment,
+                known.environment,
                 f"{len(rows)} x {pods}",
                 *(spread(key) for key, _ in START_PHASES),
                 spread("quarkus_started_s"),
@@ -78,7 +78,9 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     def key(s):
         return (s["workload"], s["load"])
 
-    envs = ["local JVM"] + [v[1] for v in VARIANTS.values() if any(s["environment"] == v[1] for s in sections)]
+    envs = ["local JVM"] + [
+        v.environment for v in VARIANTS.values() if any(s["environment"] == v.environment for s in sections)
+    ]
     by: dict[tuple, dict] = {}
     for s in data["sections"] + sections:
         if not s.get("variant"):

@@ -95,7 +95,7 @@ def main(argv):
     args = cli.autoscale(argv)
     # Stopped (SIGTERM, a timeout), the run still deletes its Job and autoscaler and sets one pod.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    run = deploy.OneVariant.start(args, VARIANTS[args.variant][0])
+    run = deploy.OneVariant.start(args, VARIANTS[args.variant].name)
     out, kube, name, container = run.out, run.kube, run.name, run.container
     scaler = autoscaler_for(kube, args, run.images)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed

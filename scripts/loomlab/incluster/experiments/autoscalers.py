@@ -52,7 +52,7 @@ class Autoscaler:
         kind = "HorizontalPodAutoscaler" if on == "cpu" else "ScaledObject"
         doc = next(d for d in deploy.render(OVERLAYS[on], images) if d["kind"] == kind)
         if variant != "jvm":
-            name = VARIANTS[variant][0]
+            name = VARIANTS[variant].name
             doc["metadata"]["name"] = doc["spec"]["scaleTargetRef"]["name"] = name
             for trigger in doc["spec"].get("triggers", []):
                 trigger["metadata"]["query"] = trigger["metadata"]["query"].replace(

@@ -90,7 +90,7 @@ def open_load(suite: bench.Suite, rate: int, seconds: int) -> bench.Load:
 
 def main(argv):
     args = cli.failover(argv)
-    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
+    run = deploy.OneVariant.start(args, VARIANTS[VARIANT].name)
     out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
     suite = bench.sleep.suites(bench.Scale())[0]
     load = open_load(suite, args.rate, args.seconds)

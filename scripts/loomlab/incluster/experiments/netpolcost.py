@@ -94,7 +94,7 @@ def cost(args) -> None:
         raise LabError(
             "--cost turns the lab's own policy engine off and on: it needs the lab's cluster up (./lab k8s up)"
         )
-    run = deploy.OneVariant.start(args, VARIANTS[VARIANT][0])
+    run = deploy.OneVariant.start(args, VARIANTS[VARIANT].name)
     suite = bench.sleep.suites(bench.Scale())[0]  # the A3 seed's server configuration (50 worker threads)
     load = suite.loads[0]
     templates = jobs.job_templates(run.job_docs, run.images)
@@ -128,7 +128,7 @@ def cost(args) -> None:
     text = (
         f"# What enforcing the NetworkPolicies costs the A3 answer\n\n- date: {time.strftime('%Y-%m-%d %H:%M %Z')}\n"
         f"- command: `./lab k8s netpol --cost --rounds {args.rounds}`\n"
-        f"- load: {load.name}, one load Job per run, service {VARIANTS[VARIANT][0]}; per mode, rounds of one run"
+        f"- load: {load.name}, one load Job per run, service {VARIANTS[VARIANT].name}; per mode, rounds of one run"
         " enforced and one not, the order rotated\n"
         "- ratio: enforced / off per round, the median and the bench's distribution-free interval\n\n"
         f"{t.markdown()}\n"

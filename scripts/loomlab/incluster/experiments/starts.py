@@ -29,7 +29,7 @@ MODE = bench.Lane(bench.VIRTUAL)  # the mode whose endpoint answers first; a sta
 
 def scaled_to_zero(kube: Kube, variant: str, timeout_s: float = 120) -> None:
     """The variant's Deployment at 0 replicas and its pods gone (their terminating included)."""
-    name = plan.VARIANTS[variant][0]
+    name = plan.VARIANTS[variant].name
     kube.scale_deployment(name, 0)
     # The variant's own pods, not a mode's copy (`./lab k8s run` gives each mode a Deployment of its own).
     selector = f"app.kubernetes.io/component=service,app.kubernetes.io/variant={variant},!{MODE_LABEL}"
@@ -60,7 +60,7 @@ def ratio_table(starts: list[dict], variants: list[str]) -> lr.Table | None:
     t = lr.Table(["image", *(f"{column} / {base}'s" for _, column in report.START_PHASES)])
     for v in variants[1:]:
         found = ratios(starts, v, base)
-        t.add(plan.VARIANTS[v][1], *(lr.fmt_spread(found[k], 2, "x") for k, _ in report.START_PHASES))
+        t.add(plan.VARIANTS[v].environment, *(lr.fmt_spread(found[k], 2, "x") for k, _ in report.START_PHASES))
     return t
 
 
@@ -94,7 +94,7 @@ def main(argv):
     out.mkdir(parents=True, exist_ok=True)
     kube = target.connect(args)
     images = target.pushed(args.registry)
-    names = [plan.VARIANTS[v][0] for v in variants]
+    names = [plan.VARIANTS[v].name for v in variants]
     print(f"== {kube.target.describe()}: applying deploy/k8s/local ({', '.join(variants)})", flush=True)
     service_docs, job_docs, _ = deploy.apply_local(kube, images, names)
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
@@ -108,7 +108,7 @@ def main(argv):
         for r in range(args.rounds):
             for v in lr.rotated(variants, r):
                 service = ClusterService(
-                    kube, v, suite, MODE, f"start{r + 1}", env[plan.VARIANTS[v][0]], templates, out, starts
+                    kube, v, suite, MODE, f"start{r + 1}", env[plan.VARIANTS[v].name], templates, out, starts
                 )
                 service.startup["round"] = r + 1
                 service.wait_ready()
