@@ -119,13 +119,13 @@ def autoscale(argv: list[str]) -> argparse.Namespace:
         "--sleep-ms",
         type=int,
         default=500,
-        help="each request's sleep (500: a bound of 100 req/s on the pool of 50, an arrival rate one k6 pod"
+        help="each request's sleep (500: a bound of 100 req/s on the pool of 50, an arrival rate one load pod"
         " offers with a new connection per request on 2 cores)",
     )
     p.add_argument(
         "--keep-alive",
         action="store_true",
-        help="k6's users keep their connections (default: a new connection per request, so a new pod gets its share)",
+        help="the load keeps its connections (default: a new connection per request, so a new pod gets its share)",
     )
     p.add_argument("--after", type=float, default=360, help="seconds to watch the scale-down once the load stops (360)")
     target_options(p)

@@ -1,5 +1,5 @@
 """`./lab k8s netpol --cost`: what enforcing the NetworkPolicies costs the A3 answer, on the lab's
-own cluster (whose policy engine it can turn off). Per mode (worker, virtual): the A3 load as a k6
+own cluster (whose policy engine it can turn off). Per mode (worker, virtual): the A3 load as a loadgen
 Job against the service, in rounds that run it once with the engine on and once with it off, the
 order rotated every round, so drift hits both alike; per round the ratio enforced / not enforced
 of req/s and p99, their medians with the bench's distribution-free interval; the engine's own CPU
@@ -24,7 +24,7 @@ from loomlab.kube import lab_cluster_up
 
 VARIANT = "jvm"
 MODES = (bench.Lane(bench.WORKER), bench.Lane(bench.VIRTUAL))
-# One k6 pod per run, the service scraped as `./lab k8s run` scrapes it.
+# One loadgen pod per run, the service scraped as `./lab k8s run` scrapes it.
 SETTINGS = bench.RunSettings()
 
 
