@@ -176,7 +176,7 @@ class Kube:
         doc, name = json.loads(json.dumps(doc)), doc["metadata"]["name"]
         if resource.namespaced:
             doc["metadata"]["namespace"] = self.ns
-        if doc["kind"] != "Secret" and name != "postgres-init":
+        if doc["kind"] != "Secret" and (doc["kind"], name) != ("ConfigMap", "postgres-init"):
             namespace = self.ns if resource.namespaced else None
             resource.server_side_apply(body=doc, namespace=namespace, field_manager=FIELD_MANAGER, force_conflicts=True)
             return
@@ -185,13 +185,11 @@ class Kube:
         except ApiException as e:
             if e.status != 409:  # there already: kept
                 raise
-            if (
-                doc["kind"] == "ConfigMap"
-                and resource.get(name=name, namespace=self.ns).to_dict()["data"] != doc["data"]
-            ):
+            there = resource.get(name=name, namespace=self.ns).to_dict() if doc["kind"] == "ConfigMap" else doc
+            if there.get("data") != doc.get("data"):
                 raise LabError(
-                    f"ConfigMap {name} in {self.ns} is not the lab's; the runner may not change it: "
-                    "an admin deletes it, then the run creates it"
+                    f"ConfigMap {name} in {self.ns} differs from this checkout's, and the runner may not change it:"
+                    f" an admin deletes it (kubectl -n {self.ns} delete configmap {name}), then the run creates it"
                 ) from e
 
     def namespace_exists(self) -> bool:

@@ -54,38 +54,38 @@ RBAC = (
 )
 
 
-def admins(monitoring: list[dict]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """What the runner tries on the admin's objects, the registries and Prometheus (deploy/k8s/monitoring,
-    applied as the admin), and on the database's first-start scripts (applied as the admin here, created
-    by the runner's first run): each must be refused by a "-kept" admission policy."""
+KEPT, CREATES = "loom-lab-configmaps-kept", "loom-lab-runner-creates"
+
+
+def admins(monitoring: list[dict]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """What the runner tries on objects it may not change, each with the policy that must refuse it:
+    the registries and Prometheus (deploy/k8s/monitoring), applied as the admin; the database's
+    first-start scripts and an unbound claim, applied as the admin here (the runner's first run
+    makes them)."""
     (config,) = [d["metadata"]["name"] for d in monitoring if d["kind"] == "ConfigMap"]
     merge = ("--type", "merge", "-p")
+    watched = "loom-lab-monitoring-kept"
     return (
-        (
-            "change the registries",
-            ("patch", "configmap", "loom-lab-registries", *merge, '{"data":{"registries":"x/"}}'),
-        ),
-        ("delete the registries", ("delete", "configmap", "loom-lab-registries")),
-        (
-            "change the database's first-start scripts",
-            ("patch", "configmap", "postgres-init", *merge, '{"data":{"app-role.sh":"cat /run/secrets/db/*"}}'),
-        ),
-        ("delete the database's first-start scripts", ("delete", "configmap", "postgres-init")),
-        (
-            "give its unbound claim a volume by name",
-            ("patch", "pvc", "loadgen-results-unbound", *merge, '{"spec":{"volumeName":"someone-elses"}}'),
-        ),
-        ("change Prometheus' configuration", ("patch", "configmap", config, *merge, '{"data":{"x":"y"}}')),
-        ("delete Prometheus", ("delete", "deployment", "prometheus")),
-        ("take the label off Prometheus' Service", ("label", "service", "prometheus", "app.kubernetes.io/component-")),
-    )
+        ("change the registries", KEPT,
+         ("patch", "configmap", "loom-lab-registries", *merge, '{"data":{"registries":"x/"}}')),
+        ("delete the registries", KEPT, ("delete", "configmap", "loom-lab-registries")),
+        ("change the database's first-start scripts", KEPT,
+         ("patch", "configmap", "postgres-init", *merge, '{"data":{"app-role.sh":"cat /run/secrets/db/*"}}')),
+        ("delete the database's first-start scripts", KEPT, ("delete", "configmap", "postgres-init")),
+        ("give its unbound claim a volume by name", CREATES,
+         ("patch", "pvc", "loadgen-results-unbound", *merge, '{"spec":{"volumeName":"someone-elses"}}')),
+        ("change Prometheus' configuration", watched, ("patch", "configmap", config, *merge, '{"data":{"x":"y"}}')),
+        ("delete Prometheus", watched, ("delete", "deployment", "prometheus")),
+        ("take the label off Prometheus' Service", watched,
+         ("label", "service", "prometheus", "app.kubernetes.io/component-")),
+    )  # fmt: skip
 
 
-def kept(server: ApiServer, args: tuple[str, ...]) -> tuple[bool, str]:
-    """Whether one of the lab's admission policies refused the runner `args` (a dry run)."""
+def kept(server: ApiServer, policy: str, args: tuple[str, ...]) -> tuple[bool, str]:
+    """Whether admission policy `policy` refused the runner `args` (a dry run), and what was said."""
     p = server.kubectl("--as", RUNNER, "-n", NAMESPACE, *args, "--dry-run=server")
-    said = " ".join((p.stderr or p.stdout).split())[-200:]
-    return p.returncode != 0 and "ValidatingAdmissionPolicy 'loom-lab-" in said, said
+    said = " ".join((p.stderr or p.stdout).split())
+    return p.returncode != 0 and f"ValidatingAdmissionPolicy '{policy}'" in said, said[-200:]
 
 
 def in_namespace(case: Case, namespace: str) -> Case:
@@ -153,8 +153,8 @@ def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], s
     if server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all([*monitoring, *init, *claims])).returncode != 0:
         raise Failure("access: deploy/k8s/monitoring, the database's first-start scripts and two claims not applied")
     wrong += reapplied(server, say)
-    for what, args in admins(monitoring):
-        held, said = kept(server, args)
+    for what, policy, args in admins(monitoring):
+        held, said = kept(server, policy, args)
         say(f"   access: the runner may {what}? {'no: ' + said if held else 'yes: ' + said}")
         if not held:
             wrong.append(what)

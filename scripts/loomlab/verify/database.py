@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from .cases import Case
+from .cases import CLAIM, Case
 
 SECRET = "/run/secrets/db/admin-password"
 INIT = "/docker-entrypoint-initdb.d"
@@ -27,15 +27,49 @@ def volume(spec: dict, name: str) -> dict:
 
 
 def database_cases(lab: list[dict]) -> list[Case]:
+    """The lab's StatefulSet and first-start scripts, accepted, and each change of the database's pod
+    that could print a key, refused. Long because it lists every case, one each, with its change."""
     statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
     init = next(d for d in lab if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "postgres-init")
     printing = ["sh", "-c", f"cat {SECRET}"]
     hook = {"postStart": {"exec": {"command": printing}}}
-    mount = {"name": "passwords", "mountPath": f"{INIT}/x.sh", "subPath": "admin-password"}
+    alone = {"name": "passwords", "mountPath": f"{INIT}/x.sh", "subPath": "admin-password"}
     projected = {"name": "p", "projected": {"sources": [{"configMap": {"name": "x"}}]}}
     tls_as_user = {"name": "POSTGRES_USER", "valueFrom": {"secretKeyRef": {"name": "db-credentials", "key": "tls.key"}}}
     trust = {"name": "POSTGRES_HOST_AUTH_METHOD", "value": "trust"}
+
+    def env(s: dict, c: dict, name: str, value: str) -> None:
+        next(e for e in c["env"] if e["name"] == name)["value"] = value
+
+    def template(doc: dict, name: str) -> dict:
+        changed = copy.deepcopy(doc)
+        changed["spec"]["volumeClaimTemplates"].append({"metadata": {"name": name}, "spec": CLAIM})
+        return changed
+
+    def unprobed(c: dict) -> dict:  # an init container has no probes (the API refuses them)
+        return {k: v for k, v in c.items() if not k.endswith("Probe")} | {"name": "x"}
+
+    def mount(s: dict, c: dict, name: str, path: str) -> None:
+        next(m for m in c["volumeMounts"] if m["name"] == name)["mountPath"] = path
+
     return [
+        Case("the database initialised afresh elsewhere (PGDATA)",
+             changed(statefulset, lambda s, c: env(s, c, "PGDATA", "/tmp/x")), False),
+        Case("a role's password read from the TLS key",
+             changed(statefulset, lambda s, c: env(s, c, "POSTGRES_OWNER_PASSWORD_FILE", "/run/secrets/db/tls.key")),
+             False),
+        Case("the database with a second container",
+             changed(statefulset, lambda s, c: s["containers"].append(c | {"name": "x"})), False),
+        Case("the database with an init container",
+             changed(statefulset, lambda s, c: s.update(initContainers=[unprobed(c)])), False),
+        Case("the database with a second claim template", template(statefulset, "loadgen-results-x"), False),
+        Case("the database's data volume mounted elsewhere",
+             changed(statefulset, lambda s, c: mount(s, c, "data", "/var/lib/postgresql/x")), False),
+        Case("the database's scripts' folder through a path of another spelling",
+             changed(statefulset, lambda s, c: mount(s, c, "init", "//docker-entrypoint-initdb.d")), False),
+        Case("the database's TLS key file elsewhere",
+             changed(statefulset, lambda s, c: c["args"].extend(["-c", "ssl_key_file=/run/secrets/db/admin-password"])),
+             False),
         Case("the database's first-start scripts (ConfigMap postgres-init)", init, True),
         Case("the database with a command of its own", changed(statefulset, lambda s, c: c.update(command=printing)),
              False),
@@ -62,5 +96,5 @@ def database_cases(lab: list[dict]) -> list[Case]:
              changed(statefulset, lambda s, c: volume(s, "passwords")["secret"]["items"][0].update(path="a.sh")),
              False),
         Case("the superuser's password mounted alone among the first-start scripts",
-             changed(statefulset, lambda s, c: c["volumeMounts"].append(mount)), False),
+             changed(statefulset, lambda s, c: c["volumeMounts"].append(alone)), False),
     ]  # fmt: skip

@@ -79,7 +79,12 @@ def lane_options(p: argparse.ArgumentParser, where: str, workloads: str, modes: 
     p.add_argument("--out", help="where the report goes (./lab passes it; needed to run)")
     p.add_argument("--workload", default="", help=f"comma-separated workloads (default: {workloads})")
     p.add_argument("--mode", default="", help=f"{modes}, comma-separated (default: every mode a workload has)")
-    p.add_argument("--strict", action="store_true", help="exit 1 when any measured run crossed a threshold")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a measured run failed: it crossed a threshold (errors, checks, latency floor, drops)"
+        " below the mode's bound (above it, the expected overload)",
+    )
     p.add_argument(
         "--jvm-column",
         action="append",
