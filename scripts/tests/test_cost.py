@@ -1,6 +1,6 @@
 """The cost pages (docs/results/2026-11-28-cost.md, its second run 2026-11-30-cost-syscalls.md and
 the socket wait 2026-11-30-cost-socket.md, `./lab bench --profile cost`): their tables are their
-reports', each report is its record's, the goals tables quote the reference tables, and the README
+reports', each report is its record's, the goals tables quote the reference tables, and docs/findings.md
 says what the latest pages say."""
 
 from __future__ import annotations
@@ -106,16 +106,16 @@ class CostPagesTest(unittest.TestCase):
                     mode = goal[0].split()[0]
                     self.assertEqual(goal[1:3], [ratio[mode]["even"], ratio[mode]["bursts"]], mode)
 
-    def test_the_readme_says_what_the_latest_pages_say(self):
-        readme = (ROOT / "README.md").read_text().replace("\n", " ")
-        said = readme[readme.index("**What a virtual thread costs a request**") :]
-        said = said[: said.index("**Where virtual threads stop winning**")]  # the paragraph
+    def test_the_findings_say_what_the_latest_pages_say(self):
+        findings = (ROOT / "docs" / "findings.md").read_text().replace("\n", " ")
+        said = findings[findings.index("## What a virtual thread costs a request") :]
+        said = said[: said.index("## Virtual threads on the event loop")]  # the section
         for name in (LATEST, SOCKET):
             ratio = cpu_ratios(name)
-            self.assertIn(f"docs/results/{name}.md", said)
+            self.assertIn(f"(results/{name}.md)", said)
             for mode in ("virtual", "reactive"):
                 for pattern in ("even", "bursts"):
-                    self.assertIn(ratio[mode][pattern], said, f"README: {name}, {mode}, {pattern}")
+                    self.assertIn(ratio[mode][pattern], said, f"docs/findings.md: {name}, {mode}, {pattern}")
 
 
 class NativeTransportPageTest(unittest.TestCase):

@@ -49,11 +49,11 @@ class QuarkusAotPageTest(unittest.TestCase):
         median, spread = per_round(self.runs, "jvm-aot-quarkus", "jvm-aot").split(" ")
         self.assertIn(f"{median} of the lab's cache's time {spread}", text)
 
-    def test_the_readme_quotes_the_page(self):
+    def test_the_findings_quote_the_page(self):
         quarkus, aot = self.rows[2], self.rows[1]
-        readme = (ROOT / "README.md").read_text()
+        findings = (ROOT / "docs" / "findings.md").read_text()
         median, spread = quarkus[2].split(" ")
-        said = " ".join(readme.split())
+        said = " ".join(findings.split())
         self.assertIn(f"Quarkus' recipe at {median} of the JVM's time {spread[:-1]} over 5 rounds)", said)
         self.assertIn(f"against the lab's cache's {aot[2].split(' ')[0]}", said)
         rss = quarkus[3].split(" ")[0]

@@ -23,6 +23,7 @@ from tests.markdown import cells
 from .test_rounds import FakeService, settings
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "results"
+FINDINGS = DOCS.parent / "findings.md"  # the README's answer read, and what the other profiles found
 
 
 class Service(FakeService):
@@ -138,16 +139,16 @@ class ReadmeTest(unittest.TestCase):
         end = rows["the whole `./lab bench`"][1].strip()[:5]
         self.assertIn(f"- date: 2026-11-29 {end} UTC", report)
 
-    def test_the_readmes_ratio_to_the_reference_server_is_the_reports(self):
-        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+    def test_the_findingss_ratio_to_the_reference_server_is_the_reports(self):
+        findings = " ".join(FINDINGS.read_text().split())
         text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
         table = text.split("Against the reference server", 1)[1].split("\n\n", 2)[1]
         ratio = {row.split(" | ")[0].strip("| "): row.split(" | ")[2].split()[0] for row in table.splitlines()[2:]}
         said = f"answered {ratio['virtual']} and {ratio['reactive']} the requests of a minimal Go server"
-        self.assertIn(said, readme)
+        self.assertIn(said, findings)
 
-    def test_the_readmes_start_up_is_the_pages(self):
-        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+    def test_the_findingss_start_up_is_the_pages(self):
+        findings = " ".join(FINDINGS.read_text().split())
         page = (DOCS / "2026-11-27-start-up-floor.md").read_text()
 
         def row(title: str) -> list[str]:
@@ -156,41 +157,41 @@ class ReadmeTest(unittest.TestCase):
 
         jvm, aot = row("JVM, first answer (ms)"), row("JVM + AOT cache, first answer (ms)")
         seconds = [f"{int(r[1].split()[0].replace(',', '')) / 1000:.1f} s" for r in (jvm, aot)]
-        # The README leads with the newest run (test_startup_recipes_page) and dates this one.
-        self.assertIn(f"the first answers after {seconds[0]} and {seconds[1]} with the lab's cache", readme)
+        # The findings lead with the newest run (test_startup_recipes_page) and dates this one.
+        self.assertIn(f"the first answers after {seconds[0]} and {seconds[1]} with the lab's cache", findings)
         starts = (DOCS / "2026-11-30-aot-jar-image" / "starts.md").read_text()
         paired = next(cells(x) for x in starts.splitlines() if x.startswith("| in-cluster JVM+AOT | ") and "x (" in x)
-        self.assertIn(f"the AOT pod answers through the Service at {paired[4].split()[0]} the JVM pod's time", readme)
+        self.assertIn(f"the AOT pod answers through the Service at {paired[4].split()[0]} the JVM pod's time", findings)
 
-    def test_the_readmes_cgroup_cost_is_the_pages(self):
-        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+    def test_the_findingss_cgroup_cost_is_the_pages(self):
+        findings = " ".join(FINDINGS.read_text().split())
         page = (DOCS / "2026-11-27-cluster-share.md").read_text()
         line = next(x for x in page.splitlines() if x.startswith("| a cgroup without a quota |"))
         virtual, reactive = (c.split()[0] for c in cells(line)[1:3])
-        self.assertIn(f"spent {virtual} the CPU per request (the event loop {reactive})", readme)
-        # At the cost profile's open load the knobs table could not tell; the README gives its figure.
+        self.assertIn(f"spent {virtual} the CPU per request (the event loop {reactive})", findings)
+        # At the cost profile's open load the knobs table could not tell; the findings give its figure.
         cost = (DOCS / "2026-11-30-cost-syscalls.md").read_text()
         row = next(x for x in cost.splitlines() if x.startswith("| virtual[cgroup=2cpus] |") and "cannot tell" in x)
         ratio, interval = cells(row)[3].split()
-        self.assertIn(f"could not tell ({ratio}, {interval.strip('()')}", readme)
+        self.assertIn(f"could not tell ({ratio}, {interval.strip('()')}", findings)
 
-    def test_the_readmes_cpu_per_request_is_the_reports(self):
-        readme = (DOCS.parents[1] / "README.md").read_text()
+    def test_the_findingss_cpu_per_request_is_the_reports(self):
+        findings = FINDINGS.read_text()
         text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
         a3 = text.split("## sleep: closed 500 VUs x 10 (A3)", 1)[1].split("\n## ", 1)[0]
         server = a3.split("| mode | CPU s | CPU ms/req |", 1)[1]
         cpu = {row.split(" | ")[0].strip("| "): row.split(" | ")[2] for row in server.splitlines()[2:5]}
         said = f"A3: {cpu['reactive']} ms against virtual's {cpu['virtual']} and worker's {cpu['worker']}"
-        self.assertIn(said, " ".join(readme.split()))
+        self.assertIn(said, " ".join(findings.split()))
 
     def test_the_jdk_21_figures_are_the_pinning_runs(self):
-        # README and the results page quote seed E on both JDKs: the committed run's figures.
+        # docs/findings.md and the results page quote seed E on both JDKs: the committed run's figures.
         run = DOCS / "2026-11-26-jdk21-against-jdk25" / "pinning"
         data = records.read_results(run)
         sync = {s["jdk"]: s for s in data["sections"] if s["load"].endswith("synchronized")}
         virtual = {j: statistics.median(r["throughput"] for r in sync[j]["results"]["virtual"]["runs"]) for j in sync}
         said = f"`synchronized` served {virtual[21]:.0f} req/s against {virtual[25]:.0f} on JDK 25"
-        self.assertIn(said, " ".join((DOCS.parents[1] / "README.md").read_text().split()))
+        self.assertIn(said, " ".join(FINDINGS.read_text().split()))
         with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
             text = report.rebuild(run, Path(tmp, "report")).read_text()
         self.assertEqual((run / "report.md").read_text(), text)
@@ -202,7 +203,7 @@ class ReadmeTest(unittest.TestCase):
         self.assertIn(ratio.group(1), (DOCS / "2026-11-26-jdk21-against-jdk25.md").read_text())
 
     def test_no_mode_is_ahead_on_either_jdk_beyond_the_pinning_demo(self):
-        # README: "elsewhere no mode was ahead on either JDK by the 5 % a win needs": every row of
+        # docs/findings.md: "elsewhere no mode was ahead on either JDK by the 5 % a win needs": every row of
         # every JDK-against-JDK table of the committed runs but the pinning demo's says tie or
         # cannot tell; and the open loads' verdicts between modes are the same on both JDKs.
         runs = DOCS / "2026-11-26-jdk21-against-jdk25"
@@ -221,8 +222,8 @@ class ReadmeTest(unittest.TestCase):
         for load, verdicts in by_load.items():
             self.assertEqual(verdicts[21]["winners"], verdicts[25]["winners"], load)
             self.assertEqual(verdicts[21]["kind"], verdicts[25]["kind"], load)
-        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
-        self.assertIn("no mode was ahead on either JDK by the 5 % a win needs", readme)
+        findings = " ".join(FINDINGS.read_text().split())
+        self.assertIn("no mode was ahead on either JDK by the 5 % a win needs", findings)
 
     def test_nothing_pinned_on_jdk_21_in_the_ingest_runs(self):
         # The results page says no pin happened on 21 in the chunked upserts (Agroal, pgjdbc, Netty,

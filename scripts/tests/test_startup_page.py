@@ -1,6 +1,6 @@
 """The start-up page of 2026-11-29 (docs/results/2026-11-29-startup-off-the-path.md): its launches
 table is its `./lab startup` report's, its first-minute tables are those the current code makes of
-the run's record, and the README quotes the page."""
+the run's record, and docs/findings.md quotes the page."""
 
 from __future__ import annotations
 
@@ -63,13 +63,13 @@ class FirstMinuteTest(unittest.TestCase):
             for row in block(page, name):
                 self.assertIn("| " + " | ".join(row) + " |", made, row)
 
-    def test_the_readme_gives_time_to_peak_beside_start_up(self):
+    def test_the_findings_give_time_to_peak_beside_start_up(self):
         record = json.loads((RUNS / "first-minute/results.json").read_text())["first_minute"]
-        readme = " ".join((ROOT / "README.md").read_text().split())
+        findings = " ".join((ROOT / "docs" / "findings.md").read_text().split())
         for variant, said in (("jvm", "on the JVM"), ("jvm-aot", "with the cache")):
             peaks = {mode: Spread.of([x["to_peak_s"] for x in runs]).median for mode, runs in record[variant].items()}
             quoted = ", ".join(f"{mode.key} {peaks[mode.key]:.0f} s" for mode in firstminute.MODES)
-            self.assertIn(f"{quoted} {said}", readme)
+            self.assertIn(f"{quoted} {said}", findings)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The page on both applications under Quarkus' AOT recipe and the open first minute
 (docs/results/2026-11-30-startup-recipes.md): its tables are its `./lab startup` report's and what
 the current code makes of the run's record, each ratio is the run's per-round median (min-max), its
-arithmetic adds up from the report's phases, and the README quotes it."""
+arithmetic adds up from the report's phases, and docs/findings.md quotes it."""
 
 from __future__ import annotations
 
@@ -84,23 +84,23 @@ class StartupRecipesPageTest(unittest.TestCase):
                 self.assertEqual(row[2:5], full[3:6])
                 self.assertEqual(row[5], next(r for r in latency if r[:2] == row[:2])[-1])
 
-    def test_the_readme_quotes_the_page(self):
-        readme = " ".join((ROOT / "README.md").read_text().split())
+    def test_the_findings_quote_the_page(self):
+        findings = " ".join((ROOT / "docs" / "findings.md").read_text().split())
         launches = {r[0].split(" (")[0]: r for r in block(self.page, "launches")}
         quarkus = launches["jvm-aot-quarkus"]
-        self.assertIn(f"after {launches['jvm'][1].split(' ')[0]} ms on the JVM", readme)
-        self.assertIn(f"at {quarkus[2].split(' ')[0]} of that time {quarkus[2].split(' ')[1]}", readme)
+        self.assertIn(f"after {launches['jvm'][1].split(' ')[0]} ms on the JVM", findings)
+        self.assertIn(f"at {quarkus[2].split(' ')[0]} of that time {quarkus[2].split(' ')[1]}", findings)
         rss = quarkus[3].split(" ")[0], launches["jvm"][3].split(" ")[0]
-        self.assertIn(f"with {rss[0]} MB at the first answer against the JVM's {rss[1]};", readme)
-        self.assertIn(f"the lab's cache on the fast-jar {launches['jvm-aot'][2].split(' ')[0]}.", readme)
-        self.assertIn(f"gets {launches['minimal-aot-quarkus'][2]} of its own JVM time", readme)
+        self.assertIn(f"with {rss[0]} MB at the first answer against the JVM's {rss[1]};", findings)
+        self.assertIn(f"the lab's cache on the fast-jar {launches['jvm-aot'][2].split(' ')[0]}.", findings)
+        self.assertIn(f"gets {launches['minimal-aot-quarkus'][2]} of its own JVM time", findings)
         pairs = {r[0]: r for r in block(self.page, "minimal")}
-        self.assertIn(f"stays {pairs['jvm-aot-quarkus / minimal-aot-quarkus'][3].split(' ')[0]} its time", readme)
-        self.assertIn(f"({pairs['jvm / minimal'][3].split(' ')[0]} on the JVM)", readme)
+        self.assertIn(f"stays {pairs['jvm-aot-quarkus / minimal-aot-quarkus'][3].split(' ')[0]} its time", findings)
+        self.assertIn(f"({pairs['jvm / minimal'][3].split(' ')[0]} on the JVM)", findings)
         settled = {r[1]: r[5].split(" ")[0] for r in block(self.page, "open-minute") if r[0] == "jvm"}
         self.assertIn(
             f"after worker {settled['worker']} s, virtual {settled['virtual']} s, reactive {settled['reactive']} s",
-            readme,
+            findings,
         )
 
 

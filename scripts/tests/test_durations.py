@@ -1,0 +1,79 @@
+"""The durations the README and docs/commands.md give for the two commands: each dated and taken from
+a committed record (CI's steps of 2026-12-05, the stock machine's of 2026-12-06, the first bench's
+clock, the plan), and no other duration said there."""
+
+from __future__ import annotations
+
+import json
+import re
+import unittest
+from datetime import datetime
+
+from loomlab import ROOT
+
+RESULTS = ROOT / "docs" / "results"
+DURATION = re.compile(r"\d+ min \d+ s")
+
+
+def minutes(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 60} min {whole % 60} s"
+
+
+def ci_steps() -> dict[str, str]:
+    """CI's `ci: STEP took N min N s` lines of its 2026-12-05 record, by step."""
+    text = (RESULTS / "2026-12-05-ci-steps.md").read_text()
+    return dict(re.findall(r"^ci: (.+) took (\d+ min \d+ s)$", text, re.M))
+
+
+def hostile_suite() -> str:
+    """From Maven's end (the jar's ITs) to the minimal application's tests' start, in the CI record."""
+    text = (RESULTS / "2026-12-05-ci-steps.md").read_text()
+    ends = [datetime.fromisoformat(x) for x in re.findall(r"^maven: Finished at: (\S+)Z$", text, re.M)]
+    took = [float(x) for x in re.findall(r"^maven: Total time: +([\d.]+) s$", text, re.M)]
+    return minutes((ends[1] - ends[0]).total_seconds() - took[0])
+
+
+def stock_test() -> str:
+    steps = json.loads((RESULTS / "2026-12-06-stock-test" / "stock.json").read_text())
+    test = next(s for s in steps if s["line"] == "./lab test")
+    assert test["status"] == 0, "the record's ./lab test failed"
+    return minutes(test["seconds"])
+
+
+class DurationsTest(unittest.TestCase):
+    def test_the_readme_times_the_test_command_from_the_stock_record(self):
+        readme = " ".join((ROOT / "README.md").read_text().split())
+        self.assertIn(f"`./lab test` took {stock_test()} on a stock Debian 12", readme)
+        # The first screen says what, the two commands, and how long each takes.
+        first = "\n".join((ROOT / "README.md").read_text().splitlines()[:30])
+        self.assertIn("./lab bench    #", first)
+        self.assertIn("./lab test     #", first)
+        self.assertIn(stock_test(), " ".join(first.split()))
+
+    def test_commands_md_times_are_the_records(self):
+        page = " ".join((ROOT / "docs" / "commands.md").read_text().split())
+        steps = ci_steps()
+        self.assertIn(f"In all {steps['./lab test']} in CI's clean clone on 2026-12-05", page)
+        self.assertIn(f"({steps['under load, JDK 21']} on JDK 21 in the same CI run", page)
+        self.assertIn(f"flooded ({hostile_suite()} in CI on 2026-12-05;", page)
+        self.assertIn(f"{stock_test()} on a stock Debian 12 on 2026-12-06", page)
+
+    def test_no_other_duration_in_the_readme(self):
+        # The plan's span (test_report), the first bench's clock (test_report) and the stock record.
+        from loomlab.bench.cli import planned
+
+        plan = planned("quick").removeprefix("plan: ").split(" of ")[0].split(" to ")
+        clock = (RESULTS / "2026-11-29-first-bench.md").read_text()
+        recorded = {*plan, stock_test(), *(d for d in DURATION.findall(clock))}
+        said = DURATION.findall(" ".join((ROOT / "README.md").read_text().split()))
+        self.assertTrue(said)
+        for duration in said:
+            self.assertIn(duration, recorded)
+
+    def test_the_readme_fits_its_guide(self):
+        self.assertLessEqual(len((ROOT / "README.md").read_text().splitlines()), 120)
+
+
+if __name__ == "__main__":
+    unittest.main()
