@@ -13,10 +13,10 @@
 # $LOOMLAB_CACHE/pg, or /var/lib/loom-lab/pg when run as root: initdb refuses root, so the
 # server runs as the postgres user and its files cannot live under /root; /var/lib is root's alone,
 # so no other user can plant or squat the folder before root's first start).
-# Two roles, as in the cluster (deploy/k8s/base/postgres-init.sh): 'loomlab', the database's owner,
-# whose migrations create and change the tables, and 'loomlab_service', which may read and write the
-# rows of every table the owner makes and change no schema: the lab's measured service logs in as
-# it. Their passwords are generated at first start and kept beside the data.
+# Two roles, as in the cluster (deploy/k8s/components/postgres-init/postgres-init.sh): 'loomlab',
+# the database's owner, whose migrations create and change the tables, and 'loomlab_service', which
+# may read and write the rows of every table the owner makes and change no schema: the lab's
+# measured service logs in as it. Their passwords are generated at first start and kept beside the data.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -110,7 +110,8 @@ start() {
   service_role
 }
 
-# The service's role (deploy/k8s/base/service-grants.sql says what it may). Idempotent, every start.
+# The service's role (deploy/k8s/components/postgres-init/service-grants.sql says what it may).
+# Idempotent, every start.
 service_role() {
   if [[ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname='$SERVICE_USER'")" != 1 ]]; then
     log "db: creating role $SERVICE_USER (the service's: rows, no schema)"
@@ -119,7 +120,7 @@ service_role() {
   # The grants in one file, the cluster's database's too; on psql's input (the server's user may
   # not read this checkout).
   psql_admin -d "$DB_NAME" -v db="$DB_NAME" -v owner="$DB_USER" -v app="$SERVICE_USER" \
-    <"$LOOMLAB_ROOT/deploy/k8s/base/service-grants.sql"
+    <"$LOOMLAB_ROOT/deploy/k8s/components/postgres-init/service-grants.sql"
 }
 
 # Refuses to start on a port another server holds, naming the usual one: root's lab database, left

@@ -95,11 +95,21 @@ class AdmissionPolicyTest(unittest.TestCase):
         param = bindings["loom-lab-runner-creates"]["spec"]["paramRef"]
         self.assertEqual((param["name"], param["parameterNotFoundAction"]), ("loom-lab-registries", "Deny"))
         self.assertNotIn("namespace", param)  # the request's own namespace's
-        # The registries: never written by the runner; the database's first-start scripts: created once.
+        # The registries and the database's first-start scripts: the admin's, never written by the runner.
         rules = policies["loom-lab-configmaps-kept"]["spec"]["matchConstraints"]["resourceRules"]
-        kept_as = {(*r["resources"], *r["resourceNames"]): set(r["operations"]) for r in rules}
+        kept_as = {(r["resources"][0], n): set(r["operations"]) for r in rules for n in r["resourceNames"]}
         self.assertEqual(kept_as, {("configmaps", "loom-lab-registries"): {"CREATE", "UPDATE", "DELETE"},
-                                   ("configmaps", "postgres-init"): {"UPDATE", "DELETE"}})  # fmt: skip
+                                   ("configmaps", "postgres-init"): {"CREATE", "UPDATE", "DELETE"}})  # fmt: skip
+        # The scripts come with the admin's objects (and the lab's own cluster's), never with base.
+        with contextlib.redirect_stdout(io.StringIO()):
+            rendered = render_all()
+        for kustomization, held in (("access", 1), ("local", 1), ("base", 0)):
+            scripts = [
+                d
+                for d in rendered[kustomization]
+                if (d["kind"], d["metadata"]["name"]) == ("ConfigMap", "postgres-init")
+            ]
+            self.assertEqual(len(scripts), held, kustomization)
 
     def test_every_image_the_lab_runs_is_of_the_registries_the_policy_admits(self):
         (registries,) = documents("access/registries.yaml")

@@ -1,6 +1,6 @@
 """The cluster's database, initialised as its image does it (src/main/docker/local/pg-entrypoint.sh
-sourcing deploy/k8s/base/postgres-init.sh), on this machine's PostgreSQL 15: the schema's owner owns
-the database and changes its schema; the service's role reads and writes what the owner makes and
+sourcing deploy/k8s/components/postgres-init/postgres-init.sh), on this machine's PostgreSQL 15: the
+schema's owner owns the database and changes its schema; the service's role reads and writes what the owner makes and
 changes nothing of the schema; the superuser is refused over TCP and keeps its socket."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from loomlab import ROOT
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 ENTRYPOINT = ROOT / "src/main/docker/local/pg-entrypoint.sh"
-INIT = ROOT / "deploy/k8s/base/postgres-init.sh"
-GRANTS = ROOT / "deploy/k8s/base/service-grants.sql"
+INIT = ROOT / "deploy/k8s/components/postgres-init/postgres-init.sh"
+GRANTS = ROOT / "deploy/k8s/components/postgres-init/service-grants.sql"
 DB_TLS = ROOT / "scripts/k8s/db-tls.sh"
 
 

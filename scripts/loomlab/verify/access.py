@@ -59,9 +59,9 @@ KEPT, CREATES = "loom-lab-configmaps-kept", "loom-lab-runner-creates"
 
 def admins(monitoring: list[dict]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """What the runner tries on objects it may not change, each with the policy that must refuse it:
-    the registries and Prometheus (deploy/k8s/monitoring), applied as the admin; the database's
-    first-start scripts and an unbound claim, applied as the admin here (the runner's first run
-    makes them)."""
+    the registries and the database's first-start scripts (deploy/k8s/access) and Prometheus
+    (deploy/k8s/monitoring), applied as the admin; an unbound claim, applied as the admin here (the
+    runner's first run makes it)."""
     (config,) = [d["metadata"]["name"] for d in monitoring if d["kind"] == "ConfigMap"]
     merge = ("--type", "merge", "-p")
     watched = "loom-lab-monitoring-kept"
@@ -69,6 +69,8 @@ def admins(monitoring: list[dict]) -> tuple[tuple[str, str, tuple[str, ...]], ..
         ("change the registries", KEPT,
          ("patch", "configmap", "loom-lab-registries", *merge, '{"data":{"registries":"x/"}}')),
         ("delete the registries", KEPT, ("delete", "configmap", "loom-lab-registries")),
+        ("create the database's first-start scripts", KEPT,
+         ("create", "configmap", "postgres-init", "--from-literal=app-role.sh=cat /run/secrets/db/*")),
         ("change the database's first-start scripts", KEPT,
          ("patch", "configmap", "postgres-init", *merge, '{"data":{"app-role.sh":"cat /run/secrets/db/*"}}')),
         ("delete the database's first-start scripts", KEPT, ("delete", "configmap", "postgres-init")),
@@ -147,11 +149,10 @@ def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], s
     team_cases = [in_namespace(c, TEAM) for c in each]
     applied(server, team, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner")
     wrong += judged(server, team_cases, f"system:serviceaccount:{TEAM}:loom-lab-runner", say, loud=False)
-    init = [d for d in lab if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "postgres-init"]
     bound = volume_claim("loadgen-results-bound", {"volumeName": "its-own"})  # as the binder leaves it
     claims = [bound, volume_claim("loadgen-results-unbound", {})]
-    if server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all([*monitoring, *init, *claims])).returncode != 0:
-        raise Failure("access: deploy/k8s/monitoring, the database's first-start scripts and two claims not applied")
+    if server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all([*monitoring, *claims])).returncode != 0:
+        raise Failure("access: deploy/k8s/monitoring and two claims not applied")
     wrong += reapplied(server, say)
     for what, policy, args in admins(monitoring):
         held, said = kept(server, policy, args)

@@ -27,10 +27,9 @@ def volume(spec: dict, name: str) -> dict:
 
 
 def database_cases(lab: list[dict]) -> list[Case]:
-    """The lab's StatefulSet and first-start scripts, accepted, and each change of the database's pod
+    """The lab's StatefulSet, accepted, and each change of the database's pod
     that could print a key, refused. Long because it lists every case, one each, with its change."""
     statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
-    init = next(d for d in lab if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "postgres-init")
     printing = ["sh", "-c", f"cat {SECRET}"]
     hook = {"postStart": {"exec": {"command": printing}}}
     alone = {"name": "passwords", "mountPath": f"{INIT}/x.sh", "subPath": "admin-password"}
@@ -70,7 +69,6 @@ def database_cases(lab: list[dict]) -> list[Case]:
         Case("the database's TLS key file elsewhere",
              changed(statefulset, lambda s, c: c["args"].extend(["-c", "ssl_key_file=/run/secrets/db/admin-password"])),
              False),
-        Case("the database's first-start scripts (ConfigMap postgres-init)", init, True),
         Case("the database with a command of its own", changed(statefulset, lambda s, c: c.update(command=printing)),
              False),
         Case("the database starting a program of its own by its arguments",

@@ -1,8 +1,8 @@
 #!/bin/sh
 # As the official image's entrypoint does, for the part the lab uses: the first start initialises
 # PGDATA (initdb with the given superuser, TCP logins by password), creates POSTGRES_DB, then runs
-# /docker-entrypoint-initdb.d/*.sh against a server that listens on its socket only (base's
-# postgres-init: the application's own role, owner of the database). All of it happens in a
+# /docker-entrypoint-initdb.d/*.sh against a server that listens on its socket only
+# (components/postgres-init: the application's own role, owner of the database). All of it happens in a
 # folder beside PGDATA, renamed into place only when every step passed: a start that fails
 # half-way starts afresh the next time. Every start: exec postgres with the container's arguments.
 set -eu
