@@ -139,7 +139,7 @@ class ReadmeTest(unittest.TestCase):
         end = rows["the whole `./lab bench`"][1].strip()[:5]
         self.assertIn(f"- date: 2026-11-29 {end} UTC", report)
 
-    def test_the_findingss_ratio_to_the_reference_server_is_the_reports(self):
+    def test_the_findings_ratio_to_the_reference_server_is_the_reports(self):
         findings = " ".join(FINDINGS.read_text().split())
         text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
         table = text.split("Against the reference server", 1)[1].split("\n\n", 2)[1]
@@ -147,7 +147,7 @@ class ReadmeTest(unittest.TestCase):
         said = f"answered {ratio['virtual']} and {ratio['reactive']} the requests of a minimal Go server"
         self.assertIn(said, findings)
 
-    def test_the_findingss_start_up_is_the_pages(self):
+    def test_the_findings_start_up_is_the_pages(self):
         findings = " ".join(FINDINGS.read_text().split())
         page = (DOCS / "2026-11-27-start-up-floor.md").read_text()
 
@@ -163,7 +163,7 @@ class ReadmeTest(unittest.TestCase):
         paired = next(cells(x) for x in starts.splitlines() if x.startswith("| in-cluster JVM+AOT | ") and "x (" in x)
         self.assertIn(f"the AOT pod answers through the Service at {paired[4].split()[0]} the JVM pod's time", findings)
 
-    def test_the_findingss_cgroup_cost_is_the_pages(self):
+    def test_the_findings_cgroup_cost_is_the_pages(self):
         findings = " ".join(FINDINGS.read_text().split())
         page = (DOCS / "2026-11-27-cluster-share.md").read_text()
         line = next(x for x in page.splitlines() if x.startswith("| a cgroup without a quota |"))
@@ -175,7 +175,7 @@ class ReadmeTest(unittest.TestCase):
         ratio, interval = cells(row)[3].split()
         self.assertIn(f"could not tell ({ratio}, {interval.strip('()')}", findings)
 
-    def test_the_findingss_cpu_per_request_is_the_reports(self):
+    def test_the_findings_cpu_per_request_is_the_reports(self):
         findings = FINDINGS.read_text()
         text = (DOCS / "2026-11-28-loadgen" / "report.md").read_text()
         a3 = text.split("## sleep: closed 500 VUs x 10 (A3)", 1)[1].split("\n## ", 1)[0]

@@ -37,6 +37,13 @@ class ReadmeStepsTest(unittest.TestCase):
     def test_then_replaces_the_two_commands_only(self):
         found = plan.steps((ROOT / "README.md").read_text(), ["bench --profile smoke --strict"])
         self.assertEqual([s.line for s in found][2:], ["./lab doctor", "./lab bench --profile smoke --strict"])
+        # CI's: the test command as written, then the smoke bench, in that order.
+        found = plan.steps((ROOT / "README.md").read_text(), ["test", "bench --profile smoke --strict"])
+        self.assertEqual(
+            [s.line for s in found][2:], ["./lab doctor", "./lab test", "./lab bench --profile smoke --strict"]
+        )
+        ci = (ROOT / ".ci" / "run").read_text()
+        self.assertIn('./lab stock --then test --then "bench --profile smoke --strict"', ci)
 
     def test_a_readme_without_its_line_is_refused(self):
         with self.assertRaisesRegex(LabError, "install"):

@@ -13,7 +13,7 @@ What stands in for the user's own set-up, and nothing else:
   (overlayfs, writes stay in the run): downloads and compiles saved, no prerequisite among them.
 
     ./lab stock                                      the README's line, its doctor, ./lab bench, ./lab test
-    ./lab stock --then "bench --profile smoke --strict" --warm-caches      what CI runs
+    ./lab stock --then test --then "bench --profile smoke --strict" --warm-caches      what CI runs
 """
 
 from __future__ import annotations
