@@ -117,14 +117,17 @@ public class ReactiveDatabase {
         .deferred(
             () -> {
               long start = System.nanoTime();
+              AtomicBoolean started = new AtomicBoolean();
+              Supplier<Uni<? extends T>> booked =
+                  () -> {
+                    started.set(true);
+                    budget.waited(Queue.BULKHEAD, System.nanoTime() - start);
+                    return work.get();
+                  };
               return bulkhead
-                  .acquire(budget.remaining())
-                  .onItem()
-                  .invoke(() -> budget.waited(Queue.BULKHEAD, System.nanoTime() - start))
-                  .onFailure(ReactiveDatabase::isRefusal)
-                  .transform(f -> budget.exhausted(Queue.BULKHEAD, System.nanoTime() - start))
-                  .onItem()
-                  .transformToUni(permit -> ReactiveBulkhead.holding(permit, work));
+                  .withPermit(budget.remaining(), booked)
+                  .onFailure(f -> !started.get() && isRefusal(f)) // the bulkhead's, not the work's
+                  .transform(f -> budget.exhausted(Queue.BULKHEAD, System.nanoTime() - start));
             });
   }
 

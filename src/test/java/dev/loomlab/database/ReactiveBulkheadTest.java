@@ -6,19 +6,22 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.instanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.loomlab.database.ReactiveBulkhead.Permit;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,25 +45,40 @@ class ReactiveBulkheadTest {
   @Test
   void waitersAreServedInTheOrderTheyCame() throws Exception {
     ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 2, -1);
-    Permit first = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
-    Permit second = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
+    CompletableFuture<String> first = new CompletableFuture<>();
+    CompletableFuture<String> second = new CompletableFuture<>();
+    CompletableFuture<String> firstDone = hold(bulkhead, first);
+    hold(bulkhead, second);
     List<Integer> served = new CopyOnWriteArrayList<>();
-    List<CompletableFuture<Permit>> waiting = new ArrayList<>();
+    List<CompletableFuture<String>> gates = new ArrayList<>();
+    List<CompletableFuture<Void>> started = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       int n = i;
-      waiting.add(bulkhead.acquire(LONG).invoke(p -> served.add(n)).subscribeAsCompletionStage());
+      CompletableFuture<String> gate = new CompletableFuture<>();
+      CompletableFuture<Void> in = new CompletableFuture<>();
+      gates.add(gate);
+      started.add(in);
+      bulkhead
+          .withPermit(
+              LONG,
+              () -> {
+                served.add(n);
+                in.complete(null);
+                return Uni.createFrom().completionStage(gate);
+              })
+          .subscribeAsCompletionStage();
     }
     assertThat(bulkhead.waiting(), equalTo(3));
-    first.release();
-    Permit third = await(waiting.get(0));
-    second.release();
-    await(waiting.get(1));
+    first.complete("first");
+    await(firstDone);
+    await(started.get(0));
+    second.complete("second");
+    await(started.get(1));
     assertThat(served, contains(0, 1));
     assertThat(bulkhead.waiting(), equalTo(1));
 
-    third.release();
-    third.release(); // a second release of the same permit counts for nothing
-    await(waiting.get(2));
+    gates.get(0).complete("w0");
+    await(started.get(2));
     assertThat(served, contains(0, 1, 2));
     assertThat(bulkhead.available(), equalTo(0));
   }
@@ -68,26 +86,33 @@ class ReactiveBulkheadTest {
   @Test
   void aWaitPastItsBoundFailsAndLeavesThePermitsAsTheyWere() throws Exception {
     ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
-    Permit held = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
+    CompletableFuture<String> gate = new CompletableFuture<>();
+    CompletableFuture<String> held = hold(bulkhead, gate);
+    AtomicBoolean ran = new AtomicBoolean();
     ExecutionException e =
         assertThrows(
             ExecutionException.class,
-            () -> await(bulkhead.acquire(Duration.ofMillis(20)).subscribeAsCompletionStage()));
+            () ->
+                await(
+                    bulkhead
+                        .withPermit(Duration.ofMillis(20), noted(ran))
+                        .subscribeAsCompletionStage()));
     assertThat(e.getCause(), instanceOf(TimeoutException.class));
+    assertThat(ran.get(), equalTo(false));
     assertThat(bulkhead.waiting(), equalTo(0));
-    held.release();
+    gate.complete("done");
+    await(held);
     assertThat(bulkhead.available(), equalTo(1));
   }
 
   @Test
   void pastMaxWaitingACallerIsRefusedAtOnce() throws Exception {
     ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, 1);
-    await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
-    CompletableFuture<Permit> queued = bulkhead.acquire(LONG).subscribeAsCompletionStage();
+    hold(bulkhead, new CompletableFuture<>());
+    CompletableFuture<String> queued = hold(bulkhead, new CompletableFuture<>());
     ExecutionException e =
         assertThrows(
-            ExecutionException.class,
-            () -> await(bulkhead.acquire(LONG).subscribeAsCompletionStage()));
+            ExecutionException.class, () -> await(hold(bulkhead, new CompletableFuture<>())));
     assertThat(e.getCause(), instanceOf(RejectedExecutionException.class));
     assertThat(queued.isDone(), equalTo(false));
   }
@@ -95,14 +120,21 @@ class ReactiveBulkheadTest {
   @Test
   void aCancelledWaiterGivesUpItsPlace() throws Exception {
     ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
-    Permit held = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
-    UniAssertSubscriber<Permit> gone =
-        bulkhead.acquire(LONG).subscribe().withSubscriber(UniAssertSubscriber.create());
-    CompletableFuture<Permit> next = bulkhead.acquire(LONG).subscribeAsCompletionStage();
+    CompletableFuture<String> gate = new CompletableFuture<>();
+    hold(bulkhead, gate);
+    AtomicBoolean ran = new AtomicBoolean();
+    UniAssertSubscriber<String> gone =
+        bulkhead
+            .withPermit(LONG, noted(ran))
+            .subscribe()
+            .withSubscriber(UniAssertSubscriber.create());
+    CompletableFuture<String> next =
+        bulkhead.withPermit(LONG, () -> Uni.createFrom().item("next")).subscribeAsCompletionStage();
     gone.cancel();
     assertThat(bulkhead.waiting(), equalTo(1));
-    held.release();
-    await(next).release();
+    gate.complete("done");
+    assertThat(await(next), equalTo("next"));
+    assertThat(ran.get(), equalTo(false));
     assertThat(bulkhead.available(), equalTo(1));
   }
 
@@ -113,10 +145,10 @@ class ReactiveBulkheadTest {
   @Test
   void aCallerGoneLeavesThePermitWithItsWorkUntilTheWorkEnds() throws Exception {
     ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
-    Permit permit = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
     CompletableFuture<String> work = new CompletableFuture<>();
     UniAssertSubscriber<String> caller =
-        ReactiveBulkhead.holding(permit, () -> Uni.createFrom().completionStage(work))
+        bulkhead
+            .withPermit(LONG, () -> Uni.createFrom().completionStage(work))
             .subscribe()
             .withSubscriber(UniAssertSubscriber.create());
     caller.cancel();
@@ -126,45 +158,85 @@ class ReactiveBulkheadTest {
     assertThat(work.isCancelled(), equalTo(false));
   }
 
-  /** A holder's permit comes back once whether its work succeeds or fails. */
+  /**
+   * A caller that leaves as its permit is granted: its work never starts, the permit comes back.
+   */
+  @Test
+  void aCallerGoneAsItsPermitArrivesLeavesNothingHeld() throws Exception {
+    ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
+    CompletableFuture<String> gate = new CompletableFuture<>();
+    CompletableFuture<String> held = hold(bulkhead, gate);
+    Context context = vertx.getOrCreateContext();
+    AtomicBoolean ran = new AtomicBoolean();
+    UniAssertSubscriber<String> late =
+        onContext(
+            context,
+            () ->
+                bulkhead
+                    .withPermit(LONG, noted(ran))
+                    .subscribe()
+                    .withSubscriber(UniAssertSubscriber.create()));
+    // The grant is run on the waiter's context; keep that context busy until the caller has left.
+    CountDownLatch busy = new CountDownLatch(1);
+    onContext(
+        context,
+        () -> {
+          context.runOnContext(v -> awaitQuietly(busy));
+          return null;
+        });
+    gate.complete("done");
+    await(held);
+    assertThat(bulkhead.waiting(), equalTo(0));
+    late.cancel();
+    busy.countDown();
+    onContext(context, () -> null); // after the grant, which was queued before this
+    assertThat(ran.get(), equalTo(false));
+    assertThat(bulkhead.available(), equalTo(1));
+  }
+
+  /** A holder's permit comes back once whether its work succeeds, fails or cannot be made. */
   @Test
   void aHolderReleasesItsPermitOnceWhenItsWorkEnds() throws Exception {
     ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
-    Permit permit = await(bulkhead.acquire(LONG).subscribeAsCompletionStage());
     CompletableFuture<String> failed =
-        ReactiveBulkhead.<String>holding(
-                permit, () -> Uni.createFrom().failure(new IllegalStateException("no")))
+        bulkhead
+            .<String>withPermit(
+                LONG, () -> Uni.createFrom().failure(new IllegalStateException("no")))
             .subscribeAsCompletionStage();
-    assertThrows(ExecutionException.class, () -> failed.get(60, TimeUnit.SECONDS));
+    assertThrows(ExecutionException.class, () -> await(failed));
     assertThat(bulkhead.available(), equalTo(1));
-    permit.release();
+    CompletableFuture<String> thrown =
+        bulkhead
+            .<String>withPermit(
+                LONG,
+                () -> {
+                  throw new IllegalStateException("no work");
+                })
+            .subscribeAsCompletionStage();
+    assertThrows(ExecutionException.class, () -> await(thrown));
+    assertThat(bulkhead.available(), equalTo(1));
+    assertThat(await(hold(bulkhead, CompletableFuture.completedFuture("ok"))), equalTo("ok"));
     assertThat(bulkhead.available(), equalTo(1));
   }
 
   /**
-   * Thousands of callers from many threads, a third cancelled at random moments, a third with a
-   * wait too short, the rest holding their permit briefly: afterwards every permit is free again.
+   * Thousands of callers, a third cancelled at random moments (some as their permit arrives on an
+   * event loop), a third with a wait too short, the rest holding their permit briefly: afterwards
+   * every permit can be held at once again, and nobody waits.
    */
   @Test
   void noPermitIsLostWhateverItsCallersDo() throws Exception {
-    ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 4, -1);
+    int permits = 4;
+    ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, permits, -1);
     List<CompletableFuture<Void>> ends = new ArrayList<>();
     List<UniAssertSubscriber<Void>> toCancel = new ArrayList<>();
     for (int i = 0; i < 3_000; i++) {
       Duration wait = i % 3 == 1 ? Duration.ofMillis(1) : LONG;
-      var use =
+      Uni<Void> use =
           bulkhead
-              .acquire(wait)
-              .onItem()
-              .transformToUni(
-                  permit ->
-                      io.smallrye.mutiny.Uni.createFrom()
-                          .voidItem()
-                          .onItem()
-                          .delayIt()
-                          .by(Duration.ofMillis(1))
-                          .onTermination()
-                          .invoke(permit::release))
+              .<Void>withPermit(
+                  wait,
+                  () -> Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(1)))
               .onFailure()
               .recoverWithNull();
       if (i % 3 == 2) {
@@ -178,8 +250,57 @@ class ReactiveBulkheadTest {
     }
     toCancel.forEach(UniAssertSubscriber::cancel);
     CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
+
+    // Work whose caller left may still be ending; once it has, all the permits are free.
+    CountDownLatch allIn = new CountDownLatch(permits);
+    CompletableFuture<String> gate = new CompletableFuture<>();
+    List<CompletableFuture<String>> holders = new ArrayList<>();
+    for (int i = 0; i < permits; i++) {
+      holders.add(
+          bulkhead
+              .withPermit(
+                  LONG,
+                  () -> {
+                    allIn.countDown();
+                    return Uni.createFrom().completionStage(gate);
+                  })
+              .subscribeAsCompletionStage());
+    }
+    assertThat("every permit held at once", allIn.await(2, TimeUnit.MINUTES), equalTo(true));
     assertThat(bulkhead.waiting(), equalTo(0));
-    assertThat(bulkhead.available(), equalTo(4));
+    gate.complete("done");
+    CompletableFuture.allOf(holders.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    assertThat(bulkhead.available(), equalTo(permits));
+  }
+
+  /** A caller that holds a permit until {@code gate} completes. */
+  private static CompletableFuture<String> hold(
+      ReactiveBulkhead bulkhead, CompletableFuture<String> gate) {
+    return bulkhead
+        .withPermit(LONG, () -> Uni.createFrom().completionStage(gate))
+        .subscribeAsCompletionStage();
+  }
+
+  /** Work that notes it ran. */
+  private static Supplier<Uni<? extends String>> noted(AtomicBoolean ran) {
+    return () -> {
+      ran.set(true);
+      return Uni.createFrom().item("ran");
+    };
+  }
+
+  private static <T> T onContext(Context context, Supplier<T> action) throws Exception {
+    CompletableFuture<T> done = new CompletableFuture<>();
+    context.runOnContext(v -> done.complete(action.get()));
+    return await(done);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static <T> T await(CompletableFuture<T> future) throws Exception {
