@@ -24,6 +24,7 @@ from loomlab.cluster.settings import KUBECONFIG as LOOMLAB_KUBECONFIG
 
 DEFAULT_NAMESPACE = "loom-lab"
 FIELD_MANAGER = "loom-lab"
+KEPT_POLICY = "loom-lab-configmaps-kept"  # deploy/k8s/access/admission.yaml; its refusals name it
 
 __all__ = ["ApiException", "Kube", "Target"]
 
@@ -194,7 +195,7 @@ class Kube:
         none are (as an admin), or the admin named when the runner may not."""
         name = doc["metadata"]["name"]
         admin = "kubectl apply -k deploy/k8s/access"
-        if self.ns != "loom-lab":
+        if self.ns != DEFAULT_NAMESPACE:
             admin += f" (through an overlay that sets namespace {self.ns})"
         try:
             there = resource.get(name=name, namespace=self.ns).to_dict()
@@ -204,7 +205,7 @@ class Kube:
             try:
                 resource.create(body=doc, namespace=self.ns)
             except ApiException as refused:
-                if "loom-lab-configmaps-kept" in str(refused.body):  # the admission policy's refusal
+                if KEPT_POLICY in str(refused.body):  # the admission policy's refusal
                     said = f"ConfigMap {name} (the database's first-start scripts) is the admin's: {admin}"
                     raise LabError(said) from refused
                 raise
@@ -261,8 +262,7 @@ class Kube:
                 raise
 
     def job_status(self, name: str):
-        """A Job's status (V1JobStatus: read with the Job, which needs no right to jobs/status), or None
-        once it is gone."""
+        """A Job's status (V1JobStatus: read with the Job, needing no right to jobs/status); None once gone."""
         try:
             return self.batch.read_namespaced_job(name, self.ns).status
         except ApiException as e:

@@ -8,7 +8,7 @@ import unittest
 import yaml
 from kubernetes.utils import parse_quantity
 
-from loomlab import ROOT
+from loomlab import ROOT, kube
 from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster.core import jobs, pods, volumes
 from loomlab.verify import testrun
@@ -74,7 +74,7 @@ class AdmissionPolicyTest(unittest.TestCase):
         docs = [d for d in yaml.safe_load_all(ADMISSION.read_text()) if d]
         policies = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ValidatingAdmissionPolicy"}
         bindings = {d["spec"]["policyName"]: d for d in docs if d["kind"] == "ValidatingAdmissionPolicyBinding"}
-        kept = {"loom-lab-configmaps-kept", "loom-lab-monitoring-kept"}
+        kept = {kube.KEPT_POLICY, "loom-lab-monitoring-kept"}  # a run knows the first by name in a refusal
         self.assertEqual(set(policies), {"loom-lab-runner-creates", *kept})
         self.assertEqual(set(bindings), set(policies))
         # One exemption, written once per policy (YAML anchors do not cross documents): held equal here.

@@ -124,7 +124,14 @@ final class ReactiveBulkhead {
       caller.fail(new RejectedExecutionException(maxWaiting + " callers wait already"));
     } else if (queued) {
       long ms = Math.max(1, maxWait.toMillis());
-      waiter.timer = vertx.setTimer(ms, id -> timeOut(waiter, caller, ms));
+      try {
+        waiter.timer = vertx.setTimer(ms, id -> timeOut(waiter, caller, ms));
+      } catch (RuntimeException closing) { // Vert.x closing: no timer, so no wait
+        if (waiter.state.compareAndSet(WAITING, ABANDONED)) {
+          remove(waiter);
+        }
+        throw closing;
+      }
       if (waiter.state.get() != WAITING) {
         vertx.cancelTimer(waiter.timer); // granted or gone before its timer was set
       }

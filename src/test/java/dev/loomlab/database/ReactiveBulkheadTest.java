@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.helpers.test.UniAssertSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -184,12 +186,32 @@ class ReactiveBulkheadTest {
           context.runOnContext(v -> awaitQuietly(busy));
           return null;
         });
-    gate.complete("done");
-    await(held);
-    assertThat(bulkhead.waiting(), equalTo(0));
-    late.cancel();
-    busy.countDown();
+    try {
+      assertThat(bulkhead.waiting(), equalTo(1));
+      gate.complete("done");
+      await(held);
+      assertThat(bulkhead.waiting(), equalTo(0));
+      late.cancel();
+    } finally {
+      busy.countDown();
+    }
     onContext(context, () -> null); // after the grant, which was queued before this
+    assertThat(ran.get(), equalTo(false));
+    assertThat(bulkhead.available(), equalTo(1));
+  }
+
+  /** A caller that leaves before it has entered takes nothing: no permit, no place, no work. */
+  @Test
+  void aCallerGoneBeforeItEntersTakesNothing() throws Exception {
+    ReactiveBulkhead bulkhead = new ReactiveBulkhead(vertx, 1, -1);
+    AtomicBoolean ran = new AtomicBoolean();
+    bulkhead.withPermit(LONG, noted(ran)).subscribe().withSubscriber(new LeavingAtOnce<>());
+    assertThat(bulkhead.available(), equalTo(1));
+    CompletableFuture<String> gate = new CompletableFuture<>();
+    hold(bulkhead, gate);
+    bulkhead.withPermit(LONG, noted(ran)).subscribe().withSubscriber(new LeavingAtOnce<>());
+    assertThat(bulkhead.waiting(), equalTo(0));
+    gate.complete("done");
     assertThat(ran.get(), equalTo(false));
     assertThat(bulkhead.available(), equalTo(1));
   }
@@ -271,6 +293,24 @@ class ReactiveBulkheadTest {
     gate.complete("done");
     CompletableFuture.allOf(holders.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
     assertThat(bulkhead.available(), equalTo(permits));
+  }
+
+  /** A subscriber that cancels as it is subscribed, before the bulkhead sees it. */
+  private static final class LeavingAtOnce<T> implements UniSubscriber<T> {
+    @Override
+    public void onSubscribe(UniSubscription subscription) {
+      subscription.cancel();
+    }
+
+    @Override
+    public void onItem(T item) {
+      throw new AssertionError("a caller gone got " + item);
+    }
+
+    @Override
+    public void onFailure(Throwable failure) {
+      throw new AssertionError("a caller gone got " + failure);
+    }
   }
 
   /** A caller that holds a permit until {@code gate} completes. */
