@@ -43,3 +43,9 @@ def api_requests(text: str) -> float:
         for name, labels, v in parse(text)
         if name == "http_server_requests_seconds_count" and labels.get("uri", "").startswith("/api/")
     )
+
+
+def pin_sites(text: str) -> dict[str, float]:
+    """Pins since the JVM started, by the first frame outside the JDK (the service's JFR meter)."""
+    sites = "loomlab_virtual_pinned_site_events_total"
+    return {labels.get("site", "?"): v for name, labels, v in parse(text) if name == sites and not math.isnan(v)}

@@ -98,7 +98,7 @@ if __name__ == "__main__":
 
 # The edges where a lane's name is read back (docs/architecture.md, "A mode"): results.json, a Job's
 # MODES and LANE, and the answer of a Job's rounds.
-PARSED_AT = {"bench/workloads/__init__.py", "bench/running/jobrun.py", "bench/reporting/jobanswer.py"}
+PARSED_AT = {"bench/workloads/__init__.py", "bench/jobrun.py", "bench/reporting/jobanswer.py"}
 
 
 class LaneTest(unittest.TestCase):

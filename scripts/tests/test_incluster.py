@@ -105,7 +105,7 @@ class Jobs(unittest.TestCase):
         container = pod["spec"]["containers"][0]
         env = {e["name"]: e["value"] for e in container["env"]}
         self.assertEqual((container["name"], container["image"]), ("loadgen", "registry/loadgen@sha"))
-        self.assertEqual(container["command"], ["python3", "-m", "loomlab.bench.running.jobrun"])
+        self.assertEqual(container["command"], ["python3", "-m", "loomlab.bench.jobrun"])
         self.assertEqual(
             (env["SCRIPT"], env["LOAD"], env["LANE"], env["WARMUP"]), ("sleep.js", load.name, "virtual+rx", "1")
         )

@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from loomlab import LabError
+from loomlab import LabError, metrics
 from loomlab.bench.reporting import jdks
 
 
@@ -84,7 +84,7 @@ class JdksTest(unittest.TestCase):
             'loomlab_virtual_pinned_site_events_total{site="a.B.c"} 3.0\n'
             'loomlab_virtual_pinned_site_events_total{site="other"} 1.0\n'
         )
-        self.assertEqual(jdks.pin_sites(text), {"a.B.c": 3.0, "other": 1.0})
+        self.assertEqual(metrics.pin_sites(text), {"a.B.c": 3.0, "other": 1.0})
 
 
 if __name__ == "__main__":

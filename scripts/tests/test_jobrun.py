@@ -19,8 +19,8 @@ import unittest
 from pathlib import Path
 
 from loomlab import ROOT, LabError
+from loomlab.bench import jobrun
 from loomlab.bench.planning.lane import Lane
-from loomlab.bench.running import jobrun
 from tests.test_engines import Answering
 
 
@@ -128,7 +128,7 @@ class JobRunTest(unittest.TestCase):
         # No taskset, no venv: the image's python3 with the standard library alone.
         run = subprocess.run(
             [sys.executable, "-I", "-S", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-             "from loomlab import command; from loomlab.bench.running import jobrun; command(jobrun.main, [])",
+             "from loomlab import command; from loomlab.bench import jobrun; command(jobrun.main, [])",
              str(ROOT / "scripts")],
             env=env, capture_output=True, text=True, timeout=300, check=False,
         )  # fmt: skip

@@ -35,8 +35,9 @@ def bench_imports(path: Path, tree: ast.Module):
 
 
 # The bench's rooms, top down: a module imports its own room and those below it, never one above.
-# planning and workloads are the floor and may import each other.
-ROOMS = ("running", "reporting", "deciding", "measuring", "planning", "workloads")
+# planning and workloads are the floor and may import each other. Reporting reads what the runs
+# measured and decided; running reports nothing (the drivers at the bench's top join the two).
+ROOMS = ("reporting", "running", "deciding", "measuring", "planning", "workloads")
 FLOOR = {"planning", "workloads"}
 # The one import upward: the plan's least rounds are those the verdict's confidence needs.
 UPWARD = {("planning/settings.py", "deciding")}
@@ -99,7 +100,8 @@ class LayeringTest(unittest.TestCase):
         bench = PACKAGE / "bench"
         self.assertEqual({r for r in ROOMS if (bench / r / "__init__.py").is_file()}, set(ROOMS))
         top = {p.name for p in bench.glob("*.py")}
-        self.assertEqual(top, {"__init__.py", "__main__.py", "api.py", "cli.py"})
+        # The drivers: ./lab bench, its options, the suites run and reported, a Job's run; the API.
+        self.assertEqual(top, {"__init__.py", "__main__.py", "api.py", "cli.py", "pipeline.py", "jobrun.py"})
 
     def test_what_they_use_of_the_api_is_in_its_all(self):
         used = set()
@@ -131,10 +133,10 @@ class LayeringTest(unittest.TestCase):
         self.assertEqual(unexplained, [])
 
     def test_what_runs_without_the_venv_needs_the_standard_library_only(self):
-        # The loadgen image runs loomlab.bench.running.jobrun (and the k6 image jobanswer) with Debian's python3
+        # The loadgen image runs loomlab.bench.jobrun (and the k6 image jobanswer) with Debian's python3
         # and no package installed; ./lab prints every command's --help before it creates the venv.
         for module in (
-            "loomlab.bench.running.jobrun",
+            "loomlab.bench.jobrun",
             "loomlab.bench.reporting.jobanswer",
             "loomlab.bench.cli",
             "loomlab.incluster.cli",

@@ -20,6 +20,7 @@ from loomlab import labreport as lr
 
 from .cli import parser
 from .deciding import verdict
+from .pipeline import measure
 from .planning.columns import build_of, jvm_column, quota_column
 from .planning.lane import VIRTUAL, Knob, Lane
 from .planning.loads import SERVES, Load, Suite, each_load, with_column, with_reference
@@ -32,7 +33,6 @@ from .reporting.report import finish, run_meta
 from .running import quota
 from .running.engines import Engines
 from .running.progress import Progress
-from .running.rounds import measure
 from .running.runner import LocalJvm
 
 

@@ -5,9 +5,12 @@ change; tests/test_layering.py holds every other package to these names."""
 from __future__ import annotations
 
 from .deciding.verdict import interval
+from .jobrun import BEGIN as LOADGEN_RUN
+from .jobrun import read as loadgen_run
 from .measuring.figures import figures_from
 from .measuring.flames import COLUMNS, bare, category_of, read_collapsed
 from .measuring.profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
+from .pipeline import measure
 from .planning.columns import jvm_column, quota_column
 from .planning.lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Knob, Lane
 from .planning.loads import Load, Scale, Suite, with_column
@@ -17,10 +20,7 @@ from .planning.settings import RunSettings
 from .reporting.report import finish, machine, run_meta
 from .running.engines import THRESHOLDS_CROSSED
 from .running.engines.loadgen import Loadgen, requests_of
-from .running.jobrun import BEGIN as LOADGEN_RUN
-from .running.jobrun import read as loadgen_run
 from .running.progress import Progress
-from .running.rounds import measure
 from .running.runners import resume_all, runner_file
 from .running.skeleton import sampled
 from .running.target import ServiceUnderTest

@@ -14,6 +14,9 @@ from loomlab import LabError
 
 from ..deciding import verdict
 
+# The environment of a run on this machine, as reports name it (the cluster's are named by variant).
+LOCAL = "local JVM"
+
 
 @dataclass(frozen=True)
 class RunSettings:

@@ -11,7 +11,7 @@ from loomlab import labreport as lr
 
 from ..deciding.answer import winners
 from ..measuring.records import read_results
-from .tables import LOCAL
+from ..planning.settings import LOCAL
 
 
 def compare(a: Path, b: Path):

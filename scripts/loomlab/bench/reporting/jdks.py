@@ -11,14 +11,13 @@ import math
 import subprocess
 from pathlib import Path
 
-from loomlab import ROOT, LabError, metrics
+from loomlab import ROOT, LabError
 from loomlab import labreport as lr
 
 from ..deciding import verdict
 
 # The JDK 21 runtime scripts/jdk21.sh fetches; any other JDK is the one ./lab picked (--java).
 FETCHED = {21: "scripts/jdk21.sh"}
-SITES = "loomlab_virtual_pinned_site_events_total"
 SITES_SHOWN = 3  # the busiest pin sites a table names per mode
 
 
@@ -64,13 +63,6 @@ def javas(java: str, wanted: list[int]) -> dict[int, str]:
 
 def environment(base: str, jdk: int | None) -> str:
     return base if jdk is None else f"{base}, JDK {jdk}"
-
-
-def pin_sites(text: str) -> dict[str, float]:
-    """Pins since the JVM started, by the first frame outside the JDK (the service's JFR meter)."""
-    return {
-        labels.get("site", "?"): v for name, labels, v in metrics.parse(text) if name == SITES and not math.isnan(v)
-    }
 
 
 def _per_request(runs: list[dict], key: str, scale: float) -> float:

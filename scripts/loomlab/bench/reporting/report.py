@@ -19,12 +19,11 @@ from ..deciding.answer import AT_BOUND, answer_table
 from ..measuring import flames
 from ..measuring.records import read_results, results_of
 from ..planning.loads import service_pools
-from ..planning.settings import RunSettings
+from ..planning.settings import LOCAL, RunSettings
 from . import jdks, reportcli
 from .chart import chart_svg
 from .sections import section_tables
 from .summaries import SUMMARIES
-from .tables import LOCAL
 
 
 def latest_startup(out: Path) -> dict | None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from ..deciding import verdict
 from ..measuring import flames
 from ..planning.loads import Load, Suite, effective_bound, service_pools
-from ..planning.settings import RunSettings
+from ..planning.settings import LOCAL, RunSettings
 from . import jdks
 from .knobs import knobs_table
 from .reference import reference_table
-from .tables import LOCAL, load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
+from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
 
 
 def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict:

@@ -9,8 +9,8 @@ import math
 from loomlab import labreport as lr
 
 from ..deciding.crossover import mixed_summary, tail_summary
+from ..planning.settings import LOCAL
 from ..workloads.ingest import INGEST_DOMAINS, INGEST_TRENDS, SEED_D
-from .tables import LOCAL
 
 
 def ingest_setup(section: dict) -> str:

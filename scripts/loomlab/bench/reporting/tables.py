@@ -11,9 +11,6 @@ from loomlab import labreport as lr
 from ..planning.lane import MODES, WORKER
 from ..planning.loads import Load, effective_bound, mode_bound
 
-# The environment of a run on this machine, as reports name it (the cluster's are named by variant).
-LOCAL = "local JVM"
-
 
 def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
     """results: mode -> {"runs": [...], "warmup": {...}} Long because the table has a column per

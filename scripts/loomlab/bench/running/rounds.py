@@ -10,22 +10,19 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from loomlab import labreport as lr
+from loomlab import metrics
 
 from ..deciding import verdict
 from ..measuring import flames
 from ..planning.lane import MODES, REFERENCE, Lane
 from ..planning.loads import Load, Suite
 from ..planning.plan import planned_seconds, repeats_of, suite_lanes, warmup_seconds
-from ..planning.settings import RunSettings
-from ..reporting import jdks as jdks_mod
-from ..reporting.sections import print_section, section_of
-from ..reporting.summaries import SUMMARIES
-from ..reporting.tables import LOCAL
+from ..planning.settings import LOCAL, RunSettings
 from .progress import Progress
 from .target import ServiceUnderTest, Where
 
@@ -165,7 +162,7 @@ class SuiteRun:
         graphs of the modes on each JDK where the settings ask for them."""
         if len(results) > 1:
             for lane in lanes:
-                results[lane.jdk][lane.key]["pin_sites"] = jdks_mod.pin_sites(services[lane].get("/q/metrics"))
+                results[lane.jdk][lane.key]["pin_sites"] = metrics.pin_sites(services[lane].get("/q/metrics"))
         if not flames.wanted(self.settings, self.suite.workload, load):
             return
         for j in results:
@@ -200,6 +197,19 @@ def run_suite(
     return results, verdicts, info
 
 
+@dataclass(frozen=True)
+class Measured:
+    """One suite's loads as they ran: each load with the lanes that ran it and, per JDK (None: the
+    one), its lanes' results, its verdict and the /api/info its section's pools come from."""
+
+    suite: Suite
+    loads: list[Load]
+    results: list[dict]
+    verdicts: list[dict]
+    infos: dict[int | None, dict]
+    environment: str
+
+
 def measure(
     chosen: list[Suite],
     settings: RunSettings,
@@ -209,14 +219,13 @@ def measure(
     where: Where,
     prefix: str = "",
     jdks: Sequence[int | None] = (None,),
-) -> tuple[list[dict], dict]:
+) -> Iterator[Measured]:
     """Runs the suites where `where` starts their services, interleaved where settings.interleave
-    says so, and turns each load's results into a report section (one per JDK of `jdks`, None: the
-    JDK `where` runs), its lanes those that ran. The suites are left as they were planned. `prefix`
-    names the environment in the run files (in-cluster variants)."""
-    sections, info = [], {}
+    says so, yielding each suite's results as it ends (on each JDK of `jdks`, None: the JDK `where`
+    runs). The suites are left as they were planned. `prefix` names the environment in the run files
+    (in-cluster variants)."""
     scaled = " (smoke: scaled down to seconds)" if settings.profile == "smoke" else ""
-    for n, planned in enumerate(chosen):
+    for planned in chosen:
         suite = replace(planned, description=planned.description + scaled)
         at = f" [{where.environment}]" if where.environment != LOCAL else ""
         variant = f" / {suite.variant}" if suite.variant else ""
@@ -225,18 +234,8 @@ def measure(
         tag = (prefix + named).replace(" ", "_").replace(",", "")
         results, verdicts, infos = run_suite(suite, settings, out, modes, progress, where, tag, jdks)
         progress.loads_done += len(suite.loads)
-        for i, load in enumerate(suite.loads):
-            ran = replace(load, lanes=tuple(ln for ln in load.lanes if any(ln.key in r for r in results[i].values())))
-            for jdk in results[i]:
-                found, env = verdicts[i][jdk], where.environment
-                sections.append(section_of(suite, ran, results[i][jdk], found, infos[jdk], settings, env, jdk))
-                print_section(sections[-1])
-        # A summary covers every section so far: it is made once, after the last suite that names it.
-        if suite.summary and all(s.summary != suite.summary for s in chosen[n + 1 :]):
-            table = SUMMARIES[suite.summary](sections)
-            sections[-1]["summary"] = table
-            print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
-        info = dict(infos[jdks[-1]])
-        if len(jdks) > 1:  # the report's setup line names every JDK
-            info["jdk"] = ", ".join(str(infos[j].get("jdk")) for j in jdks)
-    return sections, info
+        ran = [
+            replace(load, lanes=tuple(ln for ln in load.lanes if any(ln.key in r for r in results[i].values())))
+            for i, load in enumerate(suite.loads)
+        ]
+        yield Measured(suite, ran, results, verdicts, infos, where.environment)

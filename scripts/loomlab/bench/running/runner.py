@@ -17,8 +17,7 @@ from ..measuring import procstat, profiler, syscalls
 from ..measuring.figures import figures_from
 from ..planning.lane import REFERENCE, Lane
 from ..planning.loads import Load, Suite, on_cpus
-from ..planning.settings import RunSettings
-from ..reporting.tables import LOCAL
+from ..planning.settings import LOCAL, RunSettings
 from . import quota
 from .engines import Engine, Engines, Generated
 from .skeleton import sampled

@@ -43,7 +43,7 @@ LOADGEN_TMP = "1Gi"
 
 def on_loadgen(job: dict, image: str) -> dict:
     """The workload's Job with the lab's engine in place of k6: the loadgen image running one run
-    (python3 -m loomlab.bench.running.jobrun: the bench's load, its figures printed to the log), labelled
+    (python3 -m loomlab.bench.jobrun: the bench's load, its figures printed to the log), labelled
     for its own NetworkPolicy (loadgen-to-service-only), its results volume kept (a split's runners
     write their results there) and no scripts."""
     job = copy.deepcopy(job)
@@ -51,7 +51,7 @@ def on_loadgen(job: dict, image: str) -> dict:
     for meta in (job["metadata"], pod.setdefault("metadata", {})):
         meta.setdefault("labels", {})["app.kubernetes.io/name"] = "loadgen"
     container = pod["spec"]["containers"][0]
-    container.update(name="loadgen", image=image, command=["python3", "-m", "loomlab.bench.running.jobrun"], env=[])
+    container.update(name="loadgen", image=image, command=["python3", "-m", "loomlab.bench.jobrun"], env=[])
     container["volumeMounts"] = [m for m in container.get("volumeMounts", []) if m["name"] in ("results", "tmp")]
     volumes = [v for v in pod["spec"].get("volumes", []) if v["name"] == "results"]
     pod["spec"]["volumes"] = volumes + [{"name": "tmp", "emptyDir": {"sizeLimit": LOADGEN_TMP}}]

@@ -1,6 +1,6 @@
 """A workload's load on the lab's engine inside a Kubernetes Job (the loadgen image,
 src/main/docker/local/Containerfile.loadgen): the bench's own load, sent by the same engine as on
-this machine (engines/loadgen.py: the request, bodies, thresholds). Standard library only.
+this machine (running/engines/loadgen.py: the request, bodies, thresholds). Standard library only.
 
 One run, with LANE (what `./lab k8s run` makes, incluster/core/jobs.make_job): its figures printed to
 the log between two markers for the driver to read. Without LANE, in rounds (deploy/k8s/loads,
@@ -41,13 +41,13 @@ from pathlib import Path
 from loomlab import LabError, command
 from loomlab import labreport as lr
 
-from ..measuring.procstat import ChildrenCpu
-from ..planning.lane import WORKER, Lane
-from ..planning.loads import Load
-from ..planning.settings import RunSettings
-from ..reporting.jobanswer import answer_of, bounds, pools_of
-from ..workloads import suites_of
-from .engines.loadgen import Loadgen, run_env
+from .measuring.procstat import ChildrenCpu
+from .planning.lane import WORKER, Lane
+from .planning.loads import Load
+from .planning.settings import RunSettings
+from .reporting.jobanswer import answer_of, bounds, pools_of
+from .running.engines.loadgen import Loadgen, run_env
+from .workloads import suites_of
 
 BEGIN = "----- loom-lab loadgen run -----"
 END = "----- end of loom-lab loadgen run -----"

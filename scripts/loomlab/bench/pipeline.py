@@ -1,0 +1,50 @@
+"""The suites run and reported: each suite's rounds (running.rounds), then its loads' sections, made
+and printed as the suite ends (reporting.sections), and a summary after the last suite that names
+it. What `./lab bench` and `./lab k8s run` drive; running knows nothing of the report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from .planning.lane import Lane
+from .planning.loads import Suite
+from .planning.settings import RunSettings
+from .reporting.sections import print_section, section_of
+from .reporting.summaries import SUMMARIES
+from .running import rounds
+from .running.progress import Progress
+from .running.target import Where
+
+
+def measure(
+    chosen: list[Suite],
+    settings: RunSettings,
+    out: Path,
+    modes: set[Lane],
+    progress: Progress,
+    where: Where,
+    prefix: str = "",
+    jdks: Sequence[int | None] = (None,),
+) -> tuple[list[dict], dict]:
+    """Runs the suites (rounds.measure) and turns each load's results into a report section, one
+    per JDK of `jdks`, its lanes those that ran; with the /api/info of the last suite, naming every
+    JDK where there were several."""
+    sections: list[dict] = []
+    info: dict = {}
+    for n, measured in enumerate(rounds.measure(chosen, settings, out, modes, progress, where, prefix, jdks)):
+        suite = measured.suite
+        for i, load in enumerate(measured.loads):
+            for jdk, results in measured.results[i].items():
+                found, infos = measured.verdicts[i][jdk], measured.infos[jdk]
+                sections.append(section_of(suite, load, results, found, infos, settings, measured.environment, jdk))
+                print_section(sections[-1])
+        # A summary covers every section so far: it is made once, after the last suite that names it.
+        if suite.summary and all(s.summary != suite.summary for s in chosen[n + 1 :]):
+            table = SUMMARIES[suite.summary](sections)
+            sections[-1]["summary"] = table
+            print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
+        info = dict(measured.infos[jdks[-1]])
+        if len(jdks) > 1:  # the report's setup line names every JDK
+            info["jdk"] = ", ".join(str(measured.infos[j].get("jdk")) for j in jdks)
+    return sections, info
