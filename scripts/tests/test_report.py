@@ -16,6 +16,7 @@ from loomlab.bench import pipeline
 from loomlab.bench.measuring import records
 from loomlab.bench.planning.lane import THREADED
 from loomlab.bench.planning.loads import Load, Suite
+from loomlab.bench.planning.plan import Plan
 from loomlab.bench.reporting import report
 from loomlab.bench.running.progress import Progress
 from tests.markdown import cells
@@ -75,7 +76,7 @@ class RebuildTest(unittest.TestCase):
             ran.mkdir()
             Path(tmp, "startup-20261126-120000").mkdir()
             Path(tmp, "startup-20261126-120000", "report.md").write_text("# Start-up\n\n| jvm | 2.1 s |\n")
-            sections, info = pipeline.measure([suite], settings(5, 5), ran, set(), Progress(1, 1.0), where)
+            sections, info = pipeline.measure(Plan((suite,), settings(5, 5)), ran, Progress(1, 1.0), where)
             meta = records.read_results(DOCS / "2026-11-25-after-the-move")["meta"] | {"info": info}
             report.finish(ran, meta, sections)
             report.rebuild(ran, again)

@@ -24,7 +24,7 @@ from .pipeline import measure
 from .planning.columns import build_of, jvm_column, quota_column
 from .planning.lane import VIRTUAL, Knob, Lane
 from .planning.loads import SERVES, Load, Suite, each_load, with_column, with_reference
-from .planning.plan import modes_named, planned_seconds, suite_lanes, total_seconds
+from .planning.plan import Plan, modes_named, planned_seconds
 from .planning.profiles import PROFILES, suites
 from .planning.settings import RunSettings
 from .reporting import jdks
@@ -100,13 +100,12 @@ def columns(args, chosen: list[Suite]) -> list[Suite]:
     return chosen
 
 
-def announce(settings: RunSettings, chosen: list[Suite], modes: set[Lane], listed: bool, lanes: int = 1) -> Progress:
-    """Prints the plan (`listed`: each suite and mode too) and returns its progress; `lanes`: the JDKs
-    each mode runs on."""
+def announce(plan: Plan, listed: bool) -> Progress:
+    """Prints the plan (`listed`: each suite and mode too) and returns its progress."""
+    settings, chosen = plan.settings, plan.suites
     total_loads = sum(len(s.loads) for s in chosen)
-    plans = [(s, m, planned_seconds(s, m, settings)) for s in chosen for m in suite_lanes(s, modes)]
-    planned = total_seconds(chosen, modes, settings) * lanes
-    most = total_seconds(chosen, modes, settings, settings.max_rounds) * lanes
+    seconds = [(s, m, planned_seconds(s, m, settings)) for s in chosen for m in plan.lanes(s)]
+    planned, most = plan.seconds(), plan.seconds(settings.max_rounds)
     print(
         f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
         f" at {settings.repeats} rounds per load, up to {lr.fmt_duration(most)} where"
@@ -120,10 +119,10 @@ def announce(settings: RunSettings, chosen: list[Suite], modes: set[Lane], liste
             print(
                 f"  {s.workload}{' / ' + s.variant if s.variant else ''} loads: {'; '.join(ld.name for ld in s.loads)}"
             )
-        for s, m, plan in plans:
+        for s, m, lane in seconds:
             print(
                 f"  {s.workload}{' / ' + s.variant if s.variant else ''} {m.key}: start-up and warm-up "
-                f"{lr.fmt_duration(plan['start'])}, runs {lr.fmt_duration(sum(plan['runs'].values()))}"
+                f"{lr.fmt_duration(lane['start'])}, runs {lr.fmt_duration(sum(lane['runs'].values()))}"
             )
     return Progress(total_loads, planned)
 
@@ -137,11 +136,12 @@ def main(argv=None):
     if not args.plan and not (args.java and args.out and (args.loadgen or args.engine == "k6")):
         raise LabError("--loadgen, --java and --out are needed to run (./lab bench passes them)")
     chosen = columns(args, chosen_suites(args))
-    modes = modes_named(args.mode)
     wanted = jdks.parse(args.jdk) if args.jdk else []
     if len(wanted) > 1 and not settings.interleave:
         raise LabError("--jdk with several JDKs runs them in the same rounds: it cannot run with --blocks")
-    progress = announce(settings, chosen, modes, args.plan, max(len(wanted), 1))
+    on: tuple[int | None, ...] = tuple(wanted) if len(wanted) > 1 else (None,)
+    plan = Plan(tuple(chosen), settings, frozenset(modes_named(args.mode)), on)
+    progress = announce(plan, args.plan)
     if args.plan:
         return
     engines = Engines(args.engine, args.loadgen, args.k6)
@@ -151,9 +151,8 @@ def main(argv=None):
     javas = jdks.javas(args.java, wanted) if wanted else {}
     java = javas[wanted[0]] if len(wanted) == 1 else args.java
     local = LocalJvm(java, engines, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)
-    lanes: list[int | None] = list(wanted) if len(wanted) > 1 else [None]
     try:
-        sections, info = measure(chosen, settings, out, modes, progress, local, jdks=lanes)
+        sections, info = measure(plan, out, progress, local)
     finally:
         in_cgroups = any(lane.knob.quota_cpus is not None for s in chosen for ld in s.loads for lane in ld.lanes)
         if in_cgroups and (left := quota.remove()):

@@ -4,12 +4,9 @@ it. What `./lab bench` and `./lab k8s run` drive; running knows nothing of the r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
-from .planning.lane import Lane
-from .planning.loads import Suite
-from .planning.settings import RunSettings
+from .planning.plan import Plan
 from .reporting.sections import print_section, section_of
 from .reporting.summaries import SUMMARIES
 from .running import rounds
@@ -17,22 +14,14 @@ from .running.progress import Progress
 from .running.target import Where
 
 
-def measure(
-    chosen: list[Suite],
-    settings: RunSettings,
-    out: Path,
-    modes: set[Lane],
-    progress: Progress,
-    where: Where,
-    prefix: str = "",
-    jdks: Sequence[int | None] = (None,),
-) -> tuple[list[dict], dict]:
-    """Runs the suites (rounds.measure) and turns each load's results into a report section, one
-    per JDK of `jdks`, its lanes those that ran; with the /api/info of the last suite, naming every
+def measure(plan: Plan, out: Path, progress: Progress, where: Where, prefix: str = "") -> tuple[list[dict], dict]:
+    """Runs the plan (rounds.measure) and turns each load's results into a report section, one per
+    JDK of the plan, its lanes those that ran; with the /api/info of the last suite, naming every
     JDK where there were several."""
     sections: list[dict] = []
     info: dict = {}
-    for n, measured in enumerate(rounds.measure(chosen, settings, out, modes, progress, where, prefix, jdks)):
+    settings, chosen, jdks = plan.settings, plan.suites, plan.jdks
+    for n, measured in enumerate(rounds.measure(plan, out, progress, where, prefix)):
         suite = measured.suite
         for i, load in enumerate(measured.loads):
             for jdk, results in measured.results[i].items():

@@ -133,7 +133,8 @@ def main(argv=None):
     for block in blocks:
         where = cluster(block.variant, block.environment, block.pods)
         prefix = f"{block.variant}-" + (f"x{block.pods}-" if block.pods > 1 else "")
-        done, i = bench.measure([block.suite], settings, out, set(block.modes), progress, where, prefix)
+        block_plan = bench.Plan((block.suite,), settings, frozenset(block.modes))
+        done, i = bench.measure(block_plan, out, progress, where, prefix)
         sections += done
         info = i or info
         if i:

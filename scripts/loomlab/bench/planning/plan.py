@@ -5,6 +5,7 @@ print durations from here, and so does every progress line."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from loomlab import LabError
 
@@ -59,12 +60,26 @@ def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
 
-def total_seconds(chosen: list[Suite], modes: set[Lane], settings: RunSettings, rounds: int | None = None) -> float:
-    """The planned seconds of the suites in every mode they have, at `rounds` rounds per load (at
-    least --repeats; default: --repeats)."""
-    scale = max(rounds or settings.repeats, settings.repeats) / max(settings.repeats, 1)
-    plans = [planned_seconds(s, m, settings) for s in chosen for m in suite_lanes(s, modes)]
-    return sum(p["start"] + sum(p["runs"].values()) * scale for p in plans)
+@dataclass(frozen=True)
+class Plan:
+    """What a run measures, fixed before it starts: the suites (their loads and columns), how the
+    rounds run, the modes kept (none: every mode) and the JDKs each lane runs on (None: the one)."""
+
+    suites: tuple[Suite, ...]
+    settings: RunSettings
+    modes: frozenset[Lane] = frozenset()
+    jdks: tuple[int | None, ...] = (None,)
+
+    def lanes(self, suite: Suite) -> list[Lane]:
+        return suite_lanes(suite, set(self.modes))
+
+    def seconds(self, rounds: int | None = None) -> float:
+        """The planned seconds of every lane on every JDK at `rounds` rounds per load (at least
+        --repeats; default: --repeats)."""
+        repeats = self.settings.repeats
+        scale = max(rounds or repeats, repeats) / max(repeats, 1)
+        plans = [planned_seconds(s, m, self.settings) for s in self.suites for m in self.lanes(s)]
+        return sum(p["start"] + sum(p["runs"].values()) * scale for p in plans) * len(self.jdks)
 
 
 def profile_seconds(profile: str) -> tuple[float, float]:
@@ -80,5 +95,5 @@ def profile_seconds(profile: str) -> tuple[float, float]:
         sample_period=RunSettings.sample_period,
     )
     settings = RunSettings.of(unsaid, interleave=True)
-    chosen = with_reference(suites(profile))
-    return total_seconds(chosen, set(), settings), total_seconds(chosen, set(), settings, settings.max_rounds)
+    plan = Plan(tuple(with_reference(suites(profile))), settings)
+    return plan.seconds(), plan.seconds(settings.max_rounds)

@@ -21,7 +21,7 @@ from ..deciding import verdict
 from ..measuring import flames
 from ..planning.lane import MODES, REFERENCE, Lane
 from ..planning.loads import Load, Suite
-from ..planning.plan import planned_seconds, repeats_of, suite_lanes, warmup_seconds
+from ..planning.plan import Plan, planned_seconds, repeats_of, suite_lanes, warmup_seconds
 from ..planning.settings import LOCAL, RunSettings
 from .progress import Progress
 from .target import ServiceUnderTest, Where
@@ -210,29 +210,21 @@ class Measured:
     environment: str
 
 
-def measure(
-    chosen: list[Suite],
-    settings: RunSettings,
-    out: Path,
-    modes: set[Lane],
-    progress: Progress,
-    where: Where,
-    prefix: str = "",
-    jdks: Sequence[int | None] = (None,),
-) -> Iterator[Measured]:
-    """Runs the suites where `where` starts their services, interleaved where settings.interleave
-    says so, yielding each suite's results as it ends (on each JDK of `jdks`, None: the JDK `where`
+def measure(plan: Plan, out: Path, progress: Progress, where: Where, prefix: str = "") -> Iterator[Measured]:
+    """Runs the plan's suites where `where` starts their services, interleaved where its settings
+    say so, yielding each suite's results as it ends (on each of its JDKs, None: the JDK `where`
     runs). The suites are left as they were planned. `prefix` names the environment in the run files
     (in-cluster variants)."""
+    settings, modes = plan.settings, set(plan.modes)
     scaled = " (smoke: scaled down to seconds)" if settings.profile == "smoke" else ""
-    for planned in chosen:
+    for planned in plan.suites:
         suite = replace(planned, description=planned.description + scaled)
         at = f" [{where.environment}]" if where.environment != LOCAL else ""
         variant = f" / {suite.variant}" if suite.variant else ""
         print(f"\n== {suite.workload}{variant}{at}: {suite.description}", flush=True)
         named = f"{suite.workload}-{suite.variant}" if suite.variant else suite.workload
         tag = (prefix + named).replace(" ", "_").replace(",", "")
-        results, verdicts, infos = run_suite(suite, settings, out, modes, progress, where, tag, jdks)
+        results, verdicts, infos = run_suite(suite, settings, out, modes, progress, where, tag, plan.jdks)
         progress.loads_done += len(suite.loads)
         ran = [
             replace(load, lanes=tuple(ln for ln in load.lanes if any(ln.key in r for r in results[i].values())))
