@@ -9,7 +9,7 @@ import math
 
 from loomlab import labreport as lr
 
-from ..planning.lane import MODE_COLUMNS
+from ..planning.lane import MODE_COLUMNS, VIRTUAL, WORKER
 from ..workloads.mixed import SHORT_P99, cores, crossover_ms
 from . import verdict
 
@@ -21,17 +21,17 @@ def cpu_ms_of(section: dict) -> float:
 def versus_worker(section: dict, mode: str) -> verdict.Pair | None:
     """`mode`'s req/s over the worker pool's, round by round, with its interval."""
     results = section["results"]
-    if mode not in results or "worker" not in results:
+    if mode not in results or WORKER not in results:
         return None
     return verdict.compare(
-        mode, "worker", results[mode]["runs"], results["worker"]["runs"], "throughput", True, verdict.TIE
+        mode, WORKER, results[mode]["runs"], results[WORKER]["runs"], "throughput", True, verdict.TIE
     )
 
 
 def caught_up(sections: list[dict]) -> float:
     """The least C from which the worker pool is no longer behind virtual threads (a tie or better
     on every larger C), or NaN where it never caught up in the sweep."""
-    states = [(cpu_ms_of(s), versus_worker(s, "virtual")) for s in sections]
+    states = [(cpu_ms_of(s), versus_worker(s, VIRTUAL)) for s in sections]
     found = math.nan
     for c, pair in reversed(states):
         if pair is None or pair.state == "ahead":
@@ -56,7 +56,7 @@ def mixed_summary(sections: list[dict]) -> lr.Table:
         for m in modes:
             runs = s["results"].get(m, {}).get("runs", [])
             rates.append(lr.fmt_spread(lr.aggregate(runs)["throughput"], 0) if runs else "-")
-        pair = versus_worker(s, "virtual")
+        pair = versus_worker(s, VIRTUAL)
         ratio = f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f})" if pair else "cannot tell"
         t.add(
             f"{c:g}",
@@ -104,6 +104,6 @@ def tail_summary(sections: list[dict]) -> lr.Table:
                 "best"
                 if m == best
                 else (f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f})" if pair else "cannot tell"),
-                s.get("pools", {}).get("virtual.carriers", "-") if m == "virtual" else "-",
+                s.get("pools", {}).get("virtual.carriers", "-") if m == VIRTUAL else "-",
             )
     return t

@@ -9,6 +9,7 @@ import math
 from loomlab import labreport as lr
 
 from ..deciding.crossover import mixed_summary, tail_summary
+from ..planning.lane import WORKER
 from ..planning.settings import LOCAL
 from ..workloads.ingest import INGEST_DOMAINS, INGEST_TRENDS, SEED_D
 
@@ -72,7 +73,7 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
             def med(k, agg=agg):
                 return agg.get(k, lr.Spread.of([])).median
 
-            seed = SEED_D.get(writes, {}).get("worker", {}).get("records_per_s") if chunk == 100 else None
+            seed = SEED_D.get(writes, {}).get(WORKER, {}).get("records_per_s") if chunk == 100 else None
             is_best = len(sizes[(writes, mode)]) > 1 and best[(writes, mode)][5] == chunk
             t.add(
                 domain,

@@ -263,12 +263,12 @@ def replicas_table(load: Load, results: dict) -> lr.Table | None:
 def ratio_line(load: Load, results: dict) -> str:
     """Each mode against the worker pool, the baseline of every comparison."""
     others = [m.key for m in MODES if m.mode != WORKER and m.key in results]
-    if "worker" not in results or not others or load.extra:
+    if WORKER not in results or not others or load.extra:
         return ""
-    agg = {m: lr.aggregate(results[m]["runs"]) for m in ["worker", *others]}
+    agg = {m: lr.aggregate(results[m]["runs"]) for m in [WORKER, *others]}
     if load.rate is not None:
         # Every mode is offered the same rate: the difference is in latency and drops.
-        w = agg["worker"]
+        w = agg[WORKER]
         parts = [
             f"worker/{m} mean latency {lr.fmt(lr.ratio(w['mean'].median, agg[m]['mean'].median), 2)}x, "
             f"p99 {lr.fmt(lr.ratio(w['p99'].median, agg[m]['p99'].median), 2)}x"
@@ -276,10 +276,10 @@ def ratio_line(load: Load, results: dict) -> str:
         ]
         dropped = ", ".join(f"{m} {lr.fmt(agg[m]['dropped'].median, 0)}" for m in agg)
         return f"same arrivals in every mode: {'; '.join(parts)}; dropped {dropped}"
-    worker_rate = agg["worker"]["throughput"].median
+    worker_rate = agg[WORKER]["throughput"].median
     parts = []
     for m in others:
-        sw, sm = load.seed.get("worker", {}).get("throughput"), load.seed.get(m, {}).get("throughput")
+        sw, sm = load.seed.get(WORKER, {}).get("throughput"), load.seed.get(m, {}).get("throughput")
         seed = f" (seed {lr.fmt(lr.ratio(sm, sw), 1)}x)" if sw and sm else ""
         parts.append(f"{m}/worker throughput: {lr.fmt(lr.ratio(agg[m]['throughput'].median, worker_rate), 2)}x{seed}")
     return "; ".join(parts)
