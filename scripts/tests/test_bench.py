@@ -194,7 +194,8 @@ class CommandLineTest(unittest.TestCase):
         self.assertIn("% confidence", text)
 
     def test_loads_keeps_the_matching_loads_and_drops_suites_left_empty(self):
-        from loomlab.bench.__main__ import chosen_suites, parser
+        from loomlab.bench.__main__ import parser
+        from loomlab.bench.planning.profiles import chosen_suites
 
         chosen = chosen_suites(parser().parse_args(["--profile", "cpu", "--loads", "mixed C=(0|5) ms"]))
         self.assertEqual([s.workload for s in chosen], ["mixed"])

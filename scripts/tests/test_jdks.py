@@ -9,6 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 from loomlab import LabError, metrics
+from loomlab.bench.planning.settings import jdks_named
 from loomlab.bench.reporting import jdks
 
 
@@ -34,10 +35,10 @@ def section(jdk: int, virtual: list[float], pins: float, sites: dict) -> dict:
 
 class JdksTest(unittest.TestCase):
     def test_the_list_is_sorted_and_each_jdk_once(self):
-        self.assertEqual(jdks.parse("25,21,25"), [21, 25])
+        self.assertEqual(jdks_named("25,21,25"), [21, 25])
         for bad in ("", "twenty", ","):
             with self.assertRaises(LabError):
-                jdks.parse(bad)
+                jdks_named(bad)
 
     def test_the_feature_release_of_a_java(self):
         with tempfile.TemporaryDirectory() as tmp:

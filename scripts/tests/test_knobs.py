@@ -174,8 +174,9 @@ def mock_settings():
 class AotColumnsTest(unittest.TestCase):
     def test_a_cache_is_a_column_per_mode_that_must_map_it(self):
         from loomlab import LabError
-        from loomlab.bench.__main__ import chosen_suites, columns
         from loomlab.bench.cli import parser
+        from loomlab.bench.planning.columns import columns
+        from loomlab.bench.planning.profiles import chosen_suites
 
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--aot-cache", __file__])
         chosen = columns(args, chosen_suites(args))
@@ -190,8 +191,9 @@ class AotColumnsTest(unittest.TestCase):
 class JvmColumnTest(unittest.TestCase):
     def test_flags_are_a_column_per_mode_and_must_be_options(self):
         from loomlab import LabError
-        from loomlab.bench.__main__ import chosen_suites, columns
         from loomlab.bench.cli import parser
+        from loomlab.bench.planning.columns import columns
+        from loomlab.bench.planning.profiles import chosen_suites
 
         pod = ["--jvm-column", "heap1g=-XX:MaxRAM=1g -XX:MaxRAMPercentage=75"]
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", *pod])
@@ -214,8 +216,9 @@ class QuotaColumnTest(unittest.TestCase):
         from pathlib import Path
 
         from loomlab import LabError
-        from loomlab.bench.__main__ import chosen_suites, columns
         from loomlab.bench.cli import parser
+        from loomlab.bench.planning.columns import columns
+        from loomlab.bench.planning.profiles import chosen_suites
         from loomlab.bench.running import quota, runner
 
         args = parser().parse_args(["--workload", "sleep", "--loads", "A3", "--no-reference", "--quota-column", "q2=2"])
@@ -270,8 +273,9 @@ class QuotaColumnTest(unittest.TestCase):
 class MinimalColumnTest(unittest.TestCase):
     def test_the_minimal_application_is_a_virtual_column_of_the_sleep_loads_alone(self):
         from loomlab import LabError
-        from loomlab.bench.__main__ import chosen_suites, columns
         from loomlab.bench.cli import parser
+        from loomlab.bench.planning.columns import columns
+        from loomlab.bench.planning.profiles import chosen_suites
         from loomlab.bench.running import runner
 
         args = parser().parse_args(["--profile", "knobs", "--no-reference", "--minimal", "--minimal-jar", __file__])
@@ -298,8 +302,8 @@ class MinimalColumnTest(unittest.TestCase):
             columns(args, chosen_suites(args))
 
     def test_knobs_keeps_the_columns_it_names(self):
-        from loomlab.bench.__main__ import chosen_suites
         from loomlab.bench.cli import parser
+        from loomlab.bench.planning.profiles import chosen_suites
 
         def kept(*flags: str) -> tuple:
             args = parser().parse_args(["--profile", "knobs", "--workload", "sleep", "--loads", "A3", *flags])

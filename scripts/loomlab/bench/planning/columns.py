@@ -9,7 +9,9 @@ from pathlib import Path
 
 from loomlab import LabError
 
-from .lane import Knob
+from .lane import VIRTUAL, Knob, Lane
+from .loads import SERVES, Suite, with_column, with_reference
+from .settings import jdks_named
 
 
 def named(text: str, option: str, form: str) -> tuple[str, str]:
@@ -43,3 +45,34 @@ def build_of(text: str) -> tuple[str, str]:
     if not Path(jar).is_file():
         raise LabError(f"--build {text!r}: give NAME=JAR and a jar that exists")
     return name, jar
+
+
+def columns(args, chosen: list[Suite]) -> list[Suite]:
+    """`chosen` with the columns beside the modes that the options ask for: the reference server (where its
+    sleep loads run), another build (--build), other JVM flags (--jvm-column), a cgroup with or
+    without a CPU quota (--quota-column), the JVM with an AOT cache (--aot-cache), the minimal
+    application (--minimal, on the virtual sleep loads: its one endpoint)."""
+    if not args.no_reference and (args.reference or args.plan):
+        chosen = with_reference(chosen)
+    elif not args.no_reference and any(ld.serves_reference for s in chosen for ld in s.loads):
+        print("no reference server (scripts/gotool.sh reference builds it with Go): its column is left out", flush=True)
+    if args.build:
+        name, jar = build_of(args.build)
+        chosen = with_column(chosen, f"build={name}", Knob(jar=jar))
+    for column in [*map(jvm_column, args.jvm_column), *map(quota_column, args.quota_column)]:
+        chosen = with_column(chosen, *column)
+    if args.aot_cache:
+        if not Path(args.aot_cache).is_file():
+            raise LabError(f"--aot-cache {args.aot_cache}: no such file (./lab startup trains one: jvm-aot.aot)")
+        # AOTMode=on: a JVM that cannot map the cache (another jar, JDK or GC) stops, not runs without it.
+        chosen = with_column(chosen, "aot", Knob(jvm_flags=(f"-XX:AOTCache={args.aot_cache}", "-XX:AOTMode=on")))
+    if args.minimal:
+        if not args.plan and not Path(args.minimal_jar).is_file():
+            raise LabError(f"--minimal: no jar at {args.minimal_jar!r} (./lab bench --minimal builds scripts/minimal)")
+        if args.jdk and len(jdks_named(args.jdk)) > 1:
+            raise LabError("--minimal runs on one JDK: its column has no metrics to compare JDKs by")
+        minimal = Knob(jar=args.minimal_jar, bare=True)
+        chosen = with_column(
+            chosen, "minimal", minimal, where=lambda load, lane: lane == Lane(VIRTUAL) and load.script in SERVES
+        )
+    return chosen

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 
 from loomlab import LabError
 
+from .columns import columns
 from .lane import MODE_COLUMNS, MODES, REFERENCE_LANE, Lane
 from .loads import Load, Suite, with_reference
-from .profiles import suites
-from .settings import RunSettings
+from .profiles import chosen_suites, suites
+from .settings import RunSettings, jdks_named
 
 SERVICE_START_S = 4  # JVM start-up to ready, plus stop
 
@@ -69,6 +70,18 @@ class Plan:
     settings: RunSettings
     modes: frozenset[Lane] = frozenset()
     jdks: tuple[int | None, ...] = (None,)
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Plan:
+        """./lab bench's plan from its options: the profile's suites of the workloads and loads asked
+        for, the columns asked for beside the modes, the modes kept, and the JDKs (several: in the
+        same rounds, one lane per JDK and mode)."""
+        settings = RunSettings.of(args, interleave=not args.blocks, dashboards=args.dashboards)
+        wanted = jdks_named(args.jdk) if args.jdk else []
+        if len(wanted) > 1 and not settings.interleave:
+            raise LabError("--jdk with several JDKs runs them in the same rounds: it cannot run with --blocks")
+        on: tuple[int | None, ...] = tuple(wanted) if len(wanted) > 1 else (None,)
+        return cls(tuple(columns(args, chosen_suites(args))), settings, frozenset(modes_named(args.mode)), on)
 
     def lanes(self, suite: Suite) -> list[Lane]:
         return suite_lanes(suite, set(self.modes))

@@ -3,8 +3,13 @@ those whose variants of the seeds' configuration run, and what the profile answe
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+from loomlab import LabError
+
 from ..workloads import MODULES, ingest
-from .loads import Scale, Suite
+from .loads import Load, Scale, Suite, each_load
 
 EVERY = tuple(m.__name__.rsplit(".", 1)[1] for m in MODULES)
 # The request-response workloads, which have a reactive form: the three-way answer.
@@ -81,3 +86,36 @@ def suites(profile: str) -> list[Suite]:
     ]
     # Core suites first, in report order, then the variants (as the reports have always listed them).
     return [s for s in chosen if s.core] + [s for s in chosen if not s.core]
+
+
+def chosen_suites(args) -> list[Suite]:
+    """The profile's suites of the workloads asked for, with the loads --loads names and the knob
+    columns --knobs names; a workload the profile lacks is refused with the profiles that have it."""
+    wanted = {w for w in args.workload.split(",") if w}
+    missing = wanted - {s.workload for s in suites(args.profile)}
+    if missing:
+        raise LabError(
+            f"workload(s) not in the {args.profile} profile: "
+            + "; ".join(
+                f"{w}: " + (", ".join(p for p in PROFILES if w in {s.workload for s in suites(p)}) or "no profile")
+                for w in sorted(missing)
+            )
+            + " (--profile NAME)"
+        )
+    chosen = [s for s in suites(args.profile) if not wanted or s.workload in wanted]
+    if args.loads:
+        picked = [
+            replace(s, loads=[ld for ld in s.loads if re.search(args.loads, f"{s.workload} {ld.name}")]) for s in chosen
+        ]
+        chosen = [s for s in picked if s.loads]
+        if not chosen:
+            raise LabError(f"no load of the chosen suites matches --loads {args.loads!r} (--plan lists them)")
+    if args.knobs is None:
+        return chosen
+
+    def knobs(load: Load) -> Load:
+        """The load's knob columns narrowed to those --knobs names ("none": none)."""
+        wanted = (ln for ln in load.lanes if not ln.setting or (args.knobs != "none" and re.search(args.knobs, ln.key)))
+        return replace(load, lanes=tuple(wanted))
+
+    return each_load(chosen, knobs)

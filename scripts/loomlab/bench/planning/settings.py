@@ -153,3 +153,14 @@ def round_options(p: argparse.ArgumentParser, runners: str) -> None:
         default=RunSettings.sample_period,
         help="seconds between /q/metrics scrapes (default %(default)s)",
     )
+
+
+def jdks_named(raw: str) -> list[int]:
+    """--jdk's '21,25' -> [21, 25]: the JDKs to run, oldest first; each once."""
+    try:
+        wanted = sorted({int(x) for x in raw.split(",") if x.strip()})
+    except ValueError:
+        raise LabError(f"--jdk {raw!r}: feature releases separated by commas, e.g. 21,25") from None
+    if not wanted:
+        raise LabError("--jdk: name at least one JDK, e.g. 21,25")
+    return wanted

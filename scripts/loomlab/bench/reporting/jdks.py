@@ -21,17 +21,6 @@ FETCHED = {21: "scripts/jdk21.sh"}
 SITES_SHOWN = 3  # the busiest pin sites a table names per mode
 
 
-def parse(raw: str) -> list[int]:
-    """'21,25' -> [21, 25]: the JDKs to run, oldest first; each once."""
-    try:
-        wanted = sorted({int(x) for x in raw.split(",") if x.strip()})
-    except ValueError:
-        raise LabError(f"--jdk {raw!r}: feature releases separated by commas, e.g. 21,25") from None
-    if not wanted:
-        raise LabError("--jdk: name at least one JDK, e.g. 21,25")
-    return wanted
-
-
 def feature(java: str) -> int:
     """The feature release of `java` (its java.specification.version)."""
     shown = subprocess.run([java, "-XshowSettings:properties", "-version"], capture_output=True, text=True, timeout=60)

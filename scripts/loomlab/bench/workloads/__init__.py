@@ -54,5 +54,5 @@ def of_section(section: Mapping) -> tuple[Suite | None, Load]:
     load = Load(section["load"], section["script"], "main", section["env"])
     if named or found:
         suite, load = (named or found)[0]
-    # A column the run added (another build, an AOT cache: bench/__main__.columns) has its name only.
+    # A column the run added (another build, an AOT cache: planning/columns.columns) has its name only.
     return suite, replace(load, name=section["load"]).in_lanes(Lane.parse(c) for c in section["results"])
