@@ -11,6 +11,7 @@ from unittest import mock
 from loomlab import LabError, metrics
 from loomlab.bench.planning.settings import jdks_named
 from loomlab.bench.reporting import jdks
+from loomlab.bench.running import runner
 
 
 def runs(rates: list[float], pins: float = 0.0) -> list[dict]:
@@ -45,16 +46,16 @@ class JdksTest(unittest.TestCase):
             java = Path(tmp) / "java"
             java.write_text("#!/bin/sh\necho '    java.specification.version = 21' >&2\n")
             java.chmod(0o755)
-            self.assertEqual(jdks.feature(str(java)), 21)
+            self.assertEqual(runner.feature(str(java)), 21)
             java.write_text("#!/bin/sh\necho 'no settings' >&2\n")
             with self.assertRaises(LabError):
-                jdks.feature(str(java))
+                runner.feature(str(java))
 
     def test_a_jdk_the_lab_neither_picked_nor_fetches_is_refused(self):
-        with mock.patch.object(jdks, "feature", return_value=25):
-            self.assertEqual(jdks.javas("/x/bin/java", [25]), {25: "/x/bin/java"})
+        with mock.patch.object(runner, "feature", return_value=25):
+            self.assertEqual(runner.javas("/x/bin/java", [25]), {25: "/x/bin/java"})
             with self.assertRaises(LabError):
-                jdks.javas("/x/bin/java", [17])
+                runner.javas("/x/bin/java", [17])
 
     def test_each_mode_on_the_newer_jdk_against_the_older(self):
         sites = {"dev.loomlab.pinning.PinningService.sleep": 480.0}

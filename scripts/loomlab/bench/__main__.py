@@ -24,7 +24,7 @@ from .planning.settings import jdks_named
 from .reporting import jdks
 from .reporting.compare import compare
 from .reporting.report import finish, run_meta
-from .running import quota
+from .running import quota, runner
 from .running.engines import Engines
 from .running.progress import Progress
 from .running.runner import LocalJvm
@@ -73,7 +73,7 @@ def main(argv=None):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     wanted = jdks_named(args.jdk) if args.jdk else []
-    javas = jdks.javas(args.java, wanted) if wanted else {}
+    javas = runner.javas(args.java, wanted) if wanted else {}
     java = javas[wanted[0]] if len(wanted) == 1 else args.java
     local = LocalJvm(java, engines, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)
     try:

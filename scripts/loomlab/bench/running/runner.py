@@ -11,7 +11,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loomlab import LabError, metrics, proc, schema
+from loomlab import ROOT, LabError, metrics, proc, schema
 
 from ..measuring import procstat, profiler, syscalls
 from ..measuring.figures import figures_from
@@ -206,3 +206,36 @@ def run_load(
     figures["gen_cpu_s"] = generator_cpu.seconds()
     figures["engine"] = engine.name
     return figures
+
+
+# The JDK 21 runtime scripts/jdk21.sh fetches; any other JDK is the one ./lab picked (--java).
+FETCHED = {21: "scripts/jdk21.sh"}
+
+
+def feature(java: str) -> int:
+    """The feature release of `java` (its java.specification.version)."""
+    shown = subprocess.run([java, "-XshowSettings:properties", "-version"], capture_output=True, text=True, timeout=60)
+    for line in shown.stderr.splitlines():
+        if line.strip().startswith("java.specification.version"):
+            return int(line.split("=")[1].strip())
+    raise LabError(f"{java}: no java.specification.version in its -XshowSettings")
+
+
+def javas(java: str, wanted: list[int]) -> dict[int, str]:
+    """The java of each wanted JDK: `java` (./lab's pick) for its own release, a fetched runtime
+    for the others (scripts/jdk21.sh); refused where neither serves."""
+    own = feature(java)
+    found: dict[int, str] = {}
+    for jdk in wanted:
+        if jdk == own:
+            found[jdk] = java
+        elif jdk in FETCHED:
+            home = subprocess.run(
+                ["bash", str(ROOT / FETCHED[jdk])], capture_output=True, text=True, timeout=900, check=False
+            )
+            if home.returncode != 0:
+                raise LabError(f"JDK {jdk}: {FETCHED[jdk]} failed: {home.stderr.strip()[-400:]}")
+            found[jdk] = str(Path(home.stdout.strip()) / "bin" / "java")
+        else:
+            raise LabError(f"--jdk {jdk}: the lab runs JDK {own} (./lab picked it) and fetches {sorted(FETCHED)}")
+    return found
