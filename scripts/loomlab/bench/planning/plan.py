@@ -77,11 +77,11 @@ class Plan:
         for, the columns asked for beside the modes, the modes kept, and the JDKs (several: in the
         same rounds, one lane per JDK and mode)."""
         settings = RunSettings.of(args, interleave=not args.blocks, dashboards=args.dashboards)
+        chosen, modes = tuple(columns(args, chosen_suites(args))), frozenset(modes_named(args.mode))
         wanted = jdks_named(args.jdk) if args.jdk else []
         if len(wanted) > 1 and not settings.interleave:
             raise LabError("--jdk with several JDKs runs them in the same rounds: it cannot run with --blocks")
-        on: tuple[int | None, ...] = tuple(wanted) if len(wanted) > 1 else (None,)
-        return cls(tuple(columns(args, chosen_suites(args))), settings, frozenset(modes_named(args.mode)), on)
+        return cls(chosen, settings, modes, tuple(wanted) if len(wanted) > 1 else (None,))
 
     def lanes(self, suite: Suite) -> list[Lane]:
         return suite_lanes(suite, set(self.modes))
