@@ -19,8 +19,7 @@ from loomlab import labreport as lr
 from .cli import parser
 from .deciding import verdict
 from .pipeline import measure
-from .planning.plan import Plan, planned_seconds
-from .planning.settings import jdks_named
+from .planning.plan import Plan
 from .reporting import jdks
 from .reporting.compare import compare
 from .reporting.report import finish, run_meta
@@ -34,7 +33,6 @@ def announce(plan: Plan, listed: bool) -> Progress:
     """Prints the plan (`listed`: each suite and mode too) and returns its progress."""
     settings, chosen = plan.settings, plan.suites
     total_loads = sum(len(s.loads) for s in chosen)
-    seconds = [(s, m, planned_seconds(s, m, settings)) for s in chosen for m in plan.lanes(s)]
     planned, most = plan.seconds(), plan.seconds(settings.max_rounds)
     print(
         f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
@@ -49,7 +47,7 @@ def announce(plan: Plan, listed: bool) -> Progress:
             print(
                 f"  {s.workload}{' / ' + s.variant if s.variant else ''} loads: {'; '.join(ld.name for ld in s.loads)}"
             )
-        for s, m, lane in seconds:
+        for s, m, lane in plan.lane_seconds():
             print(
                 f"  {s.workload}{' / ' + s.variant if s.variant else ''} {m.key}: start-up and warm-up "
                 f"{lr.fmt_duration(lane['start'])}, runs {lr.fmt_duration(sum(lane['runs'].values()))}"
@@ -72,7 +70,7 @@ def main(argv=None):
     used = engines.check([ld for s in plan.suites for ld in s.loads])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    wanted = jdks_named(args.jdk) if args.jdk else []
+    wanted = list(plan.named)
     javas = runner.javas(args.java, wanted) if wanted else {}
     java = javas[wanted[0]] if len(wanted) == 1 else args.java
     local = LocalJvm(java, engines, Path(args.jar), args.port, args.jvm_flags, tuple(javas.items()), args.reference)

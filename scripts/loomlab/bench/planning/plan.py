@@ -64,12 +64,17 @@ def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
 @dataclass(frozen=True)
 class Plan:
     """What a run measures, fixed before it starts: the suites (their loads and columns), how the
-    rounds run, the modes kept (none: every mode) and the JDKs each lane runs on (None: the one)."""
+    rounds run, the modes kept (none: every mode), the JDKs asked for and those each lane runs on
+    (None: the one JDK the run was given, or the one asked for)."""
 
     suites: tuple[Suite, ...]
     settings: RunSettings
     modes: frozenset[Lane] = frozenset()
-    jdks: tuple[int | None, ...] = (None,)
+    named: tuple[int, ...] = ()
+
+    @property
+    def jdks(self) -> tuple[int | None, ...]:
+        return self.named if len(self.named) > 1 else (None,)
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> Plan:
@@ -81,17 +86,21 @@ class Plan:
         wanted = jdks_named(args.jdk) if args.jdk else []
         if len(wanted) > 1 and not settings.interleave:
             raise LabError("--jdk with several JDKs runs them in the same rounds: it cannot run with --blocks")
-        return cls(chosen, settings, modes, tuple(wanted) if len(wanted) > 1 else (None,))
+        return cls(chosen, settings, modes, tuple(wanted))
 
     def lanes(self, suite: Suite) -> list[Lane]:
         return suite_lanes(suite, set(self.modes))
+
+    def lane_seconds(self) -> list[tuple[Suite, Lane, dict]]:
+        """Each suite's lanes with what one should take (`planned_seconds`), in report order."""
+        return [(s, m, planned_seconds(s, m, self.settings)) for s in self.suites for m in self.lanes(s)]
 
     def seconds(self, rounds: int | None = None) -> float:
         """The planned seconds of every lane on every JDK at `rounds` rounds per load (at least
         --repeats; default: --repeats)."""
         repeats = self.settings.repeats
         scale = max(rounds or repeats, repeats) / max(repeats, 1)
-        plans = [planned_seconds(s, m, self.settings) for s in self.suites for m in self.lanes(s)]
+        plans = [p for _, _, p in self.lane_seconds()]
         return sum(p["start"] + sum(p["runs"].values()) * scale for p in plans) * len(self.jdks)
 
 
