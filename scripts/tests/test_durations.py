@@ -61,7 +61,7 @@ class DurationsTest(unittest.TestCase):
         page = " ".join((ROOT / "docs" / "commands.md").read_text().split())
         steps = ci_steps()
         self.assertIn(f"In all {steps['./lab test']} in CI's clean clone on 2026-12-05", page)
-        self.assertIn(f"({steps['under load, JDK 21']} on JDK 21 in the same CI run", page)
+        self.assertIn(f"took {steps['under load, JDK 21']} on JDK 21 in the same CI run", page)
         self.assertIn(f"minimal application's tests after them took {hostile_suite()} in CI on 2026-12-05;", page)
         self.assertIn(f"{stock_test()} on a stock Debian 12 on 2026-12-06", page)
 
