@@ -1,7 +1,6 @@
 """./lab's commands, written once: each command's words, synopsis and summary, where its options are
 declared and how ./lab runs it. ./lab's usage, every `--help` and its dispatch come from this table.
-Standard library only: ./lab asks it with Debian's python3 before anything is installed, so help
-installs and builds nothing.
+Standard library only: ./lab asks it with Debian's python3 before anything is installed (help builds nothing).
 
     python3 -m loomlab.commands usage          the usage
     python3 -m loomlab.commands help ARGS...   exit 0 after printing the help ARGS ask for, 1 when
@@ -185,6 +184,13 @@ COMMANDS: tuple[Command, ...] = (
         "ab",
     ),
     Command(
+        "capacity",
+        "[bench options]",
+        "each mode's highest open rate within an SLA per workload, and its cost (the bench's capacity profile)",
+        "capacity",
+        "bench.cli:parse",
+    ),
+    Command(
         "startup",
         "[--launches N] [--cold] [--variant NAME=FLAGS] [--no-flames]",
         "JVM vs JVM + AOT cache vs native: first request and its phases, RSS, throughput",
@@ -194,8 +200,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "aot",
         "[maven args]",
-        "Quarkus' AOT-cache packaging (aot-jar) of the service and of the minimal application in"
-        " target/aot, each trained by its integration tests",
+        "Quarkus' aot-jar packaging of the service and the minimal application in target/aot, trained by their ITs",
         "aot",
     ),
     Command("native", "[maven args]", "the native build and its ITs, where GraalVM/Mandrel or Docker exists", "native"),
@@ -237,13 +242,9 @@ def entry(c: Command, width: int = 28) -> str:
 
 def usage(group: str = "") -> str:
     chosen = [c for c in COMMANDS if not group or c.words.split()[0] == group]
-    lines = ["loom-lab's command line: everything from a fresh machine to a report.", ""]
-    lines += [entry(c) for c in chosen]
-    lines += [
-        "",
-        "Each command picks a JDK >= 21 itself (25 to build) and says which; --help on any command says more.",
-    ]
-    return "\n".join(lines)
+    head = ["loom-lab's command line: everything from a fresh machine to a report.", ""]
+    tail = ["", "Each command picks a JDK >= 21 itself (25 to build) and says which; --help on any command says more."]
+    return "\n".join([*head, *(entry(c) for c in chosen), *tail])
 
 
 def help_for(args: list[str]) -> int:

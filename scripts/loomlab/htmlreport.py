@@ -33,10 +33,41 @@ def _samples(out: Path, run_json: str) -> list[dict]:
     return [json.loads(ld) for ld in p.read_text().splitlines() if ld.strip()]
 
 
+def capacity_chart(n: int, s: dict) -> dict[str, object]:
+    """A capacity search's chart (bench/reporting/capacity.py): p99 against the offered rate per
+    mode, the median of each step's rounds, and the SLA."""
+    datasets: list[dict[str, object]] = []
+    for m, r in s["results"].items():
+        steps = [x for x in r["runs"] if x.get("step", "").startswith("step")]
+        rates = sorted({x["offered"] for x in steps})
+        p99 = [lr.Spread.of([x["p99"] for x in steps if x["offered"] == rate]).median for rate in rates]
+        data = [{"x": rate, "y": _num(y)} for rate, y in zip(rates, p99, strict=True)]
+        datasets.append({"label": m, "borderColor": COLORS.get(m, "#777"), "data": data})
+    top = max((x["offered"] for r in s["results"].values() for x in r["runs"] if "offered" in x), default=1)
+    sla = s["capacity"]["sla_ms"]
+    datasets.append(
+        {
+            "label": "SLA",
+            "borderColor": "#000",
+            "borderDash": [4, 4],
+            "data": [{"x": 0, "y": sla}, {"x": top, "y": sla}],
+        }
+    )
+    return {
+        "id": f"c{n}",
+        "type": "line",
+        "title": "p99 (ms) against the offered rate (req/s)",
+        "datasets": datasets,
+        "xy": True,
+    }
+
+
 def section_charts(n: int, s: dict, out: Path) -> list[dict[str, object]]:
     """The three charts of section `n`: throughput against the bound, latency percentiles, and the
-    server over time (live threads, requests in flight) in each mode's first measured run. Long
-    because it declares three Chart.js charts as data."""
+    server over time (live threads, requests in flight) in each mode's first measured run (a
+    capacity search's: its own). Long because it declares three Chart.js charts as data."""
+    if "capacity" in s:
+        return [capacity_chart(n, s)]
     charts: list[dict[str, object]] = []
     modes = list(s["results"].keys())
     aggs = {m: lr.aggregate(s["results"][m]["runs"]) for m in modes}

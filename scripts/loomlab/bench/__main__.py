@@ -34,14 +34,23 @@ def announce(plan: Plan, listed: bool) -> Progress:
     settings, chosen = plan.settings, plan.suites
     total_loads = sum(len(s.loads) for s in chosen)
     planned, most = plan.seconds(), plan.seconds(settings.max_rounds)
-    print(
-        f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
-        f" at {settings.repeats} rounds per load, up to {lr.fmt_duration(most)} where"
-        f" the runs cannot tell at {settings.repeats} and need up to {settings.max_rounds} (a verdict needs an interval"
-        f" of {verdict.CONFIDENCE:.0%} confidence: {verdict.min_rounds()} rounds at least); the progress lines"
-        " correct it by the pace measured so far",
-        flush=True,
-    )
+    if settings.capacity:
+        print(
+            f"plan: a capacity search of {len(chosen)} suites; at most {lr.fmt_duration(planned)} of start-up and"
+            f" steps at {settings.repeats} rounds a step (up to {lr.fmt_duration(most)} where every step's rounds"
+            f" disagree), were every mode to hold up to x{settings.capacity.top_x:g} its start; a mode's search"
+            " ends at its bracket, sooner where a pool bounds it",
+            flush=True,
+        )
+    else:
+        print(
+            f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
+            f" at {settings.repeats} rounds per load, up to {lr.fmt_duration(most)} where"
+            f" the runs cannot tell at {settings.repeats} and need up to {settings.max_rounds} (a verdict needs an"
+            f" interval of {verdict.CONFIDENCE:.0%} confidence: {verdict.min_rounds()} rounds at least); the progress"
+            " lines correct it by the pace measured so far",
+            flush=True,
+        )
     if listed:
         for s in chosen:
             print(

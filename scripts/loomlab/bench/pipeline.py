@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .planning.plan import Plan
+from .reporting.capacity import capacity_section
 from .reporting.sections import print_section, section_of
 from .reporting.summaries import SUMMARIES
-from .running import rounds
+from .running import capacity, rounds
 from .running.progress import Progress
 from .running.target import Where
 
@@ -21,6 +22,12 @@ def measure(plan: Plan, out: Path, progress: Progress, where: Where, prefix: str
     sections: list[dict] = []
     info: dict = {}
     settings, chosen, jdks = plan.settings, plan.suites, plan.jdks
+    if settings.capacity:  # a search per suite, not rounds of its loads
+        for suite, results, info, sla_ms in capacity.searched(plan, out, progress, where):
+            sections.append(capacity_section(suite, suite.loads[0], results, info, settings, where.environment, sla_ms))
+            print(f"\n{suite.workload}: {sections[-1]['load']}\n{sections[-1]['table'].text()}")
+            print(f"what a rate costs:\n{sections[-1]['server'].text()}\n", flush=True)
+        return sections, info
     for n, measured in enumerate(rounds.measure(plan, out, progress, where, prefix)):
         suite = measured.suite
         for i, load in enumerate(measured.loads):

@@ -12,6 +12,7 @@ from loomlab import labreport as lr
 from ..planning.lane import MODE_COLUMNS
 from ..workloads import MODULES
 from . import verdict
+from .capacity import capacity_answer
 
 # A mode at this fraction of its Little's-law bound has reached it: the bound binds.
 AT_BOUND = 0.85
@@ -87,7 +88,10 @@ def carried(section: Mapping) -> verdict.Verdict | None:
 
 
 def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
-    """(winner, by how much, rounds, cause) of one section, or None where fewer than two modes ran."""
+    """(winner, by how much, rounds, cause) of one section, or None where fewer than two modes ran
+    (or it is a capacity search's: its answer is capacity_answer's)."""
+    if "capacity" in section:
+        return None
     results = section["results"]
     modes = [m for m in MODE_COLUMNS if m in results and results[m]["runs"]]
     v = carried(section) or verdict.decide(results, modes)
@@ -127,12 +131,12 @@ def answer_table(sections: list[dict], local: str) -> lr.Table:
         ]
     )
     for s in sections:
-        v = verdict_of(s)
-        if v is None:
-            continue
         name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
         where = f" ({s['environment']})" if s.get("environment", local) != local else ""
-        t.add(name + where, s["load"], figures_per_mode(s), *v)
+        if "capacity" in s:  # a search's answer: the brackets'
+            t.add(name + where, s["load"], *capacity_answer(s, s.get("bounds", {})))
+        elif (v := verdict_of(s)) is not None:
+            t.add(name + where, s["load"], figures_per_mode(s), *v)
     return t
 
 

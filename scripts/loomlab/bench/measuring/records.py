@@ -85,6 +85,8 @@ class Section(TypedDict, total=False):
     failed: list[str]
     # deciding.verdict.Verdict.record(): decided once, by the rounds that ran the load (absent: fewer than 2 modes)
     verdict: dict[str, Any]
+    # a capacity search's SLA and options (bench/reporting/capacity.py); its runs carry "offered" and "step"
+    capacity: dict[str, Any]
 
 
 class Results(TypedDict):

@@ -49,7 +49,8 @@ def repeats_of(load: Load, settings: RunSettings) -> int:
 
 
 def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
-    """What one lane of a suite should take: start-up and warm-up, then each load's least rounds."""
+    """What one lane of a suite should take: start-up and warm-up, then each load's least rounds
+    (a capacity search's: at most, the ramp's every step to its top, then the costs)."""
     first = next(ld for ld in suite.loads if lane in ld.lanes)
     least_runs = min(2, settings.warmups, first.warmups or 2)
 
@@ -57,7 +58,8 @@ def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
         return v.get(lane.key, 0.0) if isinstance(v, dict) else v
 
     warm = max(warmup_seconds(suite, settings), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(ld): repeats_of(ld, settings) * per_mode(ld.est_s) for ld in suite.loads if lane in ld.lanes}
+    steps = settings.capacity.steps_planned() + len(settings.capacity.costs) if settings.capacity else 1
+    runs = {id(ld): repeats_of(ld, settings) * per_mode(ld.est_s) * steps for ld in suite.loads if lane in ld.lanes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
 
@@ -89,7 +91,9 @@ class Plan:
         return cls(chosen, settings, modes, tuple(wanted))
 
     def lanes(self, suite: Suite) -> list[Lane]:
-        return suite_lanes(suite, set(self.modes))
+        """The suite's lanes (a capacity search's: the modes' default columns only)."""
+        lanes = suite_lanes(suite, set(self.modes))
+        return [ln for ln in lanes if ln.is_default] if self.settings.capacity else lanes
 
     def lane_seconds(self) -> list[tuple[Suite, Lane, dict]]:
         """Each suite's lanes with what one should take (`planned_seconds`), in report order."""

@@ -62,6 +62,13 @@ PROFILES = {
         " the reference server; virtual threads untracked, one carrier, both, one event loop and each mode in"
         " a cgroup of the pod's CPU limit as knob columns (loadgen only; the cgroups need root)",
     ),
+    "capacity": (
+        "quick",
+        QUICK,
+        (),
+        "the highest open rate each mode holds within an SLA on sleep, product and db (./lab capacity): a ramp"
+        " x1.25 then bisection, each step in rounds across the modes; the cost of half and four fifths of it",
+    ),
     "smoke": ("smoke", EVERY, (), "every workload, each run scaled to seconds (CI)"),
     "sweep": (
         "quick",
@@ -84,6 +91,8 @@ def suites(profile: str) -> list[Suite]:
         if (s.core and m.__name__.rsplit(".", 1)[1] in core)
         or (not s.core and m.__name__.rsplit(".", 1)[1] in variants)
     ]
+    if profile == "capacity":  # each suite's first open load: where the search starts, and its shape
+        return [replace(s, loads=[next(ld for ld in s.loads if ld.rate)]) for s in chosen]
     # Core suites first, in report order, then the variants (as the reports have always listed them).
     return [s for s in chosen if s.core] + [s for s in chosen if not s.core]
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from loomlab import LabError
 
 from ..deciding import verdict
+from ..deciding.capacity import Capacity
 
 # The environment of a run on this machine, as reports name it (the cluster's are named by variant).
 LOCAL = "local JVM"
@@ -33,13 +34,16 @@ class RunSettings:
     flames: str = ""  # loads to profile after their rounds (a regular expression; "" none)
     sample_period: float = 0.5  # seconds between /q/metrics scrapes
     dashboards: str = "none"  # k6's web-dashboard export: auto, all or none
+    capacity: Capacity | None = None  # the capacity profile's search (None: rounds of the planned loads)
 
     @classmethod
     def of(cls, args: argparse.Namespace, *, interleave: bool, dashboards: str = "none") -> RunSettings:
         """The settings of a command line's arguments: what it says wins over the profile's defaults
-        (smoke: one warm-up, no least warm-up time, one round)."""
-        smoke = args.profile == "smoke"
-        repeats = args.repeats if args.repeats is not None else (1 if smoke else cls.repeats)
+        (smoke: one warm-up, no least warm-up time, one round; capacity: two rounds a step, three where
+        they disagree)."""
+        smoke, capacity = args.profile == "smoke", args.profile == "capacity"
+        repeats = args.repeats if args.repeats is not None else (1 if smoke else 2 if capacity else cls.repeats)
+        most = 1 if smoke else 3 if capacity else cls.max_rounds
         settings = cls(
             profile=args.profile,
             warmups=args.warmups if args.warmups is not None else (1 if smoke else cls.warmups),
@@ -48,14 +52,20 @@ class RunSettings:
             else (0 if smoke else cls.warmup_seconds),
             warmup_tolerance=args.warmup_tolerance,
             repeats=repeats,
-            max_rounds=max(
-                repeats, args.max_rounds if args.max_rounds is not None else (1 if smoke else cls.max_rounds)
-            ),
+            max_rounds=max(repeats, args.max_rounds if args.max_rounds is not None else most),
             interleave=interleave,
             runners=args.runners,
             flames=getattr(args, "flames", ""),
             sample_period=args.sample_period,
             dashboards=dashboards,
+            capacity=Capacity(
+                sla_p99_ms=getattr(args, "sla_p99_ms", 0.0),
+                step=getattr(args, "step", Capacity.step),
+                start=getattr(args, "search_start", 0.0),
+                top_x=getattr(args, "search_top_x", Capacity.top_x),
+            )
+            if capacity
+            else None,
         )
         if settings.runners < 1:
             raise LabError("--runners must be 1 or more")

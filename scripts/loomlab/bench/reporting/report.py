@@ -21,6 +21,7 @@ from ..measuring.records import read_results, results_of
 from ..planning.loads import service_pools
 from ..planning.settings import LOCAL, RunSettings
 from . import jdks, reportcli
+from .capacity import capacity_tables
 from .chart import chart_svg
 from .sections import section_tables
 from .summaries import SUMMARIES
@@ -113,6 +114,7 @@ def finish(
     crossed = [
         f"{s['workload']} {s['load']} {mode} ({s['environment']})"
         for s in sections
+        if "capacity" not in s  # a search's steps cross them by design
         for mode, r in s["results"].items()
         for run in r["runs"]
         if run.get("k6_exit")
@@ -141,6 +143,9 @@ def rebuild(folder: Path, out: Path, chartjs: str = "") -> Path:
     sections: list[dict] = []
     last: dict[str, int] = {}
     for s in data["sections"]:
+        if "capacity" in s:  # a search's section: its tables are its own
+            sections.append({**s, **capacity_tables(dict(s))})
+            continue
         suite, load = workloads.of_section(s)
         sections.append({**s, **section_tables(load, s["results"], service_pools(s.get("pools", {})), native)})
         if suite is not None and suite.summary:

@@ -1,0 +1,189 @@
+"""The capacity search (`./lab capacity`): per workload and mode, the highest open arrival rate held
+within an SLA. Each step's rounds are judged here (held, failed, or the generator could not keep
+its rate), and a Search walks the rates: a discovery ramp (x`factor`) from the start, then bisection
+until the bracket [held, failed] is within `step`. What the rounds run is running/capacity.py's;
+this file is standard library only and has no clock, so a test drives it against a fake service."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+# A step's (and a round's) verdict.
+HELD, FAILED, GENERATOR = "held", "failed", "generator"
+# A search's outcome: a bracket within the step; the search's top held (the mode holds at least
+# that); the generator ran out before the service did (its rate lagged: no service figure past it);
+# the rounds disagree at an edge of the bracket, or a lower rate failed where a higher one held;
+# nothing held down to the search's floor.
+BRACKETED, LOWER_BOUND, GENERATOR_LIMITED, INCONCLUSIVE, NONE_HELD = (
+    "bracketed",
+    "lower bound",
+    "generator-limited",
+    "inconclusive",
+    "none held",
+)
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The search's options, printed in the report: the SLA (p99 at most `sla_p99_ms`; 0: twice the
+    workload's own service time), no errors, no dropped arrivals; the ramp's factor, the bracket's
+    step, and the search's bounds as multiples of the start (the suite's open load below its bound)
+    or, where given, in req/s; the fractions of the held rate whose cost is measured."""
+
+    sla_p99_ms: float = 0.0
+    factor: float = 1.25
+    step: float = 0.05
+    start: float = 0.0  # req/s; 0: the suite's open load below its bound
+    top_x: float = 25.0  # the highest rate tried, x the start
+    floor_x: float = 0.25  # the lowest, x the start
+    costs: tuple[float, ...] = (0.5, 0.8)
+
+    def sla_ms(self, service_ms: float) -> float:
+        return self.sla_p99_ms or 2 * service_ms
+
+    def steps_planned(self) -> int:
+        """Steps a mode takes at most when it holds to the top: the ramp, then no bisection."""
+        return 1 + math.ceil(math.log(self.top_x) / math.log(self.factor))
+
+
+def judge(figures: dict, sla_ms: float) -> str:
+    """One round at one rate: held, with no error, no arrival dropped and p99 within the SLA; the
+    generator's, where it dropped arrivals while every answer it had came without error and p99 within
+    the SLA (its in-flight bound is twice what the SLA lets the rate hold, at_rate: it could not send
+    in time, so the rate was not offered); failed otherwise."""
+    p99 = figures.get("p99", math.nan)
+    within = figures["error_rate"] == 0 and not math.isnan(p99) and p99 <= sla_ms
+    if within and figures["dropped"] > 0:
+        return GENERATOR
+    return HELD if within else FAILED
+
+
+def step_verdict(rounds: list[str]) -> tuple[str, bool]:
+    """The step's verdict from its rounds' and whether they disagreed: the majority (a tie: failed,
+    the search does not claim a rate the runs do not support); the generator's where it lagged in
+    half the rounds or more."""
+    if rounds.count(GENERATOR) * 2 >= len(rounds):
+        return GENERATOR, len(set(rounds)) > 1
+    held, failed = rounds.count(HELD), len(rounds) - rounds.count(HELD)
+    return (HELD if held > failed else FAILED), held > 0 and failed > 0
+
+
+@dataclass(frozen=True)
+class Step:
+    rate: float
+    verdict: str
+    split: bool
+    rounds: tuple[str, ...]
+
+
+@dataclass
+class Search:
+    """One mode's search between `floor` and `top` (req/s), from `start`."""
+
+    start: float
+    floor: float
+    top: float
+    factor: float = 1.25
+    step: float = 0.05
+    steps: list[Step] = field(default_factory=list)
+    outcome: str = ""
+
+    @classmethod
+    def of(cls, capacity: Capacity, start: float) -> Search:
+        start = capacity.start or start
+        return cls(start, start * capacity.floor_x, start * capacity.top_x, capacity.factor, capacity.step)
+
+    @property
+    def held(self) -> Step | None:
+        held = [s for s in self.steps if s.verdict == HELD]
+        return max(held, key=lambda s: s.rate) if held else None
+
+    @property
+    def failed(self) -> Step | None:
+        failed = [s for s in self.steps if s.verdict == FAILED]
+        return min(failed, key=lambda s: s.rate) if failed else None
+
+    def next_rate(self) -> float | None:
+        """The next rate to try (None: the search is over): up by the factor while nothing failed,
+        down by it while nothing held, then the bracket's middle."""
+        if self.outcome:
+            return None
+        held, failed = self.held, self.failed
+        if not self.steps:
+            return round(self.start)
+        if failed is None:
+            return round(min(self.top, held.rate * self.factor)) if held else None
+        if held is None:
+            return round(max(self.floor, failed.rate / self.factor))
+        return round((held.rate + failed.rate) / 2)
+
+    def book(self, rate: float, rounds: list[str]) -> Step:
+        """A step's rounds booked, and the outcome once the search can say it."""
+        verdict, split = step_verdict(rounds)
+        step = Step(rate, verdict, split, tuple(rounds))
+        self.steps.append(step)
+        held, failed = self.held, self.failed
+        if verdict == GENERATOR:
+            self.outcome = GENERATOR_LIMITED
+        elif failed is None and held is not None and held.rate >= self.top:
+            self.outcome = LOWER_BOUND
+        elif held is None and failed is not None and failed.rate <= self.floor:
+            self.outcome = NONE_HELD
+        elif held is not None and failed is not None:
+            if failed.rate <= held.rate:
+                self.outcome = INCONCLUSIVE
+            elif failed.rate <= held.rate * (1 + self.step) or round((held.rate + failed.rate) / 2) in (
+                held.rate,
+                failed.rate,
+            ):
+                self.outcome = INCONCLUSIVE if held.split or failed.split else BRACKETED
+        return step
+
+    def record(self) -> dict:
+        """What results.json keeps of it: every step, the bracket and the outcome."""
+        held, failed = self.held, self.failed
+        return {
+            "outcome": self.outcome,
+            "held": held.rate if held else None,
+            "failed": failed.rate if failed else None,
+            "steps": [
+                {"rate": s.rate, "verdict": s.verdict, "split": s.split, "rounds": list(s.rounds)} for s in self.steps
+            ],
+            "bounds": [self.floor, self.top],
+        }
+
+
+def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, str]:
+    """A capacity section's row of the answer: each mode's held rate and outcome; the winner, whose
+    held rate is above every other mode's failed one (their brackets apart), or "cannot tell"; by how
+    much, the ratio's range the brackets allow; the steps' rounds; what bounds each mode that stops
+    at its pool's bound (85 % of it), at the generator, or at the search's top."""
+    searches = {m: r["search"] for m, r in section["results"].items() if r.get("search", {}).get("held")}
+    open_ended = (LOWER_BOUND, GENERATOR_LIMITED)
+
+    def said(m: str) -> str:
+        s = searches[m]
+        return f"{m} {'>= ' if s['outcome'] in open_ended else ''}{s['held']:,.0f} ({s['outcome']})"
+
+    def top(m: str) -> float:
+        failed = searches[m]["failed"]
+        return math.inf if failed is None or searches[m]["outcome"] in open_ended else failed
+
+    ranked = sorted(searches, key=lambda m: searches[m]["held"], reverse=True)
+    winner, how = "cannot tell", "-"
+    if len(ranked) > 1 and all(searches[ranked[0]]["held"] >= top(m) for m in ranked[1:]):
+        first, second = searches[ranked[0]], ranked[1]
+        low, high = first["held"] / top(second), top(ranked[0]) / searches[second]["held"]
+        winner = ranked[0]
+        how = f"x{low:.2f} to " + (f"x{high:.2f}" if math.isfinite(high) else "more") + f" over {second}"
+    why = [
+        f"{m}: " + ("the generator" if s["outcome"] == GENERATOR_LIMITED else "the search's top")
+        for m, s in searches.items()
+        if s["outcome"] in open_ended
+    ]
+    why += [
+        f"{m}: its pool ({bounds[m]:,.0f})" for m, s in searches.items() if s["held"] >= 0.85 * bounds.get(m, math.inf)
+    ]
+    rounds = section["capacity"].get("rounds", "-")
+    return ", ".join(said(m) for m in ranked), winner, how, rounds, "; ".join(why) or "-"

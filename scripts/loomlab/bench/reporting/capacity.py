@@ -1,0 +1,103 @@
+"""A capacity search's report section (running/capacity.py measured it): per mode the bracket
+[held, failed] with its outcome and the p99 of the rounds at each edge, the Little's-law bound beside
+it, and what a rate costs: the server's CPU per request and RSS at fractions of the held rate, as
+cores per 1,000 req/s, beside the generator's own CPU per request. (Its chart, p99 against the offered rate
+per mode: htmlreport.capacity_chart.) Said once, for the run and for a report rebuilt from results.json."""
+
+from __future__ import annotations
+
+import math
+
+from loomlab import labreport as lr
+
+from ..planning.loads import Load, Suite, mode_bound, service_pools
+from ..planning.settings import RunSettings
+from . import jdks
+
+MIB = 2**20
+# A bound this high is no pool's: the open load's users, which an open model does not have.
+NO_POOL = 10**6
+
+
+def at(runs: list[dict], step: str, rate: float | None = None) -> list[dict]:
+    """The runs of one step of the search (at `rate`), or of one cost fraction ("cost 0.5")."""
+    return [r for r in runs if r.get("step", "").startswith(step) and (rate is None or r.get("offered") == rate)]
+
+
+def p99_of(runs: list[dict], rate: float | None) -> str:
+    """The p99 of the rounds at a rate: their median and range (ms)."""
+    if rate is None:
+        return "-"
+    return lr.fmt_spread(lr.Spread.of([r["p99"] for r in at(runs, "step", rate)]))
+
+
+def capacity_tables(section: dict) -> dict:
+    """The section's table (the brackets) and server table (the costs); no ratio line."""
+    cap, bounds = section["capacity"], section.get("bounds", {})
+    brackets = lr.Table(
+        ["mode", "held req/s", "failed req/s", "outcome", "p99 ms at held", "p99 ms at failed", "bound"]
+    )
+    costs = lr.Table(["mode", "at", "req/s", "CPU ms/req", "cores per 1,000 req/s", "RSS MiB", "generator CPU ms/req"])
+    for mode, r in section["results"].items():
+        search = r.get("search", {})
+        held, failed = search.get("held"), search.get("failed")
+        brackets.add(
+            mode,
+            lr.fmt(held),
+            lr.fmt(failed),
+            search.get("outcome", "-"),
+            p99_of(r["runs"], held),
+            p99_of(r["runs"], failed),
+            lr.fmt(bound if (bound := bounds.get(mode, math.nan)) < NO_POOL else math.nan),
+        )
+        for fraction in cap["costs"]:
+            runs = at(r["runs"], f"cost {fraction:g}")
+            if not runs:
+                continue
+            cpu = lr.Spread.of([x.get("cpu_ms_per_req", math.nan) for x in runs]).median
+            gen = lr.Spread.of([lr.ratio(x.get("gen_cpu_s", math.nan) * 1000, x["requests"]) for x in runs]).median
+            rss = max(x.get("peak_rss_bytes", math.nan) for x in runs) / MIB
+            at_rate = lr.fmt(runs[0]["offered"], 0)
+            costs.add(
+                mode, f"{fraction:.0%} of held", at_rate, lr.fmt(cpu, 3), lr.fmt(cpu, 2), lr.fmt(rss, 0), lr.fmt(gen, 3)
+            )
+    return {"table": brackets, "server": costs, "ratio": ""}
+
+
+def capacity_section(
+    suite: Suite, load: Load, results: dict, info: dict, settings: RunSettings, environment: str, sla_ms: float
+) -> dict:
+    """The section of one suite's search: the keys every section has (records.Section), the search's
+    options and SLA under "capacity", and its tables."""
+    cap = settings.capacity
+    assert cap is not None
+    pools = service_pools(info.get("pools", {}))
+    name = (
+        f"capacity: p99 <= {sla_ms:g} ms, no errors, no dropped arrivals; from {cap.start or load.rate:g} req/s"
+        f" up by x{cap.factor:g} (at most x{cap.top_x:g}), then bisection to {cap.step:.0%}; {settings.repeats}"
+        f" rounds a step ({settings.max_rounds} where they disagree)"
+    )
+    section = {
+        "workload": suite.workload,
+        "variant": suite.variant,
+        "load": name,
+        "environment": jdks.environment(environment, None),
+        "description": suite.description,
+        "script": load.script,
+        "env": load.env,
+        "server_env": suite.server_env,
+        "pools": info.get("pools", {}),
+        "interleaved": True,
+        "results": results,
+        "bounds": {m: mode_bound(load, m, pools) for m in results},
+        "rate": None,
+        "failed": [],
+        "capacity": {
+            "sla_ms": sla_ms,
+            "costs": list(cap.costs),
+            "step": cap.step,
+            "factor": cap.factor,
+            "rounds": f"{settings.repeats} a step ({settings.max_rounds} where they disagree)",
+        },
+    }
+    return {**section, **capacity_tables(section)}

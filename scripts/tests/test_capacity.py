@@ -1,0 +1,180 @@
+"""The capacity search (bench/deciding/capacity.py, running/capacity.py) against fake services with a
+known knee: the bracket lands within one step of it, a generator that falls behind is named instead
+of the service, rounds that disagree at an edge leave the answer inconclusive, and the driver runs
+the modes' steps in rotated rounds and costs each at fractions of its held rate."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import tempfile
+import unittest
+from pathlib import Path
+from types import SimpleNamespace
+
+from loomlab.bench.deciding import capacity as cap
+from loomlab.bench.planning.lane import Lane
+from loomlab.bench.planning.loads import Load, Suite
+from loomlab.bench.planning.settings import RunSettings
+from loomlab.bench.reporting.capacity import capacity_section
+from loomlab.bench.running.capacity import CapacityRun
+from loomlab.bench.running.progress import Progress
+from loomlab.bench.running.rounds import SuiteRun
+
+SLA_MS = 200.0
+
+
+def service(knee: float, generator: float = float("inf")):
+    """A round's figures at a rate: p99 100 ms up to the knee, 900 ms past it; past `generator` the
+    generator drops arrivals while what it sent is answered in time."""
+
+    def figures(rate: float) -> dict:
+        if rate > generator:
+            return {"p99": 100.0, "error_rate": 0.0, "dropped": 7}
+        return {"p99": 100.0 if rate <= knee else 900.0, "error_rate": 0.0, "dropped": 0}
+
+    return figures
+
+
+def search(figures, start: float = 400.0) -> cap.Search:
+    """A search driven to its end with the default options, two rounds a step."""
+    s = cap.Search.of(cap.Capacity(), start)
+    while (rate := s.next_rate()) is not None:
+        s.book(rate, [cap.judge(figures(rate), SLA_MS) for _ in range(2)])
+    return s
+
+
+class SearchTest(unittest.TestCase):
+    def test_a_known_knee_is_bracketed_within_one_step(self):
+        for knee in (413, 497, 1234, 3021):
+            s = search(service(knee))
+            assert s.held is not None and s.failed is not None
+            self.assertEqual(s.outcome, cap.BRACKETED, knee)
+            self.assertLessEqual(s.held.rate, knee)
+            self.assertGreater(s.failed.rate, knee)
+            self.assertLessEqual(s.failed.rate / s.held.rate, 1 + 2 * cap.Capacity.step, knee)
+
+    def test_the_ramp_goes_up_by_its_factor_until_a_step_fails_then_bisects(self):
+        rates = [step.rate for step in search(service(1000)).steps]
+        self.assertEqual(rates[:5], [400, 500, 625, 781, 976])
+        self.assertEqual(rates[5], 1220)  # the first failure
+        self.assertEqual(rates[6], round((976 + 1220) / 2))
+
+    def test_a_generator_that_falls_behind_is_named_and_no_winner_is_read_past_it(self):
+        s = search(service(knee=5000, generator=1500))
+        self.assertEqual(s.outcome, cap.GENERATOR_LIMITED)
+        assert s.held is not None
+        self.assertLess(s.held.rate, 1500)
+        self.assertIsNone(s.failed)
+        self.assertEqual(s.steps[-1].verdict, cap.GENERATOR)
+
+    def test_holding_at_the_top_is_a_lower_bound_and_failing_at_the_floor_is_none_held(self):
+        top = search(service(10**9))
+        self.assertEqual(top.outcome, cap.LOWER_BOUND)
+        self.assertEqual(top.steps[-1].rate, 400 * cap.Capacity.top_x)
+        floor = search(service(1))
+        self.assertEqual(floor.outcome, cap.NONE_HELD)
+        self.assertEqual(floor.steps[-1].rate, 400 * cap.Capacity.floor_x)
+
+    def test_rounds_that_disagree_at_an_edge_leave_it_inconclusive(self):
+        s = cap.Search.of(cap.Capacity(), 400)
+        while (rate := s.next_rate()) is not None:
+            verdict = cap.HELD if rate <= 1000 else cap.FAILED
+            s.book(rate, [cap.HELD, cap.HELD, cap.FAILED] if 900 < rate <= 1000 else [verdict] * 2)
+        self.assertEqual(s.outcome, cap.INCONCLUSIVE)
+
+    def test_a_tie_between_rounds_does_not_claim_the_rate(self):
+        self.assertEqual(cap.step_verdict([cap.HELD, cap.FAILED]), (cap.FAILED, True))
+        self.assertEqual(cap.step_verdict([cap.HELD, cap.HELD, cap.FAILED]), (cap.HELD, True))
+        self.assertEqual(cap.step_verdict([cap.HELD, cap.GENERATOR]), (cap.GENERATOR, True))
+
+    def test_an_error_or_a_drop_past_the_sla_fails_a_round(self):
+        self.assertEqual(cap.judge({"p99": 50.0, "error_rate": 0.001, "dropped": 0}, SLA_MS), cap.FAILED)
+        self.assertEqual(cap.judge({"p99": 900.0, "error_rate": 0.0, "dropped": 3}, SLA_MS), cap.FAILED)
+        self.assertEqual(cap.judge({"p99": float("nan"), "error_rate": 0.0, "dropped": 0}, SLA_MS), cap.FAILED)
+
+
+class FakeService:
+    """A mode's service whose p99 turns past its knee; it books each measured run's mode and rate."""
+
+    environment = "fake"
+    url = "http://fake"
+
+    def __init__(self, knee: float, calls: list):
+        self.knee, self.calls, self.stopped = knee, calls, False
+
+    def wait_ready(self, timeout_s: float = 0) -> None:
+        pass
+
+    def info(self) -> dict:
+        return {"jdk": "fake", "imageKind": "jvm", "pools": {}}
+
+    def run(self, load, lane, out, label, settings, warmup=False) -> dict:
+        if warmup:
+            return {"throughput": load.rate}
+        self.calls.append((lane.key, load.rate))
+        figures = service(self.knee)(load.rate)
+        return {**figures, "requests": load.rate * 4, "cpu_ms_per_req": 0.5, "peak_rss_bytes": 2**27, "gen_cpu_s": 1}
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+class DriverTest(unittest.TestCase):
+    def drive(self) -> tuple[dict, list, dict]:
+        load = Load("open 400 req/s", "k6/sleep.js", "open", {"SLEEP_MS": "100", "MAX_VUS": "100"}, rate=400)
+        load = Load(**{**load.__dict__, "lanes": (Lane("worker"), Lane("reactive")), "open_s": 4, "est_s": 5})
+        suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
+        knees, calls, services = {"worker": 497, "reactive": 2100}, [], {}
+
+        def start(suite_, lane, tag, settings_, out, slot=0):
+            services[lane.key] = FakeService(knees[lane.key], calls)
+            return services[lane.key]
+
+        settings = RunSettings(warmups=2, warmup_seconds=0, repeats=2, max_rounds=3, capacity=cap.Capacity())
+        with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
+            where = SimpleNamespace(environment="fake", start=start)
+            plans = {lane: {"start": 1, "runs": {}} for lane in load.lanes}
+            run = SuiteRun(suite, settings, Path(out), Progress(1, 100.0), where, "t", plans)
+            searched = CapacityRun(run, settings.capacity)
+            results, info = searched.measure(list(load.lanes))
+        section = capacity_section(suite, load, results, info, settings, "fake", searched.sla_ms)
+        return results, calls, {**section, "services": services}
+
+    def test_each_mode_is_bracketed_at_its_own_knee_and_every_service_stops(self):
+        results, _, section = self.drive()
+        for mode, knee in (("worker", 497), ("reactive", 2100)):
+            found = results[mode]["search"]
+            self.assertEqual(found["outcome"], cap.BRACKETED)
+            self.assertTrue(found["held"] <= knee < found["failed"], found)
+        self.assertEqual(section["capacity"]["sla_ms"], 200.0)  # twice the 100 ms sleep
+        self.assertTrue(all(s.stopped for s in section["services"].values()))
+
+    def test_a_step_runs_every_mode_still_searching_in_rounds_whose_order_rotates(self):
+        _, calls, _ = self.drive()
+        self.assertEqual([m for m, _ in calls[:4]], ["worker", "reactive", "reactive", "worker"])
+        self.assertEqual({r for _, r in calls[:4]}, {400})
+
+    def test_the_cost_runs_at_half_and_four_fifths_of_each_held_rate(self):
+        results, _, section = self.drive()
+        for r in results.values():
+            held = r["search"]["held"]
+            costs = sorted({x["offered"] for x in r["runs"] if x["step"].startswith("cost")})
+            self.assertEqual(costs, [round(held * 0.5), round(held * 0.8)])
+        self.assertIn("cores per 1,000 req/s", section["server"].markdown())
+        self.assertIn(cap.BRACKETED, section["table"].markdown())
+
+    def test_the_answer_names_a_winner_only_where_the_brackets_lie_apart(self):
+        _, _, section = self.drive()
+        held, winner, how, _, _ = cap.capacity_answer(section, {"worker": 500.0})
+        self.assertTrue(held.startswith("reactive "), held)
+        self.assertEqual(winner, "reactive")
+        r, w = section["results"]["reactive"]["search"], section["results"]["worker"]["search"]
+        self.assertEqual(how, f"x{r['held'] / w['failed']:.2f} to x{r['failed'] / w['held']:.2f} over worker")
+        close = {**section["results"]["worker"]["search"], "held": 2000, "failed": 2200}
+        overlapping = {**section, "results": {**section["results"], "worker": {"search": close}}}
+        self.assertEqual(cap.capacity_answer(overlapping, {})[1], "cannot tell")
+
+
+if __name__ == "__main__":
+    unittest.main()
