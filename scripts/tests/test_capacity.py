@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import tempfile
 import unittest
 from pathlib import Path
@@ -163,6 +164,13 @@ class DriverTest(unittest.TestCase):
             self.assertEqual(costs, [round(held * 0.5), round(held * 0.8)])
         self.assertIn("cores per 1,000 req/s", section["server"].markdown())
         self.assertIn(cap.BRACKETED, section["table"].markdown())
+
+    def test_a_pods_held_rate_says_how_many_pods_ten_thousand_req_s_need(self):
+        results, _, section = self.drive()  # the fake environment stands for a cluster's
+        table = section["table"]
+        self.assertEqual(table.headers[-1], "pods for 10,000 req/s")
+        worker = next(row for row in table.rows if row[0] == "worker")
+        self.assertEqual(worker[-1], str(math.ceil(10_000 / results["worker"]["search"]["held"])))
 
     def test_the_answer_names_a_winner_only_where_the_brackets_lie_apart(self):
         _, _, section = self.drive()

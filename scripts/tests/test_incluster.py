@@ -200,7 +200,7 @@ class Monitoring(unittest.TestCase):
 
 
 class CpuLimitTest(unittest.TestCase):
-    def test_no_cpu_limit_drops_the_deployments_cpu_limit_and_keeps_the_rest(self):
+    def test_cpu_limit_0_drops_the_deployments_cpu_limit_and_keeps_the_rest(self):
         from loomlab.incluster.core import deploy, target
 
         # An overlay renders on a clean clone (deploy/k8s/local needs the credentials ./lab k8s secret writes).
@@ -209,7 +209,7 @@ class CpuLimitTest(unittest.TestCase):
             "spec": {"template": {"spec": {"containers": [{"resources": {"limits": {"cpu": "1"}}}]}}},
         }
         docs = [*deploy.render("deploy/k8s/overlays/jvm", {}), database]
-        bare = target.without_cpu_limit(docs)
+        bare = target.with_cpu_limit(docs, 0)
         before = [d for d in docs if d["kind"] == "Deployment"]
         after = [d for d in bare if d["kind"] == "Deployment"]
         self.assertTrue(after)
@@ -222,6 +222,20 @@ class CpuLimitTest(unittest.TestCase):
             self.assertEqual(now_res["requests"], was_res["requests"])
         database = next(d for d in bare if d["kind"] == "StatefulSet")
         self.assertIn("cpu", database["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"])
+
+    def test_a_cpu_limit_below_the_request_lowers_the_request_to_it(self):
+        from loomlab.incluster.core import deploy, target
+
+        one = [
+            d
+            for d in target.with_cpu_limit(deploy.render("deploy/k8s/overlays/jvm", {}), 1)
+            if d["kind"] == "Deployment"
+        ]
+        self.assertTrue(one)
+        for d in one:
+            resources = d["spec"]["template"]["spec"]["containers"][0]["resources"]
+            self.assertEqual(resources["limits"]["cpu"], "1")
+            self.assertLessEqual(target.cpu_of(resources["requests"]["cpu"]), 1)
 
 
 class PolicyProbe(unittest.TestCase):

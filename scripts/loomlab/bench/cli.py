@@ -13,10 +13,9 @@ from pathlib import Path
 from loomlab import ROOT
 from loomlab.labreport import fmt_duration
 
-from .deciding.capacity import Capacity
 from .planning.plan import profile_seconds
 from .planning.profiles import PROFILES
-from .planning.settings import lane_options, round_options
+from .planning.settings import capacity_options, lane_options, round_options
 from .running.engines import CHOICES
 
 
@@ -132,19 +131,7 @@ def parser() -> argparse.ArgumentParser:
         help="the minimal application's jar (./lab builds it when --minimal asks and passes it)",
     )
     round_options(p, "processes on this machine, started paused")
-    search = p.add_argument_group("the capacity profile's search (./lab capacity)")
-    search.add_argument(
-        "--sla-p99-ms", type=float, default=0.0, help="the SLA's p99 (ms; default: twice the workload's service time)"
-    )
-    search.add_argument(
-        "--step", type=float, default=Capacity.step, help="bisect until failed/held is within 1 + STEP (%(default)s)"
-    )
-    search.add_argument(
-        "--search-start", type=float, default=0.0, help="the first rate (req/s; default: the workload's open load)"
-    )
-    search.add_argument(
-        "--search-top-x", type=float, default=Capacity.top_x, help="the highest rate, x the first (%(default)s)"
-    )
+    capacity_options(p)
     p.add_argument(
         "--blocks",
         action="store_true",

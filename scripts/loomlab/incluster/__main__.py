@@ -72,7 +72,7 @@ def apply_services(kube: Kube, args, interleave: bool, variants: list[str]) -> t
         flush=True,
     )
     names = [plan.VARIANTS[v].name for v in variants]
-    service_docs, job_docs, migrated = deploy.apply_local(kube, images, names, beside, cpu_limit=not args.no_cpu_limit)
+    service_docs, job_docs, migrated = deploy.apply_local(kube, images, names, beside, cpus=args.cpu_limit)
     templates = jobs.job_templates(job_docs, images)
     policies = deploy.policy_probe(kube, templates)
     print(f"== {policies}", flush=True)

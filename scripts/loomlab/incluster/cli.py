@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from loomlab import ROOT
-from loomlab.bench.planning.settings import lane_options, round_options
+from loomlab.bench.planning.settings import capacity_options, lane_options, round_options
 from loomlab.commands import IN_CLUSTER
 
 
@@ -59,10 +59,11 @@ def run(argv: list[str]) -> argparse.Namespace:
     lane_options(p, "cluster", "sleep,product", "worker, virtual, virtual-loop, reactive or virtual+rx")
     p.add_argument(
         "--profile",
-        choices=["quick", "smoke", "scale"],
+        choices=["quick", "smoke", "scale", "capacity"],
         default="quick",
         help="quick: warm-up, then interleaved rounds per load; smoke: seconds, one round unless --repeats"
-        " says more (CI); scale: how many"
+        " says more (CI); capacity: ./lab capacity's search against the pods (--quota-column cpu1=1: a pod of"
+        " 1 CPU per mode, searched too), each mode's held rate per pod and the pods a rate needs; scale: how many"
         " worker pods make one virtual pod (sleep and product, worker on 1, 2 and 4 pods, virtual and"
         " reactive on one; the JVM variant)",
     )
@@ -80,11 +81,15 @@ def run(argv: list[str]) -> argparse.Namespace:
         " pod's share read from its own /q/metrics; default 1)",
     )
     round_options(p, "pods of an Indexed Job, resumed together once all are Ready")
+    capacity_options(p)
     p.add_argument(
-        "--no-cpu-limit",
-        action="store_true",
-        help="the service's pods without their CPU limit (the request kept), so without a CFS quota: what"
-        " the quota costs each mode; the report states the limits it ran with",
+        "--cpu-limit",
+        type=float,
+        default=None,
+        metavar="CPUS",
+        help="the service's pods' CPU limit (default: the manifests', 2; 0: none, so no CFS quota, what the"
+        " quota costs each mode; e.g. 1: a pod of one core, as the capacity profile's pods per rate ask);"
+        " the report states the limits it ran with",
     )
     p.add_argument(
         "--local",

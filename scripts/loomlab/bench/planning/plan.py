@@ -48,6 +48,11 @@ def repeats_of(load: Load, settings: RunSettings) -> int:
     return settings.repeats if load.repeats is None else min(load.repeats, settings.repeats)
 
 
+def steps_of(settings: RunSettings) -> int:
+    """The rates a load runs at: one, or a capacity search's most (its ramp to the top, its costs)."""
+    return settings.capacity.steps_planned() + len(settings.capacity.costs) if settings.capacity else 1
+
+
 def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
     """What one lane of a suite should take: start-up and warm-up, then each load's least rounds
     (a capacity search's: at most, the ramp's every step to its top, then the costs)."""
@@ -58,7 +63,7 @@ def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
         return v.get(lane.key, 0.0) if isinstance(v, dict) else v
 
     warm = max(warmup_seconds(suite, settings), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    steps = settings.capacity.steps_planned() + len(settings.capacity.costs) if settings.capacity else 1
+    steps = steps_of(settings)
     runs = {id(ld): repeats_of(ld, settings) * per_mode(ld.est_s) * steps for ld in suite.loads if lane in ld.lanes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
@@ -91,9 +96,10 @@ class Plan:
         return cls(chosen, settings, modes, tuple(wanted))
 
     def lanes(self, suite: Suite) -> list[Lane]:
-        """The suite's lanes (a capacity search's: the modes' default columns only)."""
+        """The suite's lanes (a capacity search's: each but the reference server's; a knob column, a
+        CPU limit or JVM flags, is searched as its mode is)."""
         lanes = suite_lanes(suite, set(self.modes))
-        return [ln for ln in lanes if ln.is_default] if self.settings.capacity else lanes
+        return [ln for ln in lanes if ln != REFERENCE_LANE] if self.settings.capacity else lanes
 
     def lane_seconds(self) -> list[tuple[Suite, Lane, dict]]:
         """Each suite's lanes with what one should take (`planned_seconds`), in report order."""

@@ -165,6 +165,23 @@ def round_options(p: argparse.ArgumentParser, runners: str) -> None:
     )
 
 
+def capacity_options(p: argparse.ArgumentParser) -> None:
+    """The capacity search's options (RunSettings.capacity), which both command lines share."""
+    search = p.add_argument_group("the capacity profile's search")
+    search.add_argument(
+        "--sla-p99-ms", type=float, default=0.0, help="the SLA's p99 (ms; default: twice the workload's service time)"
+    )
+    search.add_argument(
+        "--step", type=float, default=Capacity.step, help="bisect until failed/held is within 1 + STEP (%(default)s)"
+    )
+    search.add_argument(
+        "--search-start", type=float, default=0.0, help="the first rate (req/s; default: the workload's open load)"
+    )
+    search.add_argument(
+        "--search-top-x", type=float, default=Capacity.top_x, help="the highest rate, x the first (%(default)s)"
+    )
+
+
 def jdks_named(raw: str) -> list[int]:
     """--jdk's '21,25' -> [21, 25]: the JDKs to run, oldest first; each once."""
     try:

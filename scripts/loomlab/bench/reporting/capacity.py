@@ -11,12 +11,14 @@ import math
 from loomlab import labreport as lr
 
 from ..planning.loads import Load, Suite, mode_bound, service_pools
-from ..planning.settings import RunSettings
+from ..planning.settings import LOCAL, RunSettings
 from . import jdks
 
 MIB = 2**20
 # A bound this high is no pool's: the open load's users, which an open model does not have.
 NO_POOL = 10**6
+# The rate a cluster's table sizes pods for.
+TARGET = 10_000
 
 
 def at(runs: list[dict], step: str, rate: float | None = None) -> list[dict]:
@@ -34,10 +36,12 @@ def p99_of(runs: list[dict], rate: float | None) -> str:
 def capacity_tables(section: dict) -> dict:
     """The section's table (the brackets) and server table (the costs); no ratio line."""
     cap, bounds = section["capacity"], section.get("bounds", {})
-    brackets = lr.Table(
-        ["mode", "held req/s", "failed req/s", "outcome", "p99 ms at held", "p99 ms at failed", "bound"]
-    )
-    costs = lr.Table(["mode", "at", "req/s", "CPU ms/req", "cores per 1,000 req/s", "RSS MiB", "generator CPU ms/req"])
+    # A pod's held rate says how many pods a rate needs (a local JVM shares its cores with the generator).
+    pods = section.get("environment", LOCAL) != LOCAL
+    headers = ["mode", "held req/s", "failed req/s", "outcome", "p99 ms at held", "p99 ms at failed", "bound"]
+    brackets = lr.Table(headers + ([f"pods for {TARGET:,} req/s"] if pods else []))
+    # Cores per 1,000 req/s: CPU seconds a second at 1,000 req/s, numerically the CPU ms per request.
+    costs = lr.Table(["mode", "at", "req/s", "cores per 1,000 req/s", "peak RSS MiB", "generator CPU ms/req"])
     for mode, r in section["results"].items():
         search = r.get("search", {})
         held, failed = search.get("held"), search.get("failed")
@@ -49,6 +53,7 @@ def capacity_tables(section: dict) -> dict:
             p99_of(r["runs"], held),
             p99_of(r["runs"], failed),
             lr.fmt(bound if (bound := bounds.get(mode, math.nan)) < NO_POOL else math.nan),
+            *([f"{math.ceil(TARGET / held):,}" if held else "-"] if pods else []),
         )
         for fraction in cap["costs"]:
             runs = at(r["runs"], f"cost {fraction:g}")
@@ -58,9 +63,7 @@ def capacity_tables(section: dict) -> dict:
             gen = lr.Spread.of([lr.ratio(x.get("gen_cpu_s", math.nan) * 1000, x["requests"]) for x in runs]).median
             rss = max(x.get("peak_rss_bytes", math.nan) for x in runs) / MIB
             at_rate = lr.fmt(runs[0]["offered"], 0)
-            costs.add(
-                mode, f"{fraction:.0%} of held", at_rate, lr.fmt(cpu, 3), lr.fmt(cpu, 2), lr.fmt(rss, 0), lr.fmt(gen, 3)
-            )
+            costs.add(mode, f"{fraction:.0%} of held", at_rate, lr.fmt(cpu, 3), lr.fmt(rss, 0), lr.fmt(gen, 3))
     return {"table": brackets, "server": costs, "ratio": ""}
 
 

@@ -17,7 +17,7 @@ from ..planning.lane import Lane
 from ..planning.loads import Load, Suite
 from ..planning.plan import Plan, planned_seconds
 from .progress import Progress
-from .rounds import SuiteRun, info_of, ready
+from .rounds import SuiteRun
 from .target import ServiceUnderTest, Where
 
 
@@ -48,16 +48,10 @@ class CapacityRun:
     def measure(self, lanes: list[Lane]) -> tuple[dict, dict]:
         """The lanes' services started and warmed, searched and costed, stopped; their results and
         the /api/info of the default columns."""
-        services: dict[Lane, ServiceUnderTest] = {}
         info: dict = {}
-        try:
-            for slot, lane in enumerate(lanes):
-                services[lane] = self.run.where.start(
-                    self.run.suite, lane, self.run.tag, self.run.settings, self.run.out, slot
-                )
-                info = info_of(lane, ready(services[lane], lane), info)
-                self.results[lane.key] = {"runs": [], "warmup": self.run.warm_up(services[lane], lane), "cost": {}}
-            self.sla_ms = self.capacity.sla_ms(service_ms(self.load, info.get("pools", {})))
+        with self.run.started(lanes, info) as (services, warm):
+            self.results = {lane.key: {"runs": [], "warmup": warm[lane]} for lane in lanes}
+            self.sla_ms = self.capacity.sla_ms(service_ms(self.load, info[None].get("pools", {})))
             searches = {lane: Search.of(self.capacity, self.load.rate or 1.0) for lane in lanes}
             step = 0
             while rates := {ln: r for ln, s in searches.items() if (r := s.next_rate()) is not None}:
@@ -72,10 +66,7 @@ class CapacityRun:
             for fraction in self.capacity.costs:
                 held = {ln: s.held.rate * fraction for ln, s in searches.items() if s.held}
                 self.rounds(services, {ln: round(r) for ln, r in held.items() if r >= 1}, f"cost {fraction:g}")
-        finally:
-            for service in services.values():
-                service.stop()
-        return self.results, info
+        return self.results, info[None]
 
     def rounds(self, services: dict[Lane, ServiceUnderTest], rates: dict[Lane, float], what: str) -> dict:
         """Every lane at its rate in --repeats rounds, the order rotated; lanes whose rounds disagree

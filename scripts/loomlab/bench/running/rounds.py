@@ -7,6 +7,7 @@ and the rounds interleave the same way; the scale profile, which compares pod co
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
@@ -73,6 +74,18 @@ class SuiteRun:
         """`lanes`' services started and warmed, kept up; each load in rounds, the order of the
         lanes rotated, its runs booked in results[load][JDK]; then the pin sites and flame graphs;
         the services stopped. info[JDK]: the /api/info of its default columns."""
+        with self.started(lanes, info) as (services, warm):
+            for i, load in enumerate(self.suite.loads):
+                in_load = [lane for lane in lanes if lane.on(None) in load.lanes]
+                for lane in in_load:
+                    results[i][lane.jdk][lane.key] = {"runs": [], "warmup": warm[lane]}
+                self.rounds(services, load, in_load, results[i], i)
+                self.profiles(services, load, in_load, results[i])
+
+    @contextlib.contextmanager
+    def started(self, lanes: list[Lane], info: dict) -> Iterator[tuple[dict[Lane, ServiceUnderTest], dict]]:
+        """`lanes`' services started side by side, each ready and warmed up (its last warm-up's
+        figures), stopped when the block ends. info[JDK]: the /api/info of its default columns."""
         services: dict[Lane, ServiceUnderTest] = {}
         try:
             warm = {}
@@ -81,12 +94,7 @@ class SuiteRun:
                 services[lane] = self.where.start(self.suite, lane, tag, self.settings, self.out, slot)
                 info[lane.jdk] = info_of(lane, ready(services[lane], lane), info.get(lane.jdk, {}))
                 warm[lane] = self.warm_up(services[lane], lane)
-            for i, load in enumerate(self.suite.loads):
-                in_load = [lane for lane in lanes if lane.on(None) in load.lanes]
-                for lane in in_load:
-                    results[i][lane.jdk][lane.key] = {"runs": [], "warmup": warm[lane]}
-                self.rounds(services, load, in_load, results[i], i)
-                self.profiles(services, load, in_load, results[i])
+            yield services, warm
         finally:
             for service in services.values():
                 service.stop()

@@ -26,18 +26,18 @@ def render(directory: str, images: dict[str, str]) -> list[dict]:
 
 
 def apply_local(
-    kube: Kube, images: dict[str, str], names: list[str], beside: tuple[str, ...] = (), cpu_limit: bool = True
+    kube: Kube, images: dict[str, str], names: list[str], beside: tuple[str, ...] = (), cpus: float | None = None
 ) -> tuple[list[dict], list[dict], dict[str, float]]:
     """deploy/k8s/local's database and the named variants' Deployments and Services applied (with
     the kustomizations `beside` it, for variants it leaves out), their schema migrated by their
     Jobs, with the results volume (the Jobs' own object), and rolled out: (the local documents, the
     Jobs' documents, each migration Job's seconds).
-    `cpu_limit` False: the service's containers without their CPU limit (target.without_cpu_limit)."""
+    `cpus`: the service's containers' CPU limit (0: none; None: the manifests'; target.with_cpu_limit)."""
     # Prometheus (components/monitoring) is the namespace's, installed with it (./lab k8s up, or
     # the admin: deploy/k8s/monitoring): a run writes to it and reads from it, never applies it.
     service_docs = [d for k in ("deploy/k8s/local", *beside) for d in render(k, images) if not monitoring(d)]
-    if not cpu_limit:
-        service_docs = target.without_cpu_limit(service_docs)
+    if cpus is not None:
+        service_docs = target.with_cpu_limit(service_docs, cpus)
     ours = {*names, "postgres"}
     kube.apply(
         [d for d in service_docs if d["kind"] not in ("Deployment", "Service", "Job") or d["metadata"]["name"] in ours]

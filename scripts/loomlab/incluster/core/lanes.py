@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from loomlab import LabError
 from loomlab.bench import api as bench
 
+from . import target
+
 MODE_LABEL = "loom-lab.dev/mode"
 # The variable the images' launcher reads last for JVM flags (src/main/docker/local/run-java.sh):
 # the Deployment's own (deploy/k8s/overlays/jvm), then a lane's.
@@ -66,9 +68,8 @@ def with_setting(env: list[dict], lane: bench.Lane) -> list[dict]:
 
 def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, dict]:
     """The variant's Deployment and Service as the lane's own (name and selector carry the lane); a
-    lane with a CPU quota has it as its container's CPU limit (0: none), the pod's shape of the
-    bench's cgroup column; the request is kept (what the scheduler places), lowered to the limit only
-    where it is above it."""
+    lane with a CPU quota has it as its container's CPU limit (0: none; target.limit_cpu), the pod's
+    shape of the bench's cgroup column."""
     slug = mode_slug(lane)
     dep, svc = copy.deepcopy(deployment), copy.deepcopy(service)
     for doc in (dep, svc):
@@ -77,19 +78,8 @@ def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, d
     dep["spec"]["selector"]["matchLabels"][MODE_LABEL] = slug
     dep["spec"]["template"]["metadata"]["labels"][MODE_LABEL] = slug
     svc["spec"]["selector"][MODE_LABEL] = slug
-    cpus = lane.knob.quota_cpus
-    if cpus is not None:
-        resources = dep["spec"]["template"]["spec"]["containers"][0].setdefault("resources", {})
-        limits, requests = resources.setdefault("limits", {}), resources.setdefault("requests", {})
-        if cpus:
-            limits["cpu"] = f"{cpus:g}"
-            if cpus < cpu_of(requests.get("cpu", "0")):  # a request above its limit is refused
-                requests["cpu"] = limits["cpu"]
-        else:
-            limits.pop("cpu", None)
+    if lane.knob.quota_cpus is not None:
+        target.limit_cpu(
+            dep["spec"]["template"]["spec"]["containers"][0].setdefault("resources", {}), lane.knob.quota_cpus
+        )
     return dep, svc
-
-
-def cpu_of(quantity: str) -> float:
-    """A CPU quantity of Kubernetes' ("100m", "2", "1.5") in CPUs."""
-    return int(quantity[:-1]) / 1000 if quantity.endswith("m") else float(quantity)

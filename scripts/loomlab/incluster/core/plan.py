@@ -44,9 +44,10 @@ def has_job(workload: str) -> bool:
 
 
 def workload_suites(profile: str) -> dict:
-    """Every workload's main suite at the profile's scale: smoke's, or the bench's quick and rest
-    profiles together (quick holds only the request-response workloads), and cpu's sweep (mixed)."""
-    chosen = ("smoke",) if profile == "smoke" else ("quick", "rest", "cpu")
+    """Every workload's main suite at the profile's scale: smoke's, capacity's (sleep, product and
+    db), or the bench's quick and rest profiles together (quick holds only the request-response
+    workloads), and cpu's sweep (mixed)."""
+    chosen = (profile,) if profile in ("smoke", "capacity") else ("quick", "rest", "cpu")
     return {s.workload: s for p in chosen for s in bench.suites(p) if not s.variant}
 
 
@@ -107,6 +108,7 @@ def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set[bench.Lane],
 
     def one(suite: bench.Suite, lane: bench.Lane) -> float:
         p = bench.planned_seconds(suite, lane, settings)
-        return p["start"] + sum(p["runs"].values()) + 4 * len(suite.loads) * (settings.repeats + 2)
+        jobs = len(suite.loads) * (settings.repeats * bench.steps_of(settings) + 2)
+        return p["start"] + sum(p["runs"].values()) + 4 * jobs
 
     return sum(one(s, m) for _, s in plan for m in bench.suite_lanes(s, modes))

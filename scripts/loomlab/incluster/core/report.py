@@ -83,7 +83,7 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     ]
     by: dict[tuple, dict] = {}
     for s in data["sections"] + sections:
-        if not s.get("variant"):
+        if not s.get("variant") and "capacity" not in s:  # a search's runs are of its steps
             by.setdefault(key(s), {})[s.get("environment", "local JVM")] = s
     t = lr.Table(["workload", "load", "mode", *(f"{e} req/s" for e in envs), *(f"{e} mean ms" for e in envs)])
     for k, per_env in by.items():

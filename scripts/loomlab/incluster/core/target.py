@@ -42,13 +42,30 @@ def with_images(docs: list[dict], images: dict[str, str]) -> list[dict]:
     return docs
 
 
-def without_cpu_limit(docs: list[dict]) -> list[dict]:
-    """The Deployments' containers without a CPU limit (their request kept), so no CFS quota: what the
-    quota costs each mode in the cluster (docs/results/2026-11-27-cluster-share.md: nothing the runs
+def with_cpu_limit(docs: list[dict], cpus: float) -> list[dict]:
+    """The Deployments' containers with `cpus` as their CPU limit (0: none, so no CFS quota: what the
+    quota costs each mode in the cluster, docs/results/2026-11-27-cluster-share.md: nothing the runs
     could tell; the pod's cgroup itself costs virtual threads kernel time)."""
     out = copy.deepcopy(docs)
     for d in out:
         if d["kind"] == "Deployment":
             for c in d["spec"]["template"]["spec"]["containers"]:
-                c.get("resources", {}).get("limits", {}).pop("cpu", None)
+                limit_cpu(c.setdefault("resources", {}), cpus)
     return out
+
+
+def limit_cpu(resources: dict, cpus: float) -> None:
+    """A container's `resources` with `cpus` as its CPU limit (0: none); the request kept (what the
+    scheduler places), lowered to the limit only where it is above it (the API refuses that)."""
+    limits, requests = resources.setdefault("limits", {}), resources.setdefault("requests", {})
+    if not cpus:
+        limits.pop("cpu", None)
+        return
+    limits["cpu"] = f"{cpus:g}"
+    if cpus < cpu_of(requests.get("cpu", "0")):
+        requests["cpu"] = limits["cpu"]
+
+
+def cpu_of(quantity: str) -> float:
+    """A CPU quantity of Kubernetes' ("100m", "2", "1.5") in CPUs."""
+    return int(quantity[:-1]) / 1000 if quantity.endswith("m") else float(quantity)

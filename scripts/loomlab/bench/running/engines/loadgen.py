@@ -12,7 +12,6 @@ import hashlib
 import io
 import json
 import math
-import resource
 import shutil
 import subprocess
 import tempfile
@@ -269,7 +268,6 @@ class Loadgen:
 
     def _run(self, load: Load, env: dict, request: Request, cmd: list[str], out: Path, label: str) -> Generated:
         """The driver run to its end, its summary read as the run's figures and thresholds."""
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         try:
             run = subprocess.run(
                 on_cpus(cmd, load.k6_cpus), capture_output=True, text=True, timeout=load.timeout_s, check=False
@@ -283,11 +281,8 @@ class Loadgen:
         out.with_suffix(".log").write_text(
             run.stdout + run.stderr + "".join(f"threshold crossed: {f}\n" for f in failed)
         )
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         generated = {
             **figures(summary),
-            # The generator's own CPU (its process, reaped by the run; the JVMs are not yet).
-            "gen_cpu_s": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
             **counted(load.counters, request, summary),
             **trends(load, request, summary),
         }
