@@ -35,7 +35,7 @@ class Capacity:
     factor: float = 1.25
     step: float = 0.05
     start: float = 0.0  # req/s; 0: the suite's open load below its bound
-    top_x: float = 25.0  # the highest rate tried, x the start
+    top_x: float = 100.0  # the highest rate tried, x the start
     floor_x: float = 0.25  # the lowest, x the start
     costs: tuple[float, ...] = (0.5, 0.8)
 

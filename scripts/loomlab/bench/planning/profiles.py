@@ -91,8 +91,13 @@ def suites(profile: str) -> list[Suite]:
         if (s.core and m.__name__.rsplit(".", 1)[1] in core)
         or (not s.core and m.__name__.rsplit(".", 1)[1] in variants)
     ]
-    if profile == "capacity":  # each suite's first open load: where the search starts, and its shape
-        return [replace(s, loads=[next(ld for ld in s.loads if ld.rate)]) for s in chosen]
+    if profile == "capacity":  # each suite's first open load: where the search starts, its shape, and
+        # the latency the suite expects with every dependency on time (the SLA's service time)
+        expect = {s.workload: next((ld.expect for ld in s.loads if ld.expect), None) for s in chosen}
+        return [
+            replace(s, loads=[replace(next(ld for ld in s.loads if ld.rate), expect=expect[s.workload])])
+            for s in chosen
+        ]
     # Core suites first, in report order, then the variants (as the reports have always listed them).
     return [s for s in chosen if s.core] + [s for s in chosen if not s.core]
 
