@@ -54,7 +54,7 @@ def capacity_chart(n: int, s: dict) -> dict[str, object]:
         }
     )
     return {
-        "id": f"c{n}",
+        "id": f"t{n}",
         "type": "line",
         "title": "p99 (ms) against the offered rate (req/s)",
         "datasets": datasets,
@@ -150,7 +150,9 @@ def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None, ans
         title = f"{s['workload']}{variant}: {s['load']} ({s.get('environment', 'local JVM')})"
         drawn = section_charts(n, s, out)
         timeline = any(c["id"] == f"s{n}" for c in drawn)
-        blocks.append({"title": title, "description": s["description"], "table": s["table"], "timeline": timeline})
+        searched = "capacity" in s
+        block = {"title": title, "description": s["description"], "table": s["table"], "timeline": timeline}
+        blocks.append({**block, "searched": searched})
         charts += drawn
     dashboards = sorted(p.name for p in (out / "runs").glob("*.html")) if (out / "runs").exists() else []
     page = render(

@@ -84,15 +84,58 @@ class SearchTest(unittest.TestCase):
             s.book(rate, [cap.HELD, cap.HELD, cap.FAILED] if 900 < rate <= 1000 else [verdict] * 2)
         self.assertEqual(s.outcome, cap.INCONCLUSIVE)
 
+    def test_a_search_that_fails_from_its_start_ends_at_its_floor(self):
+        rates = [step.rate for step in search(service(1), start=206).steps]
+        self.assertEqual(rates, [206, 165, 132, 106, 85, 68, 54, 52])  # the floor, a quarter of 206, rounded
+        self.assertEqual(len(rates), len(set(rates)))
+
+    def test_a_small_rate_still_climbs_by_one_req_s_at_least(self):
+        rates = [step.rate for step in search(service(5), start=1).steps]
+        self.assertEqual(rates[:6], [1, 2, 3, 4, 5, 6])
+        self.assertEqual(search(service(5), start=1).outcome, cap.BRACKETED)
+
     def test_a_tie_between_rounds_does_not_claim_the_rate(self):
         self.assertEqual(cap.step_verdict([cap.HELD, cap.FAILED]), (cap.FAILED, True))
         self.assertEqual(cap.step_verdict([cap.HELD, cap.HELD, cap.FAILED]), (cap.HELD, True))
-        self.assertEqual(cap.step_verdict([cap.HELD, cap.GENERATOR]), (cap.GENERATOR, True))
+        # A round the generator lagged in is no round of the service's: the others decide.
+        self.assertEqual(cap.step_verdict([cap.HELD, cap.GENERATOR]), (cap.HELD, False))
+        self.assertEqual(cap.step_verdict([cap.GENERATOR, cap.GENERATOR, cap.HELD]), (cap.GENERATOR, False))
+        self.assertFalse(cap.settled([cap.HELD, cap.FAILED]))
+        self.assertTrue(cap.settled([cap.HELD, cap.FAILED, cap.FAILED]))
 
     def test_an_error_or_a_drop_past_the_sla_fails_a_round(self):
         self.assertEqual(cap.judge({"p99": 50.0, "error_rate": 0.001, "dropped": 0}, SLA_MS), cap.FAILED)
         self.assertEqual(cap.judge({"p99": 900.0, "error_rate": 0.0, "dropped": 3}, SLA_MS), cap.FAILED)
         self.assertEqual(cap.judge({"p99": float("nan"), "error_rate": 0.0, "dropped": 0}, SLA_MS), cap.FAILED)
+
+
+class PlanTest(unittest.TestCase):
+    def test_the_profile_searches_sleep_product_and_db_in_their_modes_from_their_open_loads(self):
+        from loomlab.bench.cli import parse
+        from loomlab.bench.planning.plan import Plan, steps_of
+
+        plan = Plan.of(parse(["--profile", "capacity", "--plan", "--reference", "ref"]))
+        self.assertEqual([s.workload for s in plan.suites], ["sleep", "product", "db"])
+        self.assertEqual([ld.rate for s in plan.suites for ld in s.loads], [400, 206, 80])
+        for suite in plan.suites:  # the reference server's column is a bench's, not a search's
+            self.assertEqual(
+                [lane.key for lane in plan.lanes(suite)], ["worker", "virtual", "virtual-loop", "reactive"]
+            )
+        assert plan.settings.capacity is not None
+        self.assertEqual((plan.settings.repeats, plan.settings.max_rounds), (2, 3))
+        # At most: the ramp from the start to x100 its start (22 rates), the bisection of its last x1.25
+        # to 5 % (3), then the two costs.
+        self.assertEqual(steps_of(plan.settings), 22 + 3 + 2)
+
+    def test_its_options_reach_the_search(self):
+        from loomlab.bench.cli import parse
+        from loomlab.bench.planning.plan import Plan
+
+        argv = ["--profile", "capacity", "--plan", "--sla-p99-ms", "150", "--step", "0.1", "--search-top-x", "8"]
+        found = Plan.of(parse(argv)).settings.capacity
+        self.assertEqual(found, cap.Capacity(sla_p99_ms=150, step=0.1, top_x=8))
+        self.assertEqual(found.sla_ms(100), 150)
+        self.assertEqual(cap.Capacity().sla_ms(100), 200)
 
 
 class FakeService:
@@ -182,6 +225,24 @@ class DriverTest(unittest.TestCase):
         close = {**section["results"]["worker"]["search"], "held": 2000, "failed": 2200}
         overlapping = {**section, "results": {**section["results"], "worker": {"search": close}}}
         self.assertEqual(cap.capacity_answer(overlapping, {})[1], "cannot tell")
+
+
+class CpuLimitTest(unittest.TestCase):
+    """The pods a capacity search sizes in the cluster: `./lab k8s run --cpu-limit 1`."""
+
+    def test_a_cpu_limit_below_the_request_lowers_the_request_to_it(self):
+        from loomlab.incluster.core import deploy, target
+
+        one = [
+            d
+            for d in target.with_cpu_limit(deploy.render("deploy/k8s/overlays/jvm", {}), 1)
+            if d["kind"] == "Deployment"
+        ]
+        self.assertTrue(one)
+        for d in one:
+            resources = d["spec"]["template"]["spec"]["containers"][0]["resources"]
+            self.assertEqual(resources["limits"]["cpu"], "1")
+            self.assertLessEqual(target.cpu_of(resources["requests"]["cpu"]), 1)
 
 
 if __name__ == "__main__":

@@ -223,20 +223,6 @@ class CpuLimitTest(unittest.TestCase):
         database = next(d for d in bare if d["kind"] == "StatefulSet")
         self.assertIn("cpu", database["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"])
 
-    def test_a_cpu_limit_below_the_request_lowers_the_request_to_it(self):
-        from loomlab.incluster.core import deploy, target
-
-        one = [
-            d
-            for d in target.with_cpu_limit(deploy.render("deploy/k8s/overlays/jvm", {}), 1)
-            if d["kind"] == "Deployment"
-        ]
-        self.assertTrue(one)
-        for d in one:
-            resources = d["spec"]["template"]["spec"]["containers"][0]["resources"]
-            self.assertEqual(resources["limits"]["cpu"], "1")
-            self.assertLessEqual(target.cpu_of(resources["requests"]["cpu"]), 1)
-
 
 class PolicyProbe(unittest.TestCase):
     """The probe of NetworkPolicies is made from the Jobs a run uses (jobs.job_templates over the

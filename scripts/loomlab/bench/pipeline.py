@@ -23,7 +23,7 @@ def measure(plan: Plan, out: Path, progress: Progress, where: Where, prefix: str
     info: dict = {}
     settings, chosen, jdks = plan.settings, plan.suites, plan.jdks
     if settings.capacity:  # a search per suite, not rounds of its loads
-        for suite, results, info, sla_ms in capacity.searched(plan, out, progress, where):
+        for suite, results, info, sla_ms in capacity.searched(plan, out, progress, where, prefix):
             sections.append(capacity_section(suite, suite.loads[0], results, info, settings, where.environment, sla_ms))
             print(f"\n{suite.workload}: {sections[-1]['load']}\n{sections[-1]['table'].text()}")
             print(f"what a rate costs:\n{sections[-1]['server'].text()}\n", flush=True)

@@ -97,7 +97,10 @@ def run(argv: list[str]) -> argparse.Namespace:
         help="a ./lab bench report to print beside the in-cluster figures",
     )
     target_options(p)
-    return needs_out(p, p.parse_args(argv))
+    args = p.parse_args(argv)
+    if args.cpu_limit is not None and args.cpu_limit < 0:
+        p.error("--cpu-limit: CPUs, 0 or more")
+    return needs_out(p, args)
 
 
 def autoscale(argv: list[str]) -> argparse.Namespace:

@@ -43,15 +43,17 @@ class Capacity:
         return self.sla_p99_ms or 2 * service_ms
 
     def steps_planned(self) -> int:
-        """Steps a mode takes at most when it holds to the top: the ramp, then no bisection."""
-        return 1 + math.ceil(math.log(self.top_x) / math.log(self.factor))
+        """Steps a mode takes at most: the ramp to the top, then the bisection of the last factor."""
+        ramp = 1 + math.ceil(math.log(self.top_x) / math.log(self.factor))
+        return ramp + math.ceil(math.log2((self.factor - 1) / self.step))
 
 
 def judge(figures: dict, sla_ms: float) -> str:
     """One round at one rate: held, with no error, no arrival dropped and p99 within the SLA; the
     generator's, where it dropped arrivals while every answer it had came without error and p99 within
     the SLA (its in-flight bound is twice what the SLA lets the rate hold, at_rate: it could not send
-    in time, so the rate was not offered); failed otherwise."""
+    in time, so the rate was not offered, whether for want of its own CPU or of the cores it shares);
+    failed otherwise."""
     p99 = figures.get("p99", math.nan)
     within = figures["error_rate"] == 0 and not math.isnan(p99) and p99 <= sla_ms
     if within and figures["dropped"] > 0:
@@ -60,13 +62,19 @@ def judge(figures: dict, sla_ms: float) -> str:
 
 
 def step_verdict(rounds: list[str]) -> tuple[str, bool]:
-    """The step's verdict from its rounds' and whether they disagreed: the majority (a tie: failed,
-    the search does not claim a rate the runs do not support); the generator's where it lagged in
-    half the rounds or more."""
-    if rounds.count(GENERATOR) * 2 >= len(rounds):
-        return GENERATOR, len(set(rounds)) > 1
-    held, failed = rounds.count(HELD), len(rounds) - rounds.count(HELD)
+    """The step's verdict from its rounds' and whether the service's disagreed: the generator's where
+    it lagged in most rounds; else the majority of the others (a tie: failed, the search does not
+    claim a rate the runs do not support)."""
+    held, failed = rounds.count(HELD), rounds.count(FAILED)
+    if rounds.count(GENERATOR) * 2 > len(rounds):
+        return GENERATOR, held > 0 and failed > 0
     return (HELD if held > failed else FAILED), held > 0 and failed > 0
+
+
+def settled(rounds: list[str]) -> bool:
+    """Whether more rounds could change the step's verdict no more: a majority either way."""
+    generator, held, failed = rounds.count(GENERATOR), rounds.count(HELD), rounds.count(FAILED)
+    return generator * 2 > len(rounds) or (held != failed and generator * 2 < len(rounds))
 
 
 @dataclass(frozen=True)
@@ -91,8 +99,9 @@ class Search:
 
     @classmethod
     def of(cls, capacity: Capacity, start: float) -> Search:
-        start = capacity.start or start
-        return cls(start, start * capacity.floor_x, start * capacity.top_x, capacity.factor, capacity.step)
+        start = max(1, round(capacity.start or start))
+        floor, top = max(1, round(start * capacity.floor_x)), round(start * capacity.top_x)
+        return cls(start, floor, top, capacity.factor, capacity.step)
 
     @property
     def held(self) -> Step | None:
@@ -111,11 +120,11 @@ class Search:
             return None
         held, failed = self.held, self.failed
         if not self.steps:
-            return round(self.start)
-        if failed is None:
-            return round(min(self.top, held.rate * self.factor)) if held else None
+            return self.start
+        if failed is None:  # up, by one req/s at least (a factor of a small rate rounds to itself)
+            return min(self.top, max(held.rate + 1, round(held.rate * self.factor))) if held else None
         if held is None:
-            return round(max(self.floor, failed.rate / self.factor))
+            return max(self.floor, min(failed.rate - 1, round(failed.rate / self.factor)))
         return round((held.rate + failed.rate) / 2)
 
     def book(self, rate: float, rounds: list[str]) -> Step:
@@ -159,31 +168,30 @@ def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, st
     held rate is above every other mode's failed one (their brackets apart), or "cannot tell"; by how
     much, the ratio's range the brackets allow; the steps' rounds; what bounds each mode that stops
     at its pool's bound (85 % of it), at the generator, or at the search's top."""
-    searches = {m: r["search"] for m, r in section["results"].items() if r.get("search", {}).get("held")}
+    searches = {m: r["search"] for m, r in section["results"].items() if "search" in r}
     open_ended = (LOWER_BOUND, GENERATOR_LIMITED)
 
     def said(m: str) -> str:
         s = searches[m]
-        return f"{m} {'>= ' if s['outcome'] in open_ended else ''}{s['held']:,.0f} ({s['outcome']})"
+        held = f"{'>= ' if s['outcome'] in open_ended else ''}{s['held']:,.0f} " if s["held"] else ""
+        return f"{m} {held}({s['outcome']})"
 
     def top(m: str) -> float:
         failed = searches[m]["failed"]
         return math.inf if failed is None or searches[m]["outcome"] in open_ended else failed
 
-    ranked = sorted(searches, key=lambda m: searches[m]["held"], reverse=True)
+    held = {m: searches[m]["held"] or 0.0 for m in searches}
+    ranked = sorted(searches, key=lambda m: held[m], reverse=True)
     winner, how = "cannot tell", "-"
-    if len(ranked) > 1 and all(searches[ranked[0]]["held"] >= top(m) for m in ranked[1:]):
-        first, second = searches[ranked[0]], ranked[1]
-        low, high = first["held"] / top(second), top(ranked[0]) / searches[second]["held"]
-        winner = ranked[0]
+    if len(ranked) > 1 and held[ranked[0]] and all(held[ranked[0]] >= top(m) for m in ranked[1:]):
+        winner, second = ranked[0], ranked[1]
+        low, high = held[winner] / top(second), top(winner) / held[second] if held[second] else math.inf
         how = f"x{low:.2f} to " + (f"x{high:.2f}" if math.isfinite(high) else "more") + f" over {second}"
     why = [
         f"{m}: " + ("the generator" if s["outcome"] == GENERATOR_LIMITED else "the search's top")
         for m, s in searches.items()
         if s["outcome"] in open_ended
     ]
-    why += [
-        f"{m}: its pool ({bounds[m]:,.0f})" for m, s in searches.items() if s["held"] >= 0.85 * bounds.get(m, math.inf)
-    ]
+    why += [f"{m}: its pool ({bounds[m]:,.0f})" for m in searches if held[m] >= 0.85 * bounds.get(m, math.inf)]
     rounds = section["capacity"].get("rounds", "-")
     return ", ".join(said(m) for m in ranked), winner, how, rounds, "; ".join(why) or "-"

@@ -93,6 +93,8 @@ class Plan:
         wanted = jdks_named(args.jdk) if args.jdk else []
         if len(wanted) > 1 and not settings.interleave:
             raise LabError("--jdk with several JDKs runs them in the same rounds: it cannot run with --blocks")
+        if len(wanted) > 1 and settings.capacity:
+            raise LabError("--jdk: a capacity search runs on one JDK (./lab capacity --jdk 21 searches on 21)")
         return cls(chosen, settings, modes, tuple(wanted))
 
     def lanes(self, suite: Suite) -> list[Lane]:

@@ -69,6 +69,11 @@ class RunSettings:
         )
         if settings.runners < 1:
             raise LabError("--runners must be 1 or more")
+        c = settings.capacity
+        if c and not (c.step > 0 and c.top_x > 1 and c.sla_p99_ms >= 0 and c.start >= 0):
+            raise LabError(
+                "the capacity search needs --step > 0, --search-top-x > 1, --sla-p99-ms and --search-start >= 0"
+            )
         return settings
 
 

@@ -37,11 +37,12 @@ def capacity_tables(section: dict) -> dict:
     """The section's table (the brackets) and server table (the costs); no ratio line."""
     cap, bounds = section["capacity"], section.get("bounds", {})
     # A pod's held rate says how many pods a rate needs (a local JVM shares its cores with the generator).
-    pods = section.get("environment", LOCAL) != LOCAL
+    pods, replicas = section.get("environment", LOCAL) != LOCAL, section.get("pools", {}).get("replicas", 1)
     headers = ["mode", "held req/s", "failed req/s", "outcome", "p99 ms at held", "p99 ms at failed", "bound"]
     brackets = lr.Table(headers + ([f"pods for {TARGET:,} req/s"] if pods else []))
     # Cores per 1,000 req/s: CPU seconds a second at 1,000 req/s, numerically the CPU ms per request.
-    costs = lr.Table(["mode", "at", "req/s", "cores per 1,000 req/s", "peak RSS MiB", "generator CPU ms/req"])
+    # RSS: the peak of the run's scrapes, after the search's steps (a JVM keeps the heap an overload grew).
+    costs = lr.Table(["mode", "at", "req/s", "cores per 1,000 req/s", "RSS MiB", "generator CPU ms/req"])
     for mode, r in section["results"].items():
         search = r.get("search", {})
         held, failed = search.get("held"), search.get("failed")
@@ -53,7 +54,7 @@ def capacity_tables(section: dict) -> dict:
             p99_of(r["runs"], held),
             p99_of(r["runs"], failed),
             lr.fmt(bound if (bound := bounds.get(mode, math.nan)) < NO_POOL else math.nan),
-            *([f"{math.ceil(TARGET / held):,}" if held else "-"] if pods else []),
+            *([f"{math.ceil(TARGET * replicas / held):,}" if held else "-"] if pods else []),
         )
         for fraction in cap["costs"]:
             runs = at(r["runs"], f"cost {fraction:g}")
@@ -61,7 +62,7 @@ def capacity_tables(section: dict) -> dict:
                 continue
             cpu = lr.Spread.of([x.get("cpu_ms_per_req", math.nan) for x in runs]).median
             gen = lr.Spread.of([lr.ratio(x.get("gen_cpu_s", math.nan) * 1000, x["requests"]) for x in runs]).median
-            rss = max(x.get("peak_rss_bytes", math.nan) for x in runs) / MIB
+            rss = lr.nanmax(*(x.get("peak_rss_bytes", math.nan) for x in runs)) / MIB
             at_rate = lr.fmt(runs[0]["offered"], 0)
             costs.add(mode, f"{fraction:.0%} of held", at_rate, lr.fmt(cpu, 3), lr.fmt(rss, 0), lr.fmt(gen, 3))
     return {"table": brackets, "server": costs, "ratio": ""}

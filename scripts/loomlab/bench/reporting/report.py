@@ -45,6 +45,7 @@ def write_report(out: Path, meta: dict, sections: list[dict], appendix: Sequence
         meta=meta,
         sections=sections,
         answer=answer_table(sections, LOCAL),
+        searched=bool(sections) and all("capacity" in s for s in sections),
         lead=lead,
         appendix=appendix,
         startup=startup,

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from loomlab import LabError
 from loomlab import labreport as lr
 
-from ..deciding.capacity import Capacity, Search, judge, step_verdict
+from ..deciding.capacity import Capacity, Search, judge, settled
 from ..planning.lane import Lane
 from ..planning.loads import Load, Suite
 from ..planning.plan import Plan, planned_seconds
@@ -29,11 +30,11 @@ def service_ms(load: Load, pools: dict) -> float:
 
 
 def at_rate(load: Load, rate: float, sla_ms: float) -> Load:
-    """The open load at `rate` req/s; its in-flight bound twice what the SLA lets the rate hold, so
-    an arrival is dropped only past the SLA, never by the generator's own cap."""
+    """The open load at `rate` req/s, its name kept (a Job finds the bench's load by it, then takes
+    its parameters from the Job's environment); its in-flight bound twice what the SLA lets the rate
+    hold, so an arrival is dropped only past the SLA, never by the generator's own cap."""
     in_flight = max(int(load.env["MAX_VUS"]), math.ceil(rate * sla_ms / 1000 * 2))
-    env = {**load.env, "RATE": str(int(rate)), "MAX_VUS": str(in_flight)}
-    return replace(load, name=f"open {int(rate)} req/s", rate=rate, env=env)
+    return replace(load, rate=rate, env={**load.env, "RATE": str(int(rate)), "MAX_VUS": str(in_flight)})
 
 
 class CapacityRun:
@@ -52,6 +53,8 @@ class CapacityRun:
         with self.run.started(lanes, info) as (services, warm):
             self.results = {lane.key: {"runs": [], "warmup": warm[lane]} for lane in lanes}
             self.sla_ms = self.capacity.sla_ms(service_ms(self.load, info[None].get("pools", {})))
+            if math.isnan(self.sla_ms):
+                raise LabError(f"{self.run.suite.workload}: no service time to set the SLA from (--sla-p99-ms MS)")
             searches = {lane: Search.of(self.capacity, self.load.rate or 1.0) for lane in lanes}
             step = 0
             while rates := {ln: r for ln, s in searches.items() if (r := s.next_rate()) is not None}:
@@ -70,7 +73,7 @@ class CapacityRun:
 
     def rounds(self, services: dict[Lane, ServiceUnderTest], rates: dict[Lane, float], what: str) -> dict:
         """Every lane at its rate in --repeats rounds, the order rotated; lanes whose rounds disagree
-        in more, up to --max-rounds. Each lane's round verdicts."""
+        in more while a majority could still turn, up to --max-rounds. Each lane's round verdicts."""
         settings, lanes = self.run.settings, list(rates)
         verdicts: dict[Lane, list[str]] = {lane: [] for lane in lanes}
         r = 0
@@ -79,13 +82,13 @@ class CapacityRun:
                 fig = self.one(services[lane], lane, rates[lane], r, what)
                 verdicts[lane].append(judge(fig, self.sla_ms))
             r += 1
-            lanes = [ln for ln in lanes if r < settings.repeats or step_verdict(verdicts[ln])[1]]
+            lanes = [ln for ln in lanes if r < settings.repeats or not settled(verdicts[ln])]
         return verdicts
 
     def one(self, service: ServiceUnderTest, lane: Lane, rate: float, r: int, what: str) -> dict:
         """One run of a lane at `rate`, booked with what it was (a step of the search, or a cost)."""
         load = at_rate(self.load, rate, self.sla_ms)
-        label = f"{what} round {r + 1} {self.run.suite.workload} {lane.key} {load.name}"
+        label = f"{what} round {r + 1} {self.run.suite.workload} {lane.key} at {rate:g} req/s"
         print(f"   {label} ...", end="", flush=True)
         out = self.run.out / "runs" / f"{self.run.slug(load, None)}-{lane.key}-{what.replace(' ', '')}-{r + 1}.json"
         fig = service.run(load, lane, out, label, self.run.settings)
@@ -96,16 +99,19 @@ class CapacityRun:
         return fig
 
 
-def searched(plan: Plan, out: Path, progress: Progress, where: Where) -> Iterator[tuple[Suite, dict, dict, float]]:
+def searched(
+    plan: Plan, out: Path, progress: Progress, where: Where, prefix: str = ""
+) -> Iterator[tuple[Suite, dict, dict, float]]:
     """Each suite of a capacity plan searched where `where` starts its services: the suite, its
-    lanes' results, the /api/info of its default columns and the SLA it was searched against."""
+    lanes' results, the /api/info of its default columns and the SLA it was searched against.
+    `prefix` names the environment in the run files (in-cluster variants)."""
     capacity = plan.settings.capacity
     assert capacity is not None
     for suite in plan.suites:
         print(f"\n== {suite.workload} [{where.environment}]: capacity of {suite.loads[0].name}", flush=True)
         lanes = plan.lanes(suite)
         plans = {lane: planned_seconds(suite, lane, plan.settings) for lane in lanes}
-        run = SuiteRun(suite, plan.settings, out, progress, where, f"capacity-{suite.workload}", plans)
+        run = SuiteRun(suite, plan.settings, out, progress, where, f"{prefix}capacity-{suite.workload}", plans)
         search = CapacityRun(run, capacity)
         results, info = search.measure(lanes)
         progress.loads_done += 1

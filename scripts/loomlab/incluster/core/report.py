@@ -177,7 +177,13 @@ def meta(
             f" namespace {kube.ns}; {node_info(kube, startups)}",
             f"- images from {args.registry}, as the pods ran them: {images_line(kube, startups)}",
             f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
-            f" {limits['requests']}, limits {limits['limits']} (deploy/k8s/local: the two-cores component);"
+            f" {limits['requests']}, limits {limits['limits']} ("
+            + (
+                "deploy/k8s/local: the two-cores component"
+                if args.cpu_limit is None
+                else f"--cpu-limit {args.cpu_limit:g}"
+            )
+            + ");"
             " images built here and pushed (./lab k8s images --push)",
             *(f"- {line}" for line in setup),
             *(f"- skipped: {s}" for s in skipped),
@@ -241,8 +247,9 @@ def extra_sections(startups: list[dict], sections: list[dict], local: Path) -> l
         startup_table(startups).markdown(),
         "",
     ]
-    extra += nodecpu.section(sections)
-    both = prometheus_table(sections)
+    rounds = [s for s in sections if "capacity" not in s]  # a search's runs mix its rates: its tables are its own
+    extra += nodecpu.section(rounds)
+    both = prometheus_table(rounds)
     if both:
         extra += [
             "## The service's figures from Prometheus",
