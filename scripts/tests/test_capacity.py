@@ -224,7 +224,17 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(how, f"x{r['held'] / w['failed']:.2f} to x{r['failed'] / w['held']:.2f} over worker")
         close = {**section["results"]["worker"]["search"], "held": 2000, "failed": 2200}
         overlapping = {**section, "results": {**section["results"], "worker": {"search": close}}}
-        self.assertEqual(cap.capacity_answer(overlapping, {})[1], "cannot tell")
+        self.assertEqual(cap.capacity_answer(overlapping, {})[1], "cannot tell between reactive, worker")
+        unsure = {**section["results"]["worker"]["search"], "outcome": cap.INCONCLUSIVE}  # its upper edge is open
+        unsure_worker = {**section, "results": {**section["results"], "worker": {"search": unsure}}}
+        self.assertEqual(cap.capacity_answer(unsure_worker, {})[1], "cannot tell between reactive, worker")
+
+    def test_what_binds_a_mode_is_its_pool_or_the_cpu_its_held_rate_takes(self):
+        _, _, section = self.drive()
+        # The fake's costs: 0.5 ms of server CPU and 1 s of the generator's over rate x 4 requests a run.
+        section = {**section, "pools": {"cpus": 2}, "environment": "in-cluster JVM"}
+        binds = cap.binds(section, {"worker": 497.0, "reactive": 4000.0}, {"worker": 500.0})
+        self.assertEqual(binds, ["worker: its pool (500)", "reactive: the CPU (2.0 of 2 cores)"])
 
 
 class CpuLimitTest(unittest.TestCase):

@@ -7,6 +7,7 @@ this file is standard library only and has no clock, so a test drives it against
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 
 # A step's (and a round's) verdict.
@@ -165,9 +166,9 @@ class Search:
 
 def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, str]:
     """A capacity section's row of the answer: each mode's held rate and outcome; the winner, whose
-    held rate is above every other mode's failed one (their brackets apart), or "cannot tell"; by how
-    much, the ratio's range the brackets allow; the steps' rounds; what bounds each mode that stops
-    at its pool's bound (85 % of it), at the generator, or at the search's top."""
+    held rate is above every other mode's failed one (their brackets apart, neither open nor unsure),
+    or "cannot tell" between the modes it cannot part; by how much, the ratio's range the brackets
+    allow; the steps' rounds; what binds each mode (cpu_bound)."""
     searches = {m: r["search"] for m, r in section["results"].items() if "search" in r}
     open_ended = (LOWER_BOUND, GENERATOR_LIMITED)
 
@@ -177,21 +178,47 @@ def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, st
         return f"{m} {held}({s['outcome']})"
 
     def top(m: str) -> float:
-        failed = searches[m]["failed"]
-        return math.inf if failed is None or searches[m]["outcome"] in open_ended else failed
+        """The least rate it failed at; none where its bracket is open or unsure."""
+        s = searches[m]
+        return math.inf if s["failed"] is None or s["outcome"] in (*open_ended, INCONCLUSIVE) else s["failed"]
 
     held = {m: searches[m]["held"] or 0.0 for m in searches}
     ranked = sorted(searches, key=lambda m: held[m], reverse=True)
     winner, how = "cannot tell", "-"
-    if len(ranked) > 1 and held[ranked[0]] and all(held[ranked[0]] >= top(m) for m in ranked[1:]):
-        winner, second = ranked[0], ranked[1]
-        low, high = held[winner] / top(second), top(winner) / held[second] if held[second] else math.inf
-        how = f"x{low:.2f} to " + (f"x{high:.2f}" if math.isfinite(high) else "more") + f" over {second}"
-    why = [
-        f"{m}: " + ("the generator" if s["outcome"] == GENERATOR_LIMITED else "the search's top")
-        for m, s in searches.items()
-        if s["outcome"] in open_ended
-    ]
-    why += [f"{m}: its pool ({bounds[m]:,.0f})" for m in searches if held[m] >= 0.85 * bounds.get(m, math.inf)]
+    if len(ranked) > 1:
+        best, second = ranked[0], ranked[1]
+        if held[best] and searches[best]["outcome"] != INCONCLUSIVE and all(held[best] >= top(m) for m in ranked[1:]):
+            low, high = held[best] / top(second), top(best) / held[second] if held[second] else math.inf
+            winner, how = (
+                best,
+                f"x{low:.2f} to " + (f"x{high:.2f}" if math.isfinite(high) else "more") + f" over {second}",
+            )
+        else:
+            winner += " between " + ", ".join(m for m in ranked if m == best or top(m) > held[best])
     rounds = section["capacity"].get("rounds", "-")
-    return ", ".join(said(m) for m in ranked), winner, how, rounds, "; ".join(why) or "-"
+    return ", ".join(said(m) for m in ranked), winner, how, rounds, "; ".join(binds(section, held, bounds)) or "-"
+
+
+def binds(section: dict, held: dict[str, float], bounds: dict) -> list[str]:
+    """What binds each mode at its held rate: the generator, the search's top, its pool where it held
+    85 % of its bound, else the CPU where the cores its rate takes (the server's, at the costs' largest
+    fraction, and on this machine the generator's beside it) reach 85 % of the cores it has."""
+    cpus, costs = section.get("pools", {}).get("cpus"), section["capacity"].get("costs") or [1]
+    local = section.get("environment", "local JVM").startswith("local")
+    out = []
+    for m in held:
+        r = section["results"][m]
+        outcome = r["search"]["outcome"]
+        runs = [x for x in r.get("runs", []) if x.get("step") == f"cost {max(costs):g}" and x.get("requests")]
+        per_req = [
+            x.get("cpu_ms_per_req", math.nan) + (x.get("gen_cpu_s", math.nan) * 1000 / x["requests"] if local else 0)
+            for x in runs
+        ]
+        cores = statistics.median(per_req) * held[m] / 1000 if per_req else math.nan
+        if outcome in (GENERATOR_LIMITED, LOWER_BOUND):
+            out.append(f"{m}: " + ("the generator" if outcome == GENERATOR_LIMITED else "the search's top"))
+        elif held[m] and held[m] >= 0.85 * bounds.get(m, math.inf):
+            out.append(f"{m}: its pool ({bounds[m]:,.0f})")
+        elif cpus and cores >= 0.85 * cpus:
+            out.append(f"{m}: the CPU ({cores:.1f} of {cpus} cores" + (", the generator's with it)" if local else ")"))
+    return out
