@@ -2,6 +2,7 @@
 in-cluster runner and the reports. One import root (scripts/), one interpreter: the venv ./lab
 creates from scripts/pyproject.toml. ./lab is a thin entry into `python -m loomlab.<command>`."""
 
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,9 @@ TROUBLESHOOTING = "docs/troubleshooting.md"
 
 def command(main: Callable[..., object], *args: object) -> NoReturn:
     """A command's entry: runs main(*args); an int it returns is the exit status, a LabError is
-    printed as "lab: ..." with exit 1."""
+    printed as "lab: ..." with exit 1. SIGTERM ends it as Ctrl-C does, through its `finally` blocks
+    (the services it started are stopped, never left holding their ports)."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         status = main(*args)
     except LabError as e:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -24,6 +25,13 @@ def stop(proc: subprocess.Popen, timeout: float = 20) -> int | None:
             proc.kill()
             proc.wait()
     return proc.returncode
+
+
+def listening(port: int) -> bool:
+    """Whether something answers a TCP connection on 127.0.0.1:`port`."""
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def pid_alive(pid: int) -> bool:

@@ -8,14 +8,13 @@ import os
 import platform
 import re
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import ROOT
+from loomlab import ROOT, proc
 
 CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -180,15 +179,9 @@ def pgvector() -> Finding:
     return Finding(False, "built on first use (with Debian's gcc, make and dpkg-dev)")
 
 
-def listening(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
 def ports_free(*ports: int) -> Callable[[], Finding]:
     def probe() -> Finding:
-        busy = [p for p in ports if listening(p)]
+        busy = [p for p in ports if proc.listening(p)]
         return Finding(not busy, f"in use: {', '.join(map(str, busy))}" if busy else "free")
 
     return probe
@@ -201,7 +194,7 @@ def pg_port() -> int:
 
 def database_port() -> Finding:
     """The database's port free, or held by the lab's own database (scripts/db.sh status)."""
-    if database_url() or not listening(pg_port()):
+    if database_url() or not proc.listening(pg_port()):
         return Finding(True, "free" if not database_url() else "QUARKUS_DATASOURCE_JDBC_URL names the database")
     own = run("bash", str(ROOT / "scripts" / "db.sh"), "status")
     if own.returncode == 0:

@@ -117,6 +117,11 @@ class LocalJvm:
         processes that run side by side (port + slot); the schema migrated first by each jar, on its
         first launch, and every launch with Flyway off."""
         log = out / f"service-{tag}-{lane.key}.log"
+        # Another process on the port would answer the readiness probe for a JVM that never bound it.
+        if proc.listening(self.port + slot):
+            raise LabError(
+                f"port {self.port + slot} is in use (a JVM of an earlier run? ss -ltnp | grep {self.port + slot})"
+            )
         if lane.mode == REFERENCE:
             if not self.reference:
                 raise LabError(
