@@ -222,12 +222,22 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(winner, "reactive")
         r, w = section["results"]["reactive"]["search"], section["results"]["worker"]["search"]
         self.assertEqual(how, f"x{r['held'] / w['failed']:.2f} to x{r['failed'] / w['held']:.2f} over worker")
-        close = {**section["results"]["worker"]["search"], "held": 2000, "failed": 2200}
-        overlapping = {**section, "results": {**section["results"], "worker": {"search": close}}}
+
+        def with_worker(*steps: tuple[float, str, bool]) -> dict:
+            search = {"held": 2000, "failed": None, "outcome": cap.BRACKETED}
+            search["steps"] = [{"rate": r, "verdict": v, "split": split} for r, v, split in steps]
+            return {**section, "results": {**section["results"], "worker": {"search": search}}}
+
+        # Brackets that overlap: neither mode is the other's by the margin.
+        overlapping = with_worker((2000, cap.HELD, False), (2150, cap.FAILED, False))
         self.assertEqual(cap.capacity_answer(overlapping, {})[1], "cannot tell between reactive, worker")
-        unsure = {**section["results"]["worker"]["search"], "outcome": cap.INCONCLUSIVE}  # its upper edge is open
-        unsure_worker = {**section, "results": {**section["results"], "worker": {"search": unsure}}}
-        self.assertEqual(cap.capacity_answer(unsure_worker, {})[1], "cannot tell between reactive, worker")
+        # A failure whose rounds disagreed is no edge: the worker's capacity may lie above it.
+        unsure = with_worker((1500, cap.HELD, False), (1600, cap.FAILED, True))
+        self.assertEqual(cap.capacity_answer(unsure, {})[1], "cannot tell between reactive, worker")
+        # Both brackets within the margin of each other both ways: a tie.
+        r = section["results"]["reactive"]["search"]
+        close = with_worker((r["held"], cap.HELD, False), (r["failed"], cap.FAILED, False))
+        self.assertEqual(cap.capacity_answer(close, {})[1], "tie: reactive, worker")
 
     def test_what_binds_a_mode_is_its_pool_or_the_cpu_its_held_rate_takes(self):
         _, _, section = self.drive()

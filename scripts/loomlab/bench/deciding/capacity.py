@@ -10,6 +10,8 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
+from . import verdict
+
 # A step's (and a round's) verdict.
 HELD, FAILED, GENERATOR = "held", "failed", "generator"
 # A search's outcome: a bracket within the step; the search's top held (the mode holds at least
@@ -165,37 +167,42 @@ class Search:
 
 
 def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, str]:
-    """A capacity section's row of the answer: each mode's held rate and outcome; the winner, whose
-    held rate is above every other mode's failed one (their brackets apart, neither open nor unsure),
-    or "cannot tell" between the modes it cannot part; by how much, the ratio's range the brackets
-    allow; the steps' rounds; what binds each mode (cpu_bound)."""
+    """A capacity section's row of the answer: each mode's held rate and outcome; the verdict, as the
+    bench's: the ratio of two modes' capacities lies between the brackets' edges (the highest rate
+    whose rounds all held, the lowest whose rounds all failed, none where the search never failed),
+    a mode wins where that interval lies above 1 + the tie margin against every other, modes tie
+    where it lies within the margin, else 'cannot tell'; the steps' rounds; what binds each mode."""
     searches = {m: r["search"] for m, r in section["results"].items() if "search" in r}
-    open_ended = (LOWER_BOUND, GENERATOR_LIMITED)
 
     def said(m: str) -> str:
         s = searches[m]
-        held = f"{'>= ' if s['outcome'] in open_ended else ''}{s['held']:,.0f} " if s["held"] else ""
+        held = (
+            f"{'>= ' if s['outcome'] in (LOWER_BOUND, GENERATOR_LIMITED) else ''}{s['held']:,.0f} " if s["held"] else ""
+        )
         return f"{m} {held}({s['outcome']})"
 
-    def top(m: str) -> float:
-        """The least rate it failed at; none where its bracket is open or unsure."""
-        s = searches[m]
-        return math.inf if s["failed"] is None or s["outcome"] in (*open_ended, INCONCLUSIVE) else s["failed"]
+    def edge(m: str, verdict: str, pick, empty: float) -> float:
+        return pick(
+            (s["rate"] for s in searches[m]["steps"] if s["verdict"] == verdict and not s["split"]), default=empty
+        )
 
-    held = {m: searches[m]["held"] or 0.0 for m in searches}
-    ranked = sorted(searches, key=lambda m: held[m], reverse=True)
+    low = {m: edge(m, HELD, max, 0.0) for m in searches}
+    high = {m: edge(m, FAILED, min, math.inf) for m in searches}
+    ranked = sorted(searches, key=lambda m: (low[m], searches[m]["held"] or 0), reverse=True)
     winner, how = "cannot tell", "-"
-    if len(ranked) > 1:
-        best, second = ranked[0], ranked[1]
-        if held[best] and searches[best]["outcome"] != INCONCLUSIVE and all(held[best] >= top(m) for m in ranked[1:]):
-            low, high = held[best] / top(second), top(best) / held[second] if held[second] else math.inf
-            winner, how = (
-                best,
-                f"x{low:.2f} to " + (f"x{high:.2f}" if math.isfinite(high) else "more") + f" over {second}",
-            )
+    if len(ranked) > 1 and low[ranked[0]]:
+        best, others = ranked[0], ranked[1:]
+        ratios = {m: (low[best] / high[m], high[best] / low[m] if low[m] else math.inf) for m in others}
+        if all(lo >= 1 + verdict.TIE for lo, _ in ratios.values()):
+            lo, hi = ratios[others[0]]
+            winner = best
+            how = f"x{lo:.2f} to " + (f"x{hi:.2f}" if math.isfinite(hi) else "more") + f" over {others[0]}"
+        elif all(1 / (1 + verdict.TIE) <= lo and hi <= 1 + verdict.TIE for lo, hi in ratios.values()):
+            winner = "tie: " + ", ".join(ranked)
         else:
-            winner += " between " + ", ".join(m for m in ranked if m == best or top(m) > held[best])
+            winner += " between " + ", ".join([best, *(m for m in others if ratios[m][0] < 1 + verdict.TIE)])
     rounds = section["capacity"].get("rounds", "-")
+    held = {m: searches[m]["held"] or 0.0 for m in searches}
     return ", ".join(said(m) for m in ranked), winner, how, rounds, "; ".join(binds(section, held, bounds)) or "-"
 
 
