@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import statistics
 import tempfile
@@ -102,15 +103,25 @@ class RebuildTest(unittest.TestCase):
 
 
 class ReadmeTest(unittest.TestCase):
-    def test_the_readmes_answer_tables_are_their_results_jsons(self):
+    def test_the_readmes_answer_table_is_its_results_jsons(self):
         readme = (DOCS.parents[1] / "README.md").read_text()
-        tables = re.findall(r"<!-- answer: (\S+) -->\n(.*?)\n<!-- /answer -->", readme, re.S)
-        self.assertEqual(len(tables), 2, "README.md's answer tables: the bench's and the capacity search's")
-        for folder, table in tables:
-            with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
-                text = report.rebuild(DOCS.parents[1] / folder, Path(tmp, "report")).read_text()
-            answer = text.split("## The answer", 1)[1].split("\n## ", 1)[0]
-            self.assertEqual(table.splitlines(), [line for line in answer.splitlines() if line.startswith("|")])
+        found = re.search(r"<!-- answer: (\S+) -->\n(.*?)\n<!-- /answer -->", readme, re.S)
+        assert found is not None, "README.md has no answer table between its markers"
+        with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+            text = report.rebuild(DOCS.parents[1] / found.group(1), Path(tmp, "report")).read_text()
+        answer = text.split("## The answer", 1)[1].split("\n## ", 1)[0]
+        self.assertEqual(found.group(2).splitlines(), [line for line in answer.splitlines() if line.startswith("|")])
+
+    def test_the_readmes_capacity_is_its_results_jsons(self):
+        readme = (DOCS.parents[1] / "README.md").read_text()
+        found = re.search(r"<!-- capacity: (\S+) -->(.*?)<!-- /capacity -->", readme, re.S)
+        assert found is not None, "README.md has no capacity line between its markers"
+        said = dict(part.split(": ", 1) for part in " ".join(found.group(2).split()).split("; "))
+        sections = json.loads((DOCS.parents[1] / found.group(1) / "results.json").read_text())["sections"]
+        self.assertEqual(list(said), [s["workload"] for s in sections])
+        for s in sections:
+            held = ", ".join(f"{mode} {r['search']['held']:,.0f}" for mode, r in s["results"].items())
+            self.assertTrue(said[s["workload"]].startswith(held), (said[s["workload"]], held))
 
     def test_the_readmes_bench_time_is_the_plans(self):
         from loomlab.bench.cli import planned
