@@ -38,10 +38,12 @@ def service(knee: float, generator: float = float("inf")):
 
 
 def search(figures, start: float = 400.0) -> cap.Search:
-    """A search driven to its end with the default options, two rounds a step."""
+    """A search driven to its end with the default options: two rounds a step, one at a new rate
+    that held."""
     s = cap.Search.of(cap.Capacity(), start)
     while (rate := s.next_rate()) is not None:
-        s.book(rate, [cap.judge(figures(rate), SLA_MS) for _ in range(2)])
+        verdict = cap.judge(figures(rate), SLA_MS)
+        s.book(rate, [verdict] * (1 if s.probing(rate) and verdict == cap.HELD else 2))
     return s
 
 
@@ -60,6 +62,30 @@ class SearchTest(unittest.TestCase):
         self.assertEqual(rates[:5], [400, 500, 625, 781, 976])
         self.assertEqual(rates[5], 1220)  # the first failure
         self.assertEqual(rates[6], round((976 + 1220) / 2))
+
+    def test_the_ramp_probes_in_one_round_and_the_bracket_s_edges_run_every_round(self):
+        s = search(service(1000))
+        rounds = {step.rate: len(step.rounds) for step in s.steps}
+        assert s.held is not None and s.failed is not None
+        self.assertEqual([rounds[r] for r in (400, 500, 625, 781)], [1, 1, 1, 1])
+        self.assertGreaterEqual(rounds[s.held.rate], 2)
+        self.assertGreaterEqual(rounds[s.failed.rate], 2)
+        self.assertEqual(s.outcome, cap.BRACKETED)
+        # A probe's rounds run again where it turns out to be the held edge, booked as one step.
+        self.assertEqual(s.held.rate, 976)
+        self.assertEqual(s.held.rounds, (cap.HELD,) * 3)
+
+    def test_a_probe_that_fails_when_its_rounds_run_again_moves_the_held_edge_down(self):
+        s = cap.Search.of(cap.Capacity(), 400)
+        flaky = {976: [cap.FAILED, cap.FAILED]}  # held once as a probe, failed in full
+        while (rate := s.next_rate()) is not None:
+            again = any(x.rate == rate for x in s.steps)
+            verdict = flaky[rate].pop() if again and flaky.get(rate) else cap.HELD if rate <= 1000 else cap.FAILED
+            s.book(rate, [verdict] * (1 if s.probing(rate) and verdict == cap.HELD else 2))
+        assert s.held is not None and s.failed is not None
+        self.assertLess(s.held.rate, 976)
+        self.assertLessEqual(s.failed.rate, 976)
+        self.assertGreaterEqual(len(s.held.rounds), 2)
 
     def test_a_generator_that_falls_behind_is_named_and_no_winner_is_read_past_it(self):
         s = search(service(knee=5000, generator=1500))
@@ -112,7 +138,7 @@ class SearchTest(unittest.TestCase):
 class PlanTest(unittest.TestCase):
     def test_the_profile_searches_sleep_product_and_db_in_their_modes_from_their_open_loads(self):
         from loomlab.bench.cli import parse
-        from loomlab.bench.planning.plan import Plan, steps_of
+        from loomlab.bench.planning.plan import Plan, runs_of
 
         plan = Plan.of(parse(["--profile", "capacity", "--plan", "--reference", "ref"]))
         self.assertEqual([s.workload for s in plan.suites], ["sleep", "product", "db"])
@@ -123,9 +149,9 @@ class PlanTest(unittest.TestCase):
             )
         assert plan.settings.capacity is not None
         self.assertEqual((plan.settings.repeats, plan.settings.max_rounds), (2, 3))
-        # At most: the ramp from the start to x100 its start (22 rates), the bisection of its last x1.25
-        # to 5 % (3), then the two costs.
-        self.assertEqual(steps_of(plan.settings), 22 + 3 + 2)
+        # At most: the ramp from the start to x100 its start (22 rates) and the bisection of its last
+        # x1.25 to 5 % (3), a round each; the failed and the held edge and the two costs in two.
+        self.assertEqual(runs_of(plan.suites[0].loads[0], plan.settings), 22 + 3 + 2 * (2 + 2))
 
     def test_its_options_reach_the_search(self):
         from loomlab.bench.cli import parse
@@ -196,8 +222,13 @@ class DriverTest(unittest.TestCase):
 
     def test_a_step_runs_every_mode_still_searching_in_rounds_whose_order_rotates(self):
         _, calls, _ = self.drive()
-        self.assertEqual([m for m, _ in calls[:4]], ["worker", "reactive", "reactive", "worker"])
-        self.assertEqual({r for _, r in calls[:4]}, {400})
+        # The ramp's first probes: one round each step, the order rotated step after step.
+        self.assertEqual(calls[:4], [("reactive", 400), ("worker", 400), ("worker", 500), ("reactive", 500)])
+        # The costs' rounds (the last eight runs: two fractions, two rounds, two modes): every mode a
+        # round, the order turned the next.
+        costs = [m for m, _ in calls[-8:]]
+        self.assertEqual(costs[0:2], costs[2:4][::-1])
+        self.assertEqual(set(costs[0:2]), {"worker", "reactive"})
 
     def test_the_cost_runs_at_half_and_four_fifths_of_each_held_rate(self):
         results, _, section = self.drive()

@@ -37,8 +37,9 @@ def announce(plan: Plan, listed: bool) -> Progress:
     if settings.capacity:
         print(
             f"plan: a capacity search of {len(chosen)} suites; at most {lr.fmt_duration(planned)} of start-up and"
-            f" steps at {settings.repeats} rounds a step (up to {lr.fmt_duration(most)} where every step's rounds"
-            f" disagree), were every mode to hold up to x{settings.capacity.top_x:g} its start; a mode's search"
+            f" steps at one round a new rate that held, else {settings.repeats} (up to {lr.fmt_duration(most)} where"
+            f" every edge's rounds disagree), were every mode to hold up to x{settings.capacity.top_x:g} its start;"
+            " a mode's search"
             " ends at its bracket, sooner where a pool bounds it",
             flush=True,
         )

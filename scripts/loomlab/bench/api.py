@@ -14,7 +14,7 @@ from .pipeline import measure
 from .planning.columns import jvm_column, quota_column
 from .planning.lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Knob, Lane
 from .planning.loads import Load, Scale, Suite, with_column
-from .planning.plan import Plan, modes_named, planned_seconds, steps_of, suite_lanes
+from .planning.plan import Plan, modes_named, planned_seconds, runs_of, suite_lanes
 from .planning.profiles import suites
 from .planning.settings import RunSettings
 from .reporting.report import finish, machine, run_meta
@@ -53,7 +53,7 @@ __all__ = [
     "machine",
     "measure",
     "planned_seconds",
-    "steps_of",
+    "runs_of",
     "product",
     "read_collapsed",
     "requests_of",

@@ -1,8 +1,10 @@
 """The capacity search (`./lab capacity`): per workload and mode, the highest open arrival rate held
 within an SLA. Each step's rounds are judged here (held, failed, or the generator could not keep
 its rate), and a Search walks the rates: a discovery ramp (x`factor`) from the start, then bisection
-until the bracket [held, failed] is within `step`. What the rounds run is running/capacity.py's;
-this file is standard library only and has no clock, so a test drives it against a fake service."""
+until the bracket [held, failed] is within `step`. A new rate is a probe: one round where it holds,
+the full rounds where it fails; the held edge runs its full rounds before the search ends. What the
+rounds run is running/capacity.py's; this file is standard library only and has no clock, so a
+test drives it against a fake service."""
 
 from __future__ import annotations
 
@@ -45,10 +47,12 @@ class Capacity:
     def sla_ms(self, service_ms: float) -> float:
         return self.sla_p99_ms or 2 * service_ms
 
-    def steps_planned(self) -> int:
-        """Steps a mode takes at most: the ramp to the top, then the bisection of the last factor."""
-        ramp = 1 + math.ceil(math.log(self.top_x) / math.log(self.factor))
-        return ramp + math.ceil(math.log2((self.factor - 1) / self.step))
+    def runs_planned(self, rounds: int) -> int:
+        """Runs a mode takes at most: the ramp to the top and the bisection of its last factor, a
+        probe each; the failed and the held edge again in full `rounds`; then the costs."""
+        probes = 1 + math.ceil(math.log(self.top_x) / math.log(self.factor))
+        probes += math.ceil(math.log2((self.factor - 1) / self.step))
+        return probes + rounds * (2 + len(self.costs))
 
 
 def judge(figures: dict, sla_ms: float) -> str:
@@ -90,21 +94,30 @@ class Step:
 
 @dataclass
 class Search:
-    """One mode's search between `floor` and `top` (req/s), from `start`."""
+    """One mode's search between `floor` and `top` (req/s), from `start`; `rounds` at a step that is
+    no probe (a step's rounds again where they are booked at a rate tried before)."""
 
     start: float
     floor: float
     top: float
     factor: float = 1.25
     step: float = 0.05
+    rounds: int = 2
     steps: list[Step] = field(default_factory=list)
     outcome: str = ""
 
     @classmethod
-    def of(cls, capacity: Capacity, start: float) -> Search:
+    def of(cls, capacity: Capacity, start: float, rounds: int = 2) -> Search:
         start = max(1, round(capacity.start or start))
         floor, top = max(1, round(start * capacity.floor_x)), round(start * capacity.top_x)
-        return cls(start, floor, top, capacity.factor, capacity.step)
+        return cls(start, floor, top, capacity.factor, capacity.step, rounds)
+
+    def probing(self, rate: float) -> bool:
+        """Whether a step at `rate` is a probe: a rate not tried before."""
+        return all(s.rate != rate for s in self.steps)
+
+    def confirmed(self, step: Step | None) -> bool:
+        return step is None or len(step.rounds) >= self.rounds
 
     @property
     def held(self) -> Step | None:
@@ -124,6 +137,8 @@ class Search:
         held, failed = self.held, self.failed
         if not self.steps:
             return self.start
+        if held and not self.confirmed(held) and (failed or held.rate >= self.top):  # an edge, a probe
+            return held.rate
         if failed is None:  # up, by one req/s at least (a factor of a small rate rounds to itself)
             return min(self.top, max(held.rate + 1, round(held.rate * self.factor))) if held else None
         if held is None:
@@ -131,13 +146,18 @@ class Search:
         return round((held.rate + failed.rate) / 2)
 
     def book(self, rate: float, rounds: list[str]) -> Step:
-        """A step's rounds booked, and the outcome once the search can say it."""
+        """A step's rounds booked (with those of a probe at the same rate), and the outcome once the
+        search can say it."""
+        before = [s for s in self.steps if s.rate == rate]
+        rounds = [*(before[0].rounds if before else ()), *rounds]
         verdict, split = step_verdict(rounds)
         step = Step(rate, verdict, split, tuple(rounds))
-        self.steps.append(step)
+        self.steps = [step if s.rate == rate else s for s in self.steps] if before else [*self.steps, step]
         held, failed = self.held, self.failed
         if verdict == GENERATOR:
             self.outcome = GENERATOR_LIMITED
+        elif not self.confirmed(held):
+            pass  # the held edge, a probe, runs its full rounds first
         elif failed is None and held is not None and held.rate >= self.top:
             self.outcome = LOWER_BOUND
         elif held is None and failed is not None and failed.rate <= self.floor:

@@ -5,7 +5,7 @@ print durations from here, and so does every progress line."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from loomlab import LabError
 
@@ -48,9 +48,10 @@ def repeats_of(load: Load, settings: RunSettings) -> int:
     return settings.repeats if load.repeats is None else min(load.repeats, settings.repeats)
 
 
-def steps_of(settings: RunSettings) -> int:
-    """The rates a load runs at: one, or a capacity search's most (its ramp to the top, its costs)."""
-    return settings.capacity.steps_planned() + len(settings.capacity.costs) if settings.capacity else 1
+def runs_of(load: Load, settings: RunSettings) -> int:
+    """A load's least runs a lane: its rounds, or a capacity search's most (Capacity.runs_planned)."""
+    rounds = repeats_of(load, settings)
+    return settings.capacity.runs_planned(rounds) if settings.capacity else rounds
 
 
 def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
@@ -63,8 +64,7 @@ def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
         return v.get(lane.key, 0.0) if isinstance(v, dict) else v
 
     warm = max(warmup_seconds(suite, settings), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    steps = steps_of(settings)
-    runs = {id(ld): repeats_of(ld, settings) * per_mode(ld.est_s) * steps for ld in suite.loads if lane in ld.lanes}
+    runs = {id(ld): runs_of(ld, settings) * per_mode(ld.est_s) for ld in suite.loads if lane in ld.lanes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
 
@@ -109,8 +109,10 @@ class Plan:
 
     def seconds(self, rounds: int | None = None) -> float:
         """The planned seconds of every lane on every JDK at `rounds` rounds per load (at least
-        --repeats; default: --repeats)."""
+        --repeats; default: --repeats; a capacity search's: its edges' and costs' rounds)."""
         repeats = self.settings.repeats
+        if self.settings.capacity and rounds and rounds > repeats:
+            return replace(self, settings=replace(self.settings, repeats=rounds)).seconds()
         scale = max(rounds or repeats, repeats) / max(repeats, 1)
         plans = [p for _, _, p in self.lane_seconds()]
         return sum(p["start"] + sum(p["runs"].values()) * scale for p in plans) * len(self.jdks)

@@ -76,10 +76,10 @@ def capacity_section(
     cap = settings.capacity
     assert cap is not None
     pools = service_pools(info.get("pools", {}))
+    rounds = f"1 at a new rate that held, else {settings.repeats} ({settings.max_rounds} where they disagree)"
     name = (
         f"capacity: p99 <= {sla_ms:g} ms, no errors, no dropped arrivals; from {cap.start or load.rate:g} req/s"
-        f" up by x{cap.factor:g} (at most x{cap.top_x:g}), then bisection to {cap.step:.0%}; {settings.repeats}"
-        f" rounds a step ({settings.max_rounds} where they disagree)"
+        f" up by x{cap.factor:g} (at most x{cap.top_x:g}), then bisection to {cap.step:.0%}; rounds: {rounds}"
     )
     section = {
         "workload": suite.workload,
@@ -101,7 +101,7 @@ def capacity_section(
             "costs": list(cap.costs),
             "step": cap.step,
             "factor": cap.factor,
-            "rounds": f"{settings.repeats} a step ({settings.max_rounds} where they disagree)",
+            "rounds": rounds,
         },
     }
     return {**section, **capacity_tables(section)}

@@ -1,7 +1,8 @@
 """Runs the capacity search (deciding/capacity.py) of a suite: each mode in a fresh JVM of its own,
 warmed up on the suite's open load, then step after step every mode still searching runs its next
-rate in rounds whose order rotates, so drift hits the modes alike; a step whose rounds disagree gets
-more, up to --max-rounds. Then each mode's cost at fractions of its held rate, in the same rounds."""
+rate in rounds whose order rotates, so drift hits the modes alike: one round where the rate is new
+and holds, --repeats otherwise, more where they disagree, up to --max-rounds. Then
+each mode's cost at fractions of its held rate, in the same rounds."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from loomlab import LabError
 from loomlab import labreport as lr
 
-from ..deciding.capacity import Capacity, Search, judge, settled
+from ..deciding.capacity import HELD, Capacity, Search, judge, settled
 from ..planning.lane import Lane
 from ..planning.loads import Load, Suite
 from ..planning.plan import Plan, planned_seconds
@@ -55,11 +56,14 @@ class CapacityRun:
             self.sla_ms = self.capacity.sla_ms(service_ms(self.load, info[None].get("pools", {})))
             if math.isnan(self.sla_ms):
                 raise LabError(f"{self.run.suite.workload}: no service time to set the SLA from (--sla-p99-ms MS)")
-            searches = {lane: Search.of(self.capacity, self.load.rate or 1.0) for lane in lanes}
+            searches = {
+                lane: Search.of(self.capacity, self.load.rate or 1.0, self.run.settings.repeats) for lane in lanes
+            }
             step = 0
             while rates := {ln: r for ln, s in searches.items() if (r := s.next_rate()) is not None}:
                 step += 1
-                verdicts = self.rounds(services, rates, f"step {step}")
+                probes = {ln for ln, r in rates.items() if searches[ln].probing(r)}
+                verdicts = self.rounds(services, rates, f"step {step}", probes, step)
                 for lane, rounds in verdicts.items():
                     booked = searches[lane].book(rates[lane], rounds)
                     print(f"   step {step} {lane.key} at {rates[lane]:g} req/s: {booked.verdict}", flush=True)
@@ -71,18 +75,22 @@ class CapacityRun:
                 self.rounds(services, {ln: round(r) for ln, r in held.items() if r >= 1}, f"cost {fraction:g}")
         return self.results, info[None]
 
-    def rounds(self, services: dict[Lane, ServiceUnderTest], rates: dict[Lane, float], what: str) -> dict:
-        """Every lane at its rate in --repeats rounds, the order rotated; lanes whose rounds disagree
-        in more while a majority could still turn, up to --max-rounds. Each lane's round verdicts."""
+    def rounds(
+        self, services: dict[Lane, ServiceUnderTest], rates: dict[Lane, float], what: str, probes=frozenset(), step=0
+    ) -> dict:
+        """Every lane at its rate in --repeats rounds (a probe that holds: one), the order rotated
+        every round and every step; lanes whose rounds disagree in more while a majority could still
+        turn, up to --max-rounds. Each lane's round verdicts."""
         settings, lanes = self.run.settings, list(rates)
         verdicts: dict[Lane, list[str]] = {lane: [] for lane in lanes}
         r = 0
         while lanes and r < settings.max_rounds:
-            for lane in lr.rotated(lanes, r):
+            for lane in lr.rotated(lanes, r + step):
                 fig = self.one(services[lane], lane, rates[lane], r, what)
                 verdicts[lane].append(judge(fig, self.sla_ms))
             r += 1
-            lanes = [ln for ln in lanes if r < settings.repeats or not settled(verdicts[ln])]
+            held = {ln for ln in lanes if ln in probes and verdicts[ln] == [HELD]}
+            lanes = [ln for ln in lanes if ln not in held and (r < settings.repeats or not settled(verdicts[ln]))]
         return verdicts
 
     def one(self, service: ServiceUnderTest, lane: Lane, rate: float, r: int, what: str) -> dict:
