@@ -189,7 +189,7 @@ class CommandLineTest(unittest.TestCase):
         from loomlab.bench.__main__ import parser
 
         text = parser().format_help()
-        for option in ("--profile", "--repeats", "--max-rounds", "--runners", "--compare"):
+        for option in ("--profile", "--repeats", "--max-rounds", "--compare"):
             self.assertIn(option, text)
         self.assertIn("% confidence", text)
 

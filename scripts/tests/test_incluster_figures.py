@@ -54,7 +54,7 @@ class Starts(unittest.TestCase):
         import math
         from datetime import UTC, datetime
 
-        from loomlab.incluster.core import startphases
+        from loomlab.incluster.core import jobs
 
         log = (
             "2026-11-27T07:20:01.100000000Z __  ____  __  _____\n"
@@ -62,10 +62,10 @@ class Starts(unittest.TestCase):
             " (powered by Quarkus 3.33.2.1) started in 1.874s. Listening on: http://0.0.0.0:8080\n"
         )
         seen = datetime(2026, 11, 27, 7, 20, 0, tzinfo=UTC).timestamp()
-        found = startphases.started_line(log, seen)
+        found = jobs.started_line(log, seen)
         self.assertAlmostEqual(found["up_s"], 3.25, places=3)
         self.assertEqual(found["quarkus_started_s"], 1.874)
-        self.assertTrue(all(math.isnan(v) for v in startphases.started_line("no such line\n", seen).values()))
+        self.assertTrue(all(math.isnan(v) for v in jobs.started_line("no such line\n", seen).values()))
 
     def test_a_pod_runs_once_each_container_is_running(self):
         from loomlab.podstatus import running

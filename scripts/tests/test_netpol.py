@@ -11,7 +11,7 @@ from loomlab.incluster.experiments import netpol, netpolcases
 
 class CasesTest(unittest.TestCase):
     def test_every_policy_in_deploy_k8s_has_an_allowed_and_a_refused_case(self):
-        names = netpolcases.policies_in(ROOT / "deploy/k8s")
+        names = set(netpolcases.policies_by_name(ROOT / "deploy/k8s"))
         self.assertEqual(
             names,
             {
@@ -99,7 +99,9 @@ class CasesTest(unittest.TestCase):
         )
 
     def test_testdata_is_not_a_policy_of_the_lab(self):
-        self.assertNotIn("testdata", {p for n in netpolcases.policies_in(ROOT / "deploy/k8s") for p in n.split("/")})
+        self.assertNotIn(
+            "testdata", {p for n in netpolcases.policies_by_name(ROOT / "deploy/k8s") for p in n.split("/")}
+        )
 
     def test_each_broken_case_replaces_a_real_policy(self):
         lab = netpolcases.policies_by_name(ROOT / "deploy/k8s")

@@ -21,7 +21,6 @@ from .reporting.report import finish, machine, run_meta
 from .running.engines import THRESHOLDS_CROSSED
 from .running.engines.loadgen import Loadgen, requests_of
 from .running.progress import Progress
-from .running.runners import resume_all, runner_file
 from .running.skeleton import sampled
 from .running.target import ServiceUnderTest
 from .workloads import MODULES, product, sleep
@@ -57,9 +56,7 @@ __all__ = [
     "product",
     "read_collapsed",
     "requests_of",
-    "resume_all",
     "run_meta",
-    "runner_file",
     "sleep",
     "suite_lanes",
     "jvm_column",

@@ -130,7 +130,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="JAR",
         help="the minimal application's jar (./lab builds it when --minimal asks and passes it)",
     )
-    round_options(p, "processes on this machine, started paused")
+    round_options(p)
     capacity_options(p)
     p.add_argument(
         "--blocks",

@@ -80,7 +80,14 @@ def run(argv: list[str]) -> argparse.Namespace:
         help="service pods per variant (the Deployments' replicas; the Service spreads the load, each"
         " pod's share read from its own /q/metrics; default 1)",
     )
-    round_options(p, "pods of an Indexed Job, resumed together once all are Ready")
+    round_options(p)
+    p.add_argument(
+        "--runners",
+        type=int,
+        default=1,
+        help="loadgen runners per run, the pods of an Indexed Job started together once all are Ready, each"
+        " sending its share of the arrivals, their results merged exactly (default 1)",
+    )
     capacity_options(p)
     p.add_argument(
         "--cpu-limit",

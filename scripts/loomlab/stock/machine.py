@@ -7,14 +7,13 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import socket
 import stat
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from loomlab import ROOT, LabError
+from loomlab import ROOT, LabError, proc
 from loomlab.stock.plan import Done, Step
 
 SUITE = "bookworm"
@@ -158,13 +157,7 @@ def mounted_under(path: Path) -> list[str]:
 
 
 def busy_ports() -> list[int]:
-    busy = []
-    for port in PORTS:
-        with socket.socket() as s:
-            s.settimeout(2)
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                busy.append(port)
-    return busy
+    return [port for port in PORTS if proc.listening(port)]
 
 
 def run_step(rootfs: Path, run: Path, step: Step, caches: list[tuple[Path, str]], deadline: float) -> Done:

@@ -30,7 +30,7 @@ class RunSettings:
     repeats: int = verdict.min_rounds()  # least measured rounds per load
     max_rounds: int = 6  # most rounds per load while the verdict cannot tell
     interleave: bool = True  # rounds across the modes (False: each mode's loads in a block)
-    runners: int = 1  # k6 runners per run, the load split by execution segments
+    runners: int = 1  # loadgen runners per run in the cluster (./lab k8s run --runners N), the load split
     flames: str = ""  # loads to profile after their rounds (a regular expression; "" none)
     sample_period: float = 0.5  # seconds between /q/metrics scrapes
     dashboards: str = "none"  # k6's web-dashboard export: auto, all or none
@@ -54,7 +54,7 @@ class RunSettings:
             repeats=repeats,
             max_rounds=max(repeats, args.max_rounds if args.max_rounds is not None else most),
             interleave=interleave,
-            runners=args.runners,
+            runners=getattr(args, "runners", 1),
             flames=getattr(args, "flames", ""),
             sample_period=args.sample_period,
             dashboards=dashboards,
@@ -124,8 +124,8 @@ def lane_options(p: argparse.ArgumentParser, where: str, workloads: str, modes: 
     p.add_argument("--plan", action="store_true", help="print what would run and its estimated time, and exit")
 
 
-def round_options(p: argparse.ArgumentParser, runners: str) -> None:
-    """The options both command lines share, declared once; `runners` says what a runner is there."""
+def round_options(p: argparse.ArgumentParser) -> None:
+    """The options both command lines share, declared once."""
     p.add_argument(
         "--repeats",
         type=int,
@@ -154,13 +154,6 @@ def round_options(p: argparse.ArgumentParser, runners: str) -> None:
         type=float,
         default=RunSettings.warmup_tolerance,
         help="warm-up stops once two runs in a row differ by less than this fraction (default %(default)s)",
-    )
-    p.add_argument(
-        "--runners",
-        type=int,
-        default=1,
-        help=f"k6 runners per run ({runners}): the load split with k6's execution segments, the runners"
-        " resumed together, their raw samples merged exactly (default 1)",
     )
     p.add_argument(
         "--sample-period",

@@ -14,13 +14,15 @@ from ..measuring.records import read_results
 from ..planning.settings import LOCAL
 
 
+def key(s: Mapping) -> tuple:
+    """A section's identity across two reports."""
+    return (s["workload"], s.get("variant", ""), s["load"], s.get("environment", LOCAL))
+
+
 def compare(a: Path, b: Path):
     """Two bench reports side by side: every (workload, load, mode) both measured, B against A. Long
     because the table has a column per figure of both reports."""
     ra, rb = read_results(a), read_results(b)
-
-    def key(s):
-        return (s["workload"], s.get("variant", ""), s["load"], s.get("environment", LOCAL))
 
     sa = {key(s): s for s in ra["sections"]}
     t = lr.Table(
@@ -76,9 +78,6 @@ def compare(a: Path, b: Path):
 def compare_verdicts(sections_a: Sequence[Mapping], sections_b: Sequence[Mapping]) -> lr.Table:
     """Whether two reports agree on each load's answer: the same winner(s), both a tie of the same
     modes, or at least one that cannot tell ('unsettled'); a different winner is a FLIP."""
-
-    def key(s):
-        return (s["workload"], s.get("variant", ""), s["load"], s.get("environment", LOCAL))
 
     by_key = {key(s): s for s in sections_a}
     t = lr.Table(["workload", "load", "answer A", "answer B", "agree"])

@@ -83,4 +83,4 @@ def print_section(section: dict) -> None:
     if section["replicas"]:
         print(f"service pods:\n{section['replicas'].text()}\n", flush=True)
     if section["runners"]:
-        print(f"k6 runners:\n{section['runners'].text()}\n", flush=True)
+        print(f"runners:\n{section['runners'].text()}\n", flush=True)

@@ -8,6 +8,7 @@ import copy
 import dataclasses
 import functools
 import json
+import math
 import re
 import subprocess
 import time
@@ -120,7 +121,7 @@ def split_loadgen(
     and the spread of their first requests beside it. A runner that failed fails the run."""
     runs = []
     for i, (log, code) in enumerate(zip(logs, exits, strict=True)):
-        bench.runner_file(out, i, "log").write_text(log)
+        out.with_name(f"{out.stem}.runner-{i}.log").write_text(log)
         run = bench.loadgen_run(log)
         if run is None or code not in (0, bench.THRESHOLDS_CROSSED):
             raise LabError(
@@ -150,14 +151,34 @@ def local_loadgen() -> str:
     return built.stdout.strip()
 
 
-def first_request_s(summary: dict) -> float:
-    """When a run sent its first request (vegeta's `earliest`, RFC 3339 with nanoseconds), in seconds
-    since the epoch."""
-    m = re.fullmatch(r"(.+?)(\.\d+)?(Z|[+-]\d\d:\d\d)", summary["vegeta"]["earliest"])
+def rfc3339_s(stamp: str) -> float:
+    """An RFC 3339 time with up to nanoseconds (vegeta's, a pod log's), in seconds since the epoch."""
+    m = re.fullmatch(r"(.+?)(\.\d+)?(Z|[+-]\d\d:\d\d)", stamp)
     if not m:
-        raise LabError(f"vegeta's earliest {summary['vegeta']['earliest']!r} is not RFC 3339")
+        raise LabError(f"{stamp!r} is not RFC 3339")
     zone = "+00:00" if m[3] == "Z" else m[3]
     return datetime.fromisoformat(m[1] + zone).timestamp() + float("0" + (m[2] or ""))
+
+
+def first_request_s(summary: dict) -> float:
+    """When a run sent its first request (vegeta's `earliest`), in seconds since the epoch."""
+    return rfc3339_s(summary["vegeta"]["earliest"])
+
+
+# Quarkus' start-up line, as the pod log gives it with timestamps=true (RFC 3339, nanoseconds, UTC).
+STARTED_IN = re.compile(r"^(\S+) .*started in (\d+\.\d+)s", re.M)
+# The first answer a start in the cluster waits for, through the Service.
+FIRST = bench.sleep.FIRST_ANSWER
+
+
+def started_line(log: str, created_at: float) -> dict[str, float]:
+    """From a pod's log with timestamps: Quarkus' own start-up figure (JVM start to the application's
+    start, `quarkus_started_s`) and when its line was written, from the pod first seen at `created_at`
+    (Unix time; `up_s`). NaN each where the line is missing."""
+    m = STARTED_IN.search(log)
+    if not m:
+        return {"quarkus_started_s": math.nan, "up_s": math.nan}
+    return {"quarkus_started_s": float(m.group(2)), "up_s": rfc3339_s(m.group(1)) - created_at}
 
 
 def carried(load: bench.Load, suite: bench.Suite) -> bench.Load:

@@ -19,15 +19,15 @@ from loomlab.incluster.core.deploy import (
     distribute,
     pod_log,
     results_claim,
+    resume_all,
     terminated,
     wait_job,
     wait_runners_done,
     wait_runners_ready,
 )
-from loomlab.incluster.core.jobs import job_id, make_job, read_loadgen, split_loadgen
+from loomlab.incluster.core.jobs import FIRST, job_id, make_job, read_loadgen, split_loadgen, started_line
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
-from loomlab.incluster.core.startphases import FIRST, started_line
 from loomlab.kube import Kube
 from loomlab.podstatus import pod_said, ready, running
 
@@ -258,7 +258,7 @@ class ClusterService:
             """The runners' pods once done, and the spread of their starts."""
             self.kube.apply([job])
             ready = wait_runners_ready(self.kube, name, n, 180)
-            skew = bench.resume_all(
+            skew = resume_all(
                 lambda pod: self.kube.pod_proxy(pod["metadata"]["name"], RUNNER_PORT, "/start", "POST"), ready
             )
             return wait_runners_done(self.kube, name, n, load.timeout_s + 120), skew

@@ -12,8 +12,8 @@ from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster.core import nodecpu
+from loomlab.incluster.core.jobs import FIRST
 from loomlab.incluster.core.plan import VARIANTS
-from loomlab.incluster.core.startphases import FIRST
 from loomlab.kube import ApiException, Kube
 
 # A start's phases as wait_ready times them, from the first pod seen: (key, column).
@@ -155,10 +155,8 @@ def meta(
     limits = next(d for d in service_docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]["containers"][0][
         "resources"
     ]
-    # Every run on the loadgen image; a split over runners on the lab's k6 image (its k6, v1.8.1).
+    # Every run on the loadgen image, a split's runners too (the report's meta says how many).
     engines = [bench.Loadgen("loadgen").version() + f" ({LOADGEN_IMAGE})"]
-    if settings.runners > 1:
-        engines.append("k6 v1.8.1 (the lab's k6 image: the runs split over runners)")
     return bench.run_meta(
         settings,
         info,
@@ -189,10 +187,6 @@ def meta(
             *(f"- skipped: {s}" for s in skipped),
         ],
     )
-
-
-def ratio(a: float, b: float) -> float:
-    return a / b if b and not math.isnan(b) else math.nan
 
 
 def prometheus_table(sections: list[dict]) -> lr.Table | None:
@@ -231,7 +225,7 @@ def prometheus_table(sections: list[dict]) -> lr.Table | None:
                 lr.fmt(med([r.get("wall_s", math.nan) for r in runs]), 1),
                 f"{lr.fmt(threads, 0)} / {lr.fmt(p_threads, 0)}",
                 f"{lr.fmt(cpu, 2)} / {lr.fmt(p_cpu, 2)}",
-                f"{lr.fmt(ratio(p_threads, threads), 2)}, {lr.fmt(ratio(p_cpu, cpu), 2)}",
+                f"{lr.fmt(lr.ratio(p_threads, threads), 2)}, {lr.fmt(lr.ratio(p_cpu, cpu), 2)}",
             )
     return t if t.rows else None
 

@@ -147,11 +147,6 @@ def policies_by_name(folder: Path) -> dict[str, dict]:
     return found
 
 
-def policies_in(folder: Path) -> set[str]:
-    """The names of every NetworkPolicy in the manifests under `folder` (testdata left out)."""
-    return set(policies_by_name(folder))
-
-
 def uncovered(names: set[str], cases=CASES) -> list[str]:
     """Policies without the cases that prove them: an allowed and a refused one (a refused one only,
     for a deny-only policy)."""

@@ -1,5 +1,5 @@
-"""k6 as an engine: a load's script (k6/*.js) run with the load's environment, one process or N
-runners split by k6's execution segments (runners.py), its raw summary read as the lab's figures."""
+"""k6 as an engine: a load's script (k6/*.js) run with the load's environment in one process, its
+raw summary read as the lab's figures."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from ...measuring.figures import k6_generated
 from ...planning.lane import Lane
 from ...planning.loads import UNIFORM, Load, on_cpus
 from ...planning.settings import RunSettings
-from .. import runners
 from . import Generated
 
 
@@ -37,15 +36,6 @@ class K6:
         self, load: Load, lane: Lane, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool
     ) -> Generated:
         env = k6_env(load, lane, base_url, out, label, settings, warmup)
-        if settings.runners > 1:
-            summary, code = runners.run_local(
-                self.path, load, ROOT / load.script, env, settings.runners, out, label, ROOT
-            )
-            out.write_text(json.dumps(summary))
-            figures = k6_generated(load, summary)
-            figures["runner_figures"] = summary["runner_figures"]
-            figures["start_skew_s"] = summary["start_skew_s"]
-            return Generated(figures, code)
         try:
             run = subprocess.run(
                 on_cpus([self.path, "run", "--quiet", "--no-color", str(ROOT / load.script)], load.k6_cpus),

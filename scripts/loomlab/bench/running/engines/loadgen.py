@@ -233,8 +233,6 @@ class Loadgen:
     ) -> Generated:
         if load.request is None:
             raise LabError(f"{load.script}: loadgen cannot send this load (it declares no request)")
-        if settings.runners > 1:
-            raise LabError("--runners: a split on this machine is k6's (--engine k6); in the cluster, loadgen's")
         env = run_env(load, lane, warmup)
         request = load.request(env)
         if request.stream is None:
