@@ -74,6 +74,10 @@ class SearchTest(unittest.TestCase):
         # A probe's rounds run again where it turns out to be the held edge, booked as one step.
         self.assertEqual(s.held.rate, 976)
         self.assertEqual(s.held.rounds, (cap.HELD,) * 3)
+        # Only the last held edge runs again: one the bisection passed by stays a probe.
+        s = search(service(1100))
+        rounds = {step.rate: len(step.rounds) for step in s.steps}
+        self.assertEqual((rounds[976], rounds[1098], s.outcome), (1, 3, cap.BRACKETED))
 
     def test_a_probe_that_fails_when_its_rounds_run_again_moves_the_held_edge_down(self):
         s = cap.Search.of(cap.Capacity(), 400)

@@ -130,20 +130,24 @@ class Search:
         return min(failed, key=lambda s: s.rate) if failed else None
 
     def next_rate(self) -> float | None:
-        """The next rate to try (None: the search is over): up by the factor while nothing failed,
-        down by it while nothing held, then the bracket's middle."""
+        """The next rate to try (None: the search is over): up by the factor while nothing failed (the
+        top: again, in full), down by it while nothing held, then the bracket's middle until it is
+        narrow, then the held edge again, in full, where it was a probe."""
         if self.outcome:
             return None
         held, failed = self.held, self.failed
         if not self.steps:
             return self.start
-        if held and not self.confirmed(held) and (failed or held.rate >= self.top):  # an edge, a probe
-            return held.rate
         if failed is None:  # up, by one req/s at least (a factor of a small rate rounds to itself)
             return min(self.top, max(held.rate + 1, round(held.rate * self.factor))) if held else None
         if held is None:
             return max(self.floor, min(failed.rate - 1, round(failed.rate / self.factor)))
-        return round((held.rate + failed.rate) / 2)
+        return held.rate if self.narrow(held, failed) else round((held.rate + failed.rate) / 2)
+
+    def narrow(self, held: Step, failed: Step) -> bool:
+        """Whether the bracket is within the step, has no whole rate inside, or is upside down."""
+        middle = round((held.rate + failed.rate) / 2)
+        return failed.rate <= held.rate * (1 + self.step) or middle in (held.rate, failed.rate)
 
     def book(self, rate: float, rounds: list[str]) -> Step:
         """A step's rounds booked (with those of a probe at the same rate), and the outcome once the
@@ -162,14 +166,9 @@ class Search:
             self.outcome = LOWER_BOUND
         elif held is None and failed is not None and failed.rate <= self.floor:
             self.outcome = NONE_HELD
-        elif held is not None and failed is not None:
-            if failed.rate <= held.rate:
-                self.outcome = INCONCLUSIVE
-            elif failed.rate <= held.rate * (1 + self.step) or round((held.rate + failed.rate) / 2) in (
-                held.rate,
-                failed.rate,
-            ):
-                self.outcome = INCONCLUSIVE if held.split or failed.split else BRACKETED
+        elif held is not None and failed is not None and self.narrow(held, failed):
+            upside_down = failed.rate <= held.rate
+            self.outcome = INCONCLUSIVE if upside_down or held.split or failed.split else BRACKETED
         return step
 
     def record(self) -> dict:
