@@ -97,7 +97,8 @@ class SearchTest(unittest.TestCase):
         assert s.held is not None
         self.assertLess(s.held.rate, 1500)
         self.assertIsNone(s.failed)
-        self.assertEqual(s.steps[-1].verdict, cap.GENERATOR)
+        self.assertEqual([x.verdict for x in s.steps][-1], cap.GENERATOR)
+        self.assertGreaterEqual(len(s.held.rounds), 2)  # the held edge below the lag, in full
 
     def test_holding_at_the_top_is_a_lower_bound_and_failing_at_the_floor_is_none_held(self):
         top = search(service(10**9))
@@ -273,6 +274,15 @@ class DriverTest(unittest.TestCase):
         r = section["results"]["reactive"]["search"]
         close = with_worker((r["held"], cap.HELD, False), (r["failed"], cap.FAILED, False))
         self.assertEqual(cap.capacity_answer(close, {})[1], "tie: reactive, worker")
+        # The same tie where the worker's held edge was a probe of one round, and the search ran two at
+        # its edges: no edge, its solid one is 0.8x lower, and the answer cannot tell.
+        low = round(r["held"] * 0.8)
+        probe = with_worker((low, cap.HELD, False), (r["held"], cap.HELD, False), (r["failed"], cap.FAILED, False))
+        for step, n in zip(probe["results"]["worker"]["search"]["steps"], (2, 1, 2), strict=True):
+            step["rounds"] = [step["verdict"]] * n
+        self.assertEqual(cap.capacity_answer(probe, {})[1], "tie: reactive, worker")
+        probe["results"]["worker"]["search"]["full_rounds"] = 2
+        self.assertEqual(cap.capacity_answer(probe, {})[1], "cannot tell between reactive, worker")
 
     def test_what_binds_a_mode_is_its_pool_or_the_cpu_its_held_rate_takes(self):
         _, _, section = self.drive()

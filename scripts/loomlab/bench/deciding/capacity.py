@@ -138,6 +138,9 @@ class Search:
         held, failed = self.held, self.failed
         if not self.steps:
             return self.start
+        lagged = any(s.verdict == GENERATOR for s in self.steps)
+        if held and lagged:  # the generator could go no higher: the held edge's full rounds, then the end
+            return held.rate
         if failed is None:  # up, by one req/s at least (a factor of a small rate rounds to itself)
             return min(self.top, max(held.rate + 1, round(held.rate * self.factor))) if held else None
         if held is None:
@@ -158,10 +161,10 @@ class Search:
         step = Step(rate, verdict, split, tuple(rounds))
         self.steps = [step if s.rate == rate else s for s in self.steps] if before else [*self.steps, step]
         held, failed = self.held, self.failed
-        if verdict == GENERATOR:
-            self.outcome = GENERATOR_LIMITED
-        elif not self.confirmed(held):
+        if not self.confirmed(held):
             pass  # the held edge, a probe, runs its full rounds first
+        elif any(s.verdict == GENERATOR for s in self.steps):
+            self.outcome = GENERATOR_LIMITED
         elif failed is None and held is not None and held.rate >= self.top:
             self.outcome = LOWER_BOUND
         elif held is None and failed is not None and failed.rate <= self.floor:
@@ -182,13 +185,14 @@ class Search:
                 {"rate": s.rate, "verdict": s.verdict, "split": s.split, "rounds": list(s.rounds)} for s in self.steps
             ],
             "bounds": [self.floor, self.top],
+            "full_rounds": self.rounds,
         }
 
 
 def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, str]:
     """A capacity section's row of the answer: each mode's held rate and outcome; the verdict, as the
     bench's: the ratio of two modes' capacities lies between the brackets' edges (the highest rate
-    whose rounds all held, the lowest whose rounds all failed, none where the search never failed),
+    whose full rounds all held, the lowest whose rounds all failed, none where the search never failed),
     a mode wins where that interval lies above 1 + the tie margin against every other, modes tie
     where it lies within the margin, else 'cannot tell'; the steps' rounds; what binds each mode."""
     searches = {m: r["search"] for m, r in section["results"].items() if "search" in r}
@@ -201,13 +205,16 @@ def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, st
         return f"{m} {held}({s['outcome']})"
 
     def edge(m: str, verdict: str, pick, empty: float) -> float:
-        return pick(
-            (s["rate"] for s in searches[m]["steps"] if s["verdict"] == verdict and not s["split"]), default=empty
+        """A solid edge: a step whose every round agreed, and ran the full rounds (no probe)."""
+        full, steps = searches[m].get("full_rounds", 0), searches[m]["steps"]
+        solid = (
+            s["rate"] for s in steps if s["verdict"] == verdict and not s["split"] and len(s.get("rounds", ())) >= full
         )
+        return pick(solid, default=empty)
 
     low = {m: edge(m, HELD, max, 0.0) for m in searches}
     high = {m: edge(m, FAILED, min, math.inf) for m in searches}
-    ranked = sorted(searches, key=lambda m: (low[m], searches[m]["held"] or 0), reverse=True)
+    ranked = sorted(searches, key=lambda m: (searches[m]["held"] or 0, low[m]), reverse=True)
     winner, how = "cannot tell", "-"
     if len(ranked) > 1 and low[ranked[0]]:
         best, others = ranked[0], ranked[1:]
