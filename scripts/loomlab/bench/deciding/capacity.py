@@ -120,6 +120,11 @@ class Search:
         return step is None or len(step.rounds) >= self.rounds
 
     @property
+    def lagged(self) -> bool:
+        """Whether the generator could not offer a rate the search tried (it goes no higher)."""
+        return any(s.verdict == GENERATOR for s in self.steps)
+
+    @property
     def held(self) -> Step | None:
         held = [s for s in self.steps if s.verdict == HELD]
         return max(held, key=lambda s: s.rate) if held else None
@@ -138,8 +143,7 @@ class Search:
         held, failed = self.held, self.failed
         if not self.steps:
             return self.start
-        lagged = any(s.verdict == GENERATOR for s in self.steps)
-        if held and lagged:  # the generator could go no higher: the held edge's full rounds, then the end
+        if held and self.lagged:  # the held edge's full rounds, then the end
             return held.rate
         if failed is None:  # up, by one req/s at least (a factor of a small rate rounds to itself)
             return min(self.top, max(held.rate + 1, round(held.rate * self.factor))) if held else None
@@ -163,7 +167,7 @@ class Search:
         held, failed = self.held, self.failed
         if not self.confirmed(held):
             pass  # the held edge, a probe, runs its full rounds first
-        elif any(s.verdict == GENERATOR for s in self.steps):
+        elif self.lagged:
             self.outcome = GENERATOR_LIMITED
         elif failed is None and held is not None and held.rate >= self.top:
             self.outcome = LOWER_BOUND

@@ -1,8 +1,8 @@
 """Runs the capacity search (deciding/capacity.py) of a suite: each mode in a fresh JVM of its own,
 warmed up on the suite's open load, then step after step every mode still searching runs its next
 rate in rounds whose order rotates, so drift hits the modes alike: one round where the rate is new
-and holds, --repeats otherwise, more where they disagree, up to --max-rounds. Then
-each mode's cost at fractions of its held rate, in the same rounds."""
+and holds, --repeats otherwise, more where they disagree, up to --max-rounds. Then each mode's cost
+at fractions of its held rate, in the same rounds."""
 
 from __future__ import annotations
 
