@@ -144,11 +144,9 @@ class Kube:
         query = "?timestamps=true" if timestamps else ""
         return self.get(self.ns_path(f"pods/{name}/log{query}"), timeout).decode(errors="replace")
 
-    def pod_proxy(
-        self, pod: str, port: int, path: str, method: str = "GET", body: Any = None, timeout: float = 5
-    ) -> bytes:
-        """A request to a pod's port through the API server (pods/proxy)."""
-        return self.request(method, self.ns_path(f"pods/{pod}:{port}/proxy{path}"), body, timeout=timeout)
+    def pod_proxy(self, pod: str, port: int, path: str, timeout: float = 5) -> bytes:
+        """A GET of a pod's port through the API server (pods/proxy: the runner may get, never create)."""
+        return self.get(self.ns_path(f"pods/{pod}:{port}/proxy{path}"), timeout)
 
     def service_proxy(self, service: str, port: str, path: str, timeout: float = 10) -> bytes:
         """A GET of a Service's named port through the API server (services/proxy)."""

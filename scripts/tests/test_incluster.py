@@ -115,13 +115,14 @@ class Jobs(unittest.TestCase):
         self.assertEqual([v["name"] for v in pod["spec"]["volumes"]], ["tmp"])
         self.assertEqual(self.TEMPLATE["spec"]["template"]["spec"]["containers"][0]["name"], "k6", "not modified")
 
-    def test_a_split_is_an_indexed_job_of_paused_runners(self):
+    def test_a_split_is_an_indexed_job_of_runners_that_wait_for_each_other_with_no_port(self):
         job = deploy.distribute(copy.deepcopy(self.templates()["sleep.js"]), 3)
         container = job["spec"]["template"]["spec"]["containers"][0]
         env = {e["name"]: e.get("value") for e in container["env"]}
         self.assertEqual((job["spec"]["completionMode"], job["spec"]["completions"]), ("Indexed", 3))
         self.assertEqual((env["SEGMENTS"], env["PAUSED"], env["RESULTS"]), ("3", "1", "/results/k6-sleep"))
-        self.assertEqual(container["readinessProbe"]["httpGet"]["path"], "/ready")
+        self.assertEqual(env["START_WAIT_S"], str(deploy.RUNNERS_SET_S))
+        self.assertFalse({"ports", "readinessProbe"} & set(container), "nothing reaches into a runner")
 
     def test_job_names_are_dns_labels_and_unique(self):
         a = jobs.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3")

@@ -106,32 +106,42 @@ class Starts(unittest.TestCase):
         }
         self.assertEqual(pod_said(done), "pod j Failed, container loadgen terminated Error exit 1")
 
-    def test_runners_not_ready_in_time_are_reported_where_they_stood(self):
+    def test_runners_not_done_in_time_are_reported_where_they_stood_and_a_failed_one_at_once(self):
         from unittest import mock
 
         from loomlab import LabError
         from loomlab.incluster.core import deploy
 
-        pending = {
-            "metadata": {"name": "job-x-0", "annotations": {"batch.kubernetes.io/job-completion-index": "0"}},
-            "status": {"phase": "Pending", "containerStatuses": [{"name": "loadgen", "state": {"waiting": {}}}]},
-        }
+        def pod(i: int, state: dict) -> dict:
+            annotations = {"batch.kubernetes.io/job-completion-index": str(i)}
+            return {
+                "metadata": {"name": f"job-x-{i}", "annotations": annotations},
+                "status": {"phase": "Pending", "containerStatuses": [{"name": "loadgen", "state": state}]},
+            }
 
         class Kube:
             ns = "loom-lab"
+            pods = [pod(0, {"waiting": {}})]
 
             def job_pods(self, job):
-                return [pending]
+                return self.pods
 
             def pod_log(self, name, timeout):
+                if name == "job-x-1":
+                    return "runner 1: not every runner was set within 180 s (ready-0)"
                 raise RuntimeError("container not started")
 
+        kube = Kube()
         with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as refused:
-            deploy.wait_runners_ready(Kube(), "job-x", 2, 0)  # type: ignore[arg-type]
+            deploy.wait_runners_done(kube, "job-x", 2, 0)  # type: ignore[arg-type]
         said = str(refused.exception)
-        self.assertIn("not every one of its 2 runners was Ready within 0 s", said)
+        self.assertIn("its runners did not finish within 0 s", said)
         where = "pod job-x-0 Pending, container loadgen waiting; its log ends:\n(none: container not started)"
         self.assertIn(where, said)
+        kube.pods = [pod(0, {"waiting": {}}), pod(1, {"terminated": {"exitCode": 1}})]
+        with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as failed:
+            deploy.wait_runners_done(kube, "job-x", 2, 3600)  # type: ignore[arg-type]
+        self.assertIn("runner 1 failed: runner 1: not every runner was set", str(failed.exception))
 
     def test_the_start_up_table_gives_each_phase_per_variant(self):
         from loomlab.incluster.core import report

@@ -18,7 +18,7 @@ import time
 import unittest
 from pathlib import Path
 
-from loomlab import ROOT, LabError
+from loomlab import ROOT, LabError, proc
 from loomlab.bench import jobrun
 from loomlab.bench.planning.lane import Lane
 from tests.test_engines import Answering
@@ -160,25 +160,42 @@ class JobRunTest(unittest.TestCase):
             wrong = jobrun.main([], {**env, "EXPECT_POOLS": "worker.max-threads=200"})
         self.assertEqual(wrong, 3, "a service at other pools is refused before any load")
 
-    def test_a_split_s_runners_results_merge_into_one_run_of_the_whole_load(self):
-        from loomlab.incluster.core.jobs import split_loadgen
+    def test_a_split_s_runners_start_together_and_their_results_merge_into_one_run_of_the_whole_load(self):
+        from loomlab.incluster.core.jobs import first_request_s, split_loadgen
 
         results = self.results
         env = {**A3_SMOKE, "VUS": "5", "ITERATIONS": "3", "SLEEP_MS": "20", "LANE": "virtual", "SEGMENTS": "2"}
-        env |= {"TARGETS": self.url, "RESULTS": str(results), "LOADGEN": self.loadgen}
-        logs, exits = [], []
-        for i in range(2):  # the Indexed Job's pods, one after the other here
-            log = io.StringIO()
-            with contextlib.redirect_stdout(log):
-                exits.append(jobrun.main([], {**env, "JOB_COMPLETION_INDEX": str(i)}))
-            logs.append(log.getvalue())
+        env |= {"TARGETS": self.url, "RESULTS": str(results), "LOADGEN": self.loadgen, "PAUSED": "1"}
+        env |= {"PYTHONPATH": str(ROOT / "scripts"), "START_WAIT_S": "600"}
+
+        def runner(i: int) -> subprocess.Popen:  # an Indexed Job's pod, a process of its own
+            command = [sys.executable, "-m", "loomlab.bench.jobrun"]
+            child = {**os.environ, **env, "JOB_COMPLETION_INDEX": str(i)}
+            return subprocess.Popen(command, env=child, stdout=subprocess.PIPE, text=True)
+
+        first = runner(0)
+        self.assertTrue(proc.wait_until(lambda: (results / "ready-0").exists(), 600, 0.05), "runner 0 set")
+        second = runner(1)  # set only after the first one waits: without the wait, it would have run alone
+        logs = [first.communicate(timeout=600)[0], second.communicate(timeout=600)[0]]
+        exits = [first.returncode, second.returncode]
         load = jobrun.load_of("sleep.js", A3_SMOKE["LOAD"], env)
+        runs = [jobrun.read(log) for log in logs]
+        set_at = max(float((results / f"ready-{i}").read_text()) for i in range(2))
+        for i, run in enumerate(runs):
+            self.assertIsNotNone(run, logs[i])
+            self.assertGreaterEqual(first_request_s(run["summary"]), set_at, f"runner {i} began after both were set")
         out = results / "merged.json"
         figures = split_loadgen(load, Lane("virtual"), False, out, "split", results, logs, exits, [], 1.0)
         self.assertEqual((figures["requests"], figures["k6_exit"]), (15, 0), "5 users x 3, over 3 + 2")
         self.assertEqual([f["requests"] for f in figures["runner_figures"]], [9, 6])
         self.assertGreaterEqual(figures["min"], 20.0)
         self.assertGreaterEqual(figures["start_skew_s"], 0.0)
+
+    def test_a_runner_whose_others_are_not_set_in_time_fails_naming_them(self):
+        with self.assertRaises(LabError) as failed:
+            jobrun.wait_for_start(self.results, 0, 3, 0)
+        self.assertIn("ready-1, ready-2", str(failed.exception))
+        self.assertTrue((self.results / "ready-0").exists(), "its own time is written for the others")
 
 
 if __name__ == "__main__":

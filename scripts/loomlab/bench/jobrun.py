@@ -18,7 +18,7 @@ winner).
   RUN_LABEL  one run's name, for its messages     READY_WAIT_S  most seconds to wait for the service (60)
   SEGMENTS, JOB_COMPLETION_INDEX  one run split over N runners (an Indexed Job): this pod's share
              (share), vegeta's results kept for the driver's merge (RESULTS/part<i>.results.bin)
-  PAUSED     1: the run starts on POST /start (port 6565; GET /ready answers once it may)
+  PAUSED     1: a split's runner starts with the others (wait_for_start; START_WAIT_S, 180 s at most)
   SAMPLES    1: every request of one run as a CSV row (RESULTS/run.samples.csv), as a failover reads them
 The load's parameters (VUS, ITERATIONS, SLEEP_MS, ...) default to the bench's; one given here
 replaces the load's own.
@@ -29,11 +29,9 @@ Exit 0; 99 when a run crossed the load's thresholds (figures printed either way)
 from __future__ import annotations
 
 import dataclasses
-import http.server
 import json
 import os
 import sys
-import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -70,19 +68,26 @@ def load_of(script: str, name: str, env: Mapping[str, str]) -> Load:
 
 
 def run(
-    load: Load, lane: Lane, target: str, out: Path, label: str, warmup: bool, engine: Loadgen, paused: bool = False
+    load: Load,
+    lane: Lane,
+    target: str,
+    out: Path,
+    label: str,
+    warmup: bool,
+    engine: Loadgen,
+    together: tuple[int, int] | None = None,
 ) -> dict:
     """One run: {"summary": loadgen's own, "figures", "exit", "gen_cpu_s", "engine", "version"}.
     Its clock starts once the service answers this pod (/api/info, within READY_WAIT_S): a new pod's
     first connections may be refused until the cluster's policy engine has admitted it (as k6's
-    setup() waited, its time is the run's setup_s); `paused`, once the driver says start (a split's
-    runners start together: wait_for_start)."""
+    setup() waited, its time is the run's setup_s); runner i of a split of n (`together`) once every
+    runner of the split may (wait_for_start)."""
     engine.prepare(load, lane, warmup)
     started = time.monotonic()
     pools_of(target, float(os.environ.get("READY_WAIT_S", "60")))
     setup_s = time.monotonic() - started
-    if paused:
-        wait_for_start(float(os.environ.get("START_WAIT_S", "300")))
+    if together:
+        wait_for_start(out.parent, *together, float(os.environ.get("START_WAIT_S", "180")))
     cpu = ChildrenCpu()
     generated = engine.generate(load, lane, target, out, label, RunSettings(), warmup)
     return {
@@ -95,45 +100,25 @@ def run(
     }
 
 
-# A split's runner, paused: GET /ready answers once it is set to go (its readiness probe), POST
-# /start starts it (the driver, through the API server's pod proxy, every runner at once).
-CONTROL_PORT = 6565
+# A split's runners start together with no driver and no port: each writes the time it may start (its
+# wall clock) to ready-<i> in the Job's folder on the results volume, waits until every runner has,
+# then starts at the latest of those times plus START_LEAD_S, so a runner that sees the last file a
+# little late still starts with the others (the report's start skew: each runner's first request).
+START_LEAD_S = 1.0
 
 
-def wait_for_start(timeout_s: float) -> None:
-    """Until POST /start on CONTROL_PORT, or a LabError after `timeout_s`."""
-    go = threading.Event()
-
-    class Control(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
-            self.answer(200 if self.path == "/ready" else 404)
-
-        def do_POST(self):  # noqa: N802 (http.server's name)
-            if self.path == "/start":
-                go.set()
-            self.answer(200 if self.path == "/start" else 404)
-
-        def answer(self, code: int) -> None:
-            self.send_response(code)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("0.0.0.0", CONTROL_PORT), Control)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    started = go.wait(timeout_s)
-
-    def close() -> None:
-        server.shutdown()
-        server.server_close()
-
-    # Closed beside the run: shutdown() waits for the server's next poll (up to 0.5 s), which would
-    # add to the runners' start skew (measured: 0.5 s on one run of 2026-11-28, 8-61 ms on the others).
-    threading.Thread(target=close, daemon=True).start()
-    if not started:
-        raise LabError(f"not started within {timeout_s:.0f} s (POST /start on port {CONTROL_PORT})")
+def wait_for_start(folder: Path, i: int, n: int, timeout_s: float) -> None:
+    """Runner i of n set, until all n are and their common start has come; a LabError after `timeout_s`."""
+    mine, written = folder / f"ready-{i}", folder / f"ready-{i}.writing"
+    written.write_text(repr(time.time()))
+    written.replace(mine)  # whole or not at all, for the others' reads
+    files = [folder / f"ready-{k}" for k in range(n)]
+    deadline = time.monotonic() + timeout_s
+    while missing := [f.name for f in files if not f.exists()]:
+        if time.monotonic() > deadline:
+            raise LabError(f"runner {i}: not every runner was set within {timeout_s:.0f} s ({', '.join(missing)})")
+        time.sleep(0.01)
+    time.sleep(max(0.0, max(float(f.read_text()) for f in files) + START_LEAD_S - time.time()))
 
 
 # What a runner of a split takes its share of: users, arrivals a second, most requests in flight.
@@ -214,12 +199,12 @@ def main(argv: list[str], env: Mapping[str, str] = os.environ) -> int:
     label = env.get("RUN_LABEL", env["SCRIPT"])
     target, warmup = env["TARGETS"].strip(), env.get("WARMUP") == "1"
     runners = int(env.get("SEGMENTS", "1") or 1)
-    out = results / "run.json"
+    out, i = results / "run.json", int(env.get("JOB_COMPLETION_INDEX", "0"))
     if runners > 1:  # one runner of a split (an Indexed Job's pod): its share, its results kept
-        i = int(env.get("JOB_COMPLETION_INDEX", "0"))
         load, out = share(load, i, runners), results / f"part{i}.json"
     engine = Loadgen(loadgen, results=runners > 1, samples=env.get("SAMPLES") == "1")
-    result = run(load, Lane.parse(env["LANE"]), target, out, label, warmup, engine, paused=env.get("PAUSED") == "1")
+    together = (i, runners) if env.get("PAUSED") == "1" else None
+    result = run(load, Lane.parse(env["LANE"]), target, out, label, warmup, engine, together)
     sys.stdout.write(printed(result))
     sys.stdout.flush()
     return int(result["exit"])

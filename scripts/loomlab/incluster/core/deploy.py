@@ -7,18 +7,17 @@ from __future__ import annotations
 import copy
 import functools
 import subprocess
-import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from loomlab import ROOT, LabError, proc
+from loomlab.bench import api as bench
 from loomlab.incluster.core import migration, target
 from loomlab.incluster.core.jobs import job_id, set_env
 from loomlab.kube import Kube
-from loomlab.podstatus import pod_said, ready
+from loomlab.podstatus import pod_said
 
 
 def render(directory: str, images: dict[str, str]) -> list[dict]:
@@ -101,20 +100,24 @@ def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):
             )
 
 
-RUNNER_PORT = 6565  # each runner's control port: jobrun's (GET /ready, POST /start)
-
-
 def distribute(job: dict, runners: int) -> dict:
     """The Job as `runners` runners: an Indexed Job whose pod i sends the i-th share of the load
-    (jobrun.share), started paused (Ready once its control port answers), writing what the merge
-    reads (loadgen's results) in a folder of the Job's own on the results volume."""
+    (jobrun.share), each starting once every one may (PAUSED: jobrun.wait_for_start, through files
+    in a folder of the Job's own on the results volume, where they also write what the merge reads,
+    loadgen's results). Nothing reaches into a runner: it has no port."""
     spec = job["spec"]
     spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
     container = spec["template"]["spec"]["containers"][0]
     set_env(container, SEGMENTS=str(runners), PAUSED="1", SAMPLES="1", RESULTS=f"/results/{job['metadata']['name']}")
-    container["ports"] = [{"name": "runner-control", "containerPort": RUNNER_PORT}]
-    container["readinessProbe"] = {"httpGet": {"path": "/ready", "port": RUNNER_PORT}, "periodSeconds": 1}
+    set_env(container, START_WAIT_S=str(RUNNERS_SET_S))
     return job
+
+
+# A runner's exits that leave it figures (bench.figures_from says whether its thresholds held).
+OK_EXITS = (0, bench.THRESHOLDS_CROSSED)
+# The most seconds a split's runners wait for each other (each one's pod started, its bodies made,
+# the service reached): a runner not set by then fails, and the run with it.
+RUNNERS_SET_S = 180
 
 
 def pod_index(pod: dict) -> int:
@@ -126,61 +129,23 @@ def terminated(pod: dict) -> dict | None:
     return statuses[0]["state"].get("terminated") if statuses else None
 
 
-def resume_all(start_one, pods: list[dict]) -> float:
-    """Starts every runner at once (a thread each); the spread of the calls' returns, in seconds. A
-    runner that could not be started fails the run."""
-
-    def start(pod: dict) -> float:
-        start_one(pod)
-        return time.time()
-
-    with ThreadPoolExecutor(max_workers=max(1, len(pods))) as pool:
-        calls = [pool.submit(start, pod) for pod in pods]
-    failed = [
-        f"{pod['metadata']['name']}: {c.exception()}" for pod, c in zip(pods, calls, strict=True) if c.exception()
-    ]
-    if failed:
-        raise LabError(f"could not start every runner: {'; '.join(failed)}")
-    done = [c.result() for c in calls]
-    return max(done) - min(done)
-
-
-def wait_runners_ready(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
-    """The Job's runner pods, by index, once every one is Ready (loadgen up and paused); a runner that
-    ended first, or one that is not Ready in time, fails the run."""
-
-    def all_ready():
-        pods = {pod_index(p): p for p in kube.job_pods(name)}
-        for i, p in pods.items():
-            if terminated(p):
-                raise LabError(
-                    f"Job {name}: runner {i} ended before every runner was ready: " f"{pod_log(kube, p, 10)[-2000:]}"
-                )
-        if len(pods) == runners and all(map(ready, pods.values())):
-            return [pods[i] for i in range(runners)]
-        return None
-
-    pods = proc.wait_until(all_ready, timeout_s, 0.2)
-    if not pods:
-        raise LabError(
-            f"Job {name}: not every one of its {runners} runners was Ready within {timeout_s:.0f} s; "
-            f"where they stood:\n{stuck(kube, name)}"
-        )
-    return pods
-
-
 def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
-    """The Job's runner pods, by index, once every runner's container has terminated."""
+    """The Job's runner pods, by index, once every runner's container has terminated; a runner that
+    failed fails the run at once (the others would wait for it until RUNNERS_SET_S)."""
 
     def done():
         pods = {pod_index(p): p for p in kube.job_pods(name)}
+        for i, p in pods.items():
+            if (terminated(p) or {}).get("exitCode", 0) not in OK_EXITS:
+                raise LabError(f"Job {name}: runner {i} failed: {pod_log(kube, p, 10)[-2000:]}")
         return (
             [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
         )
 
     pods = proc.wait_until(done, timeout_s, 0.5)
     if not pods:
-        raise LabError(f"Job {name}: its runners did not finish within {timeout_s:.0f} s")
+        where = stuck(kube, name)
+        raise LabError(f"Job {name}: its runners did not finish within {timeout_s:.0f} s; where they stood:\n{where}")
     return pods
 
 

@@ -15,15 +15,13 @@ from loomlab import LabError, metrics, proc, samples
 from loomlab.bench import api as bench
 from loomlab.incluster.core import lanes, nodecpu, volumes
 from loomlab.incluster.core.deploy import (
-    RUNNER_PORT,
+    RUNNERS_SET_S,
     distribute,
     pod_log,
     results_claim,
-    resume_all,
     terminated,
     wait_job,
     wait_runners_done,
-    wait_runners_ready,
 )
 from loomlab.incluster.core.jobs import FIRST, job_id, make_job, read_loadgen, split_loadgen, started_line
 from loomlab.incluster.core.plan import VARIANTS
@@ -248,23 +246,18 @@ class ClusterService:
     def run_split(
         self, load: bench.Load, mode: bench.Lane, out: Path, label: str, sample_period: float, job: dict, warmup: bool
     ) -> dict:
-        """One run as an Indexed Job of N runners, started together once all are Ready (through the
-        API server's pod proxy: jobrun's POST /start), merged from the results each wrote: exact
-        merged percentiles."""
+        """One run as an Indexed Job of N runners, which start together once every one may
+        (jobrun.wait_for_start), merged from the results each wrote: exact merged percentiles."""
         name, n = job["metadata"]["name"], job["spec"]["completions"]
         wall = time.time()
 
-        def generate() -> tuple[list[dict], float]:
-            """The runners' pods once done, and the spread of their starts."""
+        def generate() -> list[dict]:
+            """The runners' pods once done."""
             self.kube.apply([job])
-            ready = wait_runners_ready(self.kube, name, n, 180)
-            skew = resume_all(
-                lambda pod: self.kube.pod_proxy(pod["metadata"]["name"], RUNNER_PORT, "/start", "POST"), ready
-            )
-            return wait_runners_done(self.kube, name, n, load.timeout_s + 120), skew
+            return wait_runners_done(self.kube, name, n, RUNNERS_SET_S + load.timeout_s + 120)
 
         run = bench.sampled(self, sample_period, out, generate)
-        (pods, skew), samples, took = run.result, run.samples, run.took
+        pods, samples, took = run.result, run.samples, run.took
         from_prometheus = self.from_prometheus(wall, time.time())
         logs = [pod_log(self.kube, pod) for pod in pods]
         # What the runners wrote, in a folder of this Job's own on the results volume: read back (and
@@ -278,7 +271,6 @@ class ClusterService:
         finally:
             shutil.rmtree(files, ignore_errors=True)
             self.kube.delete_job(name)
-        figures["resume_spread_s"] = skew
         return pod_requests(figures | from_prometheus, samples)
 
     def from_prometheus(self, start: float, end: float) -> dict:
