@@ -1,6 +1,7 @@
 """The runner's Role (deploy/k8s/access) asks for what `./lab k8s run` needs and no more: a cluster
 admin reads it before binding it, and a test keeps it from growing back."""
 
+import ast
 import contextlib
 import io
 import unittest
@@ -48,10 +49,11 @@ class RunnerRoleTest(unittest.TestCase):
         for rule in grants("networkpolicies"):
             self.assertFalse({"delete", "deletecollection", "list", "watch"} & set(rule["verbs"]), rule)
 
-    def test_the_proxies_write_only_to_a_pod(self):
-        # A POST through a Service's proxy reaches what no policy guards (Prometheus' remote write).
+    def test_nothing_is_written_through_a_proxy(self):
+        # A POST through a Service's proxy reaches what no policy guards (Prometheus' remote write);
+        # through a pod's, any endpoint of any pod (a split's runners start each other instead).
         self.assertEqual({v for r in grants("services/proxy") for v in r["verbs"]}, {"get"})
-        self.assertEqual({v for r in grants("pods/proxy") for v in r["verbs"]}, {"get", "create"})
+        self.assertEqual({v for r in grants("pods/proxy") for v in r["verbs"]}, {"get"})
 
     def test_no_way_into_a_running_pod(self):
         # exec into the database's pod is its superuser; a results volume is read through a log.
@@ -126,14 +128,34 @@ class AdmissionPolicyTest(unittest.TestCase):
                 self.assertTrue(any(image.startswith(p) for p in prefixes))
 
     def test_it_judges_every_kind_that_carries_a_pod_or_a_secret_and_every_network_policy(self):
-        (policy,) = [
-            d
-            for d in yaml.safe_load_all(ADMISSION.read_text())
-            if d and d["kind"] == "ValidatingAdmissionPolicy" and d["metadata"]["name"] == "loom-lab-runner-creates"
-        ]
-        judged = {r for rule in policy["spec"]["matchConstraints"]["resourceRules"] for r in rule["resources"]}
+        judged = {r for rule in runner_creates()["matchConstraints"]["resourceRules"] for r in rule["resources"]}
         kinds = {"pods", "secrets", "services", "deployments", "statefulsets", "jobs", "networkpolicies"}
         self.assertLessEqual(kinds, judged)
+
+    def test_it_holds_the_database_s_pod_to_what_postgres_yaml_writes(self):
+        """Said once: the values the policy pins the database's pod to are the manifest's (an edit of
+        one without the other fails here, before any cluster refuses the database)."""
+        variables = {v["name"]: v["expression"] for v in runner_creates()["variables"]}
+        (database,) = [d for d in documents("base/postgres.yaml") if d["kind"] == "StatefulSet"]
+        (c,) = pod_spec(database)["containers"]
+        env = {e["name"]: e.get("value") or e["valueFrom"]["secretKeyRef"]["key"] for e in c["env"]}
+        self.assertEqual(ast.literal_eval(variables["databaseEnv"]), env)
+        mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+        self.assertEqual(ast.literal_eval(variables["databaseMounts"]), mounts)
+        probes = [c[p]["exec"]["command"] for p in ("startupProbe", "readinessProbe", "livenessProbe") if p in c]
+        self.assertEqual(probes, [ast.literal_eval(variables["ready"])] * 3)
+        (data,) = database["spec"]["volumeClaimTemplates"]
+        self.assertEqual(data["spec"]["accessModes"], ["ReadWriteOncePod"], "one pod at a time mounts the data")
+
+
+def runner_creates() -> dict:
+    """The spec of the policy that judges what the runner creates."""
+    (policy,) = [
+        d
+        for d in yaml.safe_load_all(ADMISSION.read_text())
+        if d and d["kind"] == "ValidatingAdmissionPolicy" and d["metadata"]["name"] == "loom-lab-runner-creates"
+    ]
+    return dict(policy["spec"])
 
 
 def documents(path: str) -> list[dict]:

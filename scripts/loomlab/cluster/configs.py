@@ -199,18 +199,20 @@ def cluster_objects() -> dict:
         + metrics_server_objects()
         + kube_router_objects()
     )
-    for i in range(1, 13):  # a results volume per workload's Job, the database's, spares
+    for i in range(1, 15):  # a results volume per workload's Job, spares; 13-14 the database's data
         path = volumes / f"pv{i}"
         path.mkdir(parents=True, exist_ok=True)
+        # ReadWriteMany too: every pod of this one node may write it (the indexed Job's runners do);
+        # the database's claim asks one pod alone (a mode the API offers with no other).
+        modes = ["ReadWriteOncePod"] if i > 12 else ["ReadWriteOnce", "ReadWriteMany"]
         items.append(
             {
                 "apiVersion": "v1",
                 "kind": "PersistentVolume",
                 "metadata": {"name": f"loom-lab-local-{i}"},
-                # ReadWriteMany too: every pod of this one node may write it (the indexed Job's runners do).
                 "spec": {
                     "capacity": {"storage": "10Gi"},
-                    "accessModes": ["ReadWriteOnce", "ReadWriteMany"],
+                    "accessModes": modes,
                     "persistentVolumeReclaimPolicy": "Retain",
                     "storageClassName": "loom-lab-local",
                     "local": {"path": str(path)},

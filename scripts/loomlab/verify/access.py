@@ -14,7 +14,7 @@ import yaml
 
 from loomlab.verify import K8S, Failure
 from loomlab.verify.apiserver import ApiServer
-from loomlab.verify.cases import NAMESPACE, Case, cases, volume_claim
+from loomlab.verify.cases import NAMESPACE, Case, cases, pinned, volume_claim
 from loomlab.verify.database import database_cases
 from loomlab.verify.roletable import differences
 
@@ -51,6 +51,7 @@ RBAC = (
     ("delete", "networkpolicies", False),
     ("create", "services/proxy", False),
     ("patch", "pods/proxy", False),
+    ("create", "pods/proxy", False),
 )
 
 
@@ -139,7 +140,8 @@ def reapplied(server: ApiServer, say: Callable[[str], None]) -> list[str]:
 
 def check(server: ApiServer, rendered: dict[str, list[dict]], lab: list[dict], say: Callable[[str], None]) -> None:
     """Stage 5 on the rendered kustomizations: access (and team-x's) and monitoring applied as the admin."""
-    access, team, monitoring = rendered["access"], rendered["team-x"], rendered["monitoring"]
+    monitoring = rendered["monitoring"]
+    (lab, access), (_, team) = pinned(lab, rendered["access"]), pinned(lab, rendered["team-x"])
     others = yaml.safe_load((K8S / "testdata" / "others" / "rolebinding.yaml").read_text())
     each = [*cases(lab), *database_cases(lab)]
     applied(server, [*access, others], each, RUNNER)

@@ -4,6 +4,7 @@ accepted, and what the runner must not make of them, each to be refused."""
 from __future__ import annotations
 
 import copy
+import hashlib
 from dataclasses import dataclass
 
 from loomlab.cluster.settings import LOADGEN_IMAGE
@@ -173,6 +174,25 @@ def policy_cases(lab: list[dict]) -> list[Case]:
     ]  # fmt: skip
 
 
+def by_digest(image: str) -> str:
+    """An image by a digest of its own (as a push records it: the name, no tag, @sha256:...)."""
+    return image.rsplit(":", 1)[0] + "@sha256:" + hashlib.sha256(image.encode()).hexdigest()
+
+
+def pinned(lab: list[dict], access: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The lab's workloads on their images by digest, as a run deploys them, and deploy/k8s/access
+    with those images pinned (the admin's scripts/k8s/pin-images.sh)."""
+    lab, access = copy.deepcopy(lab), copy.deepcopy(access)
+    images = set()
+    for doc in lab:
+        for c in doc.get("spec", {}).get("template", {}).get("spec", {}).get("containers", []):
+            c["image"] = by_digest(c["image"])
+            images.add(c["image"])
+    (registries,) = [d for d in access if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "loom-lab-registries"]
+    registries["data"]["images"] = " ".join(sorted(images))
+    return lab, access
+
+
 def credential_cases(deployment: dict, statefulset: dict, migration: dict) -> list[Case]:
     """Who reads which key of db-credentials: the lab's three readers, and what the runner must not
     make of them (another key, the environment, another name, another image, another label)."""
@@ -198,6 +218,10 @@ def credential_cases(deployment: dict, statefulset: dict, migration: dict) -> li
         Case("the database's StatefulSet on the service's image", on_image(statefulset, deployment_image), False),
         Case("the migration Job under another name", renamed(migration, "x"), False),
         Case("the migration Job on the database's image", on_image(migration, statefulset_image), False),
+        Case("the database's StatefulSet on its image by tag, not pinned",
+             on_image(statefulset, statefulset_image.split("@")[0] + ":15"), False),
+        Case("the service's Deployment on a digest the admin did not pin",
+             on_image(deployment, by_digest(deployment_image.split("@")[0] + ":0.0.9")), False),
         Case("a Deployment of another name mounting the service's keys", renamed(deployment, "x"), False),
         Case("a load Job reading the schema owner's password", relabelled(migration, "load"), False),
     ]  # fmt: skip

@@ -45,6 +45,11 @@ def database_cases(lab: list[dict]) -> list[Case]:
         changed["spec"]["volumeClaimTemplates"].append({"metadata": {"name": name}, "spec": CLAIM})
         return changed
 
+    def shared(doc: dict) -> dict:
+        changed = copy.deepcopy(doc)
+        changed["spec"]["volumeClaimTemplates"][0]["spec"]["accessModes"] = ["ReadWriteOnce"]
+        return changed
+
     def unprobed(c: dict) -> dict:  # an init container has no probes (the API refuses them)
         return {k: v for k, v in c.items() if not k.endswith("Probe")} | {"name": "x"}
 
@@ -62,6 +67,7 @@ def database_cases(lab: list[dict]) -> list[Case]:
         Case("the database with an init container",
              changed(statefulset, lambda s, c: s.update(initContainers=[unprobed(c)])), False),
         Case("the database with a second claim template", template(statefulset, "loadgen-results-x"), False),
+        Case("the database's data claim open to every pod of its node (ReadWriteOnce)", shared(statefulset), False),
         Case("the database's data volume mounted elsewhere",
              changed(statefulset, lambda s, c: mount(s, c, "data", "/var/lib/postgresql/x")), False),
         Case("the database's scripts' folder through a path of another spelling",
