@@ -123,6 +123,7 @@ class Jobs(unittest.TestCase):
         self.assertEqual((env["SEGMENTS"], env["PAUSED"], env["RESULTS"]), ("3", "1", "/results/k6-sleep"))
         self.assertEqual(env["START_WAIT_S"], str(deploy.RUNNERS_SET_S))
         self.assertFalse({"ports", "readinessProbe"} & set(container), "nothing reaches into a runner")
+        self.assertEqual(job["spec"]["backoffLimit"], 0, "no runner starts twice")
 
     def test_job_names_are_dns_labels_and_unique(self):
         a = jobs.job_id("jvm-aot-sleep-closed_500_VUs_x_10-virtual-3")

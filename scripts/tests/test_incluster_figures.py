@@ -122,9 +122,13 @@ class Starts(unittest.TestCase):
         class Kube:
             ns = "loom-lab"
             pods = [pod(0, {"waiting": {}})]
+            status = None
 
             def job_pods(self, job):
                 return self.pods
+
+            def job_status(self, job):
+                return self.status
 
             def pod_log(self, name, timeout):
                 if name == "job-x-1":
@@ -142,6 +146,20 @@ class Starts(unittest.TestCase):
         with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as failed:
             deploy.wait_runners_done(kube, "job-x", 2, 3600)  # type: ignore[arg-type]
         self.assertIn("runner 1 failed: runner 1: not every runner was set", str(failed.exception))
+        kube.pods = [pod(0, {"waiting": {}})]
+        kube.status = mock.Mock(
+            conditions=[
+                mock.Mock(
+                    type="Failed",
+                    status="True",
+                    reason="DeadlineExceeded",
+                    message="Job was active longer than specified deadline",
+                )
+            ]
+        )
+        with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as ended:
+            deploy.wait_runners_done(kube, "job-x", 2, 3600)  # type: ignore[arg-type]
+        self.assertIn("Job job-x failed (DeadlineExceeded", str(ended.exception))
 
     def test_the_start_up_table_gives_each_phase_per_variant(self):
         from loomlab.incluster.core import report

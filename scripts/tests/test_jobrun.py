@@ -197,6 +197,15 @@ class JobRunTest(unittest.TestCase):
         self.assertIn("ready-1, ready-2", str(failed.exception))
         self.assertTrue((self.results / "ready-0").exists(), "its own time is written for the others")
 
+    def test_a_runner_that_sees_the_others_set_too_late_fails_rather_than_run_alone(self):
+        from unittest import mock
+
+        (self.results / "ready-1").write_text("1000.5")  # set half a second after runner 0, seen 9.5 s later
+        with mock.patch("loomlab.bench.jobrun.time.time", side_effect=[1000.0, 1010.0]):
+            with self.assertRaises(LabError) as late:
+                jobrun.wait_for_start(self.results, 0, 2, 600)
+        self.assertIn("8.5 s past the split's common start", str(late.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

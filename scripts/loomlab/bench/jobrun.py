@@ -108,7 +108,8 @@ START_LEAD_S = 1.0
 
 
 def wait_for_start(folder: Path, i: int, n: int, timeout_s: float) -> None:
-    """Runner i of n set, until all n are and their common start has come; a LabError after `timeout_s`."""
+    """Runner i of n set, until all n are and their common start has come; a LabError after `timeout_s`,
+    or where this runner comes more than START_LEAD_S past that start."""
     mine, written = folder / f"ready-{i}", folder / f"ready-{i}.writing"
     written.write_text(repr(time.time()))
     written.replace(mine)  # whole or not at all, for the others' reads
@@ -118,7 +119,10 @@ def wait_for_start(folder: Path, i: int, n: int, timeout_s: float) -> None:
         if time.monotonic() > deadline:
             raise LabError(f"runner {i}: not every runner was set within {timeout_s:.0f} s ({', '.join(missing)})")
         time.sleep(0.01)
-    time.sleep(max(0.0, max(float(f.read_text()) for f in files) + START_LEAD_S - time.time()))
+    late = time.time() - (max(float(f.read_text()) for f in files) + START_LEAD_S)
+    if late > START_LEAD_S:  # it saw the others set too late to start with them: no skewed merge
+        raise LabError(f"runner {i}: {late:.1f} s past the split's common start (a slow volume or a starved pod)")
+    time.sleep(max(0.0, -late))
 
 
 # What a runner of a split takes its share of: users, arrivals a second, most requests in flight.

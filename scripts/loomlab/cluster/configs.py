@@ -199,7 +199,7 @@ def cluster_objects() -> dict:
         + metrics_server_objects()
         + kube_router_objects()
     )
-    for i in range(1, 15):  # a results volume per workload's Job, spares; 13-14 the database's data
+    for i in range(1, 17):  # a results volume per workload's Job, spares; 13-16 the database's data
         path = volumes / f"pv{i}"
         path.mkdir(parents=True, exist_ok=True)
         # ReadWriteMany too: every pod of this one node may write it (the indexed Job's runners do);

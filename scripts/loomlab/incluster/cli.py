@@ -85,7 +85,7 @@ def run(argv: list[str]) -> argparse.Namespace:
         "--runners",
         type=int,
         default=1,
-        help="loadgen runners per run, the pods of an Indexed Job started together once all are Ready, each"
+        help="loadgen runners per run, the pods of an Indexed Job that start together once every one may, each"
         " sending its share of the arrivals, their results merged exactly (default 1)",
     )
     capacity_options(p)

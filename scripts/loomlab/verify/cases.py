@@ -270,6 +270,8 @@ def cases(lab: list[dict]) -> list[Case]:
              pod("thief", volumes=[{"name": "v", "ephemeral": {"volumeClaimTemplate": {"spec": CLAIM}}}]), False),
         Case("a claim of its own", volume_claim("loadgen-results-x", {}), True),
         Case("a claim binding a volume it names", volume_claim("x", {"volumeName": "someone-elses"}), False),
+        Case("the database's data claim made first, open to every pod of its node",
+             volume_claim("data-postgres-0", {}), False),
         Case("a claim filled from another claim",
              volume_claim("x", {"dataSource": {"kind": "PersistentVolumeClaim", "name": "data-postgres-0"}}), False),
         *policy_cases(lab),

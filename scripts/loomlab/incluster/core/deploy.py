@@ -104,9 +104,12 @@ def distribute(job: dict, runners: int) -> dict:
     """The Job as `runners` runners: an Indexed Job whose pod i sends the i-th share of the load
     (jobrun.share), each starting once every one may (PAUSED: jobrun.wait_for_start, through files
     in a folder of the Job's own on the results volume, where they also write what the merge reads,
-    loadgen's results). Nothing reaches into a runner: it has no port."""
+    loadgen's results). Nothing reaches into a runner: it has no port. No runner runs twice (a second
+    start would write its ready file again, late)."""
     spec = job["spec"]
-    spec.update(completionMode="Indexed", completions=runners, parallelism=runners)
+    spec.update(completionMode="Indexed", completions=runners, parallelism=runners, backoffLimit=0)
+    if "activeDeadlineSeconds" in spec:  # the runners' wait for each other, then the run
+        spec["activeDeadlineSeconds"] += RUNNERS_SET_S
     container = spec["template"]["spec"]["containers"][0]
     set_env(container, SEGMENTS=str(runners), PAUSED="1", SAMPLES="1", RESULTS=f"/results/{job['metadata']['name']}")
     set_env(container, START_WAIT_S=str(RUNNERS_SET_S))
@@ -131,13 +134,17 @@ def terminated(pod: dict) -> dict | None:
 
 def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
     """The Job's runner pods, by index, once every runner's container has terminated; a runner that
-    failed fails the run at once (the others would wait for it until RUNNERS_SET_S)."""
+    failed, or the Job (its deadline), fails the run at once (the others would wait until RUNNERS_SET_S)."""
 
     def done():
         pods = {pod_index(p): p for p in kube.job_pods(name)}
         for i, p in pods.items():
             if (terminated(p) or {}).get("exitCode", 0) not in OK_EXITS:
                 raise LabError(f"Job {name}: runner {i} failed: {pod_log(kube, p, 10)[-2000:]}")
+        status = kube.job_status(name)
+        failed = [c for c in (status and status.conditions) or [] if c.type == "Failed" and c.status == "True"]
+        if failed:  # its deadline passed, say, with runners still waiting or not started
+            raise LabError(f"Job {name} failed ({failed[0].reason}: {failed[0].message}); {stuck(kube, name)}")
         return (
             [pods[i] for i in range(runners)] if len(pods) == runners and all(map(terminated, pods.values())) else None
         )
