@@ -8,6 +8,7 @@ import unittest
 from pathlib import Path
 
 from loomlab import LabError
+from loomlab.bench.jobrun import RUNNERS_SET_S
 from loomlab.incluster.core import deploy, jobs, plan
 
 
@@ -116,12 +117,14 @@ class Jobs(unittest.TestCase):
         self.assertEqual(self.TEMPLATE["spec"]["template"]["spec"]["containers"][0]["name"], "k6", "not modified")
 
     def test_a_split_is_an_indexed_job_of_runners_that_wait_for_each_other_with_no_port(self):
-        job = deploy.distribute(copy.deepcopy(self.templates()["sleep.js"]), 3)
+        template = copy.deepcopy(self.templates()["sleep.js"])
+        template["spec"]["activeDeadlineSeconds"] = 100
+        job = deploy.distribute(template, 3)
         container = job["spec"]["template"]["spec"]["containers"][0]
         env = {e["name"]: e.get("value") for e in container["env"]}
         self.assertEqual((job["spec"]["completionMode"], job["spec"]["completions"]), ("Indexed", 3))
         self.assertEqual((env["SEGMENTS"], env["PAUSED"], env["RESULTS"]), ("3", "1", "/results/k6-sleep"))
-        self.assertEqual(env["START_WAIT_S"], str(deploy.RUNNERS_SET_S))
+        self.assertEqual(job["spec"]["activeDeadlineSeconds"], 100 + RUNNERS_SET_S, "the runners' wait, then the run")
         self.assertFalse({"ports", "readinessProbe"} & set(container), "nothing reaches into a runner")
         self.assertEqual(job["spec"]["backoffLimit"], 0, "no runner starts twice")
 

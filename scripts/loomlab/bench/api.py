@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .deciding.verdict import interval
 from .jobrun import BEGIN as LOADGEN_RUN
+from .jobrun import RUNNERS_SET_S
 from .jobrun import read as loadgen_run
 from .measuring.figures import figures_from
 from .measuring.flames import COLUMNS, bare, category_of, read_collapsed
@@ -31,6 +32,7 @@ __all__ = [
     "CPU_INTERVAL_NS",
     "JVM_FLAGS",
     "LOADGEN_RUN",
+    "RUNNERS_SET_S",
     "MODE_COLUMNS",
     "MODULES",
     "Profiler",

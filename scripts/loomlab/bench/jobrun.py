@@ -18,7 +18,7 @@ winner).
   RUN_LABEL  one run's name, for its messages     READY_WAIT_S  most seconds to wait for the service (60)
   SEGMENTS, JOB_COMPLETION_INDEX  one run split over N runners (an Indexed Job): this pod's share
              (share), vegeta's results kept for the driver's merge (RESULTS/part<i>.results.bin)
-  PAUSED     1: a split's runner starts with the others (wait_for_start; START_WAIT_S, 180 s at most)
+  PAUSED     1: a split's runner starts with the others (wait_for_start; START_WAIT_S, RUNNERS_SET_S)
   SAMPLES    1: every request of one run as a CSV row (RESULTS/run.samples.csv), as a failover reads them
 The load's parameters (VUS, ITERATIONS, SLEEP_MS, ...) default to the bench's; one given here
 replaces the load's own.
@@ -87,7 +87,7 @@ def run(
     pools_of(target, float(os.environ.get("READY_WAIT_S", "60")))
     setup_s = time.monotonic() - started
     if together:
-        wait_for_start(out.parent, *together, float(os.environ.get("START_WAIT_S", "180")))
+        wait_for_start(out.parent, *together, float(os.environ.get("START_WAIT_S", RUNNERS_SET_S)))
     cpu = ChildrenCpu()
     generated = engine.generate(load, lane, target, out, label, RunSettings(), warmup)
     return {
@@ -105,6 +105,9 @@ def run(
 # then starts at the latest of those times plus START_LEAD_S, so a runner that sees the last file a
 # little late still starts with the others (the report's start skew: each runner's first request).
 START_LEAD_S = 1.0
+# The most seconds a split's runners wait for each other (each one's pod started, its bodies made,
+# the service reached): a runner not set by then fails, and the run with it (the driver's Job allows it).
+RUNNERS_SET_S = 180
 
 
 def wait_for_start(folder: Path, i: int, n: int, timeout_s: float) -> None:

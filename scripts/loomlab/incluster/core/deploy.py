@@ -109,18 +109,14 @@ def distribute(job: dict, runners: int) -> dict:
     spec = job["spec"]
     spec.update(completionMode="Indexed", completions=runners, parallelism=runners, backoffLimit=0)
     if "activeDeadlineSeconds" in spec:  # the runners' wait for each other, then the run
-        spec["activeDeadlineSeconds"] += RUNNERS_SET_S
+        spec["activeDeadlineSeconds"] += bench.RUNNERS_SET_S
     container = spec["template"]["spec"]["containers"][0]
     set_env(container, SEGMENTS=str(runners), PAUSED="1", SAMPLES="1", RESULTS=f"/results/{job['metadata']['name']}")
-    set_env(container, START_WAIT_S=str(RUNNERS_SET_S))
     return job
 
 
 # A runner's exits that leave it figures (bench.figures_from says whether its thresholds held).
 OK_EXITS = (0, bench.THRESHOLDS_CROSSED)
-# The most seconds a split's runners wait for each other (each one's pod started, its bodies made,
-# the service reached): a runner not set by then fails, and the run with it.
-RUNNERS_SET_S = 180
 
 
 def pod_index(pod: dict) -> int:
@@ -134,7 +130,7 @@ def terminated(pod: dict) -> dict | None:
 
 def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> list[dict]:
     """The Job's runner pods, by index, once every runner's container has terminated; a runner that
-    failed, or the Job (its deadline), fails the run at once (the others would wait until RUNNERS_SET_S)."""
+    failed, or the Job (its deadline), fails the run at once (the others would wait until bench.RUNNERS_SET_S)."""
 
     def done():
         pods = {pod_index(p): p for p in kube.job_pods(name)}

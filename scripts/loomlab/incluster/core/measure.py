@@ -15,7 +15,6 @@ from loomlab import LabError, metrics, proc, samples
 from loomlab.bench import api as bench
 from loomlab.incluster.core import lanes, nodecpu, volumes
 from loomlab.incluster.core.deploy import (
-    RUNNERS_SET_S,
     distribute,
     pod_log,
     results_claim,
@@ -254,7 +253,7 @@ class ClusterService:
         def generate() -> list[dict]:
             """The runners' pods once done."""
             self.kube.apply([job])
-            return wait_runners_done(self.kube, name, n, RUNNERS_SET_S + load.timeout_s + 120)
+            return wait_runners_done(self.kube, name, n, bench.RUNNERS_SET_S + load.timeout_s + 120)
 
         run = bench.sampled(self, sample_period, out, generate)
         pods, samples, took = run.result, run.samples, run.took
