@@ -108,12 +108,31 @@ class SearchTest(unittest.TestCase):
         self.assertEqual(floor.outcome, cap.NONE_HELD)
         self.assertEqual(floor.steps[-1].rate, 400 * cap.Capacity.floor_x)
 
-    def test_rounds_that_disagree_at_an_edge_leave_it_inconclusive(self):
+    def test_a_rate_holds_where_every_round_held_so_rounds_that_disagree_fail_it(self):
         s = cap.Search.of(cap.Capacity(), 400)
         while (rate := s.next_rate()) is not None:
             verdict = cap.HELD if rate <= 1000 else cap.FAILED
-            s.book(rate, [cap.HELD, cap.HELD, cap.FAILED] if 900 < rate <= 1000 else [verdict] * 2)
+            s.book(rate, [cap.HELD, cap.FAILED] if 900 < rate <= 1000 else [verdict] * (1 if s.probing(rate) else 2))
+        assert s.held is not None and s.failed is not None
+        self.assertEqual(s.outcome, cap.BRACKETED)
+        self.assertTrue(s.held.rate <= 900 < s.failed.rate, (s.held, s.failed))
+        self.assertTrue(s.failed.split)
+
+    def test_a_lower_rate_failing_where_a_higher_held_is_inconclusive(self):
+        s = cap.Search.of(cap.Capacity(), 400)
+        s.book(1000, [cap.HELD, cap.HELD])
+        self.assertEqual(s.outcome, "")
+        s.book(900, [cap.FAILED, cap.FAILED])
         self.assertEqual(s.outcome, cap.INCONCLUSIVE)
+
+    def test_a_pool_s_bound_caps_the_search_at_the_factor_past_it(self):
+        s = cap.Search.of(cap.Capacity(), 400, bound=500)
+        self.assertEqual(s.top, 625)
+        while (rate := s.next_rate()) is not None:
+            s.book(rate, [cap.HELD] * 2)
+        self.assertEqual((s.outcome, [x.rate for x in s.steps]), (cap.LOWER_BOUND, [400, 500, 625]))
+        # No pool (NaN, infinite): x50 the start.
+        self.assertEqual({cap.Search.of(cap.Capacity(), 400, bound=b).top for b in (math.nan, math.inf)}, {20_000})
 
     def test_a_search_that_fails_from_its_start_ends_at_its_floor(self):
         rates = [step.rate for step in search(service(1), start=206).steps]
@@ -127,12 +146,14 @@ class SearchTest(unittest.TestCase):
 
     def test_a_tie_between_rounds_does_not_claim_the_rate(self):
         self.assertEqual(cap.step_verdict([cap.HELD, cap.FAILED]), (cap.FAILED, True))
-        self.assertEqual(cap.step_verdict([cap.HELD, cap.HELD, cap.FAILED]), (cap.HELD, True))
+        self.assertEqual(cap.step_verdict([cap.HELD, cap.HELD, cap.FAILED]), (cap.FAILED, True))
         # A round the generator lagged in is no round of the service's: the others decide.
         self.assertEqual(cap.step_verdict([cap.HELD, cap.GENERATOR]), (cap.HELD, False))
         self.assertEqual(cap.step_verdict([cap.GENERATOR, cap.GENERATOR, cap.HELD]), (cap.GENERATOR, False))
-        self.assertFalse(cap.settled([cap.HELD, cap.FAILED]))
-        self.assertTrue(cap.settled([cap.HELD, cap.FAILED, cap.FAILED]))
+        # One failed round settles a step; a round more decides a generator that lagged in half.
+        self.assertTrue(cap.settled([cap.HELD, cap.FAILED]))
+        self.assertFalse(cap.settled([cap.GENERATOR, cap.FAILED]))
+        self.assertTrue(cap.settled([cap.GENERATOR, cap.FAILED, cap.HELD]))
 
     def test_an_error_or_a_drop_past_the_sla_fails_a_round(self):
         self.assertEqual(cap.judge({"p99": 50.0, "error_rate": 0.001, "dropped": 0}, SLA_MS), cap.FAILED)
@@ -154,9 +175,31 @@ class PlanTest(unittest.TestCase):
             )
         assert plan.settings.capacity is not None
         self.assertEqual((plan.settings.repeats, plan.settings.max_rounds), (2, 3))
-        # At most: the ramp from the start to x100 its start (22 rates) and the bisection of its last
-        # x1.25 to 5 % (3), a round each; the failed and the held edge and the two costs in two.
-        self.assertEqual(runs_of(plan.suites[0].loads[0], plan.settings), 22 + 3 + 2 * (2 + 2))
+        # At most: the ramp from the start to x50 its start (18 steps up, a round each where they
+        # held), the top and the bisection of its last x1.25 to 5 % (3) failed in two rounds each, the
+        # held edge again in two and the two costs in two.
+        sleep, lanes = plan.suites[0], {lane.key: lane for lane in plan.lanes(plan.suites[0])}
+        self.assertEqual(runs_of(sleep.loads[0], plan.settings, lanes["virtual"]), 18 + 2 * 4 + 2 + 2 * 2)
+        # The worker's 50 threads bind it at 500 req/s: its search climbs to x1.25 that, two steps.
+        self.assertEqual(runs_of(sleep.loads[0], plan.settings, lanes["worker"]), 2 + 2 * 4 + 2 + 2 * 2)
+        self.assertLessEqual(plan.seconds(), 25 * 60)  # the budget, said before it starts
+
+    def test_no_search_that_climbs_to_its_top_runs_more_than_the_plan_says(self):
+        c = cap.Capacity()
+        for start, bound in ((400, math.inf), (400, 500), (206, 258.06), (80, 100)):
+            top = cap.Search.of(c, start, 2, bound).top
+            for knee, flaky in ((top - 1, False), (top - 1, True), (top, False)):
+                s, runs = cap.Search.of(c, start, 2, bound), 0
+                while (rate := s.next_rate()) is not None:
+                    # Past the knee it fails; `flaky`: every bisection fails too, the worst for the plan.
+                    held = rate <= knee and not (flaky and s.failed is not None and s.probing(rate))
+                    rounds = [cap.HELD] if held and s.probing(rate) else [cap.HELD if held else cap.FAILED] * 2
+                    runs += len(rounds)
+                    s.book(rate, rounds)
+                runs += 2 * len(c.costs) if s.held else 0
+                self.assertEqual(max(x.rate for x in s.steps), top)
+                self.assertLessEqual(runs, c.runs_planned(2, start, top), (start, bound, knee, flaky))
+        self.assertEqual(runs, 3 + 2 + 2 * 2)  # held at its top: 80, 100, 125 probed, 125 again in two, costs
 
     def test_its_options_reach_the_search(self):
         from loomlab.bench.cli import parse
@@ -290,6 +333,11 @@ class DriverTest(unittest.TestCase):
         section = {**section, "pools": {"cpus": 2}, "environment": "in-cluster JVM"}
         binds = cap.binds(section, {"worker": 497.0, "reactive": 4000.0}, {"worker": 500.0})
         self.assertEqual(binds, ["worker: its pool (500)", "reactive: the CPU (2.0 of 2 cores)"])
+        # On this machine the generator's CPU counts beside the server's.
+        local = {**section, "pools": {"cpus": 1}, "environment": "local JVM"}
+        self.assertEqual(
+            cap.binds(local, {"reactive": 1800.0}, {}), ["reactive: the CPU (1.2 of 1 cores, the generator's with it)"]
+        )
 
 
 class CpuLimitTest(unittest.TestCase):

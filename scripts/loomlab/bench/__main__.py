@@ -38,9 +38,10 @@ def announce(plan: Plan, listed: bool) -> Progress:
         print(
             f"plan: a capacity search of {len(chosen)} suites; at most {lr.fmt_duration(planned)} of start-up and"
             f" steps at one round a new rate that held, else {settings.repeats} (up to {lr.fmt_duration(most)} where"
-            f" every edge's rounds disagree), were every mode to hold up to x{settings.capacity.top_x:g} its start;"
-            " a mode's search"
-            " ends at its bracket, sooner where a pool bounds it",
+            " the generator lags in half an edge's rounds), were every mode to climb to its top"
+            f" (x{settings.capacity.top_x:g} its start, x{settings.capacity.factor:g} its pool's bound where one"
+            " binds it), fail there and at every"
+            " bisection; a search ends at its bracket, most of them sooner",
             flush=True,
         )
     else:

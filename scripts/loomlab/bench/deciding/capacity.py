@@ -1,8 +1,9 @@
 """The capacity search (`./lab capacity`): per workload and mode, the highest open arrival rate held
 within an SLA. Each step's rounds are judged here (held, failed, or the generator could not keep
 its rate), and a Search walks the rates: a discovery ramp (x`factor`) from the start, then bisection
-until the bracket [held, failed] is within `step`. A new rate is a probe: one round where it holds,
-the full rounds where it fails; the held edge runs its full rounds before the search ends. What the
+until the bracket [held, failed] is within `step`. A rate holds where every round of it held: an SLA
+met in some rounds only is not met. A new rate is a probe: one round where it holds, the full rounds
+where it fails; the held edge runs its full rounds before the search ends. What the
 rounds run is running/capacity.py's; this file is standard library only and has no clock, so a
 test drives it against a fake service."""
 
@@ -18,7 +19,7 @@ from . import verdict
 HELD, FAILED, GENERATOR = "held", "failed", "generator"
 # A search's outcome: a bracket within the step; the search's top held (the mode holds at least
 # that); the generator ran out before the service did (its rate lagged: no service figure past it);
-# the rounds disagree at an edge of the bracket, or a lower rate failed where a higher one held;
+# a lower rate failed where a higher one held (the rounds of the edges disagree across rates);
 # nothing held down to the search's floor.
 BRACKETED, LOWER_BOUND, GENERATOR_LIMITED, INCONCLUSIVE, NONE_HELD = (
     "bracketed",
@@ -34,25 +35,35 @@ class Capacity:
     """The search's options, printed in the report: the SLA (p99 at most `sla_p99_ms`; 0: twice the
     workload's own service time), no errors, no dropped arrivals; the ramp's factor, the bracket's
     step, and the search's bounds as multiples of the start (the suite's open load below its bound)
-    or, where given, in req/s; the fractions of the held rate whose cost is measured."""
+    or, where given, in req/s; a mode whose pool bounds it is searched to `factor` x that bound at
+    most (Little's law: no rate past it holds); the fractions of the held rate whose cost is measured."""
 
     sla_p99_ms: float = 0.0
     factor: float = 1.25
     step: float = 0.05
     start: float = 0.0  # req/s; 0: the suite's open load below its bound
-    top_x: float = 100.0  # the highest rate tried, x the start
+    top_x: float = 50.0  # the highest rate tried, x the start
     floor_x: float = 0.25  # the lowest, x the start
     costs: tuple[float, ...] = (0.5, 0.8)
 
     def sla_ms(self, service_ms: float) -> float:
         return self.sla_p99_ms or 2 * service_ms
 
-    def runs_planned(self, rounds: int) -> int:
-        """Runs a mode takes at most: the ramp to the top and the bisection of its last factor, a
-        probe each; the failed and the held edge again in full `rounds`; then the costs."""
-        probes = 1 + math.ceil(math.log(self.top_x) / math.log(self.factor))
-        probes += math.ceil(math.log2((self.factor - 1) / self.step))
-        return probes + rounds * (2 + len(self.costs))
+    def top(self, start: float, bound: float = math.inf) -> int:
+        """The highest rate a mode's search tries from `start`: x`top_x`, or `factor` x its pool's
+        bound where that is lower (NaN or infinite: no pool)."""
+        pool = self.factor * bound if math.isfinite(bound) and bound > 0 else math.inf
+        return round(min(start * self.top_x, max(start, pool)))
+
+    def runs_planned(self, rounds: int, start: float = 1.0, top: float | None = None) -> int:
+        """Runs a mode takes at most where it ramps to its top: a probe each rate held on the way, the
+        top failed in full `rounds`, every bisection of that last factor failed in full too, the held
+        edge again in full (a probe's round and `rounds` more), then the costs."""
+        rate, top, ramp = start, start * self.top_x if top is None else top, 0
+        while rate < top:  # as Search.next_rate climbs
+            rate, ramp = min(top, max(rate + 1, round(rate * self.factor))), ramp + 1
+        bisections = math.ceil(math.log2((self.factor - 1) / self.step))
+        return ramp + rounds * (1 + bisections) + rounds + rounds * len(self.costs)
 
 
 def judge(figures: dict, sla_ms: float) -> str:
@@ -70,18 +81,19 @@ def judge(figures: dict, sla_ms: float) -> str:
 
 def step_verdict(rounds: list[str]) -> tuple[str, bool]:
     """The step's verdict from its rounds' and whether the service's disagreed: the generator's where
-    it lagged in most rounds; else the majority of the others (a tie: failed, the search does not
-    claim a rate the runs do not support)."""
+    it lagged in most rounds; else held where none of the others failed (the search claims no rate
+    that missed the SLA in a round), failed otherwise."""
     held, failed = rounds.count(HELD), rounds.count(FAILED)
+    split = held > 0 and failed > 0
     if rounds.count(GENERATOR) * 2 > len(rounds):
-        return GENERATOR, held > 0 and failed > 0
-    return (HELD if held > failed else FAILED), held > 0 and failed > 0
+        return GENERATOR, split
+    return (HELD if held and not failed else FAILED), split
 
 
 def settled(rounds: list[str]) -> bool:
-    """Whether more rounds could change the step's verdict no more: a majority either way."""
-    generator, held, failed = rounds.count(GENERATOR), rounds.count(HELD), rounds.count(FAILED)
-    return generator * 2 > len(rounds) or (held != failed and generator * 2 < len(rounds))
+    """Whether more rounds could change the step's verdict no more: unless the generator lagged in
+    exactly half of them (one more decides whether the step is its or the service's)."""
+    return rounds.count(GENERATOR) * 2 != len(rounds)
 
 
 @dataclass(frozen=True)
@@ -107,9 +119,10 @@ class Search:
     outcome: str = ""
 
     @classmethod
-    def of(cls, capacity: Capacity, start: float, rounds: int = 2) -> Search:
+    def of(cls, capacity: Capacity, start: float, rounds: int = 2, bound: float = math.inf) -> Search:
+        """A mode's search from `start` (the options' own where given), to its top (`bound`: its pool's)."""
         start = max(1, round(capacity.start or start))
-        floor, top = max(1, round(start * capacity.floor_x)), round(start * capacity.top_x)
+        floor, top = max(1, round(start * capacity.floor_x)), capacity.top(start, bound)
         return cls(start, floor, top, capacity.factor, capacity.step, rounds)
 
     def probing(self, rate: float) -> bool:
@@ -174,8 +187,7 @@ class Search:
         elif held is None and failed is not None and failed.rate <= self.floor:
             self.outcome = NONE_HELD
         elif held is not None and failed is not None and self.narrow(held, failed):
-            upside_down = failed.rate <= held.rate
-            self.outcome = INCONCLUSIVE if upside_down or held.split or failed.split else BRACKETED
+            self.outcome = INCONCLUSIVE if failed.rate <= held.rate else BRACKETED
         return step
 
     def record(self) -> dict:

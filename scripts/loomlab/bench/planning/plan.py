@@ -5,13 +5,14 @@ print durations from here, and so does every progress line."""
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass, replace
 
 from loomlab import LabError
 
 from .columns import columns
 from .lane import MODE_COLUMNS, MODES, REFERENCE_LANE, Lane
-from .loads import Load, Suite, with_reference
+from .loads import Load, Suite, mode_bound, with_reference
 from .profiles import chosen_suites, suites
 from .settings import RunSettings, jdks_named
 
@@ -48,10 +49,15 @@ def repeats_of(load: Load, settings: RunSettings) -> int:
     return settings.repeats if load.repeats is None else min(load.repeats, settings.repeats)
 
 
-def runs_of(load: Load, settings: RunSettings) -> int:
-    """A load's least runs a lane: its rounds, or a capacity search's most (Capacity.runs_planned)."""
-    rounds = repeats_of(load, settings)
-    return settings.capacity.runs_planned(rounds) if settings.capacity else rounds
+def runs_of(load: Load, settings: RunSettings, lane: Lane | None = None) -> int:
+    """A load's least runs a lane: its rounds, or a capacity search's most (Capacity.runs_planned) to
+    the lane's top: its pool's, with the pools the service is configured with (none: the load's)."""
+    rounds, c = repeats_of(load, settings), settings.capacity
+    if c is None:
+        return rounds
+    start = max(1, round(c.start or load.rate or 1))
+    bound = mode_bound(load, lane.key, {}) if lane else math.inf
+    return c.runs_planned(rounds, start, c.top(start, bound))
 
 
 def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
@@ -64,7 +70,7 @@ def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:
         return v.get(lane.key, 0.0) if isinstance(v, dict) else v
 
     warm = max(warmup_seconds(suite, settings), per_mode(first.warmup_est_s or first.est_s) * least_runs)
-    runs = {id(ld): runs_of(ld, settings) * per_mode(ld.est_s) for ld in suite.loads if lane in ld.lanes}
+    runs = {id(ld): runs_of(ld, settings, lane) * per_mode(ld.est_s) for ld in suite.loads if lane in ld.lanes}
     return {"start": SERVICE_START_S + warm, "runs": runs}
 
 

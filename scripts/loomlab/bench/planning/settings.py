@@ -40,7 +40,7 @@ class RunSettings:
     def of(cls, args: argparse.Namespace, *, interleave: bool, dashboards: str = "none") -> RunSettings:
         """The settings of a command line's arguments: what it says wins over the profile's defaults
         (smoke: one warm-up, no least warm-up time, one round; capacity: two rounds a step, three where
-        they disagree)."""
+        the generator lagged in one of two)."""
         smoke, capacity = args.profile == "smoke", args.profile == "capacity"
         repeats = args.repeats if args.repeats is not None else (1 if smoke else 2 if capacity else cls.repeats)
         most = 1 if smoke else 3 if capacity else cls.max_rounds

@@ -76,10 +76,14 @@ def capacity_section(
     cap = settings.capacity
     assert cap is not None
     pools = service_pools(info.get("pools", {}))
-    rounds = f"1 at a new rate that held, else {settings.repeats} ({settings.max_rounds} where they disagree)"
+    rounds = (
+        f"1 at a new rate that held, else {settings.repeats}, a rate held where every round held"
+        f" ({settings.max_rounds} where the generator lagged in half)"
+    )
     name = (
         f"capacity: p99 <= {sla_ms:g} ms, no errors, no dropped arrivals; from {cap.start or load.rate:g} req/s"
-        f" up by x{cap.factor:g} (at most x{cap.top_x:g}), then bisection to {cap.step:.0%}; rounds: {rounds}"
+        f" up by x{cap.factor:g} (at most x{cap.top_x:g}, or x{cap.factor:g} a pool's bound), then bisection to"
+        f" {cap.step:.0%}; rounds: {rounds}"
     )
     section = {
         "workload": suite.workload,

@@ -1,7 +1,8 @@
 """Runs the capacity search (deciding/capacity.py) of a suite: each mode in a fresh JVM of its own,
 warmed up on the suite's open load, then step after step every mode still searching runs its next
 rate in rounds whose order rotates, so drift hits the modes alike: one round where the rate is new
-and holds, --repeats otherwise, more where they disagree, up to --max-rounds. Then each mode's cost
+and holds, --repeats otherwise, one more where the generator lagged in half of them, up to
+--max-rounds. Then each mode's cost
 at fractions of its held rate, in the same rounds."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from loomlab import labreport as lr
 
 from ..deciding.capacity import HELD, Capacity, Search, judge, settled
 from ..planning.lane import Lane
-from ..planning.loads import Load, Suite
+from ..planning.loads import Load, Suite, mode_bound, service_pools
 from ..planning.plan import Plan, planned_seconds
 from .progress import Progress
 from .rounds import SuiteRun
@@ -56,8 +57,10 @@ class CapacityRun:
             self.sla_ms = self.capacity.sla_ms(service_ms(self.load, info[None].get("pools", {})))
             if math.isnan(self.sla_ms):
                 raise LabError(f"{self.run.suite.workload}: no service time to set the SLA from (--sla-p99-ms MS)")
+            pools, start = service_pools(info[None].get("pools", {})), self.load.rate or 1.0
             searches = {
-                lane: Search.of(self.capacity, self.load.rate or 1.0, self.run.settings.repeats) for lane in lanes
+                lane: Search.of(self.capacity, start, self.run.settings.repeats, mode_bound(self.load, lane.key, pools))
+                for lane in lanes
             }
             step = 0
             while rates := {ln: r for ln, s in searches.items() if (r := s.next_rate()) is not None}:
@@ -79,8 +82,8 @@ class CapacityRun:
         self, services: dict[Lane, ServiceUnderTest], rates: dict[Lane, float], what: str, probes=frozenset(), step=0
     ) -> dict:
         """Every lane at its rate in --repeats rounds (a probe that holds: one), the order rotated
-        every round and every step; lanes whose rounds disagree in more while a majority could still
-        turn, up to --max-rounds. Each lane's round verdicts."""
+        every round and every step; lanes whose step is not settled (the generator lagged in half its
+        rounds) in more, up to --max-rounds. Each lane's round verdicts."""
         settings, lanes = self.run.settings, list(rates)
         verdicts: dict[Lane, list[str]] = {lane: [] for lane in lanes}
         r = 0

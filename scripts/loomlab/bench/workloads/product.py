@@ -68,12 +68,13 @@ def product_expect(pools: dict) -> dict:
 def product_cap(lane: Lane, pools: dict) -> float:
     """The most lookups per second a mode's pools allow. Worker: request threads / E[max], and
     fan-out threads / the summed mean latency of the four sub-tasks (each holds a fan-out thread
-    for its own latency). Virtual and reactive: no pool (infinite)."""
-    ranges = product_ranges(pools)
-    if not ranges:
-        return math.nan
+    for its own latency), the default pools' before /api/info has said them. Virtual and reactive:
+    no pool (infinite)."""
     if lane.mode != WORKER:
         return math.inf
+    ranges = product_ranges(pools)
+    if not ranges:
+        return PRODUCT_WORKER_CAP if not pools else math.nan
     e_max = lr.expected_max(ranges) / 1000.0
     occupancy = sum((a + b) / 2 for a, b in ranges) / 1000.0
     return min(

@@ -35,11 +35,12 @@ def sleep_request(env: dict) -> Request:
 
 
 def sleep_bound(vus: int, sleep_ms: int):
-    """Users (virtual) or worker threads (worker), each busy sleep_ms per request."""
+    """Users (virtual) or worker threads (worker: the suite's, where /api/info has not said them
+    yet), each busy sleep_ms per request."""
 
     def bound(lane: Lane, pools: dict):
         # Reactive: a timer per user on the event loop, which holds no thread meanwhile.
-        conc = vus if lane.mode != WORKER else min(vus, pools.get("worker.max-threads", vus))
+        conc = vus if lane.mode != WORKER else min(vus, pools.get("worker.max-threads", WORKER_THREADS))
         return lr.littles_bound(conc, sleep_ms / 1000.0)
 
     return bound

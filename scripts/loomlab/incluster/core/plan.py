@@ -108,7 +108,7 @@ def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set[bench.Lane],
 
     def one(suite: bench.Suite, lane: bench.Lane) -> float:
         p = bench.planned_seconds(suite, lane, settings)
-        jobs = sum(bench.runs_of(ld, settings) + 2 for ld in suite.loads)
+        jobs = sum(bench.runs_of(ld, settings, lane if lane in ld.lanes else None) + 2 for ld in suite.loads)
         return p["start"] + sum(p["runs"].values()) + 4 * jobs
 
     return sum(one(s, m) for _, s in plan for m in bench.suite_lanes(s, modes))
