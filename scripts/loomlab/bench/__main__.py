@@ -36,12 +36,12 @@ def announce(plan: Plan, listed: bool) -> Progress:
     planned, most = plan.seconds(), plan.seconds(settings.max_rounds)
     if settings.capacity:
         print(
-            f"plan: a capacity search of {len(chosen)} suites; at most {lr.fmt_duration(planned)} of start-up and"
+            f"plan: a capacity search of {len(chosen)} suites; about {lr.fmt_duration(planned)} of start-up and"
             f" steps at one round a new rate that held, else {settings.repeats} (up to {lr.fmt_duration(most)} where"
             " the generator lags in half an edge's rounds), were every mode to climb to its top"
             f" (x{settings.capacity.top_x:g} its start, x{settings.capacity.factor:g} its pool's bound where one"
-            " binds it), fail there and at every"
-            " bisection; a search ends at its bracket, most of them sooner",
+            " binds it), fail there and at every bisection, and hold its held edge again; a mode whose knee lies"
+            " below its start, or whose held edge fails when run again, takes more, most modes far fewer",
             flush=True,
         )
     else:

@@ -56,9 +56,10 @@ class Capacity:
         return round(min(start * self.top_x, max(start, pool)))
 
     def runs_planned(self, rounds: int, start: float = 1.0, top: float | None = None) -> int:
-        """Runs a mode takes at most where it ramps to its top: a probe each rate held on the way, the
-        top failed in full `rounds`, every bisection of that last factor failed in full too, the held
-        edge again in full (a probe's round and `rounds` more), then the costs."""
+        """Runs a mode takes where it ramps to its top: a probe each rate held on the way, the top failed
+        in full `rounds`, every bisection of that last factor failed in full too, the held edge held
+        again in full (a probe's round and `rounds` more), then the costs. Not a ceiling: a knee below
+        the start walks down, and a held edge that fails when run again moves down and bisects anew."""
         rate, top, ramp = start, start * self.top_x if top is None else top, 0
         while rate < top:  # as Search.next_rate climbs
             rate, ramp = min(top, max(rate + 1, round(rate * self.factor))), ramp + 1
