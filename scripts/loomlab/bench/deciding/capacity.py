@@ -49,6 +49,10 @@ class Capacity:
     def sla_ms(self, service_ms: float) -> float:
         return self.sla_p99_ms or 2 * service_ms
 
+    def first(self, rate: float) -> int:
+        """The search's first rate: the options' own where given, else `rate` (the suite's open load)."""
+        return max(1, round(self.start or rate))
+
     def top(self, start: float, bound: float = math.inf) -> int:
         """The highest rate a mode's search tries from `start`: x`top_x`, or `factor` x its pool's
         bound where that is lower (NaN or infinite: no pool)."""
@@ -61,10 +65,16 @@ class Capacity:
         again in full (a probe's round and `rounds` more), then the costs. Not a ceiling: a knee below
         the start walks down, and a held edge that fails when run again moves down and bisects anew."""
         rate, top, ramp = start, start * self.top_x if top is None else top, 0
-        while rate < top:  # as Search.next_rate climbs
-            rate, ramp = min(top, max(rate + 1, round(rate * self.factor))), ramp + 1
+        while rate < top:
+            rate, ramp = up(rate, self.factor, top), ramp + 1
         bisections = math.ceil(math.log2((self.factor - 1) / self.step))
         return ramp + rounds * (1 + bisections) + rounds + rounds * len(self.costs)
+
+
+def up(rate: float, factor: float, top: float) -> float:
+    """The ramp's next rate: up by the factor, by one req/s at least (a factor of a small rate rounds
+    to itself), the top at most."""
+    return min(top, max(rate + 1, round(rate * factor)))
 
 
 def judge(figures: dict, sla_ms: float) -> str:
@@ -122,7 +132,7 @@ class Search:
     @classmethod
     def of(cls, capacity: Capacity, start: float, rounds: int = 2, bound: float = math.inf) -> Search:
         """A mode's search from `start` (the options' own where given), to its top (`bound`: its pool's)."""
-        start = max(1, round(capacity.start or start))
+        start = capacity.first(start)
         floor, top = max(1, round(start * capacity.floor_x)), capacity.top(start, bound)
         return cls(start, floor, top, capacity.factor, capacity.step, rounds)
 
@@ -159,8 +169,8 @@ class Search:
             return self.start
         if held and self.lagged:  # the held edge's full rounds, then the end
             return held.rate
-        if failed is None:  # up, by one req/s at least (a factor of a small rate rounds to itself)
-            return min(self.top, max(held.rate + 1, round(held.rate * self.factor))) if held else None
+        if failed is None:
+            return up(held.rate, self.factor, self.top) if held else None
         if held is None:
             return max(self.floor, min(failed.rate - 1, round(failed.rate / self.factor)))
         return held.rate if self.narrow(held, failed) else round((held.rate + failed.rate) / 2)

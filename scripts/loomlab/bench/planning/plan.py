@@ -55,9 +55,8 @@ def runs_of(load: Load, settings: RunSettings, lane: Lane | None = None) -> int:
     rounds, c = repeats_of(load, settings), settings.capacity
     if c is None:
         return rounds
-    start = max(1, round(c.start or load.rate or 1))
-    bound = mode_bound(load, lane.key, {}) if lane else math.inf
-    return c.runs_planned(rounds, start, c.top(start, bound))
+    start = c.first(load.rate or 1.0)
+    return c.runs_planned(rounds, start, c.top(start, mode_bound(load, lane.key, {}) if lane else math.inf))
 
 
 def planned_seconds(suite: Suite, lane: Lane, settings: RunSettings) -> dict:

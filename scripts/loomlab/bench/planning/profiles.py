@@ -96,13 +96,13 @@ def suites(profile: str) -> list[Suite]:
     ]
     if profile == "capacity":  # each suite's first open load: where the search starts, its shape, and
         # the latency the suite expects with every dependency on time (the SLA's service time)
-        expect = {s.workload: next((ld.expect for ld in s.loads if ld.expect), None) for s in chosen}
-        first = {s.workload: next(ld for ld in s.loads if ld.rate) for s in chosen}
-        return [
-            replace(s, loads=[replace(ld, expect=expect[s.workload], est_s=(ld.open_s or 0) + CAPACITY_RUN_EXTRA_S)])
-            for s in chosen
-            if (ld := first[s.workload])
-        ]
+        searched = []
+        for s in chosen:
+            expect = next((ld.expect for ld in s.loads if ld.expect), None)
+            first = next(ld for ld in s.loads if ld.rate)
+            est_s = (first.open_s or 0) + CAPACITY_RUN_EXTRA_S
+            searched.append(replace(s, loads=[replace(first, expect=expect, est_s=est_s)]))
+        return searched
     # Core suites first, in report order, then the variants (as the reports have always listed them).
     return [s for s in chosen if s.core] + [s for s in chosen if not s.core]
 

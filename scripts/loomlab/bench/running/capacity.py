@@ -2,8 +2,7 @@
 warmed up on the suite's open load, then step after step every mode still searching runs its next
 rate in rounds whose order rotates, so drift hits the modes alike: one round where the rate is new
 and holds, --repeats otherwise, one more where the generator lagged in half of them, up to
---max-rounds. Then each mode's cost
-at fractions of its held rate, in the same rounds."""
+--max-rounds. Then each mode's cost at fractions of its held rate, in the same rounds."""
 
 from __future__ import annotations
 
