@@ -8,7 +8,7 @@ import json
 import math
 from pathlib import Path
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.render import render
 
 # Each mode's colour in every chart (the bench's chart.svg too).
@@ -40,7 +40,7 @@ def capacity_chart(n: int, s: dict) -> dict[str, object]:
     for m, r in s["results"].items():
         steps = [x for x in r["runs"] if x.get("step", "").startswith("step")]
         rates = sorted({x["offered"] for x in steps})
-        p99 = [lr.Spread.of([x["p99"] for x in steps if x["offered"] == rate]).median for rate in rates]
+        p99 = [stats.Spread.of([x["p99"] for x in steps if x["offered"] == rate]).median for rate in rates]
         data = [{"x": rate, "y": _num(y)} for rate, y in zip(rates, p99, strict=True)]
         datasets.append({"label": m, "borderColor": COLORS.get(m, "#777"), "data": data})
     top = max((x["offered"] for r in s["results"].values() for x in r["runs"] if "offered" in x), default=1)
@@ -70,10 +70,10 @@ def section_charts(n: int, s: dict, out: Path) -> list[dict[str, object]]:
         return [capacity_chart(n, s)]
     charts: list[dict[str, object]] = []
     modes = list(s["results"].keys())
-    aggs = {m: lr.aggregate(s["results"][m]["runs"]) for m in modes}
+    aggs = {m: stats.aggregate(s["results"][m]["runs"]) for m in modes}
 
     def med(m, k, aggs=aggs):
-        return _num(aggs[m].get(k, lr.Spread.of([])).median)
+        return _num(aggs[m].get(k, stats.Spread.of([])).median)
 
     charts.append(
         {

@@ -31,7 +31,7 @@ def value(samples: list[Sample], metric: str, labels: dict | None = None) -> flo
 
 
 def scrape_sample(text: str) -> dict:
-    """What one scrape keeps: each gauge and counter of labreport's lists by its key."""
+    """What one scrape keeps: each gauge and counter of loomlab.samples' lists by its key."""
     samples = parse(text)
     return {key: value(samples, name, labels) for key, name, labels in SAMPLED_GAUGES + SAMPLED_COUNTERS}
 

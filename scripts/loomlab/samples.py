@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from loomlab.labreport import nanmax, nansum
+from loomlab.stats import nanmax, nansum
 
 # What each scrape keeps: (key, metric, labels). Counters are reported as deltas over the run,
 # gauges as their peak.

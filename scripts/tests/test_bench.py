@@ -3,7 +3,8 @@
 
 import unittest
 
-from loomlab import LabError, labreport
+from loomlab import LabError
+from loomlab.bench.measuring.figures import k6_figures
 from loomlab.bench.planning import loads, profiles
 from loomlab.bench.planning.lane import REACTIVE, RX, VIRTUAL, WORKER, Lane
 from loomlab.bench.planning.plan import modes_named, suite_lanes
@@ -92,7 +93,7 @@ class GrpcTransportTest(unittest.TestCase):
                 "loomlab_chunk_failed{scenario:recruits_grpc}": {"values": {"rate": 0.0}},
             }
         }
-        f = labreport.k6_figures(summary, "recruits_grpc")
+        f = k6_figures(summary, "recruits_grpc")
         self.assertEqual((f["requests"], f["throughput"], f["p50"], f["p99"]), (30, 15.0, 58.0, 90.0))
 
 

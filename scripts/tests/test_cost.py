@@ -13,8 +13,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab import ROOT
-from loomlab import labreport as lr
+from loomlab import ROOT, stats
 from loomlab.bench.deciding.verdict import paired
 from loomlab.bench.reporting import report
 from loomlab.bench.workloads.mixed import SHORT_P99
@@ -164,8 +163,8 @@ class VirtualLoopPageTest(unittest.TestCase):
         self.assertEqual(len(page), len(sections))
         for row, section in zip(page, sections, strict=True):
             runs = {m: r["runs"] for m, r in section["results"].items()}
-            medians = [lr.aggregate(runs[m])["cpu_ms_per_req"].median for m in ("virtual", "virtual-loop")]
-            medians += [lr.aggregate(runs[m])["cpu_ms_per_req"].median for m in ("reactive", "reference")]
+            medians = [stats.aggregate(runs[m])["cpu_ms_per_req"].median for m in ("virtual", "virtual-loop")]
+            medians += [stats.aggregate(runs[m])["cpu_ms_per_req"].median for m in ("reactive", "reference")]
             self.assertEqual(row[1:5], [f"{v:.3f} ms" for v in medians], row[0])
             ratios = [paired(runs["virtual-loop"], runs[m], "cpu_ms_per_req") for m in ("virtual", "reactive")]
             ratios.append(paired(runs["virtual-loop"], runs["reference"], "cpu_ms_per_req"))
@@ -182,7 +181,9 @@ class VirtualLoopPageTest(unittest.TestCase):
         for row, section in zip(page, sections, strict=True):
             runs = {m: r["runs"] for m, r in section["results"].items()}
             columns = [(m, f"{m}[{knob}]") for m in ("virtual-loop", "reactive") for knob in ("loops=1", "loops4")]
-            medians = [f"{lr.aggregate(runs[m])['cpu_ms_per_req'].median:.3f} ms" for m in ("virtual-loop", "reactive")]
+            medians = [
+                f"{stats.aggregate(runs[m])['cpu_ms_per_req'].median:.3f} ms" for m in ("virtual-loop", "reactive")
+            ]
             self.assertEqual(row[1:], medians + [paired(runs[k], runs[m], "cpu_ms_per_req") for m, k in columns])
 
     def test_the_poller_table_is_its_record(self):
@@ -200,7 +201,7 @@ class VirtualLoopPageTest(unittest.TestCase):
         servers = {"virtual-loop": "virtual-loop", "reactive": "reactive", "Go server": "reference"}
         self.assertEqual(len(page), len(servers) * len(sections))
         for i, row in enumerate(page):
-            agg = lr.aggregate(sections[i // len(servers)]["results"][servers[row[1]]]["runs"])
+            agg = stats.aggregate(sections[i // len(servers)]["results"][servers[row[1]]]["runs"])
             cpu, kernel = agg["cpu_ms_per_req"].median, agg["kernel_ms_per_req"].median
             figures = [f"{v:.3f}" for v in (cpu, cpu - kernel, kernel)]
             calls = ("switches_per_req", "syscalls_per_req", "futex_per_req", "epoll_per_req")
@@ -209,7 +210,7 @@ class VirtualLoopPageTest(unittest.TestCase):
 
     def test_the_pinning_table_is_its_record(self):
         sections = json.loads((DOCS / "2026-12-05-virtual-loop-pinning" / "results.json").read_text())["sections"]
-        native, below, above = ({m: lr.aggregate(r["runs"]) for m, r in s["results"].items()} for s in sections[2:5])
+        native, below, above = ({m: stats.aggregate(r["runs"]) for m, r in s["results"].items()} for s in sections[2:5])
         page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop pinning")
         modes = ("worker", "virtual", "virtual-loop")
         self.assertEqual(
@@ -226,7 +227,7 @@ class VirtualLoopPageTest(unittest.TestCase):
         self.assertEqual([row[0] for row in page], ["`synchronized`", "`ReentrantLock`"])
         for row, section in zip(page, sections, strict=True):
             self.assertEqual(section["pools"]["jdk.feature"], 21)
-            agg = {m: lr.aggregate(section["results"][m]["runs"]) for m in ("worker", "virtual", "virtual-loop")}
+            agg = {m: stats.aggregate(section["results"][m]["runs"]) for m in ("worker", "virtual", "virtual-loop")}
             self.assertEqual(
                 row[1:], [f"{a['throughput'].median:,.0f} ({a['p99'].median:,.0f} ms)" for a in agg.values()]
             )
@@ -246,7 +247,7 @@ class VirtualLoopPageTest(unittest.TestCase):
         short = {m: r["runs"] for m, r in tail["results"].items()}
         page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop mixed")
         modes = ("virtual", "virtual-loop", "reactive")
-        medians = [lr.aggregate(short[m])[SHORT_P99].median for m in modes]
+        medians = [stats.aggregate(short[m])[SHORT_P99].median for m in modes]
         self.assertEqual(page[0][1:], [f"{v:.0f} ms" for v in medians])
         self.assertEqual(page[1][2:], [paired(short[m], short["virtual"], SHORT_P99) for m in modes[1:]])
 
@@ -256,7 +257,7 @@ class VirtualLoopPageTest(unittest.TestCase):
         for name, rate, of_rate, of_cpu in page:
             results = json.loads((DOCS / name / "results.json").read_text())["sections"][0]["results"]
             mine, go = results["virtual-loop"]["runs"], results["reference"]["runs"]
-            self.assertEqual(rate, f"{lr.aggregate(mine)['throughput'].median:,.0f}", name)
+            self.assertEqual(rate, f"{stats.aggregate(mine)['throughput'].median:,.0f}", name)
             self.assertEqual(of_rate, paired(mine, go, "throughput"), name)
             self.assertEqual(of_cpu, paired(mine, go, "cpu_ms_per_req"), name)
 
@@ -266,6 +267,6 @@ class VirtualLoopPageTest(unittest.TestCase):
         page = block((DOCS / f"{self.NAME}.md").read_text(), "virtual-loop a3")
         self.assertEqual([row[0] for row in page], ["virtual", "virtual-loop", "reactive"])
         for mode, rate, of_rate, of_cpu in page:
-            self.assertEqual(rate, f"{lr.aggregate(runs[mode])['throughput'].median:,.0f}", mode)
+            self.assertEqual(rate, f"{stats.aggregate(runs[mode])['throughput'].median:,.0f}", mode)
             self.assertEqual(of_rate, paired(runs[mode], runs["reference"], "throughput"), mode)
             self.assertEqual(of_cpu, paired(runs[mode], runs["reference"], "cpu_ms_per_req"), mode)

@@ -12,6 +12,7 @@ from loomlab.bench.measuring import flames, profiler
 from loomlab.bench.planning.lane import THREADED
 from loomlab.bench.planning.loads import Load
 from loomlab.bench.planning.settings import RunSettings
+from loomlab.bench.reporting import flames as flame_tables
 
 # Collapsed stacks as the converter writes them (--classify: the category first; suffixes: _[j]
 # compiled, _[i] inlined, _[k] kernel).
@@ -72,7 +73,7 @@ class SummaryTest(unittest.TestCase):
         (folder / "profiles").mkdir()
         written(folder / "profiles", CPU, "sleep-A3-virtual.cpu.collapsed")
         written(folder / "profiles", '{"metrics": {"http_reqs": {"values": {"count": 50}}}}', "sleep-A3-virtual.json")
-        text = flames.frames_per_request(folder, ["futex", "VirtualThread\\.(run|park)"]).text()
+        text = flame_tables.frames_per_request(folder, ["futex", "VirtualThread\\.(run|park)"]).text()
         us = profiler.CPU_INTERVAL_NS / 1e3 / 50
         self.assertIn(f"{10 * us:.1f}", text)
         self.assertIn(f"{90 * us:,.1f}", text)
@@ -85,7 +86,7 @@ class SummaryTest(unittest.TestCase):
                 "profiled": {"cpu_frames_us": {"Thread.run": 160.0, "VirtualThread.run": 160.0, "Pool.take": 38.0}},
             },
         }
-        t = flames.frames_table(LOAD, results)
+        t = flame_tables.frames_table(LOAD, results)
         assert t is not None
         text = t.text()
         # Thread.run and VirtualThread.run differ by 60 and 160: VirtualThread.run first; Pool.take last.

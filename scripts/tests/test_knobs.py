@@ -381,7 +381,7 @@ class RebuiltBuildColumnsTest(unittest.TestCase):
 class LabOverheadPageTest(unittest.TestCase):
     def test_the_page_quotes_its_run(self):
         from loomlab import ROOT
-        from loomlab.bench.measuring.flames import frames_per_request
+        from loomlab.bench.reporting.flames import frames_per_request
 
         docs = ROOT / "docs" / "results"
         page = (docs / "2026-11-27-lab-overhead.md").read_text()

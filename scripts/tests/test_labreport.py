@@ -5,8 +5,11 @@ import time
 import unittest
 from pathlib import Path
 
-from loomlab import labreport as lr
-from loomlab import metrics, samples
+from loomlab import metrics, samples, stats
+from loomlab.bench.measuring.figures import k6_figures, open_kept_up, open_verdict
+from loomlab.bench.planning.bounds import efficiency, expected_max, littles_bound, max_quantile, stages_bound
+from loomlab.bench.running.rounds import settled
+from loomlab.table import Table, fmt_duration, fmt_spread
 
 
 def summary(count=5000, rate=4000.0, avg=105.0, sq=None, scenario="sleep", dropped=None):
@@ -36,81 +39,81 @@ def summary(count=5000, rate=4000.0, avg=105.0, sq=None, scenario="sleep", dropp
 
 class LittlesLaw(unittest.TestCase):
     def test_seed_a3_worker_bound_is_500_per_second(self):
-        self.assertEqual(lr.littles_bound(50, 0.1), 500)
+        self.assertEqual(littles_bound(50, 0.1), 500)
 
     def test_efficiency_of_the_seed_platform_run(self):
-        self.assertAlmostEqual(lr.efficiency(479.1, 500), 0.9582)
+        self.assertAlmostEqual(efficiency(479.1, 500), 0.9582)
 
     def test_efficiency_without_bound_is_nan(self):
-        self.assertTrue(math.isnan(lr.efficiency(100, math.inf)))
-        self.assertTrue(math.isnan(lr.efficiency(100, 0)))
+        self.assertTrue(math.isnan(efficiency(100, math.inf)))
+        self.assertTrue(math.isnan(efficiency(100, 0)))
 
     def test_ratio(self):
-        self.assertAlmostEqual(lr.ratio(3921.6, 479.1), 8.1854, places=3)
-        self.assertTrue(math.isnan(lr.ratio(1, 0)))
+        self.assertAlmostEqual(stats.ratio(3921.6, 479.1), 8.1854, places=3)
+        self.assertTrue(math.isnan(stats.ratio(1, 0)))
 
 
 class SlowestOfFour(unittest.TestCase):
     SEED_C = [(100, 300), (150, 400), (50, 200), (100, 250)]
 
     def test_expected_max_of_the_seed_c_delays(self):
-        self.assertAlmostEqual(lr.expected_max(self.SEED_C), 288.58, places=1)
+        self.assertAlmostEqual(expected_max(self.SEED_C), 288.58, places=1)
 
     def test_p95_of_the_seed_c_delays(self):
-        self.assertAlmostEqual(lr.max_quantile(self.SEED_C, 0.95), 387.5, places=3)
+        self.assertAlmostEqual(max_quantile(self.SEED_C, 0.95), 387.5, places=3)
 
     def test_one_range_is_its_mean(self):
-        self.assertAlmostEqual(lr.expected_max([(100, 300)]), 200.0, places=3)
+        self.assertAlmostEqual(expected_max([(100, 300)]), 200.0, places=3)
 
     def test_fixed_latency(self):
-        self.assertAlmostEqual(lr.expected_max([(100, 100)]), 100.0, places=3)
+        self.assertAlmostEqual(expected_max([(100, 100)]), 100.0, places=3)
 
 
 class RampingBound(unittest.TestCase):
     def test_constant_users_give_users_over_latency(self):
-        self.assertAlmostEqual(lr.stages_bound([(10, 50)], 1 / 0.1, start_vus=50), 500.0)
+        self.assertAlmostEqual(stages_bound([(10, 50)], 1 / 0.1, start_vus=50), 500.0)
 
     def test_linear_ramp_averages_half_the_peak(self):
-        self.assertAlmostEqual(lr.stages_bound([(10, 100)], 1.0), 50.0, places=6)
+        self.assertAlmostEqual(stages_bound([(10, 100)], 1.0), 50.0, places=6)
 
     def test_cap_limits_the_bound(self):
-        self.assertAlmostEqual(lr.stages_bound([(10, 100)], 1.0, cap=20.0, start_vus=100), 20.0)
+        self.assertAlmostEqual(stages_bound([(10, 100)], 1.0, cap=20.0, start_vus=100), 20.0)
 
     def test_seed_c_shape_averages_twenty_users(self):
         shape = [(60, 5), (60, 10), (60, 20), (60, 35), (120, 35), (60, 0)]
-        self.assertAlmostEqual(lr.stages_bound(shape, 1.0), 20.0, places=6)
+        self.assertAlmostEqual(stages_bound(shape, 1.0), 20.0, places=6)
 
 
 class Spreads(unittest.TestCase):
     def test_median_and_range_of_three_runs(self):
-        s = lr.Spread.of([4153.0, 4239.0, 4195.4])
+        s = stats.Spread.of([4153.0, 4239.0, 4195.4])
         self.assertEqual((s.median, s.low, s.high, s.n), (4195.4, 4153.0, 4239.0, 3))
 
     def test_median_of_even_count_is_the_mean_of_the_middle_two(self):
-        self.assertEqual(lr.Spread.of([1, 2, 3, 10]).median, 2.5)
+        self.assertEqual(stats.Spread.of([1, 2, 3, 10]).median, 2.5)
 
     def test_nan_is_ignored(self):
-        s = lr.Spread.of([math.nan, 2.0])
+        s = stats.Spread.of([math.nan, 2.0])
         self.assertEqual((s.median, s.n), (2.0, 1))
 
     def test_formatting_shows_the_range_only_when_runs_differ(self):
-        self.assertEqual(lr.fmt_spread(lr.Spread.of([1.0, 1.0])), "1.0")
-        self.assertEqual(lr.fmt_spread(lr.Spread.of([1.0, 2.0, 3.0])), "2.0 (1.0-3.0)")
+        self.assertEqual(fmt_spread(stats.Spread.of([1.0, 1.0])), "1.0")
+        self.assertEqual(fmt_spread(stats.Spread.of([1.0, 2.0, 3.0])), "2.0 (1.0-3.0)")
 
     def test_aggregate_keeps_numeric_figures(self):
-        agg = lr.aggregate([{"throughput": 1.0, "label": "x"}, {"throughput": 3.0, "label": "y"}])
+        agg = stats.aggregate([{"throughput": 1.0, "label": "x"}, {"throughput": 3.0, "label": "y"}])
         self.assertEqual(list(agg), ["throughput"])
         self.assertEqual(agg["throughput"].median, 2.0)
 
     def test_warm_up_settles_within_tolerance(self):
-        self.assertFalse(lr.settled(math.nan, 4000, 0.03))
-        self.assertFalse(lr.settled(3500, 3900, 0.03))
-        self.assertTrue(lr.settled(4000, 4100, 0.03))
+        self.assertFalse(settled(math.nan, 4000, 0.03))
+        self.assertFalse(settled(3500, 3900, 0.03))
+        self.assertTrue(settled(4000, 4100, 0.03))
 
 
 class K6Summaries(unittest.TestCase):
     def test_figures_come_from_the_scenario_not_setup(self):
-        f = lr.k6_figures(summary(), "sleep")
+        f = k6_figures(summary(), "sleep")
         self.assertEqual(f["requests"], 5000)
         self.assertEqual(f["min"], 100.0)
         self.assertEqual(f["throughput"], 4000.0)
@@ -122,25 +125,25 @@ class K6Summaries(unittest.TestCase):
         data = summary()
         data["state"]["testRunDurationMs"] = 2250.0
         data["setup_data"] = {"pools": {}, "setup": {"ms": 1000.0, "probes": 3}}
-        f = lr.k6_figures(data, "sleep")
+        f = k6_figures(data, "sleep")
         self.assertAlmostEqual(f["throughput"], 4000.0)
         self.assertEqual((f["setup_s"], f["setup_probes"]), (1.0, 3))
 
     def test_standard_deviation_from_the_sum_of_squares(self):
         # Two samples 100 and 110: mean 105, population sd 5; sum of squares 22100.
-        self.assertAlmostEqual(lr.std_dev(22100, 105.0, 2), 5.0)
-        f = lr.k6_figures(summary(count=2, avg=105.0, sq=22100), "sleep")
+        self.assertAlmostEqual(stats.std_dev(22100, 105.0, 2), 5.0)
+        f = k6_figures(summary(count=2, avg=105.0, sq=22100), "sleep")
         self.assertAlmostEqual(f["sd"], 5.0)
 
     def test_missing_figures_are_nan_or_zero(self):
-        f = lr.k6_figures({"metrics": {}}, "sleep")
+        f = k6_figures({"metrics": {}}, "sleep")
         self.assertEqual(f["requests"], 0)
         self.assertTrue(math.isnan(f["mean"]))
         self.assertTrue(math.isnan(f["sd"]))
         self.assertEqual(f["dropped"], 0)
 
     def test_dropped_iterations(self):
-        self.assertEqual(lr.k6_figures(summary(dropped=17), "sleep")["dropped"], 17)
+        self.assertEqual(k6_figures(summary(dropped=17), "sleep")["dropped"], 17)
 
 
 PROM = """# HELP jvm_threads_live_threads x
@@ -161,11 +164,11 @@ class WaitFigures(unittest.TestCase):
     the bulkhead is off or the workload has none."""
 
     def test_waiters_add_up_and_the_longest_wait_wins_over_missing_figures(self):
-        self.assertEqual(lr.nansum(80.0, 0.0), 80.0)
-        self.assertEqual(lr.nansum(math.nan, 3.0), 3.0)
-        self.assertTrue(math.isnan(lr.nansum(math.nan, math.nan)))
-        self.assertEqual(lr.nanmax(222.0, 982.0), 982.0)
-        self.assertEqual(lr.nanmax(math.nan, 165.0), 165.0)
+        self.assertEqual(stats.nansum(80.0, 0.0), 80.0)
+        self.assertEqual(stats.nansum(math.nan, 3.0), 3.0)
+        self.assertTrue(math.isnan(stats.nansum(math.nan, math.nan)))
+        self.assertEqual(stats.nanmax(222.0, 982.0), 982.0)
+        self.assertEqual(stats.nanmax(math.nan, 165.0), 165.0)
 
 
 class Prometheus(unittest.TestCase):
@@ -229,28 +232,28 @@ class SeveralPods(unittest.TestCase):
 
 class OpenModel(unittest.TestCase):
     def test_below_the_bound_without_drops_holds(self):
-        self.assertEqual(lr.open_verdict(400, 500, 0, 0.0), "held")
+        self.assertEqual(open_verdict(400, 500, 0, 0.0), "held")
 
     def test_drops_above_the_bound_are_the_expected_overload(self):
-        self.assertEqual(lr.open_verdict(600, 500, 474, 0.0), "overloaded (rate above its bound)")
+        self.assertEqual(open_verdict(600, 500, 474, 0.0), "overloaded (rate above its bound)")
 
     def test_drops_or_errors_below_the_bound_are_a_failure(self):
-        self.assertEqual(lr.open_verdict(400, 500, 3, 0.0), "FAILED below its bound")
-        self.assertEqual(lr.open_verdict(80, 100, 0, 0.02), "FAILED below its bound")
+        self.assertEqual(open_verdict(400, 500, 3, 0.0), "FAILED below its bound")
+        self.assertEqual(open_verdict(80, 100, 0, 0.02), "FAILED below its bound")
 
     def test_errors_under_the_tolerance_are_not_a_failure(self):
-        self.assertEqual(lr.open_verdict(80, 100, 0, 0.005), "held")
+        self.assertEqual(open_verdict(80, 100, 0, 0.005), "held")
 
     def test_held_above_the_bound_is_said(self):
-        self.assertEqual(lr.open_verdict(600, 500, 0, 0.0), "held (above its bound)")
+        self.assertEqual(open_verdict(600, 500, 0, 0.0), "held (above its bound)")
 
     def test_kept_up_means_no_drop_and_errors_under_the_tolerance(self):
-        self.assertTrue(lr.open_kept_up(0, 0.0099))
-        self.assertFalse(lr.open_kept_up(1, 0.0))
-        self.assertFalse(lr.open_kept_up(0, 0.01))
+        self.assertTrue(open_kept_up(0, 0.0099))
+        self.assertFalse(open_kept_up(1, 0.0))
+        self.assertFalse(open_kept_up(0, 0.01))
 
     def test_unknown_bound_is_never_above(self):
-        self.assertEqual(lr.open_verdict(600, math.nan, 1, 0.0), "FAILED below its bound")
+        self.assertEqual(open_verdict(600, math.nan, 1, 0.0), "FAILED below its bound")
 
 
 class Progress(unittest.TestCase):
@@ -264,13 +267,13 @@ class Progress(unittest.TestCase):
         self.assertEqual(p.label(0), "[1/4]")
 
     def test_durations(self):
-        self.assertEqual(lr.fmt_duration(42.4), "42 s")
-        self.assertEqual(lr.fmt_duration(845), "14 min 05 s")
+        self.assertEqual(fmt_duration(42.4), "42 s")
+        self.assertEqual(fmt_duration(845), "14 min 05 s")
 
 
 class Tables(unittest.TestCase):
     def test_markdown_and_text(self):
-        t = lr.Table(["mode", "req/s"])
+        t = Table(["mode", "req/s"])
         t.add("worker", "494.7")
         self.assertEqual(t.markdown(), "| mode | req/s |\n|---|---|\n| worker | 494.7 |")
         self.assertEqual(t.text(), "mode    req/s\n------  -----\nworker  494.7")

@@ -96,6 +96,19 @@ class LayeringTest(unittest.TestCase):
                     upward.append(f"{where} ({here}) imports {module}")
         self.assertEqual(upward, [])
 
+    def test_running_and_measuring_make_no_table(self):
+        # A table is what reporting makes of a run; below it a module prints a figure on its progress
+        # line (table.fmt) and nothing more of loomlab.table.
+        found = []
+        for path, tree in modules():
+            here = room_of(".".join(path.relative_to(PACKAGE.parent).parts))
+            if here in {"running", "measuring"}:
+                found += [
+                    f"{path.relative_to(PACKAGE)}: {m}" for m in imported(path, tree) if m.startswith("loomlab.table")
+                ]
+        self.assertTrue(found, "the progress lines print figures")
+        self.assertEqual({f for f in found if not f.endswith("loomlab.table.fmt")}, set())
+
     def test_every_room_of_the_bench_is_a_folder_of_its_own_and_nothing_else_sits_beside_them(self):
         bench = PACKAGE / "bench"
         self.assertEqual({r for r in ROOMS if (bench / r / "__init__.py").is_file()}, set(ROOMS))

@@ -6,9 +6,9 @@ import unittest
 from pathlib import Path
 
 from loomlab import LabError
-from loomlab import labreport as lr
 from loomlab.bench.measuring import records
 from loomlab.bench.reporting import chart
+from loomlab.table import Table
 from tests import test_bench
 
 
@@ -19,7 +19,7 @@ def sections():
         {"worker": 500, "virtual": 5000},
     )
     answered["load"] = "closed <500 VUs>"
-    answered["table"] = lr.Table(["mode"])
+    answered["table"] = Table(["mode"])
     alone = test_bench.AnswerTest.section("tasks", {"virtual": [(3, 200)]}, {"virtual": 5000})
     return [answered, alone]
 

@@ -8,9 +8,9 @@ import unittest
 from pathlib import Path
 
 from loomlab import htmlreport
-from loomlab import labreport as lr
 from loomlab.bench.deciding.answer import answer_table
 from loomlab.bench.reporting import report
+from loomlab.table import Table
 from tests import test_bench
 
 
@@ -20,7 +20,7 @@ def section(**extra):
         {"worker": [(480, 1000), (490, 1100), (485, 1050)], "virtual": [(3900, 180), (3800, 190), (3950, 170)]},
         {"worker": 500, "virtual": 5000},
     )
-    table = lr.Table(["mode", "req/s"])
+    table = Table(["mode", "req/s"])
     table.add("worker <pool>", "480")
     s.update(
         description="sleep & wait",

@@ -12,11 +12,11 @@ from unittest import mock
 
 from loomlab import LabError
 from loomlab.bench.planning.lane import Lane
-from loomlab.labreport import rotated
 from loomlab.startup import __main__ as startup
 from loomlab.startup import cli as startup_cli
 from loomlab.startup import flame, phases, tables, training
 from loomlab.startup.launches import memory_mb
+from loomlab.stats import rotated
 
 
 class Interleaving(unittest.TestCase):

@@ -8,8 +8,8 @@ import json
 import unittest
 
 from loomlab import ROOT
-from loomlab.labreport import Spread
 from loomlab.startup import firstminute
+from loomlab.stats import Spread
 from tests.markdown import block, cells
 
 PAGE = ROOT / "docs/results/2026-11-29-startup-off-the-path.md"

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from loomlab import LabError, command
-from loomlab import labreport as lr
+from loomlab.table import fmt_duration
 
 from .cli import parser
 from .deciding import verdict
@@ -36,8 +36,8 @@ def announce(plan: Plan, listed: bool) -> Progress:
     planned, most = plan.seconds(), plan.seconds(settings.max_rounds)
     if settings.capacity:
         print(
-            f"plan: a capacity search of {len(chosen)} suites; about {lr.fmt_duration(planned)} of start-up and"
-            f" steps at one round a new rate that held, else {settings.repeats} (up to {lr.fmt_duration(most)} where"
+            f"plan: a capacity search of {len(chosen)} suites; about {fmt_duration(planned)} of start-up and"
+            f" steps at one round a new rate that held, else {settings.repeats} (up to {fmt_duration(most)} where"
             " the generator lags in half an edge's rounds), were every mode to climb to its top"
             f" (x{settings.capacity.top_x:g} its start, x{settings.capacity.factor:g} its pool's bound where one"
             " binds it), fail there and at every bisection, and hold its held edge again; a mode whose knee lies"
@@ -46,8 +46,8 @@ def announce(plan: Plan, listed: bool) -> Progress:
         )
     else:
         print(
-            f"plan: {len(chosen)} suites, {total_loads} loads; about {lr.fmt_duration(planned)} of load and start-up"
-            f" at {settings.repeats} rounds per load, up to {lr.fmt_duration(most)} where"
+            f"plan: {len(chosen)} suites, {total_loads} loads; about {fmt_duration(planned)} of load and start-up"
+            f" at {settings.repeats} rounds per load, up to {fmt_duration(most)} where"
             f" the runs cannot tell at {settings.repeats} and need up to {settings.max_rounds} (a verdict needs an"
             f" interval of {verdict.CONFIDENCE:.0%} confidence: {verdict.min_rounds()} rounds at least); the progress"
             " lines correct it by the pace measured so far",
@@ -61,7 +61,7 @@ def announce(plan: Plan, listed: bool) -> Progress:
         for s, m, lane in plan.lane_seconds():
             print(
                 f"  {s.workload}{' / ' + s.variant if s.variant else ''} {m.key}: start-up and warm-up "
-                f"{lr.fmt_duration(lane['start'])}, runs {lr.fmt_duration(sum(lane['runs'].values()))}"
+                f"{fmt_duration(lane['start'])}, runs {fmt_duration(sum(lane['runs'].values()))}"
             )
     return Progress(total_loads, planned)
 

@@ -12,6 +12,7 @@ from .measuring.figures import figures_from
 from .measuring.flames import COLUMNS, bare, category_of, read_collapsed
 from .measuring.profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
 from .pipeline import measure
+from .planning.bounds import littles_bound
 from .planning.columns import jvm_column, quota_column
 from .planning.lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Knob, Lane
 from .planning.loads import Load, Scale, Suite, with_column
@@ -62,6 +63,7 @@ __all__ = [
     "sleep",
     "suite_lanes",
     "jvm_column",
+    "littles_bound",
     "quota_column",
     "with_column",
     "Knob",

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from loomlab import ROOT
-from loomlab.labreport import fmt_duration
+from loomlab.table import fmt_duration
 
 from .planning.plan import profile_seconds
 from .planning.profiles import PROFILES

@@ -36,8 +36,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from loomlab import LabError, command
-from loomlab import labreport as lr
+from loomlab import LabError, command, stats
 
 from .measuring.procstat import ChildrenCpu
 from .planning.lane import WORKER, Lane
@@ -169,7 +168,7 @@ def rounds(load: Load, env: Mapping[str, str], results: Path, engine: Loadgen) -
                 warm = results / f"warmup-{stem}-{lane.key}-{w}.summary.json"
                 run(load, lane, target, warm, "warm-up", True, engine)
         for r in range(1, n + 1):
-            for lane in lr.rotated(lanes, r - 1):
+            for lane in stats.rotated(lanes, r - 1):
                 print(f"== round {r}/{n}, {script} on {target}, mode {lane.key}", flush=True)
                 label = f"round {r} {script} {lane.key} on {name}"
                 got = run(load, lane, target, results / f"{stem}-{lane.key}-r{r}.summary.json", label, False, engine)

@@ -9,13 +9,13 @@ from functools import partial
 from pathlib import Path
 
 from loomlab import LabError, command
-from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
 from loomlab.incluster.core import deploy, jobs, lanes, plan, report, target
 from loomlab.incluster.core.measure import ClusterWhere
 from loomlab.incluster.experiments import scale
 from loomlab.kube import Kube
+from loomlab.table import fmt_duration
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def announce(blocks: list[Block], planned: float, skipped: list[str]) -> None:
         for b in blocks
     ]
     print(
-        f"plan: {len(blocks)} blocks ({', '.join(names)}); about {lr.fmt_duration(planned)} with pod start-ups"
+        f"plan: {len(blocks)} blocks ({', '.join(names)}); about {fmt_duration(planned)} with pod start-ups"
         " and Jobs",
         flush=True,
     )

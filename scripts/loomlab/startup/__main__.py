@@ -26,9 +26,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loomlab import ROOT, command, schema
-from loomlab import labreport as lr
+from loomlab import ROOT, command, schema, stats
 from loomlab.bench import api
+from loomlab.table import Table
 
 from . import firstminute, tables
 from . import phases as ph
@@ -111,7 +111,7 @@ def minimal(args, settings: Settings, out: Path, notes: list[str], jvm) -> dict[
 
 def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: list[str], minute: dict) -> str:
     """report.md's text: the variants side by side, then where their start-up goes."""
-    results = {name: lr.aggregate(r) for name, r in runs.items()}
+    results = {name: stats.aggregate(r) for name, r in runs.items()}
     parts = [
         "# loom-lab startup report",
         f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, interleaved across the variants"
@@ -126,7 +126,7 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
         tables.table(results).markdown(),
         *against_minimal(runs),
         "## Where the time to the first answer goes",
-        (tables.phase_table(runs, flames) or lr.Table(["no launch printed its phases"])).markdown(),
+        (tables.phase_table(runs, flames) or Table(["no launch printed its phases"])).markdown(),
         "## Classes and the JIT by the first answer (jcmd PerfCounter.print)",
         tables.counter_table(runs).markdown(),
     ]

@@ -20,8 +20,9 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.bench import api as bench
+from loomlab.table import Table, fmt, fmt_spread
 
 from . import phases as ph
 from .launches import Settings, Variant, launch, stop
@@ -105,7 +106,7 @@ class Curve:
             s = int(sent - start)
             if s < seconds:
                 sent_in[s].append(ms)
-        return cls(tuple(done), tuple(lr.nearest_rank(lat, 99) for lat in sent_in))
+        return cls(tuple(done), tuple(stats.nearest_rank(lat, 99) for lat in sent_in))
 
     def steady(self) -> float:
         """The median second of the last third: the req/s the minute settles at."""
@@ -143,7 +144,7 @@ def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: 
     pairs = [(name, mode) for name, v in variants.items() if v.loaded and name != "native" for mode in MODES]
     runs: dict[str, dict[str, list[dict]]] = {name: {} for name, _ in pairs}
     for r in range(rounds):
-        for name, mode in lr.rotated(pairs, r):
+        for name, mode in stats.rotated(pairs, r):
             runs[name].setdefault(mode.key, []).append(one(name, variants[name], mode, r, settings, folder, kind))
     return runs
 
@@ -185,7 +186,7 @@ def one(name: str, variant: Variant, lane: bench.Lane, r: int, settings: Setting
 
 def spread(values: list[float], digits: int = 0) -> str:
     """Median (min-max) of the rounds' values."""
-    return lr.fmt_spread(lr.Spread.of(values), digits)
+    return fmt_spread(stats.Spread.of(values), digits)
 
 
 def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list[str]:
@@ -193,7 +194,7 @@ def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list
     the `kind` of load the record names (a record without one ran the closed load)."""
     if not runs:
         return []
-    summary = lr.Table(
+    summary = Table(
         [
             "variant",
             "mode",
@@ -204,8 +205,8 @@ def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list
             "JIT s by the minute's end",
         ]
     )
-    seconds = lr.Table(["variant", "mode", *(f"s{s}" for s in SHOWN)])
-    latency = lr.Table(["variant", "mode", *(f"s{s}" for s in SHOWN), f"within {SETTLED}x steady from (s)"])
+    seconds = Table(["variant", "mode", *(f"s{s}" for s in SHOWN)])
+    latency = Table(["variant", "mode", *(f"s{s}" for s in SHOWN), f"within {SETTLED}x steady from (s)"])
     for name, modes in runs.items():
         for mode, launches in modes.items():
             curves = [Curve(tuple(x["rps"]), tuple(x["p99_ms"])) for x in launches]
@@ -219,9 +220,9 @@ def tables(runs: dict[str, dict[str, list[dict]]], kind: str = "closed") -> list
                 spread([x["jit_s"] for x in launches], 1),
             )
             medians = [statistics.median(x["rps"][s - 1] for x in launches) for s in SHOWN]
-            seconds.add(name, mode, *(lr.fmt(v, 0) for v in medians))
+            seconds.add(name, mode, *(fmt(v, 0) for v in medians))
             p99 = [statistics.median(x["p99_ms"][s - 1] for x in launches) for s in SHOWN]
-            latency.add(name, mode, *(lr.fmt(v, 0) for v in p99), spread([c.p99_settled_s() for c in curves]))
+            latency.add(name, mode, *(fmt(v, 0) for v in p99), spread([c.p99_settled_s() for c in curves]))
     n = max(len(launches) for modes in runs.values() for launches in modes.values())
     return [
         f"## The first minute: each mode from its first answer to steady ({n} interleaved rounds)",

@@ -13,8 +13,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import LabError, proc, schema
-from loomlab import labreport as lr
+from loomlab import LabError, proc, schema, stats
 from loomlab.bench import api as bench
 
 from . import phases as ph
@@ -154,7 +153,7 @@ def measure(variants: dict[str, Variant], launches: int, settings: Settings, out
     launch: the figures, and its phases and counters under "phases" and "counters")."""
     runs: dict[str, list[dict]] = {name: [] for name in variants}
     for i in range(launches):
-        for name in lr.rotated(list(variants), i):
+        for name in stats.rotated(list(variants), i):
             runs[name].append(measure_launch(name, variants[name], i, settings, out))
     return runs
 

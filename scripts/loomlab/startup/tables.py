@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.bench import api
+from loomlab.table import Table, fmt, fmt_spread
 
 from . import phases as ph
 
@@ -19,8 +20,8 @@ ANCHOR = {
 STEP_ROW_MS = 20.0
 
 
-def table(results: dict[str, dict[str, lr.Spread]]) -> lr.Table:
-    t = lr.Table(
+def table(results: dict[str, dict[str, stats.Spread]]) -> Table:
+    t = Table(
         [
             "variant",
             "first request ms",
@@ -39,21 +40,21 @@ def table(results: dict[str, dict[str, lr.Spread]]) -> lr.Table:
         a = ANCHOR.get(name if name in ("jvm", "native") else "", {})
         t.add(
             name,
-            lr.fmt_spread(agg["ttfr_ms"], 0),
-            lr.fmt_spread(agg["rss_first_mb"], 0),
-            f"{lr.fmt(agg['anon_first_mb'].median, 0)} / {lr.fmt(agg['file_first_mb'].median, 0)}",
-            lr.fmt_spread(agg["rss_idle_mb"], 0),
-            lr.fmt_spread(agg["rss_load_mb"], 0),
-            lr.fmt_spread(agg["sleep_rps"], 0),
-            lr.fmt_spread(agg["product_rps"], 0),
-            lr.fmt(a.get("ttfr_ms"), 0),
+            fmt_spread(agg["ttfr_ms"], 0),
+            fmt_spread(agg["rss_first_mb"], 0),
+            f"{fmt(agg['anon_first_mb'].median, 0)} / {fmt(agg['file_first_mb'].median, 0)}",
+            fmt_spread(agg["rss_idle_mb"], 0),
+            fmt_spread(agg["rss_load_mb"], 0),
+            fmt_spread(agg["sleep_rps"], 0),
+            fmt_spread(agg["product_rps"], 0),
+            fmt(a.get("ttfr_ms"), 0),
             f"{a['rss_first_mb']} / {a['rss_load_mb']}" if a else "-",
-            lr.fmt(a.get("tps"), 0),
+            fmt(a.get("tps"), 0),
         )
     return t
 
 
-def phase_rows(per_variant: dict[str, dict[str, lr.Spread]]) -> list[str]:
+def phase_rows(per_variant: dict[str, dict[str, stats.Spread]]) -> list[str]:
     """The phases to show, in order: before the first step (the JVM's creation within it), the steps
     of STEP_ROW_MS or more in some variant (longest first in the first variant), after the last."""
     fixed = (ph.BEFORE, ph.VM, ph.AFTER)
@@ -64,35 +65,35 @@ def phase_rows(per_variant: dict[str, dict[str, lr.Spread]]) -> list[str]:
     return [ph.BEFORE, ph.VM, *big, ph.AFTER]
 
 
-def phase_table(runs: dict[str, list[dict]], flames: dict[str, dict]) -> lr.Table | None:
+def phase_table(runs: dict[str, list[dict]], flames: dict[str, dict]) -> Table | None:
     """Each variant's time to the first answer by phase (medians (min-max) of its launches), with the
     CPU its profiled launch spent in each step where one ran. None where no launch printed phases."""
-    per_variant = {n: lr.aggregate([r["phases"] for r in rs if r["phases"]]) for n, rs in runs.items()}
+    per_variant = {n: stats.aggregate([r["phases"] for r in rs if r["phases"]]) for n, rs in runs.items()}
     per_variant = {n: a for n, a in per_variant.items() if a}
     if not per_variant:
         return None
     headers = ["phase"]
     for name in per_variant:
         headers += [f"{name} ms"] + ([f"{name} CPU ms (profiled)"] if name in flames else [])
-    t = lr.Table(headers)
+    t = Table(headers)
     shown = phase_rows(per_variant)
     for row in shown:
         cells = [row]
         for name, spreads in per_variant.items():
-            cells.append(lr.fmt_spread(spreads[row], 0) if row in spreads else "-")
+            cells.append(fmt_spread(spreads[row], 0) if row in spreads else "-")
             if name in flames:
-                cells.append(lr.fmt(flames[name]["steps"].get(row), 0))
+                cells.append(fmt(flames[name]["steps"].get(row), 0))
         t.add(*cells)
     rest = ["the other steps (each under 20 ms)"]
     total = ["time to the first answer"]
     for name in per_variant:
         others = [r["phases"] for r in runs[name] if r["phases"]]
         sums = [sum(v for k, v in p.items() if k not in shown) for p in others]
-        rest.append(lr.fmt_spread(lr.Spread.of(sums), 0))
-        total.append(lr.fmt_spread(lr.Spread.of([r["ttfr_ms"] for r in runs[name]]), 0))
+        rest.append(fmt_spread(stats.Spread.of(sums), 0))
+        total.append(fmt_spread(stats.Spread.of([r["ttfr_ms"] for r in runs[name]]), 0))
         if name in flames:
             rest.append("")
-            total.append(lr.fmt(flames[name]["cpu_ms"], 0) + " (all threads)")
+            total.append(fmt(flames[name]["cpu_ms"], 0) + " (all threads)")
     t.add(*rest)
     t.add(*total)
     t.note = (
@@ -103,24 +104,24 @@ def phase_table(runs: dict[str, list[dict]], flames: dict[str, dict]) -> lr.Tabl
     return t
 
 
-def counter_table(runs: dict[str, list[dict]]) -> lr.Table:
+def counter_table(runs: dict[str, list[dict]]) -> Table:
     """Classes loaded (and from the CDS archive or AOT cache) and JIT work by the first answer."""
-    t = lr.Table(["variant", *ph.COUNTERS])
+    t = Table(["variant", *ph.COUNTERS])
     for name, rs in runs.items():
-        agg = lr.aggregate([r["counters"] for r in rs])
+        agg = stats.aggregate([r["counters"] for r in rs])
         digits = {label: 2 if "(s" in label else 0 for label in ph.COUNTERS}
-        t.add(name, *(lr.fmt_spread(agg[label], digits[label]) if label in agg else "-" for label in ph.COUNTERS))
+        t.add(name, *(fmt_spread(agg[label], digits[label]) if label in agg else "-" for label in ph.COUNTERS))
     return t
 
 
-def cpu_table(flames: dict[str, dict]) -> lr.Table | None:
+def cpu_table(flames: dict[str, dict]) -> Table | None:
     """The profiled launch's CPU to the first answer by category, per variant."""
     if not flames:
         return None
-    t = lr.Table(["variant", "CPU ms (all threads)", *api.COLUMNS, "flame graph"])
+    t = Table(["variant", "CPU ms (all threads)", *api.COLUMNS, "flame graph"])
     for name, f in flames.items():
         cats = f["categories"]
-        t.add(name, lr.fmt(f["cpu_ms"], 0), *(lr.fmt(cats.get(c, math.nan), 0) for c in api.COLUMNS), f["html"])
+        t.add(name, fmt(f["cpu_ms"], 0), *(fmt(cats.get(c, math.nan), 0) for c in api.COLUMNS), f["html"])
     return t
 
 
@@ -130,24 +131,26 @@ PAIRS = (("jvm", "minimal"), ("jvm-aot", "minimal-aot"), ("jvm-aot-quarkus", "mi
 MINIMAL_GOAL = 1.5
 
 
-def minimal_table(runs: dict[str, list[dict]]) -> lr.Table | None:
+def minimal_table(runs: dict[str, list[dict]]) -> Table | None:
     """Each pair of PAIRS that ran: both first answers and RSS at them, and the service's over the
     minimal's as the median (min-max) of launch i's ratios (launch i of both ran in the same
     rotation). None where no pair ran."""
-    t = lr.Table(["", "service ms", "minimal ms", "service / minimal", "goal", "RSS first MB service / minimal"])
+    t = Table(["", "service ms", "minimal ms", "service / minimal", "goal", "RSS first MB service / minimal"])
     for service, floor in PAIRS:
         if not runs.get(service) or not runs.get(floor):
             continue
-        ratios = lr.Spread.of([s["ttfr_ms"] / m["ttfr_ms"] for s, m in zip(runs[service], runs[floor], strict=False)])
-        first = {n: lr.Spread.of([r["ttfr_ms"] for r in runs[n]]) for n in (service, floor)}
-        rss = {n: lr.Spread.of([r["rss_first_mb"] for r in runs[n]]) for n in (service, floor)}
+        ratios = stats.Spread.of(
+            [s["ttfr_ms"] / m["ttfr_ms"] for s, m in zip(runs[service], runs[floor], strict=False)]
+        )
+        first = {n: stats.Spread.of([r["ttfr_ms"] for r in runs[n]]) for n in (service, floor)}
+        rss = {n: stats.Spread.of([r["rss_first_mb"] for r in runs[n]]) for n in (service, floor)}
         t.add(
             f"{service} / {floor}",
-            lr.fmt_spread(first[service], 0),
-            lr.fmt_spread(first[floor], 0),
-            lr.fmt_spread(ratios, 2, "x"),
+            fmt_spread(first[service], 0),
+            fmt_spread(first[floor], 0),
+            fmt_spread(ratios, 2, "x"),
             f"<= {MINIMAL_GOAL}x: {'met' if ratios.median <= MINIMAL_GOAL else 'missed'}",
-            f"{lr.fmt(rss[service].median, 0)} / {lr.fmt(rss[floor].median, 0)}",
+            f"{fmt(rss[service].median, 0)} / {fmt(rss[floor].median, 0)}",
         )
     if not t.rows:
         return None

@@ -7,8 +7,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt
 
+from ..measuring.figures import open_kept_up
+from ..planning.bounds import efficiency
 from ..planning.lane import MODE_COLUMNS
 from ..workloads import MODULES
 from . import verdict
@@ -34,17 +37,15 @@ def cause(section: Mapping, agg: dict, losers: list[str]) -> str:
     """The bound that binds, from each mode's efficiency against its own bound."""
     workload, bounds, rate = section["workload"], section.get("bounds", {}), section.get("rate")
     uses = WORKLOADS.get(workload, ({}, "CPU"))[1]
-    eff = {m: lr.efficiency(agg[m]["throughput"].median, bounds.get(m, math.nan)) for m in agg}
+    eff = {m: efficiency(agg[m]["throughput"].median, bounds.get(m, math.nan)) for m in agg}
     cpu = {
-        m: lr.ratio(
-            agg[m].get("cpu_s", lr.Spread.of([])).median * 1000, agg[m].get("requests", lr.Spread.of([])).median
+        m: stats.ratio(
+            agg[m].get("cpu_s", stats.Spread.of([])).median * 1000, agg[m].get("requests", stats.Spread.of([])).median
         )
         for m in agg
     }
     if not losers:
-        if rate is not None and all(
-            lr.open_kept_up(agg[m]["dropped"].median, agg[m]["error_rate"].median) for m in agg
-        ):
+        if rate is not None and all(open_kept_up(agg[m]["dropped"].median, agg[m]["error_rate"].median) for m in agg):
             return f"none binds: every mode takes the {rate:,.0f} req/s offered"
         names = {bound_name(workload, m, rate) for m in agg}
         if all(e >= AT_BOUND for e in eff.values() if not math.isnan(e)) and len(names) == 1 and None not in names:
@@ -61,11 +62,11 @@ def cause(section: Mapping, agg: dict, losers: list[str]) -> str:
         else:
             winner_cpu = min((cpu[w] for w in agg if w not in losers and not math.isnan(cpu[w])), default=math.nan)
             more_cpu = (
-                f", {lr.fmt(cpu[m], 2)} CPU ms/req against {lr.fmt(winner_cpu, 2)}"
+                f", {fmt(cpu[m], 2)} CPU ms/req against {fmt(winner_cpu, 2)}"
                 if not math.isnan(cpu[m]) and not math.isnan(winner_cpu) and cpu[m] > winner_cpu * 1.2
                 else ""
             )
-            reached = f" ({lr.fmt(eff[m] * 100, 0, ' %')} of it)" if not math.isnan(eff[m]) else ""
+            reached = f" ({fmt(eff[m] * 100, 0, ' %')} of it)" if not math.isnan(eff[m]) else ""
             parts.append(f"{m}: no pool bound reached{reached}: {uses}{more_cpu}")
     return "; ".join(parts)
 
@@ -97,7 +98,7 @@ def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
     v = carried(section) or verdict.decide(results, modes)
     if v is None:
         return None
-    agg = {m: lr.aggregate(results[m]["runs"]) for m in modes}
+    agg = {m: stats.aggregate(results[m]["runs"]) for m in modes}
     if any("throughput" not in a for a in agg.values()):
         return None
     losers = [m for m in modes if m not in v.winners] if v.kind in ("win", "ahead") else []
@@ -112,14 +113,14 @@ def figures_per_mode(section: Mapping) -> str:
     parts = []
     for m in MODE_COLUMNS:
         if m in results and results[m]["runs"]:
-            agg = lr.aggregate(results[m]["runs"])
+            agg = stats.aggregate(results[m]["runs"])
             p99 = agg["p99"].median if "p99" in agg else math.nan
-            parts.append(f"{m} {lr.fmt(agg['throughput'].median, 0)} ({lr.fmt(p99, 0)} ms)")
+            parts.append(f"{m} {fmt(agg['throughput'].median, 0)} ({fmt(p99, 0)} ms)")
     return ", ".join(parts)
 
 
-def answer_table(sections: list[dict], local: str) -> lr.Table:
-    t = lr.Table(
+def answer_table(sections: list[dict], local: str) -> Table:
+    t = Table(
         [
             "workload",
             "load",

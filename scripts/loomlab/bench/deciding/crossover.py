@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt, fmt_spread
 
+from ..planning.bounds import littles_bound
 from ..planning.lane import MODE_COLUMNS, VIRTUAL, WORKER
 from ..workloads.mixed import SHORT_P99, cores, crossover_ms
 from . import verdict
@@ -40,12 +42,12 @@ def caught_up(sections: list[dict]) -> float:
     return found
 
 
-def mixed_summary(sections: list[dict]) -> lr.Table:
+def mixed_summary(sections: list[dict]) -> Table:
     """One row per C of the sweep (the suite's closed loads). Long because each row puts the
     predicted bounds, the measured rates and the ratio with its interval side by side."""
     sweep = [s for s in sections if s["workload"] == "mixed" and "CPU_MS" in s["env"] and "LONG_SHARE" not in s["env"]]
     modes = [m for m in MODE_COLUMNS if any(m in s["results"] for s in sweep)]
-    t = lr.Table(["C ms", *[f"{m} req/s" for m in modes], "virtual / worker", "state", "worker: T/(W+C)", "cores: N/C"])
+    t = Table(["C ms", *[f"{m} req/s" for m in modes], "virtual / worker", "state", "worker: T/(W+C)", "cores: N/C"])
     threads, n = math.nan, math.nan
     for s in sweep:
         pools = s.get("pools", {})
@@ -55,7 +57,7 @@ def mixed_summary(sections: list[dict]) -> lr.Table:
         rates = []
         for m in modes:
             runs = s["results"].get(m, {}).get("runs", [])
-            rates.append(lr.fmt_spread(lr.aggregate(runs)["throughput"], 0) if runs else "-")
+            rates.append(fmt_spread(stats.aggregate(runs)["throughput"], 0) if runs else "-")
         pair = versus_worker(s, VIRTUAL)
         ratio = f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f})" if pair else "cannot tell"
         t.add(
@@ -63,15 +65,15 @@ def mixed_summary(sections: list[dict]) -> lr.Table:
             *rates,
             ratio,
             pair.state if pair else "-",
-            lr.fmt(lr.littles_bound(threads, (c + w) / 1000.0), 0),
-            lr.fmt(lr.littles_bound(n, c / 1000.0), 0) if c > 0 else "-",
+            fmt(littles_bound(threads, (c + w) / 1000.0), 0),
+            fmt(littles_bound(n, c / 1000.0), 0) if c > 0 else "-",
         )
     w = float(sweep[0]["env"].get("WAIT_MS", 100)) if sweep else math.nan
     predicted = crossover_ms(int(threads), n, w) if sweep and not math.isnan(threads + n) else math.nan
     measured = caught_up(sweep)
     t.note = (
-        f"predicted crossover C* = N W / (T - N) = {lr.fmt(predicted, 1)} ms (N = {lr.fmt(n, 0)} cores, "
-        f"T = {lr.fmt(threads, 0)} threads, W = {lr.fmt(w, 0)} ms); measured: "
+        f"predicted crossover C* = N W / (T - N) = {fmt(predicted, 1)} ms (N = {fmt(n, 0)} cores, "
+        f"T = {fmt(threads, 0)} threads, W = {fmt(w, 0)} ms); measured: "
         + (
             "the worker pool stayed behind over the whole sweep"
             if math.isnan(measured)
@@ -81,16 +83,16 @@ def mixed_summary(sections: list[dict]) -> lr.Table:
     return t
 
 
-def tail_summary(sections: list[dict]) -> lr.Table:
+def tail_summary(sections: list[dict]) -> Table:
     """The short requests' p99 per mode (long CPU requests among them), each against the mode with
     the lowest, round by round with the interval; the carriers the virtual mode had beside it."""
-    t = lr.Table(["setup", "mode", "short p99 ms", "all p99 ms", "req/s", "vs best short p99", "carriers"])
+    t = Table(["setup", "mode", "short p99 ms", "all p99 ms", "req/s", "vs best short p99", "carriers"])
     for s in sections:
         if "LONG_SHARE" not in s["env"]:
             continue
         runs = {m: r["runs"] for m, r in s["results"].items() if r["runs"]}
-        aggs = {m: lr.aggregate(rs) for m, rs in runs.items()}
-        med = {m: agg.get(SHORT_P99, lr.Spread.of([])).median for m, agg in aggs.items()}
+        aggs = {m: stats.aggregate(rs) for m, rs in runs.items()}
+        med = {m: agg.get(SHORT_P99, stats.Spread.of([])).median for m, agg in aggs.items()}
         best = min(med, key=lambda m: med[m] if not math.isnan(med[m]) else math.inf)
         for m, rs in runs.items():
             agg = aggs[m]
@@ -98,9 +100,9 @@ def tail_summary(sections: list[dict]) -> lr.Table:
             t.add(
                 s.get("variant") or "-",
                 m,
-                lr.fmt_spread(agg.get(SHORT_P99, lr.Spread.of([])), 0),
-                lr.fmt(agg["p99"].median, 0),
-                lr.fmt(agg["throughput"].median, 0),
+                fmt_spread(agg.get(SHORT_P99, stats.Spread.of([])), 0),
+                fmt(agg["p99"].median, 0),
+                fmt(agg["throughput"].median, 0),
                 "best"
                 if m == best
                 else (f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f})" if pair else "cannot tell"),

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import fmt
 
 # Two modes whose req/s ratio stays within 5 % (p99: 20 %, latency is noisier) tie.
 TIE = 0.05
@@ -198,8 +199,8 @@ def paired(runs_a: list[dict], runs_b: list[dict], key: str) -> str:
     or the ratio of the medians where the rounds are too few for an interval."""
     pair = compare("a", "b", runs_a, runs_b, key, True, TIE)
     if pair is not None:
-        return f"{lr.fmt(pair.median, 2)}x ({lr.fmt(pair.low, 2)}-{lr.fmt(pair.high, 2)})"
-    mine, theirs = lr.aggregate(runs_a).get(key), lr.aggregate(runs_b).get(key)
+        return f"{fmt(pair.median, 2)}x ({fmt(pair.low, 2)}-{fmt(pair.high, 2)})"
+    mine, theirs = stats.aggregate(runs_a).get(key), stats.aggregate(runs_b).get(key)
     if mine is None or theirs is None:
         return "-"
-    return f"{lr.fmt(lr.ratio(mine.median, theirs.median), 2)}x (medians)"
+    return f"{fmt(stats.ratio(mine.median, theirs.median), 2)}x (medians)"

@@ -6,17 +6,95 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.samples import server_figures
 
 from ..planning.loads import Load
+
+
+def _metric(summary: dict, name: str, scenario: str | None):
+    metrics = summary.get("metrics", {})
+    if scenario and f"{name}{{scenario:{scenario}}}" in metrics:
+        return metrics[f"{name}{{scenario:{scenario}}}"]
+    return metrics.get(name)
+
+
+def _values(summary: dict, name: str, scenario: str | None) -> dict:
+    m = _metric(summary, name, scenario)
+    return (m or {}).get("values", {})
+
+
+# A gRPC chunk stream's figures (k6/ingest-grpc.js), read where an HTTP script's are: one "request"
+# is a chunk, from its write to its acknowledgement (k6/lib/lab.js STREAM_METRICS).
+STREAM_METRICS = {
+    "http_req_duration": "loomlab_chunk_duration",
+    "http_reqs": "loomlab_chunks",
+    "http_req_failed": "loomlab_chunk_failed",
+}
+
+
+def k6_figures(summary: dict, scenario: str) -> dict:
+    """The figures of one k6 run, from its raw handleSummary() data."""
+    names = STREAM_METRICS if _values(summary, "loomlab_chunks", scenario) else {n: n for n in STREAM_METRICS}
+    d = _values(summary, names["http_req_duration"], scenario)
+    reqs = _values(summary, names["http_reqs"], scenario)
+    failed = _values(summary, names["http_req_failed"], scenario)
+    sq = _values(summary, "loomlab_req_duration_sq", None)
+    dropped = _values(summary, "dropped_iterations", None)
+    count = reqs.get("count", 0)
+    mean = d.get("avg", math.nan)
+    duration_s = summary.get("state", {}).get("testRunDurationMs", math.nan) / 1000.0
+    # k6's rate divides by the whole run, setup() included; the lab's setup waits for the service
+    # (and, where NetworkPolicies are enforced, for the engine to admit a new k6 pod), so the rate
+    # of the load is over the run less the setup the script measured (k6/lib/lab.js requireReady).
+    setup = (summary.get("setup_data") or {}).get("setup", {})
+    setup_s = setup.get("ms", 0.0) / 1000.0
+    load_s = duration_s - setup_s
+    return {
+        "requests": count,
+        "throughput": count / load_s if setup and load_s > 0 else reqs.get("rate", 0.0),
+        "setup_s": setup_s,
+        "setup_probes": setup.get("probes", 0),
+        "mean": mean,
+        "sd": stats.std_dev(sq.get("count"), mean, d.get("count", count)),
+        "min": d.get("min", math.nan),
+        "p50": d.get("med", math.nan),
+        "p90": d.get("p(90)", math.nan),
+        "p95": d.get("p(95)", math.nan),
+        "p99": d.get("p(99)", math.nan),
+        "max": d.get("max", math.nan),
+        "error_rate": failed.get("rate", 0.0),
+        "dropped": dropped.get("count", 0),
+        "duration_s": duration_s,
+    }
+
+
+def open_kept_up(dropped: float, error_rate: float, max_error_rate: float = 0.01) -> bool:
+    """An open-model run kept up when it dropped no arrival and (almost) none failed: dropped
+    arrivals or errors are the open model's failure signal."""
+    return dropped <= 0 and error_rate < max_error_rate
+
+
+def above_bound(rate: float, bound: float) -> bool:
+    """Arrivals faster than a mode's Little's-law bound (unknown bound: never above)."""
+    return not math.isnan(bound) and rate > bound
+
+
+def open_verdict(rate: float, bound: float, dropped: float, error_rate: float, max_error_rate: float = 0.01) -> str:
+    """How one mode took an open-model load. Above this mode's Little's-law bound (`bound`, before
+    capping by the rate) drops and errors are the expected overload, below it a failure."""
+    failed = not open_kept_up(dropped, error_rate, max_error_rate)
+    above = above_bound(rate, bound)
+    if failed:
+        return "overloaded (rate above its bound)" if above else "FAILED below its bound"
+    return "held (above its bound)" if above else "held"
 
 
 def open_throughput(load: Load, figures: dict) -> dict:
     """An open run that kept up: its throughput is the arrival rate it took, requests per second of
     arrivals. k6's own rate also divides by the drain after the last arrival, when nothing arrives
     (10 % of a 4 s run). An overloaded run keeps k6's rate: the service was busy through the drain too."""
-    if load.open_s and lr.open_kept_up(figures["dropped"], figures["error_rate"]):
+    if load.open_s and open_kept_up(figures["dropped"], figures["error_rate"]):
         figures["k6_rate"] = figures["throughput"]
         figures["throughput"] = figures["requests"] / load.open_s
     return figures
@@ -24,7 +102,7 @@ def open_throughput(load: Load, figures: dict) -> dict:
 
 def k6_generated(load: Load, summary: dict) -> dict:
     """k6's figures of a run: its summary's, and the load's own counters and trends."""
-    figures = lr.k6_figures(summary, load.scenario)
+    figures = k6_figures(summary, load.scenario)
     metrics = summary.get("metrics", {})
     for metric, _, stat in load.extra + load.extra_report:
         figures[metric] = metrics.get(metric, {}).get("values", {}).get(stat, math.nan)
@@ -57,11 +135,11 @@ def figures_from(load: Load, generated: dict, samples: list[dict], exit_code: in
     if "runner_figures" in figures:
         figures["runner_figures"] = [open_throughput(load, f) for f in figures["runner_figures"]]
     # The server's CPU per request answered: what the reference and knob tables pair round by round.
-    figures["cpu_ms_per_req"] = lr.ratio(figures.get("cpu_s", math.nan) * 1000, figures["requests"])
+    figures["cpu_ms_per_req"] = stats.ratio(figures.get("cpu_s", math.nan) * 1000, figures["requests"])
     # Of which the kernel's, where /proc was read beside the scrapes (local runs).
-    figures["kernel_ms_per_req"] = lr.ratio(figures.get("delta_cpu_system_ns", math.nan) / 1e6, figures["requests"])
+    figures["kernel_ms_per_req"] = stats.ratio(figures.get("delta_cpu_system_ns", math.nan) / 1e6, figures["requests"])
     # And the server's threads' context switches per request (the same local runs).
-    figures["switches_per_req"] = lr.ratio(figures.get("delta_ctx_switches", math.nan), figures["requests"])
+    figures["switches_per_req"] = stats.ratio(figures.get("delta_ctx_switches", math.nan), figures["requests"])
     # The generator's exit: THRESHOLDS_CROSSED (99, k6's code, which every engine keeps) or 0.
     figures["k6_exit"] = exit_code
     figures["wall_s"] = took

@@ -13,7 +13,7 @@ from loomlab import LabError
 # results.json's shape. 2: "schema" itself, and sections as below. --compare reads only its own.
 SCHEMA_VERSION = 2
 
-# The keys of a section that are tables (lr.Table): printed, never written to results.json.
+# The keys of a section that are tables (loomlab.table.Table): printed, never written to results.json.
 TABLES = (
     "table",
     "server",

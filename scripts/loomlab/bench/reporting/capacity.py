@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt, fmt_spread
 
 from ..planning.loads import Load, Suite, mode_bound, service_pools
 from ..planning.settings import LOCAL, RunSettings
@@ -30,7 +31,7 @@ def p99_of(runs: list[dict], rate: float | None) -> str:
     """The p99 of the rounds at a rate: their median and range (ms)."""
     if rate is None:
         return "-"
-    return lr.fmt_spread(lr.Spread.of([r["p99"] for r in at(runs, "step", rate)]))
+    return fmt_spread(stats.Spread.of([r["p99"] for r in at(runs, "step", rate)]))
 
 
 def capacity_tables(section: dict) -> dict:
@@ -39,32 +40,34 @@ def capacity_tables(section: dict) -> dict:
     # A pod's held rate says how many pods a rate needs (a local JVM shares its cores with the generator).
     pods, replicas = section.get("environment", LOCAL) != LOCAL, section.get("pools", {}).get("replicas", 1)
     headers = ["mode", "held req/s", "failed req/s", "outcome", "p99 ms at held", "p99 ms at failed", "bound"]
-    brackets = lr.Table(headers + ([f"pods for {TARGET:,} req/s"] if pods else []))
+    brackets = Table(headers + ([f"pods for {TARGET:,} req/s"] if pods else []))
     # Cores per 1,000 req/s: CPU seconds a second at 1,000 req/s, numerically the CPU ms per request.
     # RSS: the peak of the run's scrapes, after the search's steps (a JVM keeps the heap an overload grew).
-    costs = lr.Table(["mode", "at", "req/s", "cores per 1,000 req/s", "RSS MiB", "generator CPU ms/req"])
+    costs = Table(["mode", "at", "req/s", "cores per 1,000 req/s", "RSS MiB", "generator CPU ms/req"])
     for mode, r in section["results"].items():
         search = r.get("search", {})
         held, failed = search.get("held"), search.get("failed")
         brackets.add(
             mode,
-            lr.fmt(held),
-            lr.fmt(failed),
+            fmt(held),
+            fmt(failed),
             search.get("outcome", "-"),
             p99_of(r["runs"], held),
             p99_of(r["runs"], failed),
-            lr.fmt(bound if (bound := bounds.get(mode, math.nan)) < NO_POOL else math.nan),
+            fmt(bound if (bound := bounds.get(mode, math.nan)) < NO_POOL else math.nan),
             *([f"{math.ceil(TARGET * replicas / held):,}" if held else "-"] if pods else []),
         )
         for fraction in cap["costs"]:
             runs = at(r["runs"], f"cost {fraction:g}")
             if not runs:
                 continue
-            cpu = lr.Spread.of([x.get("cpu_ms_per_req", math.nan) for x in runs]).median
-            gen = lr.Spread.of([lr.ratio(x.get("gen_cpu_s", math.nan) * 1000, x["requests"]) for x in runs]).median
-            rss = lr.nanmax(*(x.get("peak_rss_bytes", math.nan) for x in runs)) / MIB
-            at_rate = lr.fmt(runs[0]["offered"], 0)
-            costs.add(mode, f"{fraction:.0%} of held", at_rate, lr.fmt(cpu, 3), lr.fmt(rss, 0), lr.fmt(gen, 3))
+            cpu = stats.Spread.of([x.get("cpu_ms_per_req", math.nan) for x in runs]).median
+            gen = stats.Spread.of(
+                [stats.ratio(x.get("gen_cpu_s", math.nan) * 1000, x["requests"]) for x in runs]
+            ).median
+            rss = stats.nanmax(*(x.get("peak_rss_bytes", math.nan) for x in runs)) / MIB
+            at_rate = fmt(runs[0]["offered"], 0)
+            costs.add(mode, f"{fraction:.0%} of held", at_rate, fmt(cpu, 3), fmt(rss, 0), fmt(gen, 3))
     return {"table": brackets, "server": costs, "ratio": ""}
 
 

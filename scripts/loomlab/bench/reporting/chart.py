@@ -9,9 +9,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.htmlreport import COLORS
 from loomlab.render import render
+from loomlab.table import fmt
 
 from ..deciding.answer import verdict_of
 from ..measuring.records import Results, Section, read_results
@@ -51,7 +52,7 @@ def groups(sections: list[Section]) -> list[Group]:
             continue
         results = s["results"]
         modes = [m for m in MODE_COLUMNS if m in results and results[m]["runs"]]
-        agg = {m: lr.aggregate(results[m]["runs"]) for m in modes}
+        agg = {m: stats.aggregate(results[m]["runs"]) for m in modes}
         rps = {m: agg[m]["throughput"].median for m in modes}
         p99 = {m: agg[m]["p99"].median if "p99" in agg[m] else math.nan for m in modes}
         top_rps = max((v for v in rps.values() if not math.isnan(v)), default=1.0) or 1.0
@@ -87,7 +88,7 @@ def chart_svg(results: Results) -> str:
         panel_w=PANEL_W,
         bar_h=BAR_H,
         title=f"{meta.get('title', 'loom-lab bench report')}, {meta.get('date', '')}, profile {meta.get('profile')}",
-        fmt=lr.fmt,
+        fmt=fmt,
         legend=legend([b.mode for g in drawn for b in g.bars]),
     )
 

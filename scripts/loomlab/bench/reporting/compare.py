@@ -7,7 +7,8 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt
 
 from ..deciding.answer import winners
 from ..measuring.records import read_results
@@ -25,7 +26,7 @@ def compare(a: Path, b: Path):
     ra, rb = read_results(a), read_results(b)
 
     sa = {key(s): s for s in ra["sections"]}
-    t = lr.Table(
+    t = Table(
         [
             "workload",
             "load",
@@ -47,24 +48,24 @@ def compare(a: Path, b: Path):
         for mode, r in s["results"].items():
             if mode not in other["results"]:
                 continue
-            x, y = lr.aggregate(other["results"][mode]["runs"]), lr.aggregate(r["runs"])
+            x, y = stats.aggregate(other["results"][mode]["runs"]), stats.aggregate(r["runs"])
 
             def ch(k, x=x, y=y):
-                return lr.fmt((lr.ratio(y[k].median, x[k].median) - 1) * 100, 1, " %")
+                return fmt((stats.ratio(y[k].median, x[k].median) - 1) * 100, 1, " %")
 
             name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
             t.add(
                 name,
                 s["load"],
                 mode,
-                lr.fmt(x["throughput"].median),
-                lr.fmt(y["throughput"].median),
+                fmt(x["throughput"].median),
+                fmt(y["throughput"].median),
                 ch("throughput"),
-                lr.fmt(x["p95"].median),
-                lr.fmt(y["p95"].median),
+                fmt(x["p95"].median),
+                fmt(y["p95"].median),
                 ch("p95"),
-                lr.fmt(x["error_rate"].median * 100, 2),
-                lr.fmt(y["error_rate"].median * 100, 2),
+                fmt(x["error_rate"].median * 100, 2),
+                fmt(y["error_rate"].median * 100, 2),
             )
     print(f"A: {a} ({ra['meta']['date']}, {ra['meta']['info'].get('imageKind')}, {ra['meta']['machine']})")
     print(f"B: {b} ({rb['meta']['date']}, {rb['meta']['info'].get('imageKind')}, {rb['meta']['machine']})")
@@ -75,12 +76,12 @@ def compare(a: Path, b: Path):
     print(f"{len(flips)} of {len(verdicts.rows)} answers flipped" if verdicts.rows else "no load in common")
 
 
-def compare_verdicts(sections_a: Sequence[Mapping], sections_b: Sequence[Mapping]) -> lr.Table:
+def compare_verdicts(sections_a: Sequence[Mapping], sections_b: Sequence[Mapping]) -> Table:
     """Whether two reports agree on each load's answer: the same winner(s), both a tie of the same
     modes, or at least one that cannot tell ('unsettled'); a different winner is a FLIP."""
 
     by_key = {key(s): s for s in sections_a}
-    t = lr.Table(["workload", "load", "answer A", "answer B", "agree"])
+    t = Table(["workload", "load", "answer A", "answer B", "agree"])
     for s in sections_b:
         other = by_key.get(key(s))
         if not other:

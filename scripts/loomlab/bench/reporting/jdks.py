@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt, fmt_spread
 
 from ..deciding import verdict
 
@@ -22,8 +23,8 @@ def environment(base: str, jdk: int | None) -> str:
 
 def _per_request(runs: list[dict], key: str, scale: float) -> float:
     """`key` per request as the sections' server table gives it: the rounds' median over their median."""
-    figures = lr.aggregate(runs)
-    return lr.ratio(figures[key].median * scale, figures["requests"].median) if key in figures else math.nan
+    figures = stats.aggregate(runs)
+    return stats.ratio(figures[key].median * scale, figures["requests"].median) if key in figures else math.nan
 
 
 def _sites(mode_results: dict) -> str:
@@ -60,9 +61,9 @@ def comparison(sections: list[dict]) -> list[str]:
     ]
 
 
-def table(a: dict, b: dict, old: int, new: int) -> lr.Table:
+def table(a: dict, b: dict, old: int, new: int) -> Table:
     """Each mode of one load on JDK `new` (results `b`) against JDK `old` (results `a`)."""
-    out = lr.Table(
+    out = Table(
         ["mode", f"req/s {old}", f"req/s {new}", f"{new} / {old} req/s (interval)"]
         + [f"p99 ms {old}", f"p99 ms {new}", f"pins /1k req {old}", f"pins /1k req {new}"]
         + [f"CPU ms/req {old}", f"CPU ms/req {new}", f"pinned at, {old}", f"pinned at, {new}"]
@@ -77,12 +78,12 @@ def table(a: dict, b: dict, old: int, new: int) -> lr.Table:
         )
         out.add(
             mode,
-            lr.fmt_spread(lr.Spread.of([r["throughput"] for r in ra]), 0),
-            lr.fmt_spread(lr.Spread.of([r["throughput"] for r in rb]), 0),
+            fmt_spread(stats.Spread.of([r["throughput"] for r in ra]), 0),
+            fmt_spread(stats.Spread.of([r["throughput"] for r in rb]), 0),
             said,
-            *(lr.fmt(lr.Spread.of([r.get("p99", math.nan) for r in rs]).median) for rs in (ra, rb)),
-            *(lr.fmt(_per_request(rs, "delta_pinned_events", 1000), 1) for rs in (ra, rb)),
-            *(lr.fmt(_per_request(rs, "cpu_s", 1000), 2) for rs in (ra, rb)),
+            *(fmt(stats.Spread.of([r.get("p99", math.nan) for r in rs]).median) for rs in (ra, rb)),
+            *(fmt(_per_request(rs, "delta_pinned_events", 1000), 1) for rs in (ra, rb)),
+            *(fmt(_per_request(rs, "cpu_s", 1000), 2) for rs in (ra, rb)),
             _sites(a[mode]),
             _sites(b[mode]),
         )

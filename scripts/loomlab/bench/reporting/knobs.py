@@ -5,7 +5,7 @@ outside the tie margin, the verdict's rule."""
 
 from __future__ import annotations
 
-from loomlab import labreport as lr
+from loomlab.table import Table
 
 from ..deciding import verdict
 from ..planning.loads import Load
@@ -34,7 +34,7 @@ def change(knob_runs: list[dict], default_runs: list[dict]) -> str:
     return "; ".join(said) or "nothing beyond the margins"
 
 
-def knobs_table(load: Load, results: dict) -> lr.Table | None:
+def knobs_table(load: Load, results: dict) -> Table | None:
     """Each knob column over its mode's default: req/s, p99, CPU per request and peak RSS."""
     lanes = [
         lane
@@ -43,7 +43,7 @@ def knobs_table(load: Load, results: dict) -> lr.Table | None:
     ]
     if not lanes:
         return None
-    t = lr.Table(["knob", *(f"{name} / default" for name, *_ in FIGURES), "what it changes"])
+    t = Table(["knob", *(f"{name} / default" for name, *_ in FIGURES), "what it changes"])
     for lane in lanes:
         mine, default = results[lane.key]["runs"], results[lane.default.key]["runs"]
         t.add(lane.key, *(verdict.paired(mine, default, key) for _, key, *_ in FIGURES), change(mine, default))

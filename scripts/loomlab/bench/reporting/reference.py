@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt
 
 from ..deciding import verdict
 from ..planning.lane import REFERENCE
@@ -33,7 +34,7 @@ OPTIONAL = (
 )
 
 
-def reference_table(load: Load, results: dict) -> lr.Table | None:
+def reference_table(load: Load, results: dict) -> Table | None:
     """Each mode (and knob column) against the reference server in the same rounds: req/s and CPU
     per request (and OPTIONAL's figures, where read), each with the median of the per-round ratios
     and its interval (verdict.CONFIDENCE)."""
@@ -42,13 +43,13 @@ def reference_table(load: Load, results: dict) -> lr.Table | None:
     if not ref or not modes:
         return None
     figures = FIGURES + tuple(f for f in OPTIONAL if any(not math.isnan(run.get(f[1], math.nan)) for run in ref))
-    t = lr.Table(["mode", *(c for name, _, _, of in figures for c in (name, f"of the reference's {of}"))])
+    t = Table(["mode", *(c for name, _, _, of in figures for c in (name, f"of the reference's {of}"))])
     for m in [*modes, REFERENCE]:
         runs = results[m]["runs"]
-        agg = lr.aggregate(runs)
+        agg = stats.aggregate(runs)
         cells = []
         for _, key, digits, _ in figures:
-            cells.append(lr.fmt(agg.get(key, lr.Spread.of([])).median, digits))
+            cells.append(fmt(agg.get(key, stats.Spread.of([])).median, digits))
             cells.append("1x" if m == REFERENCE else verdict.paired(runs, ref, key))
         t.add(m, *cells)
     return t

@@ -16,11 +16,10 @@ from loomlab.render import render
 from .. import workloads
 from ..deciding import verdict
 from ..deciding.answer import AT_BOUND, answer_table
-from ..measuring import flames
 from ..measuring.records import read_results, results_of
 from ..planning.loads import service_pools
 from ..planning.settings import LOCAL, RunSettings
-from . import jdks, reportcli
+from . import flames, jdks, reportcli
 from .capacity import capacity_tables
 from .chart import chart_svg
 from .sections import section_tables

@@ -5,10 +5,9 @@ measured them and for a report rebuilt from results.json, which keeps no table (
 from __future__ import annotations
 
 from ..deciding import verdict
-from ..measuring import flames
 from ..planning.loads import Load, Suite, effective_bound, service_pools
 from ..planning.settings import LOCAL, RunSettings
-from . import jdks
+from . import flames, jdks
 from .knobs import knobs_table
 from .reference import reference_table
 from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table

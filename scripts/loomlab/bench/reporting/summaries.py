@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt, fmt_spread
 
 from ..deciding.crossover import mixed_summary, tail_summary
 from ..planning.lane import WORKER
@@ -21,7 +22,7 @@ def ingest_setup(section: dict) -> str:
     return section.get("variant") or ("local" if environment == LOCAL else environment)
 
 
-def ingest_summary(sections: list[dict]) -> lr.Table:
+def ingest_summary(sections: list[dict]) -> Table:
     """records/s of every (domain, writes, mode) of the ingest suites beside the COPY anchor. Long
     because the table has a row per (domain, writes, mode, chunk) and a column per figure."""
     rows = []
@@ -30,9 +31,9 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
             continue
         writes = sec["env"].get("WRITES", "?")
         for mode, r in sec["results"].items():
-            agg = lr.aggregate(r["runs"])
+            agg = stats.aggregate(r["runs"])
             rows.append((sec["workload"], ingest_setup(sec), writes, mode, agg, int(sec["env"].get("CHUNK", 100))))
-    t = lr.Table(
+    t = Table(
         [
             "domain",
             "setup",
@@ -71,7 +72,7 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
         for domain, setup, writes, mode, agg, chunk in ours:
 
             def med(k, agg=agg):
-                return agg.get(k, lr.Spread.of([])).median
+                return agg.get(k, stats.Spread.of([])).median
 
             seed = SEED_D.get(writes, {}).get(WORKER, {}).get("records_per_s") if chunk == 100 else None
             is_best = len(sizes[(writes, mode)]) > 1 and best[(writes, mode)][5] == chunk
@@ -81,24 +82,24 @@ def ingest_summary(sections: list[dict]) -> lr.Table:
                 writes,
                 chunk,
                 mode,
-                lr.fmt_spread(agg["records_per_s"], 0),
+                fmt_spread(agg["records_per_s"], 0),
                 "best" if is_best else "",
-                lr.fmt(lr.ratio(med("records_per_s"), copy_rate), 2, "x"),
-                lr.fmt(lr.ratio(med("records_per_s"), seq.get((mode, chunk), math.nan)), 2, "x"),
-                lr.fmt(med("p50")),
-                lr.fmt(med("p99")),
-                *(lr.fmt(med(metric)) for metric, _, _ in INGEST_TRENDS),
-                lr.fmt(med("cpu_ms_per_1k_records"), 0),
-                lr.fmt(med("error_rate") * 100, 2),
-                lr.fmt(seed) if setup == "local" and domain == "recruits" else "-",
+                fmt(stats.ratio(med("records_per_s"), copy_rate), 2, "x"),
+                fmt(stats.ratio(med("records_per_s"), seq.get((mode, chunk), math.nan)), 2, "x"),
+                fmt(med("p50")),
+                fmt(med("p99")),
+                *(fmt(med(metric)) for metric, _, _ in INGEST_TRENDS),
+                fmt(med("cpu_ms_per_1k_records"), 0),
+                fmt(med("error_rate") * 100, 2),
+                fmt(seed) if setup == "local" and domain == "recruits" else "-",
             )
     return t
 
 
-def buffers_summary(sections: list[dict]) -> lr.Table:
+def buffers_summary(sections: list[dict]) -> Table:
     """Per cache and mode: what a request allocated (bytes, and scratch buffers it found none to
     reuse), the GC it caused, the peak RSS, and its req/s and p99."""
-    t = lr.Table(
+    t = Table(
         [
             "cache",
             "mode",
@@ -116,22 +117,22 @@ def buffers_summary(sections: list[dict]) -> lr.Table:
         if sec["workload"] != "buffers":
             continue
         for mode, r in sec["results"].items():
-            agg = lr.aggregate(r["runs"])
+            agg = stats.aggregate(r["runs"])
 
             def med(k, agg=agg):
-                return agg.get(k, lr.Spread.of([])).median
+                return agg.get(k, stats.Spread.of([])).median
 
             t.add(
                 sec["env"].get("CACHE", "?"),
                 mode,
-                lr.fmt_spread(agg["throughput"], 0),
-                lr.fmt(med("p99"), 0),
-                lr.fmt(lr.ratio(med("delta_alloc_bytes") / 1024, med("requests")), 1),
-                lr.fmt(lr.ratio(med("delta_buffers_allocated"), med("requests")), 3),
-                lr.fmt(med("delta_gc_pauses"), 0),
-                lr.fmt(med("delta_gc_pause_s") * 1000, 0),
-                lr.fmt(lr.ratio(med("cpu_s") * 1000, med("requests")), 3),
-                lr.fmt(med("peak_rss_bytes") / 2**20, 0),
+                fmt_spread(agg["throughput"], 0),
+                fmt(med("p99"), 0),
+                fmt(stats.ratio(med("delta_alloc_bytes") / 1024, med("requests")), 1),
+                fmt(stats.ratio(med("delta_buffers_allocated"), med("requests")), 3),
+                fmt(med("delta_gc_pauses"), 0),
+                fmt(med("delta_gc_pause_s") * 1000, 0),
+                fmt(stats.ratio(med("cpu_s") * 1000, med("requests")), 3),
+                fmt(med("peak_rss_bytes") / 2**20, 0),
             )
     return t
 

@@ -6,39 +6,42 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
+from loomlab.table import Table, fmt, fmt_spread
 
+from ..measuring.figures import above_bound, open_kept_up, open_verdict
+from ..planning.bounds import efficiency
 from ..planning.lane import MODES, WORKER
 from ..planning.loads import Load, effective_bound, mode_bound
 
 
-def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
+def load_table(load: Load, results: dict, pools: dict) -> Table:
     """results: mode -> {"runs": [...], "warmup": {...}} Long because the table has a column per
     figure of a load (req/s, bound, latency percentiles, errors, the load's own trends, the
     seed)."""
     if load.extra:
         headers = ["mode", *(label for _, label, _ in load.extra), "seed elapsed ms", "requests", "errors %"]
-        t = lr.Table(headers)
+        t = Table(headers)
         for mode in load.columns:
             r = results.get(mode)
             if not r:
                 continue
-            agg = lr.aggregate(r["runs"])
-            cells = [lr.fmt_spread(agg.get(m, lr.Spread.of([])), 0) for m, _, _ in load.extra]
+            agg = stats.aggregate(r["runs"])
+            cells = [fmt_spread(agg.get(m, stats.Spread.of([])), 0) for m, _, _ in load.extra]
             seed = load.seed.get(mode, {}).get("elapsed")
             t.add(
                 mode,
                 *cells,
-                lr.fmt(seed, 0),
-                lr.fmt(agg["requests"].median, 0),
-                lr.fmt(agg["error_rate"].median * 100, 2),
+                fmt(seed, 0),
+                fmt(agg["requests"].median, 0),
+                fmt(agg["error_rate"].median * 100, 2),
             )
         return t
 
     expected = load.expect(pools) if load.expect else {}
     extra = ["E[max] ms", "mean excess"] if expected else []
     verdict = ["verdict"] if load.rate is not None else []
-    t = lr.Table(
+    t = Table(
         [
             "mode",
             "requests",
@@ -66,44 +69,44 @@ def load_table(load: Load, results: dict, pools: dict) -> lr.Table:
         r = results.get(mode)
         if not r:
             continue
-        agg = lr.aggregate(r["runs"])
+        agg = stats.aggregate(r["runs"])
         bound = effective_bound(load, mode, pools)
         thr = agg["throughput"]
         seed = load.seed.get(mode, {})
         warm = r.get("warmup") or {}
         t.add(
             mode,
-            lr.fmt(agg["requests"].median, 0),
-            lr.fmt_spread(thr, 1),
-            lr.fmt(bound, 0),
-            lr.fmt(lr.efficiency(thr.median, bound) * 100, 0, " %"),
-            lr.fmt_spread(agg["mean"]),
-            lr.fmt(agg["sd"].median),
-            lr.fmt(agg["min"].median),
-            lr.fmt(agg["p50"].median),
-            lr.fmt(agg["p90"].median),
-            lr.fmt(agg["p95"].median),
-            lr.fmt(agg["p99"].median),
-            lr.fmt(agg["max"].median),
-            lr.fmt(agg["error_rate"].median * 100, 2),
-            lr.fmt(agg["dropped"].median, 0),
-            *([open_verdict(load, mode, pools, agg)] if verdict else []),
+            fmt(agg["requests"].median, 0),
+            fmt_spread(thr, 1),
+            fmt(bound, 0),
+            fmt(efficiency(thr.median, bound) * 100, 0, " %"),
+            fmt_spread(agg["mean"]),
+            fmt(agg["sd"].median),
+            fmt(agg["min"].median),
+            fmt(agg["p50"].median),
+            fmt(agg["p90"].median),
+            fmt(agg["p95"].median),
+            fmt(agg["p99"].median),
+            fmt(agg["max"].median),
+            fmt(agg["error_rate"].median * 100, 2),
+            fmt(agg["dropped"].median, 0),
+            *([mode_verdict(load, mode, pools, agg)] if verdict else []),
             *(
-                [lr.fmt(expected["mean"]), lr.fmt((agg["mean"].median / expected["mean"] - 1) * 100, 1, " %")]
+                [fmt(expected["mean"]), fmt((agg["mean"].median / expected["mean"] - 1) * 100, 1, " %")]
                 if expected
                 else []
             ),
-            lr.fmt(warm.get("throughput"), 1),
-            lr.fmt(seed.get("throughput")),
-            lr.fmt(seed.get("mean"), 0),
+            fmt(warm.get("throughput"), 1),
+            fmt(seed.get("throughput")),
+            fmt(seed.get("mean"), 0),
         )
     return t
 
 
-def open_verdict(load: Load, mode: str, pools: dict, agg: dict) -> str:
-    """The verdict of an open load's median run in a mode (see lr.open_verdict)."""
+def mode_verdict(load: Load, mode: str, pools: dict, agg: dict) -> str:
+    """The verdict of an open load's median run in a mode (see figures.open_verdict)."""
     assert load.rate is not None, "an open load"
-    return lr.open_verdict(load.rate, mode_bound(load, mode, pools), agg["dropped"].median, agg["error_rate"].median)
+    return open_verdict(load.rate, mode_bound(load, mode, pools), agg["dropped"].median, agg["error_rate"].median)
 
 
 # The share of an open run's arrivals --strict lets k6 drop below a mode's bound. On the lab's node
@@ -123,12 +126,12 @@ def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
     if load.rate is not None:
         arrivals = run.get("requests", 0) + run["dropped"]
         dropped_share = run["dropped"] / arrivals if arrivals else 0.0
-        kept_up = dropped_share < STRICT_MAX_DROPPED_SHARE and lr.open_kept_up(0, run["error_rate"])
-        return not kept_up and not lr.above_bound(load.rate, mode_bound(load, mode, pools))
+        kept_up = dropped_share < STRICT_MAX_DROPPED_SHARE and open_kept_up(0, run["error_rate"])
+        return not kept_up and not above_bound(load.rate, mode_bound(load, mode, pools))
     return bool(run.get("k6_exit"))
 
 
-def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
+def server_table(load: Load, results: dict, native: bool = False) -> Table:
     """Long because the table has a column per server-side figure. The load generator's CPU where the
     runs measured it (local runs: it shares the cores; k6's alone before 2026-11-28, then any engine's
     with its CPU per request), and the kernel's share of the server's CPU where /proc was read beside
@@ -138,7 +141,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
     kernel = any(
         not math.isnan(run.get("kernel_ms_per_req", math.nan)) for r in results.values() for run in r.get("runs", [])
     )
-    t = lr.Table(
+    t = Table(
         [
             "mode",
             "CPU s",
@@ -164,90 +167,86 @@ def server_table(load: Load, results: dict, native: bool = False) -> lr.Table:
         r = results.get(mode)
         if not r:
             continue
-        agg = lr.aggregate(r["runs"])
+        agg = stats.aggregate(r["runs"])
 
         def get(k, agg=agg):
-            return agg.get(k, lr.Spread.of([])).median
+            return agg.get(k, stats.Spread.of([])).median
 
-        cpu_per_req = lr.ratio(get("cpu_s") * 1000, get("requests"))
+        cpu_per_req = stats.ratio(get("cpu_s") * 1000, get("requests"))
         # The reactive clients wait in their own bulkhead; threaded requests for a permit, then
         # Agroal (Agroal alone with the bulkhead off): each request's wait for a connection.
         rx = load.lane(mode).reactive_clients
         awaiting = (
-            get("peak_rx_db_awaiting") if rx else lr.nansum(get("peak_db_awaiting"), get("peak_bulkhead_waiting"))
+            get("peak_rx_db_awaiting") if rx else stats.nansum(get("peak_db_awaiting"), get("peak_bulkhead_waiting"))
         )
         max_wait_ms = 1000 * (get("peak_bulkhead_wait_max_s") if rx else get("peak_permit_wait_max_s"))
         t.add(
             mode,
-            lr.fmt(get("cpu_s"), 2),
-            lr.fmt(cpu_per_req, 3),
-            *([lr.fmt(get("kernel_ms_per_req"), 3)] if kernel else []),
-            *([lr.fmt(get("k6_cpu_s"), 2)] if k6 else []),
-            *(
-                [lr.fmt(get("gen_cpu_s"), 2), lr.fmt(lr.ratio(get("gen_cpu_s") * 1000, get("requests")), 3)]
-                if gen
-                else []
-            ),
-            lr.fmt(get("peak_in_flight"), 0),
-            lr.fmt(get("peak_live_threads"), 0),
-            lr.fmt(get("peak_rss_bytes") / 1e6, 0),
-            lr.fmt(get("peak_worker_active"), 0),
-            lr.fmt(get("peak_worker_queued"), 0),
-            lr.fmt(get("peak_thread_wait_max_s") * 1000, 0),
-            lr.fmt(awaiting, 0),
-            lr.fmt(max_wait_ms, 0),
-            lr.fmt(get("peak_body_read_max_s") * 1000, 0),
-            lr.fmt(get("loomlab_refused_503_count"), 0) if "loomlab_refused_503" in load.counters else "-",
-            lr.fmt(get("delta_gc_pauses"), 0),
+            fmt(get("cpu_s"), 2),
+            fmt(cpu_per_req, 3),
+            *([fmt(get("kernel_ms_per_req"), 3)] if kernel else []),
+            *([fmt(get("k6_cpu_s"), 2)] if k6 else []),
+            *([fmt(get("gen_cpu_s"), 2), fmt(stats.ratio(get("gen_cpu_s") * 1000, get("requests")), 3)] if gen else []),
+            fmt(get("peak_in_flight"), 0),
+            fmt(get("peak_live_threads"), 0),
+            fmt(get("peak_rss_bytes") / 1e6, 0),
+            fmt(get("peak_worker_active"), 0),
+            fmt(get("peak_worker_queued"), 0),
+            fmt(get("peak_thread_wait_max_s") * 1000, 0),
+            fmt(awaiting, 0),
+            fmt(max_wait_ms, 0),
+            fmt(get("peak_body_read_max_s") * 1000, 0),
+            fmt(get("loomlab_refused_503_count"), 0) if "loomlab_refused_503" in load.counters else "-",
+            fmt(get("delta_gc_pauses"), 0),
             # micrometer-java21's virtual-thread meters are incomplete in native images.
-            "n/a (native)" if native else lr.fmt(get("delta_pinned"), 0),
+            "n/a (native)" if native else fmt(get("delta_pinned"), 0),
         )
     return t
 
 
-def runners_table(load: Load, results: dict) -> lr.Table | None:
+def runners_table(load: Load, results: dict) -> Table | None:
     """Where a load ran on several k6 runners: each mode's merged figures (medians over the rounds)
     beside each runner's own (k6's summary of its segment), and how far apart the runners started."""
-    t = lr.Table(["mode", "runner", "requests", "req/s", "p50", "p99", "max", "errors %", "dropped", "start skew ms"])
+    t = Table(["mode", "runner", "requests", "req/s", "p50", "p99", "max", "errors %", "dropped", "start skew ms"])
     for mode in load.columns:
         runs = [run for run in results.get(mode, {}).get("runs", []) if run.get("runner_figures")]
         if not runs:
             continue
-        agg = lr.aggregate(runs)
-        skew = lr.Spread.of([run["start_skew_s"] * 1000 for run in runs])
+        agg = stats.aggregate(runs)
+        skew = stats.Spread.of([run["start_skew_s"] * 1000 for run in runs])
         t.add(
             mode,
             f"merged ({len(runs[0]['runner_figures'])})",
-            lr.fmt(agg["requests"].median, 0),
-            lr.fmt_spread(agg["throughput"], 1),
-            lr.fmt(agg["p50"].median),
-            lr.fmt(agg["p99"].median),
-            lr.fmt(agg["max"].median),
-            lr.fmt(agg["error_rate"].median * 100, 2),
-            lr.fmt(agg["dropped"].median, 0),
-            lr.fmt_spread(skew, 0),
+            fmt(agg["requests"].median, 0),
+            fmt_spread(agg["throughput"], 1),
+            fmt(agg["p50"].median),
+            fmt(agg["p99"].median),
+            fmt(agg["max"].median),
+            fmt(agg["error_rate"].median * 100, 2),
+            fmt(agg["dropped"].median, 0),
+            fmt_spread(skew, 0),
         )
         for i in range(len(runs[0]["runner_figures"])):
-            each = lr.aggregate([run["runner_figures"][i] for run in runs])
+            each = stats.aggregate([run["runner_figures"][i] for run in runs])
             t.add(
                 mode,
                 str(i),
-                lr.fmt(each["requests"].median, 0),
-                lr.fmt_spread(each["throughput"], 1),
-                lr.fmt(each["p50"].median),
-                lr.fmt(each["p99"].median),
-                lr.fmt(each["max"].median),
-                lr.fmt(each["error_rate"].median * 100, 2),
-                lr.fmt(each["dropped"].median, 0),
+                fmt(each["requests"].median, 0),
+                fmt_spread(each["throughput"], 1),
+                fmt(each["p50"].median),
+                fmt(each["p99"].median),
+                fmt(each["max"].median),
+                fmt(each["error_rate"].median * 100, 2),
+                fmt(each["dropped"].median, 0),
                 "",
             )
     return t if t.rows else None
 
 
-def replicas_table(load: Load, results: dict) -> lr.Table | None:
+def replicas_table(load: Load, results: dict) -> Table | None:
     """Where a mode ran on several pods: each pod's share of the requests (read from its own
     /q/metrics; medians over the rounds), the spread the Service gave the load."""
-    t = lr.Table(["mode", "pod", "requests", "share %"])
+    t = Table(["mode", "pod", "requests", "share %"])
     for mode in load.columns:
         runs = [
             run["pod_requests"] for run in results.get(mode, {}).get("runs", []) if len(run.get("pod_requests", [])) > 1
@@ -255,8 +254,8 @@ def replicas_table(load: Load, results: dict) -> lr.Table | None:
         if not runs:
             continue
         for i in range(len(runs[0])):
-            share = lr.Spread.of([100 * r[i] / sum(r) for r in runs if sum(r)])
-            t.add(mode, str(i + 1), lr.fmt(lr.Spread.of([r[i] for r in runs]).median, 0), lr.fmt_spread(share, 1))
+            share = stats.Spread.of([100 * r[i] / sum(r) for r in runs if sum(r)])
+            t.add(mode, str(i + 1), fmt(stats.Spread.of([r[i] for r in runs]).median, 0), fmt_spread(share, 1))
     return t if t.rows else None
 
 
@@ -265,21 +264,21 @@ def ratio_line(load: Load, results: dict) -> str:
     others = [m.key for m in MODES if m.mode != WORKER and m.key in results]
     if WORKER not in results or not others or load.extra:
         return ""
-    agg = {m: lr.aggregate(results[m]["runs"]) for m in [WORKER, *others]}
+    agg = {m: stats.aggregate(results[m]["runs"]) for m in [WORKER, *others]}
     if load.rate is not None:
         # Every mode is offered the same rate: the difference is in latency and drops.
         w = agg[WORKER]
         parts = [
-            f"worker/{m} mean latency {lr.fmt(lr.ratio(w['mean'].median, agg[m]['mean'].median), 2)}x, "
-            f"p99 {lr.fmt(lr.ratio(w['p99'].median, agg[m]['p99'].median), 2)}x"
+            f"worker/{m} mean latency {fmt(stats.ratio(w['mean'].median, agg[m]['mean'].median), 2)}x, "
+            f"p99 {fmt(stats.ratio(w['p99'].median, agg[m]['p99'].median), 2)}x"
             for m in others
         ]
-        dropped = ", ".join(f"{m} {lr.fmt(agg[m]['dropped'].median, 0)}" for m in agg)
+        dropped = ", ".join(f"{m} {fmt(agg[m]['dropped'].median, 0)}" for m in agg)
         return f"same arrivals in every mode: {'; '.join(parts)}; dropped {dropped}"
     worker_rate = agg[WORKER]["throughput"].median
     parts = []
     for m in others:
         sw, sm = load.seed.get(WORKER, {}).get("throughput"), load.seed.get(m, {}).get("throughput")
-        seed = f" (seed {lr.fmt(lr.ratio(sm, sw), 1)}x)" if sw and sm else ""
-        parts.append(f"{m}/worker throughput: {lr.fmt(lr.ratio(agg[m]['throughput'].median, worker_rate), 2)}x{seed}")
+        seed = f" (seed {fmt(stats.ratio(sm, sw), 1)}x)" if sw and sm else ""
+        parts.append(f"{m}/worker throughput: {fmt(stats.ratio(agg[m]['throughput'].median, worker_rate), 2)}x{seed}")
     return "; ".join(parts)

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from loomlab import LabError
-from loomlab import labreport as lr
+from loomlab import LabError, stats
+from loomlab.table import fmt
 
 from ..deciding.capacity import HELD, Capacity, Search, judge, settled
 from ..planning.lane import Lane
@@ -87,7 +87,7 @@ class CapacityRun:
         verdicts: dict[Lane, list[str]] = {lane: [] for lane in lanes}
         r = 0
         while lanes and r < settings.max_rounds:
-            for lane in lr.rotated(lanes, r + step):
+            for lane in stats.rotated(lanes, r + step):
                 fig = self.one(services[lane], lane, rates[lane], r, what)
                 verdicts[lane].append(judge(fig, self.sla_ms))
             r += 1
@@ -105,7 +105,7 @@ class CapacityRun:
         fig.update(offered=rate, step=what)
         self.results[lane.key]["runs"].append(fig)
         eta = self.run.progress.tick(float(self.load.est_s) if not isinstance(self.load.est_s, dict) else 5.0)
-        print(f" p99 {lr.fmt(fig['p99'])} ms, errors {lr.fmt(fig['error_rate'] * 100, 2)} %, ({eta})", flush=True)
+        print(f" p99 {fmt(fig['p99'])} ms, errors {fmt(fig['error_rate'] * 100, 2)} %, ({eta})", flush=True)
         return fig
 
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from loomlab import labreport as lr
-from loomlab import metrics
+from loomlab import metrics, stats
+from loomlab.table import fmt
 
 from ..deciding import verdict
 from ..measuring import flames
@@ -114,10 +114,10 @@ class SuiteRun:
             print(f"   {label} ...", end="", flush=True)
             out = self.out / "warmup" / f"{self.slug(load, lane.jdk)}-{lane.key}-{w + 1}.json"
             warm = service.run(load, lane, out, label, settings, warmup=True)
-            print(f" {lr.fmt(warm['throughput'])} req/s", flush=True)
+            print(f" {fmt(warm['throughput'])} req/s", flush=True)
             if (
                 w + 1 >= 2
-                and lr.settled(previous, warm["throughput"], settings.warmup_tolerance)
+                and settled(previous, warm["throughput"], settings.warmup_tolerance)
                 and time.monotonic() - started >= least
             ):
                 break
@@ -133,7 +133,7 @@ class SuiteRun:
         keys = {lane.key for lane in lanes}
         r = 0
         while True:
-            for lane in lr.rotated(lanes, r):
+            for lane in stats.rotated(lanes, r):
                 self.measured(services[lane], load, lane, r, results[lane.jdk], i, least)
             r += 1
             found = {j: verdict.decide(res, default_columns(res, keys)) for j, res in results.items()}
@@ -160,8 +160,8 @@ class SuiteRun:
         results[lane.key]["runs"].append(fig)
         results[lane.key].setdefault("first_run", str(run_json.relative_to(self.out)))
         print(
-            f" {lr.fmt(fig['throughput'])} req/s, mean {lr.fmt(fig['mean'])} ms, "
-            f"errors {lr.fmt(fig['error_rate'] * 100, 2)} %, dropped {lr.fmt(fig['dropped'], 0)} ({eta})",
+            f" {fmt(fig['throughput'])} req/s, mean {fmt(fig['mean'])} ms, "
+            f"errors {fmt(fig['error_rate'] * 100, 2)} %, dropped {fmt(fig['dropped'], 0)} ({eta})",
             flush=True,
         )
 
@@ -239,3 +239,10 @@ def measure(plan: Plan, out: Path, progress: Progress, where: Where, prefix: str
             for i, load in enumerate(suite.loads)
         ]
         yield Measured(suite, ran, results, verdicts, infos, where.environment)
+
+
+def settled(previous: float, current: float, tolerance: float) -> bool:
+    """True when two successive warm-up figures differ by less than `tolerance` (a fraction)."""
+    if math.isnan(previous) or math.isnan(current) or not previous:
+        return False
+    return abs(current - previous) / previous < tolerance

@@ -31,7 +31,7 @@ class ServiceUnderTest(Protocol):
         """/api/info: JDK, image kind, pools and bounds (printed in every report)."""
 
     def sample(self) -> dict:
-        """One scrape of /q/metrics, as labreport's sampled figures (raises OSError when it fails)."""
+        """One scrape of /q/metrics, as the sampled figures (raises OSError when it fails)."""
 
     def run(self, load: Load, lane: Lane, out: Path, label: str, settings: RunSettings, warmup: bool = False) -> dict:
         """One run of `load` in `lane`, its raw summary at `out`: the run's figures."""

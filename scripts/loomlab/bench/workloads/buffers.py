@@ -5,9 +5,8 @@ thread-local cache allocates every time. Measured per mode: bytes allocated per 
 
 from __future__ import annotations
 
-from loomlab import labreport as lr
-
 from ..planning.arrivals import Request
+from ..planning.bounds import littles_bound
 from ..planning.lane import WORKER, Lane
 from ..planning.loads import Load, Scale, Suite, modes_of
 
@@ -27,7 +26,7 @@ CACHES = ("thread", "pool")
 def buffers_bound(lane: Lane, pools: dict) -> float:
     """Open load: threads (worker) or the arrivals' own concurrency, each held WAIT_MS."""
     conc = pools.get("worker.max-threads", 200) if lane.mode == WORKER else 10**6
-    return lr.littles_bound(conc, WAIT_MS / 1000.0)
+    return littles_bound(conc, WAIT_MS / 1000.0)
 
 
 # The seeds loadgen's arrivals take in turn (k6/buffers.js passes each user's iteration number).

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from loomlab import labreport as lr
-
+from ..planning.bounds import littles_bound
 from ..planning.lane import REACTIVE, VIRTUAL, VIRTUAL_LOOP, Knob, Lane
 from ..planning.loads import Load, Scale, Suite, bursts, open_load, paced
 from . import db, knobs, sleep
@@ -100,7 +99,7 @@ RECORDED_SOCKET = Socket(ms=100, pool=50, rate=400, seconds=25)
 def socket_load(shape: Socket) -> Load:
     """The open slow query, evenly spaced, in the three modes and the reference server's: every
     column's bound is the suite's pool over the query's time (the reference's pool is the suite's)."""
-    bound = lr.littles_bound(shape.pool, shape.ms / 1000)
+    bound = littles_bound(shape.pool, shape.ms / 1000)
     load = open_load(
         "db",
         "k6/db.js",

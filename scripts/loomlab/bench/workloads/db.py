@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from loomlab import labreport as lr
-
 from ..planning.arrivals import Request
+from ..planning.bounds import littles_bound
 from ..planning.lane import THREADED, Lane
 from ..planning.loads import Load, Scale, Suite, modes_of, open_load
 
@@ -22,7 +21,7 @@ def pool_bound(per_request_s: float):
         size = (
             pools.get("reactive.pool-max-size", 20) if lane.reactive_clients else pools.get("datasource.max-size", 20)
         )
-        return lr.littles_bound(size, per_request_s)
+        return littles_bound(size, per_request_s)
 
     return bound
 

@@ -5,9 +5,9 @@ waiting ones. No seed measured this side; the predictions are Little's law's."""
 from __future__ import annotations
 
 from loomlab import LabError
-from loomlab import labreport as lr
 
 from ..planning.arrivals import Request
+from ..planning.bounds import littles_bound
 from ..planning.lane import THREADED, WORKER, Lane
 from ..planning.loads import Load, Scale, Suite, modes_of
 
@@ -69,8 +69,8 @@ def mixed_bound(users: int, cpu_ms: float, wait_ms: float):
     def bound(lane: Lane, pools: dict):
         threads = min(users, pools.get("worker.max-threads", users))
         in_flight = threads if lane.mode == WORKER else users
-        by_wait = lr.littles_bound(in_flight, (cpu_ms + wait_ms) / 1000.0)
-        return min(by_wait, lr.littles_bound(cores(pools), cpu_ms / 1000.0))
+        by_wait = littles_bound(in_flight, (cpu_ms + wait_ms) / 1000.0)
+        return min(by_wait, littles_bound(cores(pools), cpu_ms / 1000.0))
 
     return bound
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from loomlab import labreport as lr
-
 from ..planning.arrivals import Request
+from ..planning.bounds import littles_bound
 from ..planning.lane import VIRTUAL, VIRTUAL_LOOP, Lane
 from ..planning.loads import Load, Scale, Suite, open_load
 
@@ -30,7 +29,7 @@ def pinning_bound(vus: int, ms: int, lock: str):
             conc = min(conc, pools.get("virtual.carriers", 1))
         if lane.mode == VIRTUAL_LOOP and pins:
             conc = min(conc, pools.get("reactive.event-loops", 1))
-        return lr.littles_bound(conc, ms / 1000.0)
+        return littles_bound(conc, ms / 1000.0)
 
     return bound
 

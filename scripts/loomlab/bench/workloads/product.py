@@ -7,9 +7,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from loomlab import labreport as lr
-
 from ..planning.arrivals import Request
+from ..planning.bounds import expected_max, max_quantile, stages_bound
 from ..planning.lane import WORKER, Lane
 from ..planning.loads import Load, Scale, Suite, modes_of, open_load
 
@@ -62,7 +61,7 @@ def product_ranges(pools: dict) -> list[tuple[float, float]]:
 
 def product_expect(pools: dict) -> dict:
     ranges = product_ranges(pools)
-    return {"mean": lr.expected_max(ranges), "p95": lr.max_quantile(ranges, 0.95)} if ranges else {}
+    return {"mean": expected_max(ranges), "p95": max_quantile(ranges, 0.95)} if ranges else {}
 
 
 def product_cap(lane: Lane, pools: dict) -> float:
@@ -75,7 +74,7 @@ def product_cap(lane: Lane, pools: dict) -> float:
     ranges = product_ranges(pools)
     if not ranges:
         return PRODUCT_WORKER_CAP if not pools else math.nan
-    e_max = lr.expected_max(ranges) / 1000.0
+    e_max = expected_max(ranges) / 1000.0
     occupancy = sum((a + b) / 2 for a, b in ranges) / 1000.0
     return min(
         pools.get("worker.max-threads", math.inf) / e_max, pools.get("fan-out.worker-threads", math.inf) / occupancy
@@ -89,7 +88,7 @@ def product_bound(stages: Sequence[tuple[float, float]]):
         ranges = product_ranges(pools)
         if not ranges:
             return math.nan
-        return lr.stages_bound(stages, 1000.0 / lr.expected_max(ranges), product_cap(lane, pools))
+        return stages_bound(stages, 1000.0 / expected_max(ranges), product_cap(lane, pools))
 
     return bound
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from loomlab import labreport as lr
-
 from ..planning.arrivals import Request
+from ..planning.bounds import littles_bound
 from ..planning.lane import WORKER, Lane
 from ..planning.loads import Load, Scale, Suite, modes_of, open_load
 
@@ -41,7 +40,7 @@ def sleep_bound(vus: int, sleep_ms: int):
     def bound(lane: Lane, pools: dict):
         # Reactive: a timer per user on the event loop, which holds no thread meanwhile.
         conc = vus if lane.mode != WORKER else min(vus, pools.get("worker.max-threads", WORKER_THREADS))
-        return lr.littles_bound(conc, sleep_ms / 1000.0)
+        return littles_bound(conc, sleep_ms / 1000.0)
 
     return bound
 
@@ -71,7 +70,7 @@ def suites(scale: Scale) -> list[Suite]:
         else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
     )
     requests = int(a3["VUS"]) * int(a3["ITERATIONS"])
-    worker_bound = lr.littles_bound(WORKER_THREADS, 0.1)
+    worker_bound = littles_bound(WORKER_THREADS, 0.1)
     return [
         Suite(
             workload="sleep",

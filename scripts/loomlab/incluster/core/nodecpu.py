@@ -14,8 +14,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.kube import Kube
+from loomlab.table import Table, fmt, fmt_spread
 
 CGROUP = Path("/sys/fs/cgroup")
 # The kubelet's pod cgroups under each QoS class (cgroupfs driver): v1 under the cpuacct controller.
@@ -99,7 +100,7 @@ def split(before: Reading, after: Reading, groups: dict[str, str], kernel: bool 
     return spent
 
 
-def table(sections: list[dict]) -> lr.Table | None:
+def table(sections: list[dict]) -> Table | None:
     """Per load and mode, the node's CPU by group as ms per answered request (each run's seconds over
     its requests, medians over the runs), the kernel's share of the service's and k6's where the runs
     read it (since 2026-11-27), and the node's cores busy over the run's Job; None where no run read
@@ -114,23 +115,23 @@ def table(sections: list[dict]) -> lr.Table | None:
     shown = KERNEL_SHOWN if kernel else ()
     engines = {r.get("engine", "k6") for _, _, runs in measured for r in runs}
     named = {GROUPS["load"]: engines.pop() if len(engines) == 1 else "load generator"}
-    t = lr.Table(
+    t = Table(
         ["load", "mode", "runs", *(f"{named.get(g, g)} ms/req" for g in ORDER)]
         + [*(f"{named.get(g, g)}: kernel" for g in shown), "node cores busy over the Job"]
     )
 
     def per_request(runs: list[dict], key: str, group: str) -> str:
-        return lr.fmt(lr.Spread.of([r[key][group] / r["requests"] * 1000 for r in runs if key in r]).median, 3)
+        return fmt(stats.Spread.of([r[key][group] / r["requests"] * 1000 for r in runs if key in r]).median, 3)
 
     for load, mode, runs in measured:
-        busy = lr.Spread.of([sum(r["node_cpu_s"].values()) / r["wall_s"] for r in runs])
+        busy = stats.Spread.of([sum(r["node_cpu_s"].values()) / r["wall_s"] for r in runs])
         t.add(
             load,
             mode,
             str(len(runs)),
             *(per_request(runs, "node_cpu_s", g) for g in ORDER),
             *(per_request(runs, "node_kernel_s", g) for g in shown),
-            lr.fmt_spread(busy, 2),
+            fmt_spread(busy, 2),
         )
     return t if t.rows else None
 

@@ -8,13 +8,14 @@ import json
 import math
 from pathlib import Path
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.bench import api as bench
 from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster.core import nodecpu
 from loomlab.incluster.core.jobs import FIRST
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import ApiException, Kube
+from loomlab.table import Table, fmt, fmt_spread
 
 # A start's phases as wait_ready times them, from the first pod seen: (key, column).
 START_PHASES = (
@@ -25,10 +26,10 @@ START_PHASES = (
 )
 
 
-def startup_table(startups: list[dict]) -> lr.Table:
+def startup_table(startups: list[dict]) -> Table:
     """Each variant's starts (per pod count): from the pod first seen to its container running, the
     application up (its log line), Ready and the first answer through the Service; medians (min-max)."""
-    t = lr.Table(
+    t = Table(
         [
             "environment",
             "starts x pods",
@@ -46,8 +47,8 @@ def startup_table(startups: list[dict]) -> lr.Table:
                 continue
 
             def spread(k, rows=rows):
-                return lr.fmt_spread(
-                    lr.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]),
+                return fmt_spread(
+                    stats.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]),
                     2 if k.endswith("_s") else 0,
                 )
 
@@ -68,7 +69,7 @@ def startup_table(startups: list[dict]) -> lr.Table:
     return t
 
 
-def local_table(sections: list[dict], local: Path) -> lr.Table | None:
+def local_table(sections: list[dict], local: Path) -> Table | None:
     """The in-cluster figures beside the latest local bench of the same profile (same scripts)."""
     f = local / "results.json"
     if not f.exists():
@@ -85,14 +86,14 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
     for s in data["sections"] + sections:
         if not s.get("variant") and "capacity" not in s:  # a search's runs are of its steps
             by.setdefault(key(s), {})[s.get("environment", "local JVM")] = s
-    t = lr.Table(["workload", "load", "mode", *(f"{e} req/s" for e in envs), *(f"{e} mean ms" for e in envs)])
+    t = Table(["workload", "load", "mode", *(f"{e} req/s" for e in envs), *(f"{e} mean ms" for e in envs)])
     for k, per_env in by.items():
         if len(per_env) < 2 or "local JVM" not in per_env:
             continue
         modes = [m for m in bench.MODE_COLUMNS if any(m in s["results"] for s in per_env.values())]
         for mode in modes:
             agg = {
-                e: lr.aggregate(per_env[e]["results"][mode]["runs"])
+                e: stats.aggregate(per_env[e]["results"][mode]["runs"])
                 for e in envs
                 if e in per_env and mode in per_env[e]["results"]
             }
@@ -100,8 +101,8 @@ def local_table(sections: list[dict], local: Path) -> lr.Table | None:
                 k[0],
                 k[1],
                 mode,
-                *(lr.fmt(agg[e]["throughput"].median) if e in agg else "-" for e in envs),
-                *(lr.fmt(agg[e]["mean"].median) if e in agg else "-" for e in envs),
+                *(fmt(agg[e]["throughput"].median) if e in agg else "-" for e in envs),
+                *(fmt(agg[e]["mean"].median) if e in agg else "-" for e in envs),
             )
     return t if t.rows else None
 
@@ -189,11 +190,11 @@ def meta(
     )
 
 
-def prometheus_table(sections: list[dict]) -> lr.Table | None:
+def prometheus_table(sections: list[dict]) -> Table | None:
     """The service's figures of every run two ways, medians over a mode's runs: the lab's own
     scrapes (each pod's /q/metrics through the API server, every second) and the namespace's
     Prometheus (PromQL over the run's window, scraped every 5 s), with Prometheus / lab."""
-    t = lr.Table(
+    t = Table(
         [
             "load",
             "mode",
@@ -206,7 +207,7 @@ def prometheus_table(sections: list[dict]) -> lr.Table | None:
     )
 
     def med(values) -> float:
-        return lr.Spread.of(values).median
+        return stats.Spread.of(values).median
 
     for s in sections:
         for mode, res in s.get("results", {}).items():
@@ -222,10 +223,10 @@ def prometheus_table(sections: list[dict]) -> lr.Table | None:
                 s["load"],
                 mode,
                 str(len(runs)),
-                lr.fmt(med([r.get("wall_s", math.nan) for r in runs]), 1),
-                f"{lr.fmt(threads, 0)} / {lr.fmt(p_threads, 0)}",
-                f"{lr.fmt(cpu, 2)} / {lr.fmt(p_cpu, 2)}",
-                f"{lr.fmt(lr.ratio(p_threads, threads), 2)}, {lr.fmt(lr.ratio(p_cpu, cpu), 2)}",
+                fmt(med([r.get("wall_s", math.nan) for r in runs]), 1),
+                f"{fmt(threads, 0)} / {fmt(p_threads, 0)}",
+                f"{fmt(cpu, 2)} / {fmt(p_cpu, 2)}",
+                f"{fmt(stats.ratio(p_threads, threads), 2)}, {fmt(stats.ratio(p_cpu, cpu), 2)}",
             )
     return t if t.rows else None
 

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from loomlab import LabError, command
-from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, keda
 from loomlab.incluster import cli
@@ -33,6 +32,7 @@ from loomlab.incluster.experiments.autoscalers import Autoscaler
 from loomlab.incluster.experiments.looks import look, timeline_table, verdict
 from loomlab.kube import ApiException, Kube, lab_cluster_up
 from loomlab.render import render
+from loomlab.table import fmt
 
 
 def watch(
@@ -99,7 +99,7 @@ def main(argv):
     out, kube, name, container = run.out, run.kube, run.name, run.container
     scaler = autoscaler_for(kube, args, run.images)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
-    bound = lr.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
+    bound = bench.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
     own = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
     load = jobs.carried(own, suite)
     templates = jobs.job_templates(run.job_docs, run.images)
@@ -162,12 +162,12 @@ def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
         f=report["figures"],
         date=time.strftime("%Y-%m-%d %H:%M %Z"),
         threads=threads,
-        bound=lr.littles_bound(threads, report["sleep_ms"] / 1000),
+        bound=bench.littles_bound(threads, report["sleep_ms"] / 1000),
         rate=load.rate,
         resources=resources,
         timeline=timeline_table(report["looks"]),
         phases=phases.table(report["phases"]),
-        fmt=lr.fmt,
+        fmt=fmt,
     )
     path = out / f"{stem(report)}.md"
     path.write_text(text)

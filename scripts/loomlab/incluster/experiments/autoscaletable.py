@@ -9,7 +9,7 @@ import math
 import sys
 from pathlib import Path
 
-from loomlab import labreport as lr
+from loomlab.table import Table, fmt
 
 ON = {"cpu": "CPU autoscaler", "queue": "queue autoscaler (KEDA)", "none": "no autoscaler"}
 
@@ -35,20 +35,20 @@ def row(r: dict) -> list[str]:
         + (", the users keeping their connections" if r.get("keep_alive") else "")
         + (f", the {r['variant']} image" if r.get("variant", "jvm") != "jvm" else ""),
         str(most),
-        lr.fmt(asked, 0),
-        lr.fmt(all_ready, 0),
-        lr.fmt(f["throughput"], 0),
-        lr.fmt(f["error_rate"] * 100, 1),
-        lr.fmt(f["p99"], 0),
-        lr.fmt(cpu, 2),
-        lr.fmt(threads, 0),
-        lr.fmt(rss, 0),
-        lr.fmt(down, 0),
+        fmt(asked, 0),
+        fmt(all_ready, 0),
+        fmt(f["throughput"], 0),
+        fmt(f["error_rate"] * 100, 1),
+        fmt(f["p99"], 0),
+        fmt(cpu, 2),
+        fmt(threads, 0),
+        fmt(rss, 0),
+        fmt(down, 0),
     ]
 
 
-def table(reports: list[dict]) -> lr.Table:
-    t = lr.Table(
+def table(reports: list[dict]) -> Table:
+    t = Table(
         [
             "run",
             "pods (most)",

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 from loomlab import LabError, command, proc
-from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster.images import CTR
 from loomlab.cluster.settings import sh
@@ -28,6 +27,7 @@ from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import Kube
 from loomlab.render import render
+from loomlab.table import fmt
 
 VARIANT, MODE = "jvm", bench.Lane(bench.VIRTUAL)
 
@@ -148,7 +148,7 @@ def write_report(out: Path, args, name: str, result: dict, figures: dict):
         name=name,
         back=back,
         date=time.strftime("%Y-%m-%d %H:%M %Z"),
-        fmt=lr.fmt,
+        fmt=fmt,
     )
     (out / "failover.md").write_text(text)
     print(f"{result['summary']}; serving again after {back}", flush=True)

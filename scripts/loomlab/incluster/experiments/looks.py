@@ -8,11 +8,11 @@ import math
 import time
 import urllib.parse
 
-from loomlab import labreport as lr
 from loomlab import metrics
 from loomlab.incluster.experiments.autoscalers import Autoscaler, quantity
 from loomlab.kube import Kube
 from loomlab.podstatus import ready as kube_ready
+from loomlab.table import Table, fmt
 
 
 def pods_now(kube: Kube, variant: str) -> list[dict]:
@@ -45,8 +45,8 @@ def look(kube: Kube, scaler: Autoscaler, variant: str, t0: float) -> dict:
     return {"t": round(time.monotonic() - t0, 1), "at": time.time(), "hpa": scaler.status(kube), "pods": pods}
 
 
-def timeline_table(looks: list[dict]) -> lr.Table:
-    t = lr.Table(
+def timeline_table(looks: list[dict]) -> Table:
+    t = Table(
         [
             "t s",
             "pods (ready)",
@@ -62,13 +62,13 @@ def timeline_table(looks: list[dict]) -> lr.Table:
         h, pods = lk["hpa"], lk["pods"]
 
         def each(key, digits=0, scale=1, pods=pods):
-            return " / ".join(lr.fmt(p.get(key, math.nan) * scale, digits) for p in pods)
+            return " / ".join(fmt(p.get(key, math.nan) * scale, digits) for p in pods)
 
         # '-': no status yet, or no figure to decide on.
         t.add(
             f"{lk['t']:.0f}",
             f"{len(pods)} ({sum(p['ready'] for p in pods)})",
-            lr.fmt(h.get("seen", math.nan), 2),
+            fmt(h.get("seen", math.nan), 2),
             f"{h.get('replicas') or '-'} -> {h.get('desired') or '-'}",
             each("cpu", 2),
             each("busy"),
@@ -89,7 +89,7 @@ def verdict(looks: list[dict], scaler: Autoscaler) -> str:
     if scaled:
         return (
             f"the autoscaler asked for {scaled['hpa']['desired']} pods at t = {scaled['t']:.0f} s (its figure per pod"
-            f" {lr.fmt(scaled['hpa']['seen'], 2)} against its target {goal}) and ran"
+            f" {fmt(scaled['hpa']['seen'], 2)} against its target {goal}) and ran"
             f" {max(lk['hpa'].get('replicas') or 0 for lk in looks)} at most"
         )
     peak = max(
@@ -100,6 +100,6 @@ def verdict(looks: list[dict], scaler: Autoscaler) -> str:
         (p.get("queued", 0) for lk in looks for p in lk["pods"] if not math.isnan(p.get("queued", 0))), default=0
     )
     return (
-        f"the autoscaler never scaled: its figure per pod peaked at {lr.fmt(peak, 2)} against its target"
-        f" {goal}, while up to {lr.fmt(queued, 0)} requests queued for a worker thread"
+        f"the autoscaler never scaled: its figure per pod peaked at {fmt(peak, 2)} against its target"
+        f" {goal}, while up to {fmt(queued, 0)} requests queued for a worker thread"
     )

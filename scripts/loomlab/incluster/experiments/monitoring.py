@@ -12,11 +12,11 @@ from __future__ import annotations
 import sys
 
 from loomlab import command
-from loomlab import labreport as lr
 from loomlab.incluster import cli
 from loomlab.incluster.core import target
 from loomlab.incluster.core.promql import Prometheus
 from loomlab.podstatus import ready
+from loomlab.table import Table, fmt
 
 QUERIES = (
     ("the service's live JVM threads, per pod", 'jvm_threads_live_threads{app="loom-lab"}'),
@@ -24,8 +24,8 @@ QUERIES = (
 )
 
 
-def check(prom: Prometheus, scraped: list[str], job: str) -> tuple[lr.Table, bool]:
-    t = lr.Table(["what", "PromQL or target", "answer", "ok"])
+def check(prom: Prometheus, scraped: list[str], job: str) -> tuple[Table, bool]:
+    t = Table(["what", "PromQL or target", "answer", "ok"])
     up = {tg["labels"].get("pod"): tg["health"] for tg in prom.targets()}
     ok = True
     for pod in scraped:
@@ -36,7 +36,7 @@ def check(prom: Prometheus, scraped: list[str], job: str) -> tuple[lr.Table, boo
     )
     for what, expr in queries:
         found = prom.vector(expr)
-        answer = ", ".join(f"{s.get('pod') or s.get('status', '')}: {lr.fmt(v, 0)}" for s, v in found) or "nothing"
+        answer = ", ".join(f"{s.get('pod') or s.get('status', '')}: {fmt(v, 0)}" for s, v in found) or "nothing"
         t.add(what, f"`{expr}`", answer, "yes" if found else "NO")
         ok &= bool(found)
     return t, ok

@@ -21,7 +21,6 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.stream import stream
 
 from loomlab import ROOT, LabError, command, proc
-from loomlab import labreport as lr
 from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster import cli
 from loomlab.incluster.core import pods, target
@@ -36,6 +35,7 @@ from loomlab.incluster.experiments.netpolcases import (
     uncovered,
 )
 from loomlab.kube import Kube, Target
+from loomlab.table import Table
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
 PROBE_IMAGE = LOADGEN_IMAGE  # the runs' own image: it has Python
@@ -124,7 +124,7 @@ def ready_endpoints(kube: Kube, service: str) -> int:
     return sum(len(s.addresses or []) for s in endpoints.subsets or [])
 
 
-def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table, bool]:
+def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[Table, bool]:
     """Every case from its probe pod: the table and whether each saw what its policy says."""
     probes = all_probes()
 
@@ -139,7 +139,7 @@ def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[lr.Table
                 raise LabError(f"the probe pod {probe.name} did not start in {home(probe).ns}")
         listeners = {key: home(p).pod(p.name)["status"]["podIP"] for key, p in LISTENERS.items()}
         names = {"{" + key + "}": f"{home(p).ns}/{p.name}" for key, p in LISTENERS.items()}
-        table = lr.Table(["case", "from", "to", "decided by", "must", "seen", "ok"])
+        table = Table(["case", "from", "to", "decided by", "must", "seen", "ok"])
         ok = True
         for case in CASES:
             namespace = home(case.probe).ns

@@ -14,13 +14,13 @@ from pathlib import Path
 from statistics import median
 
 from loomlab import LabError
-from loomlab import labreport as lr
 from loomlab.bench import api as bench
 from loomlab.cluster import KUBECONFIG, policyengine
 from loomlab.incluster.core import deploy, jobs
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import lab_cluster_up
+from loomlab.table import Table, fmt
 
 VARIANT = "jvm"
 MODES = (bench.Lane(bench.WORKER), bench.Lane(bench.VIRTUAL))
@@ -43,7 +43,7 @@ def measured(service: ClusterService, load: bench.Load, mode: bench.Lane, enforc
     cpu1, rss = policyengine.usage()
     figures.update(engine_cpu_s=cpu1 - cpu0, engine_rss_mb=rss, engine_settle_s=settle)
     print(
-        f"   round {r + 1} {mode.key} {state}: {lr.fmt(figures['throughput'])} req/s, p99 {lr.fmt(figures['p99'])} ms"
+        f"   round {r + 1} {mode.key} {state}: {fmt(figures['throughput'])} req/s, p99 {fmt(figures['p99'])} ms"
         + (f"; engine {cpu1 - cpu0:.2f} s CPU, {rss:.0f} MiB" if enforced else ""),
         flush=True,
     )
@@ -55,11 +55,11 @@ def ratios(runs: dict, key: str) -> tuple[float, tuple[float, float, float] | No
     return median(per_round), bench.interval(per_round)
 
 
-def table(results: dict) -> lr.Table:
+def table(results: dict) -> Table:
     """Per mode: req/s of the load (setup excluded) and p99, enforced / off, the ratios' medians with
     their interval; the setup's wait for the service (a new pod waits for the engine to admit it);
     the engine's CPU per run and memory."""
-    t = lr.Table(
+    t = Table(
         [
             "mode",
             "rounds",
@@ -78,12 +78,12 @@ def table(results: dict) -> lr.Table:
             m, iv = ratios(runs, key)
             on, off = median(r[key] for r in runs[True]), median(r[key] for r in runs[False])
             span = f" ({iv[0]:.3f}-{iv[1]:.3f}, {iv[2]:.0%})" if iv else " (too few rounds)"
-            cells += [f"{lr.fmt(on, 0)} / {lr.fmt(off, 0)}", f"{m:.3f}{span}"]
+            cells += [f"{fmt(on, 0)} / {fmt(off, 0)}", f"{m:.3f}{span}"]
         setup = [median(r.get("setup_s", 0.0) for r in runs[state]) for state in (True, False)]
         cells += [f"{setup[0]:.2f} / {setup[1]:.2f}"]
         cells += [
-            lr.fmt(median(r["engine_cpu_s"] for r in runs[True]), 2),
-            lr.fmt(max(r["engine_rss_mb"] for r in runs[True]), 0),
+            fmt(median(r["engine_cpu_s"] for r in runs[True]), 2),
+            fmt(max(r["engine_rss_mb"] for r in runs[True]), 0),
         ]
         t.add(*cells)
     return t

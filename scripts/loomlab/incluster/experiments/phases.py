@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.incluster.core.promql import Prometheus, pods_window
+from loomlab.table import Table, fmt
 
 # A phase shorter than this has too few samples to give a rate or a p99 (Prometheus scrapes every 5 s).
 SHORTEST_S = 10.0
@@ -44,7 +45,7 @@ def window(requests: list[tuple[float, float, int]], start: float, end: float) -
     return {
         "rate": len(sent) / max(end - start, 1e-9),
         "shed_pct": 100 * sum(status == 503 for _, status in sent) / len(sent),
-        "p99_ms": lr.nearest_rank([ms for ms, _ in sent], 99),
+        "p99_ms": stats.nearest_rank([ms for ms, _ in sent], 99),
     }
 
 
@@ -66,8 +67,8 @@ def of(
     return out
 
 
-def table(rows: list[dict]) -> lr.Table:
-    t = lr.Table(
+def table(rows: list[dict]) -> Table:
+    t = Table(
         [
             "phase s",
             "pods Ready",
@@ -87,13 +88,13 @@ def table(rows: list[dict]) -> lr.Table:
             f"{r['from_s']:.0f}-{r['to_s']:.0f}",
             str(r["ready"]),
             "on" if r["loaded"] else "off",
-            lr.fmt(r.get("rate", float("nan")), 0),
-            lr.fmt(r.get("shed_pct", float("nan")), 1),
-            lr.fmt(r.get("p99_ms", float("nan")), 0),
-            lr.fmt(r["cpu_cores"], 2),
-            lr.fmt(r["threads_max"], 0),
-            lr.fmt(r["rss_mib_max"], 0),
-            lr.fmt(r["queued_max"], 0),
-            lr.fmt(r["thread_wait_ms_max"], 0),
+            fmt(r.get("rate", float("nan")), 0),
+            fmt(r.get("shed_pct", float("nan")), 1),
+            fmt(r.get("p99_ms", float("nan")), 0),
+            fmt(r["cpu_cores"], 2),
+            fmt(r["threads_max"], 0),
+            fmt(r["rss_mib_max"], 0),
+            fmt(r["queued_max"], 0),
+            fmt(r["thread_wait_ms_max"], 0),
         )
     return t

@@ -12,8 +12,9 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from loomlab import labreport as lr
+from loomlab import stats
 from loomlab.bench import api as bench
+from loomlab.table import Table, fmt
 
 WORKER_REPLICAS = (1, 2, 4)
 ONE_POD_MODES = (bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
@@ -22,7 +23,7 @@ REACH_THROUGHPUT, REACH_P99 = 0.95, 1.2  # the verdict's margins: 5 % on req/s, 
 
 def suites() -> list[bench.Suite]:
     scale = bench.Scale("quick")
-    bound = lr.littles_bound(bench.sleep.WORKER_THREADS, 0.1)
+    bound = bench.littles_bound(bench.sleep.WORKER_THREADS, 0.1)
     sleep_suite = bench.sleep.suites(scale)[0]
     sleep_suite = dataclasses.replace(
         sleep_suite, loads=[bench.sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
@@ -59,12 +60,12 @@ def planned_seconds(settings: bench.RunSettings) -> float:
 def configuration(section: dict, mode: str) -> dict:
     """One configuration's medians: req/s, p99, errors, drops, and the price of all its pods."""
     runs_ = section["results"][mode]["runs"]
-    agg = lr.aggregate(runs_)
+    agg = stats.aggregate(runs_)
 
     def med(k):
         return agg[k].median if k in agg else math.nan
 
-    cpu_ms = lr.Spread.of([r.get("cpu_s", math.nan) * 1000 / r["requests"] for r in runs_ if r.get("requests")])
+    cpu_ms = stats.Spread.of([r.get("cpu_s", math.nan) * 1000 / r["requests"] for r in runs_ if r.get("requests")])
     return {
         "throughput": med("throughput"),
         "p99": med("p99"),
@@ -85,10 +86,10 @@ def reach(configs: dict[str, dict]) -> str:
         w = configs.get(f"worker x {r}")
         if w and w["throughput"] >= REACH_THROUGHPUT * virtual["throughput"] and w["p99"] <= REACH_P99 * virtual["p99"]:
             return (
-                f"{r} worker pod{'s' if r > 1 else ''} matched one virtual pod (req/s {lr.fmt(w['throughput'])} against"
-                f" {lr.fmt(virtual['throughput'])}, p99 {lr.fmt(w['p99'])} against {lr.fmt(virtual['p99'])} ms),"
-                f" at {lr.fmt(w['rss_mb'] / virtual['rss_mb'], 1)}x its RSS and"
-                f" {lr.fmt(w['threads'] / virtual['threads'], 1)}x its threads"
+                f"{r} worker pod{'s' if r > 1 else ''} matched one virtual pod (req/s {fmt(w['throughput'])} against"
+                f" {fmt(virtual['throughput'])}, p99 {fmt(w['p99'])} against {fmt(virtual['p99'])} ms),"
+                f" at {fmt(w['rss_mb'] / virtual['rss_mb'], 1)}x its RSS and"
+                f" {fmt(w['threads'] / virtual['threads'], 1)}x its threads"
             )
     tried = [(r, configs[f"worker x {r}"]) for r in WORKER_REPLICAS if f"worker x {r}" in configs]
     if not tried:
@@ -97,8 +98,8 @@ def reach(configs: dict[str, dict]) -> str:
     r, best = max(tried, key=lambda rc: (round(rc[1]["throughput"] / virtual["throughput"], 2), -rc[1]["p99"]))
     return (
         f"none of {', '.join(str(r_) for r_, _ in tried)} worker pods matched one virtual pod; the closest, {r}"
-        f" pod{'s' if r > 1 else ''}: req/s {lr.fmt(best['throughput'])} against {lr.fmt(virtual['throughput'])},"
-        f" p99 {lr.fmt(best['p99'])} against {lr.fmt(virtual['p99'])} ms"
+        f" pod{'s' if r > 1 else ''}: req/s {fmt(best['throughput'])} against {fmt(virtual['throughput'])},"
+        f" p99 {fmt(best['p99'])} against {fmt(virtual['p99'])} ms"
     )
 
 
@@ -119,7 +120,7 @@ def tables(sections: list[dict]) -> list[str]:
         "",
     ]
     for (workload, load), configs in by_load.items():
-        t = lr.Table(
+        t = Table(
             [
                 "configuration",
                 "req/s",
@@ -134,13 +135,13 @@ def tables(sections: list[dict]) -> list[str]:
         for name, c in configs.items():
             t.add(
                 name,
-                lr.fmt(c["throughput"]),
-                lr.fmt(c["p99"]),
-                lr.fmt(c["errors"] * 100, 2),
-                lr.fmt(c["dropped"], 0),
-                lr.fmt(c["rss_mb"], 0),
-                lr.fmt(c["cpu_ms"], 3),
-                lr.fmt(c["threads"], 0),
+                fmt(c["throughput"]),
+                fmt(c["p99"]),
+                fmt(c["errors"] * 100, 2),
+                fmt(c["dropped"], 0),
+                fmt(c["rss_mb"], 0),
+                fmt(c["cpu_ms"], 3),
+                fmt(c["threads"], 0),
             )
         md += [f"### {workload}: {load}", "", t.markdown(), "", f"**{reach(configs)}**" if reach(configs) else "", ""]
         print(f"\nscale-out, {workload}: {load}\n{t.text()}\n{reach(configs)}", flush=True)

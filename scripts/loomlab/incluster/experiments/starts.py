@@ -15,14 +15,14 @@ import json
 import time
 from pathlib import Path
 
-from loomlab import LabError, command, proc
-from loomlab import labreport as lr
+from loomlab import LabError, command, proc, stats
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
 from loomlab.incluster.core import deploy, jobs, plan, report, target
 from loomlab.incluster.core.lanes import MODE_LABEL
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.kube import Kube
+from loomlab.table import Table, fmt_spread
 
 MODE = bench.Lane(bench.VIRTUAL)  # the mode whose endpoint answers first; a start is the same in every mode
 
@@ -37,12 +37,12 @@ def scaled_to_zero(kube: Kube, variant: str, timeout_s: float = 120) -> None:
         raise LabError(f"{name}: pods still there {timeout_s:.0f} s after it was scaled to 0")
 
 
-def ratios(starts: list[dict], variant: str, base: str) -> dict[str, lr.Spread]:
+def ratios(starts: list[dict], variant: str, base: str) -> dict[str, stats.Spread]:
     """Each phase of `variant` over `base`'s in the same round: the median (min-max) of the rounds."""
     by_round = {(s["variant"], s["round"]): s for s in starts}
     found = {}
     for key, _ in report.START_PHASES:
-        found[key] = lr.Spread.of(
+        found[key] = stats.Spread.of(
             [
                 by_round[(variant, r)][key] / by_round[(base, r)][key]
                 for (v, r) in by_round
@@ -52,15 +52,15 @@ def ratios(starts: list[dict], variant: str, base: str) -> dict[str, lr.Spread]:
     return found
 
 
-def ratio_table(starts: list[dict], variants: list[str]) -> lr.Table | None:
+def ratio_table(starts: list[dict], variants: list[str]) -> Table | None:
     """Every other image's phases over the first's, paired by round; None with one image."""
     if len(variants) < 2:
         return None
     base = variants[0]
-    t = lr.Table(["image", *(f"{column} / {base}'s" for _, column in report.START_PHASES)])
+    t = Table(["image", *(f"{column} / {base}'s" for _, column in report.START_PHASES)])
     for v in variants[1:]:
         found = ratios(starts, v, base)
-        t.add(plan.VARIANTS[v].environment, *(lr.fmt_spread(found[k], 2, "x") for k, _ in report.START_PHASES))
+        t.add(plan.VARIANTS[v].environment, *(fmt_spread(found[k], 2, "x") for k, _ in report.START_PHASES))
     return t
 
 
@@ -106,7 +106,7 @@ def main(argv):
     starts: list[dict] = []
     try:
         for r in range(args.rounds):
-            for v in lr.rotated(variants, r):
+            for v in stats.rotated(variants, r):
                 service = ClusterService(
                     kube, v, suite, MODE, f"start{r + 1}", env[plan.VARIANTS[v].name], templates, out, starts
                 )

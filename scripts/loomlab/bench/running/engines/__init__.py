@@ -1,5 +1,5 @@
 """The load generators a run can be driven by, behind one seam: an Engine sends one load in one
-column against a base URL and gives back the generator's figures (the keys of labreport.k6_figures)
+column against a base URL and gives back the generator's figures (the keys of k6_figures)
 and whether a threshold of the load was crossed. runner.run_load wraps any engine in the same
 skeleton (the server sampled around the run, the generator's own CPU counted).
 

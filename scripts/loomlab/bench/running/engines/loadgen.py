@@ -104,7 +104,7 @@ def trends(load: Load, request: Request, s: dict) -> dict:
 
 
 def figures(s: dict) -> dict:
-    """The driver's summary under labreport.k6_figures' keys (the rate over the run from the first
+    """The driver's summary under k6_figures' keys (the rate over the run from the first
     request sent to the last answer; no setup: the bench waits for readiness before a run)."""
     lat = s["latency_ms"]
     nan = float("nan")
