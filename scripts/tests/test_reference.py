@@ -127,10 +127,8 @@ class RoundsWithReferenceTest(unittest.TestCase):
         suite, start = a3_with_reference(calls)
         where = SimpleNamespace(environment="fake", start=start)
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
-            all_results, verdicts, infos = rounds.run_suite(
-                suite, settings(5, 5), Path(out), set(), Progress(1, 1.0), where, "t"
-            )
-        results, found, info = all_results[0][None], verdicts[0][None], infos[None]
+            (ran,) = rounds.run_suite(suite, settings(5, 5), Path(out), set(), Progress(1, 1.0), where, "t")
+        results, found, info = ran.results, ran.verdict, ran.info
         measured = [m for m, warmup in calls if not warmup]
         self.assertEqual(measured[:5], ["worker", "virtual", "virtual-loop", "reactive", REFERENCE])
         self.assertEqual(measured[5:10], ["virtual", "virtual-loop", "reactive", REFERENCE, "worker"])
@@ -144,9 +142,9 @@ class RoundsWithReferenceTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
             blocks = dataclasses.replace(settings(4, 4), interleave=False)
             where = SimpleNamespace(environment="fake", start=start)
-            results, _, info = rounds.run_suite(suite, blocks, Path(out), set(), Progress(1, 1.0), where, "t")
-        self.assertEqual(info[None]["jdk"], "fake")
-        self.assertEqual(len(results[0][None][REFERENCE]["runs"]), 4)
+            (ran,) = rounds.run_suite(suite, blocks, Path(out), set(), Progress(1, 1.0), where, "t")
+        self.assertEqual(ran.info["jdk"], "fake")
+        self.assertEqual(len(ran.results[REFERENCE]["runs"]), 4)
 
 
 class ReferenceTableTest(unittest.TestCase):

@@ -82,7 +82,7 @@ def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int
         return services[name]
 
     with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
-        results, verdicts, _ = rounds.run_suite(
+        ran = rounds.run_suite(
             suite,
             dataclasses.replace(settings(repeats, max_rounds), interleave=interleave),
             Path(out),
@@ -92,7 +92,7 @@ def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int
             "t",
             jdks,
         )
-    return results[0], verdicts[0], calls, services
+    return {r.jdk: r.results for r in ran}, {r.jdk: r.verdict for r in ran}, calls, services
 
 
 def drive(rate: Callable[[str, int], float], repeats: int, max_rounds: int):

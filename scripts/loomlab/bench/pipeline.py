@@ -30,17 +30,15 @@ def measure(plan: Plan, out: Path, progress: Progress, where: Where, prefix: str
         return sections, info
     for n, measured in enumerate(rounds.measure(plan, out, progress, where, prefix)):
         suite = measured.suite
-        for i, load in enumerate(measured.loads):
-            for jdk, results in measured.results[i].items():
-                found, infos = measured.verdicts[i][jdk], measured.infos[jdk]
-                sections.append(section_of(suite, load, results, found, infos, settings, measured.environment, jdk))
-                print_section(sections[-1])
+        for ran in measured.runs:
+            sections.append(section_of(suite, ran, settings, measured.environment))
+            print_section(sections[-1])
         # A summary covers every section so far: it is made once, after the last suite that names it.
         if suite.summary and all(s.summary != suite.summary for s in chosen[n + 1 :]):
             table = SUMMARIES[suite.summary](sections)
             sections[-1]["summary"] = table
             print(f"{suite.workload} summary:\n{table.text()}\n", flush=True)
-        info = dict(measured.infos[jdks[-1]])
+        info = dict(measured.runs[-1].info)  # the last load's on the last JDK
         if len(jdks) > 1:  # the report's setup line names every JDK
-            info["jdk"] = ", ".join(str(measured.infos[j].get("jdk")) for j in jdks)
+            info["jdk"] = ", ".join(str(ran.info.get("jdk")) for ran in measured.runs[-len(jdks) :])
     return sections, info

@@ -4,9 +4,9 @@ measured them and for a report rebuilt from results.json, which keeps no table (
 
 from __future__ import annotations
 
-from ..deciding import verdict
 from ..planning.loads import Load, Suite, effective_bound, service_pools
 from ..planning.settings import LOCAL, RunSettings
+from ..running.rounds import LoadRun
 from . import flames, jdks
 from .knobs import knobs_table
 from .reference import reference_table
@@ -30,25 +30,17 @@ def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict
     }
 
 
-def section_of(
-    suite: Suite,
-    load: Load,
-    results: dict,
-    found: verdict.Verdict | None,
-    info: dict,
-    settings: RunSettings,
-    environment: str,
-    jdk: int | None,
-) -> dict:
-    """One load's report section: its tables, figures, bounds and verdict (results.json's Section).
-    Long because it names every key of a section, one line each."""
+def section_of(suite: Suite, ran: LoadRun, settings: RunSettings, environment: str) -> dict:
+    """One load's report section on one JDK: its tables, figures, bounds and verdict (results.json's
+    Section). Long because it names every key of a section, one line each."""
+    load, results, info = ran.load, ran.results, ran.info
     # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
     pools = service_pools(info.get("pools", {}))
     section = {
         "workload": suite.workload,
         "variant": suite.variant,
         "load": load.name,
-        "environment": jdks.environment(environment, jdk),
+        "environment": jdks.environment(environment, ran.jdk),
         "description": suite.description,
         "script": load.script,
         "env": load.env,
@@ -62,10 +54,10 @@ def section_of(
         "rate": load.rate,
         "failed": [m for m in load.columns for run_ in results[m]["runs"] if run_failed(load, m, pools, run_)],
     }
-    if jdk is not None:
-        section["jdk"] = jdk
-    if found is not None:
-        section["verdict"] = found.record()
+    if ran.jdk is not None:
+        section["jdk"] = ran.jdk
+    if ran.verdict is not None:
+        section["verdict"] = ran.verdict.record()
     return section
 
 

@@ -46,6 +46,12 @@ def info_of(lane: Lane, answered: dict, kept: dict) -> dict:
     return answered if lane.is_default else kept
 
 
+def on_jdk(results: dict[Lane, dict], jdk: int | None) -> dict[str, dict]:
+    """The lanes' results on one JDK by column key: what a verdict compares and a section reports
+    (the same records: a run booked in one is in the other)."""
+    return {lane.key: r for lane, r in results.items() if lane.jdk == jdk}
+
+
 def default_columns(results: dict, among: set[str] | None = None) -> list[str]:
     """The modes' default columns among `results`' keys (and `among`, where given), in report order:
     what a verdict compares."""
@@ -63,6 +69,7 @@ class SuiteRun:
     where: Where
     tag: str
     plans: dict[Lane, dict]  # each lane's planned seconds (plan.planned_seconds), on no JDK
+    jdks: Sequence[int | None] = (None,)  # the JDKs each lane runs on (None: the one `where` runs)
 
     def tag_on(self, jdk: int | None) -> str:
         return self.tag if jdk is None else f"{self.tag}-jdk{jdk}"
@@ -70,15 +77,15 @@ class SuiteRun:
     def slug(self, load: Load, jdk: int | None) -> str:
         return slug_of(self.tag_on(jdk), load)
 
-    def group(self, lanes: list[Lane], results: list[dict], info: dict) -> None:
+    def group(self, lanes: list[Lane], results: list[dict[Lane, dict]], info: dict) -> None:
         """`lanes`' services started and warmed, kept up; each load in rounds, the order of the
-        lanes rotated, its runs booked in results[load][JDK]; then the pin sites and flame graphs;
+        lanes rotated, its runs booked in results[load][lane]; then the pin sites and flame graphs;
         the services stopped. info[JDK]: the /api/info of its default columns."""
         with self.started(lanes, info) as (services, warm):
             for i, load in enumerate(self.suite.loads):
                 in_load = [lane for lane in lanes if lane.on(None) in load.lanes]
                 for lane in in_load:
-                    results[i][lane.jdk][lane.key] = {"runs": [], "warmup": warm[lane]}
+                    results[i][lane] = {"runs": [], "warmup": warm[lane]}
                 self.rounds(services, load, in_load, results[i], i)
                 self.profiles(services, load, in_load, results[i])
 
@@ -134,9 +141,10 @@ class SuiteRun:
         r = 0
         while True:
             for lane in stats.rotated(lanes, r):
-                self.measured(services[lane], load, lane, r, results[lane.jdk], i, least)
+                self.measured(services[lane], load, lane, r, results[lane], i, least)
             r += 1
-            found = {j: verdict.decide(res, default_columns(res, keys)) for j, res in results.items()}
+            by_jdk = {j: on_jdk(results, j) for j in self.jdks}
+            found = {j: verdict.decide(res, default_columns(res, keys)) for j, res in by_jdk.items()}
             if r >= cap or (r >= least and all(f is None or f.settled() for f in found.values())):
                 return
             told = "; ".join(
@@ -148,17 +156,17 @@ class SuiteRun:
             print(f"   {load.name}: {told}, one more round (at most {cap})", flush=True)
 
     def measured(
-        self, service: ServiceUnderTest, load: Load, lane: Lane, r: int, results: dict, i: int, least: int
+        self, service: ServiceUnderTest, load: Load, lane: Lane, r: int, booked: dict, i: int, least: int
     ) -> None:
-        """One measured run, booked in results[lane.key]["runs"] and the progress."""
+        """One measured run, booked in the lane's runs (`booked`) and the progress."""
         on = "" if lane.jdk is None else f" on JDK {lane.jdk}"
         label = f"round {r + 1} {self.suite.workload} {lane.key}{on} {load.name}"
         print(f"   {self.progress.label(i)} {label} ...", end="", flush=True)
         run_json = self.out / "runs" / f"{self.slug(load, lane.jdk)}-{lane.key}-{r + 1}.json"
         fig = service.run(load, lane, run_json, label, self.settings)
         eta = self.progress.tick(self.plans[lane.on(None)]["runs"][id(load)] / least)
-        results[lane.key]["runs"].append(fig)
-        results[lane.key].setdefault("first_run", str(run_json.relative_to(self.out)))
+        booked["runs"].append(fig)
+        booked.setdefault("first_run", str(run_json.relative_to(self.out)))
         print(
             f" {fmt(fig['throughput'])} req/s, mean {fmt(fig['mean'])} ms, "
             f"errors {fmt(fig['error_rate'] * 100, 2)} %, dropped {fmt(fig['dropped'], 0)} ({eta})",
@@ -168,14 +176,16 @@ class SuiteRun:
     def profiles(self, services: dict[Lane, ServiceUnderTest], load: Load, lanes: list[Lane], results: dict) -> None:
         """After a load's rounds: each lane's pinned sites where JDKs are compared, and the flame
         graphs of the modes on each JDK where the settings ask for them."""
-        if len(results) > 1:
+        if len(self.jdks) > 1:
             for lane in lanes:
-                results[lane.jdk][lane.key]["pin_sites"] = metrics.pin_sites(services[lane].get("/q/metrics"))
+                results[lane]["pin_sites"] = metrics.pin_sites(services[lane].get("/q/metrics"))
         if not flames.wanted(self.settings, self.suite.workload, load):
             return
-        for j in results:
-            on_jdk = {lane.key: services[lane] for lane in lanes if lane.jdk == j and lane.mode != REFERENCE}
-            flames.profile_load(on_jdk, load, list(on_jdk), results[j], self.slug(load, j), self.settings, self.out)
+        for j in self.jdks:
+            there = {lane.key: services[lane] for lane in lanes if lane.jdk == j and lane.mode != REFERENCE}
+            flames.profile_load(
+                there, load, list(there), on_jdk(results, j), self.slug(load, j), self.settings, self.out
+            )
 
 
 def run_suite(
@@ -187,34 +197,48 @@ def run_suite(
     where: Where,
     tag: str,
     jdks: Sequence[int | None] = (None,),
-) -> tuple[list[dict], list[dict], dict]:
+) -> list[LoadRun]:
     """Every lane of the suite (a column on a JDK) measured: interleaved, all lanes' services up
     side by side and each round running every lane once; in blocks (settings.interleave off: the
-    cluster's scale profile), one lane after another, each alone for its least rounds. Results,
-    verdicts and /api/info per load and JDK (None: the one); each load's verdict decided once, from
-    all its runs (in blocks the rounds are the i-th run of each lane)."""
+    cluster's scale profile), one lane after another, each alone for its least rounds. A LoadRun per
+    load and JDK, in that order; each load's verdict decided once, from all its runs (in blocks the
+    rounds are the i-th run of each lane)."""
     order = suite_lanes(suite, modes)
     plans = {lane: planned_seconds(suite, lane, settings) for lane in order}
-    run = SuiteRun(suite, settings, out, progress, where, tag, plans)
+    run = SuiteRun(suite, settings, out, progress, where, tag, plans, tuple(jdks))
     lanes = [lane.on(j) for lane in order for j in jdks]
-    results: list[dict] = [{j: {} for j in jdks} for _ in suite.loads]
+    results: list[dict[Lane, dict]] = [{} for _ in suite.loads]
     info: dict[int | None, dict] = {}
     for group in [lanes] if settings.interleave else [[lane] for lane in lanes]:
         run.group(group, results, info)
-    verdicts = [{j: verdict.decide(res[j], default_columns(res[j])) for j in jdks} for res in results]
-    return results, verdicts, info
+    ran = []
+    for load, by_lane in zip(suite.loads, results, strict=True):
+        kept = replace(load, lanes=tuple(ln for ln in load.lanes if any(ln.key == lane.key for lane in by_lane)))
+        for j in jdks:
+            res = on_jdk(by_lane, j)
+            ran.append(LoadRun(kept, j, res, verdict.decide(res, default_columns(res)), info.get(j, {})))
+    return ran
+
+
+@dataclass(frozen=True)
+class LoadRun:
+    """One load as it ran on one JDK (None: the one `where` runs), with the lanes that ran it: their
+    results by column key (what results.json keeps), the verdict among them, and the /api/info its
+    section's pools come from."""
+
+    load: Load
+    jdk: int | None
+    results: dict[str, dict]
+    verdict: verdict.Verdict | None
+    info: dict
 
 
 @dataclass(frozen=True)
 class Measured:
-    """One suite's loads as they ran: each load with the lanes that ran it and, per JDK (None: the
-    one), its lanes' results, its verdict and the /api/info its section's pools come from."""
+    """One suite as it ran: a LoadRun per load and JDK, and where it ran."""
 
     suite: Suite
-    loads: list[Load]
-    results: list[dict]
-    verdicts: list[dict]
-    infos: dict[int | None, dict]
+    runs: list[LoadRun]
     environment: str
 
 
@@ -232,13 +256,9 @@ def measure(plan: Plan, out: Path, progress: Progress, where: Where, prefix: str
         print(f"\n== {suite.workload}{variant}{at}: {suite.description}", flush=True)
         named = f"{suite.workload}-{suite.variant}" if suite.variant else suite.workload
         tag = (prefix + named).replace(" ", "_").replace(",", "")
-        results, verdicts, infos = run_suite(suite, settings, out, modes, progress, where, tag, plan.jdks)
+        runs = run_suite(suite, settings, out, modes, progress, where, tag, plan.jdks)
         progress.loads_done += len(suite.loads)
-        ran = [
-            replace(load, lanes=tuple(ln for ln in load.lanes if any(ln.key in r for r in results[i].values())))
-            for i, load in enumerate(suite.loads)
-        ]
-        yield Measured(suite, ran, results, verdicts, infos, where.environment)
+        yield Measured(suite, runs, where.environment)
 
 
 def settled(previous: float, current: float, tolerance: float) -> bool:
