@@ -4,6 +4,7 @@ row saying where it works."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import unittest
@@ -38,7 +39,33 @@ def room_bullets() -> dict[str, str]:
     return dict(re.findall(r"^  - `(\w+)`: (.*?)(?=^  - |^- )", text, re.M | re.S))
 
 
+def definitions() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """The harness's modules by file name, each with its top-level names, and its classes, each with
+    its own."""
+    modules: dict[str, set[str]] = {}
+    classes: dict[str, set[str]] = {}
+    for path in (ROOT / "scripts" / "loomlab").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        named = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        modules.setdefault(path.stem, set()).update(named)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                classes.setdefault(node.name, set()).update(n.name for n in node.body if isinstance(n, ast.FunctionDef))
+    return modules, classes
+
+
 class ArchitecturePageTest(unittest.TestCase):
+    def test_every_name_the_pipeline_drawing_gives_is_defined(self):
+        drawing = PAGE.read_text().split("## The pipeline", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+        modules, classes = definitions()
+        calls = [c for c in re.findall(r"\b(\w+)\.(\w+)\b", drawing) if c[1] not in {"json", "md", "html", "svg"}]
+        types = set(re.findall(r"\b[A-Z][a-z]\w*\b", drawing))
+        self.assertGreaterEqual(len(calls), 8)
+        self.assertGreaterEqual(len(types), 5)
+        undefined = [f"{a}.{b}" for a, b in calls if b not in modules.get(a, set()) | classes.get(a, set())]
+        undefined += [t for t in types if t not in classes]
+        self.assertEqual(undefined, [])
+
     def test_each_bench_module_the_page_names_in_a_room_lives_in_that_room(self):
         bullets = room_bullets()
         self.assertEqual(set(bullets), {p.parent.name for p in BENCH.glob("*/__init__.py")} - {"workloads"})
