@@ -14,7 +14,7 @@ from .measuring.profiler import CPU_INTERVAL_NS, JVM_FLAGS, Profiler
 from .pipeline import measure
 from .planning.bounds import littles_bound
 from .planning.columns import jvm_column, quota_column
-from .planning.lane import MODE_COLUMNS, REACTIVE, VIRTUAL, WORKER, Knob, Lane
+from .planning.lane import MODE_COLUMNS, REACTIVE, VIRTUAL, VIRTUAL_LOOP, WORKER, Knob, Lane
 from .planning.loads import Load, Scale, Suite, with_column
 from .planning.plan import Plan, modes_named, planned_seconds, runs_of, suite_lanes
 from .planning.profiles import suites
@@ -71,6 +71,7 @@ __all__ = [
     "Lane",
     "WORKER",
     "VIRTUAL",
+    "VIRTUAL_LOOP",
     "REACTIVE",
     "suites",
 ]

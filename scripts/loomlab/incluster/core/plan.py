@@ -31,7 +31,7 @@ VARIANTS = {
 # The modes a variant's image cannot run: a native image has no module system to open for the JDK's
 # virtual-thread builder that takes an executor, so its virtual-loop mode answers 501
 # (execution/LoopCarriers); its runs would measure refusals.
-UNFIT_MODES = {"native": frozenset({"virtual-loop"})}
+UNFIT_MODES = {"native": frozenset({bench.VIRTUAL_LOOP})}
 
 # Variants kept out of deploy/k8s/local (whose `kubectl apply -k` starts the JVM and JVM+AOT pods):
 # their own kustomization beside it, applied with the stack when a run names them.
