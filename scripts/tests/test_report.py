@@ -20,6 +20,7 @@ from loomlab.bench.planning.loads import Load, Suite
 from loomlab.bench.planning.plan import Plan
 from loomlab.bench.reporting import report
 from loomlab.bench.running.progress import Progress
+from tests import markdown
 from tests.markdown import cells
 
 from .test_rounds import FakeService, settings
@@ -54,6 +55,18 @@ class Service(FakeService):
                 "wall_s": 10.0,
             }
         )
+
+
+WHOLE = "the whole `./lab bench`"
+
+
+def clock(run: str) -> dict[str, list[str]]:
+    """A bench's clock on its page, its run's report written at the clock's end."""
+    rows = markdown.clock((DOCS / f"{run}.md").read_text())
+    report = (DOCS / run / "report.md").read_text()
+    assert "- command: `./lab bench `" in report, run
+    assert f"- date: {run[:10]} {rows[WHOLE][1][:5]} UTC" in report, run
+    return rows
 
 
 class RebuildTest(unittest.TestCase):
@@ -130,25 +143,14 @@ class ReadmeTest(unittest.TestCase):
         span = planned("quick").removeprefix("plan: ").split(" of ")[0]
         self.assertIn(f"`./lab bench` plans {span} of start-up, warm-up and rounds", readme)
 
-    def test_the_readmes_first_bench_is_the_pages_clock(self):
-        from datetime import datetime
-
+    def test_the_readmes_bench_times_are_the_pages_clocks(self):
         readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
-        page = (DOCS / "2026-11-29-first-bench.md").read_text()
-        clock = page.split("<!-- clock -->", 1)[1].split("<!-- /clock -->", 1)[0].strip().splitlines()[2:]
-        rows = {row.split(" | ")[0].strip("| *"): row.split(" | ")[1:] for row in clock}
-        for row in rows.values():  # each step's time is its clock's
-            start, end = (datetime.strptime(t.strip(), "%H:%M:%S") for t in row[:2])
-            minutes, seconds = divmod(int((end - start).total_seconds()), 60)
-            self.assertEqual(row[2].strip("| *"), f"{minutes} min {seconds} s")
-        whole = rows["the whole `./lab bench`"][2].strip("| *")
-        builds = next(v for k, v in rows.items() if k.startswith("set-up"))[2].strip("| *")
-        self.assertIn(f"the whole first `./lab bench` took {whole}, {builds} of it the builds", readme)
-        # The run's report is the one the clock timed: written at the whole command's end.
-        report = (DOCS / "2026-11-29-first-bench" / "report.md").read_text()
-        self.assertIn("- command: `./lab bench `", report)
-        end = rows["the whole `./lab bench`"][1].strip()[:5]
-        self.assertIn(f"- date: 2026-11-29 {end} UTC", report)
+        first = clock("2026-11-29-first-bench")
+        builds = next(v for k, v in first.items() if k.startswith("set-up"))[2]
+        self.assertIn(f"the whole first `./lab bench` took {first[WHOLE][2]}, {builds} of it the builds", readme)
+        warm = clock("2026-12-07-bench")
+        page = "([its clock](docs/results/2026-12-07-bench.md))"
+        self.assertIn(f"caches warm, the whole `./lab bench` took {warm[WHOLE][2]} on 2026-12-07 {page}", readme)
 
     def test_the_findings_ratio_to_the_reference_server_is_the_reports(self):
         findings = " ".join(FINDINGS.read_text().split())
