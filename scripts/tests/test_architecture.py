@@ -64,6 +64,11 @@ class ArchitecturePageTest(unittest.TestCase):
         self.assertGreaterEqual(len(types), 5)
         undefined = [f"{a}.{b}" for a, b in calls if b not in modules.get(a, set()) | classes.get(a, set())]
         undefined += [t for t in types if t not in classes]
+        # A function named bare (figures_from: ..., section_of(...)) is some module's.
+        functions = set().union(*modules.values())
+        bare = set(re.findall(r"(?<![.\w])([a-z]+(?:_[a-z]+)+)\b", drawing))
+        self.assertGreaterEqual(len(bare), 4)
+        undefined += sorted(bare - functions)
         self.assertEqual(undefined, [])
 
     def test_each_bench_module_the_page_names_in_a_room_lives_in_that_room(self):

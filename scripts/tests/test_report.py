@@ -125,6 +125,17 @@ class ReadmeTest(unittest.TestCase):
         answer = text.split("## The answer", 1)[1].split("\n## ", 1)[0]
         self.assertEqual(found.group(2).splitlines(), [line for line in answer.splitlines() if line.startswith("|")])
 
+    def test_the_readmes_cpu_per_request_is_its_answer_runs(self):
+        readme = " ".join((DOCS.parents[1] / "README.md").read_text().split())
+        run = re.search(r"<!-- answer: (\S+) -->", readme)
+        said = re.search(r"\(A3: ([\d.]+) ms, `virtual-loop` ([\d.]+), `virtual` ([\d.]+):", readme)
+        assert run is not None and said is not None, "README.md names no answer run or no A3 CPU per request"
+        text = (DOCS.parents[1] / run.group(1) / "report.md").read_text()
+        a3 = text.split("## sleep: closed 500 VUs x 10 (A3)", 1)[1].split("\n## ", 1)[0]
+        server = a3.split("| mode | CPU s | CPU ms/req |", 1)[1].split("\n\n", 1)[0]
+        cpu = {cells(row)[0]: cells(row)[2] for row in server.splitlines()[2:]}
+        self.assertEqual(said.groups(), (cpu["reactive"], cpu["virtual-loop"], cpu["virtual"]))
+
     def test_the_readmes_capacity_is_its_results_jsons(self):
         readme = (DOCS.parents[1] / "README.md").read_text()
         found = re.search(r"<!-- capacity: (\S+) -->(.*?)<!-- /capacity -->", readme, re.S)

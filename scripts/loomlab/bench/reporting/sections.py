@@ -4,13 +4,17 @@ measured them and for a report rebuilt from results.json, which keeps no table (
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..planning.loads import Load, Suite, effective_bound, service_pools
 from ..planning.settings import LOCAL, RunSettings
-from ..running.rounds import LoadRun
 from . import flames, jdks
 from .knobs import knobs_table
 from .reference import reference_table
 from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
+
+if TYPE_CHECKING:  # the rounds' type only: a rebuilt report runs nothing
+    from ..running.rounds import LoadRun
 
 
 def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict:
