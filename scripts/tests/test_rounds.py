@@ -65,12 +65,21 @@ def settings(repeats: int, max_rounds: int) -> RunSettings:
     return RunSettings(warmups=3, warmup_tolerance=0.05, warmup_seconds=0, repeats=repeats, max_rounds=max_rounds)
 
 
-def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int, jdks, interleave=True, starts=None):
-    """rounds.run_suite over one load of the three modes on each of `jdks`: (its results and
-    verdicts per JDK, the calls, the services by lane); each start booked in `starts` with how many
-    services were up then."""
+def drive_lanes(
+    rate: Callable[[str, int], float],
+    repeats: int,
+    max_rounds: int,
+    jdks,
+    interleave=True,
+    starts=None,
+    also=(),
+    printed: io.StringIO | None = None,
+):
+    """rounds.run_suite over one load of the three modes (then the loads `also`) on each of `jdks`:
+    (its first load's results and verdicts per JDK, the calls, the services by lane); each start
+    booked in `starts` with how many services were up then; what it printed in `printed`."""
     load = Load("closed 10 users", "k6/sleep.js", "closed", {}, lanes=LANES, est_s=1.0)
-    suite = Suite("sleep", "fake", {}, [load], warmup_seconds=0)
+    suite = Suite("sleep", "fake", {}, [load, *also], warmup_seconds=0)
     calls: list[tuple[str, bool]] = []
     services: dict = {}
 
@@ -81,7 +90,8 @@ def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int
         services[name] = FakeService(name, rate, calls)
         return services[name]
 
-    with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
+    printed = printed or io.StringIO()
+    with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(printed):
         ran = rounds.run_suite(
             suite,
             dataclasses.replace(settings(repeats, max_rounds), interleave=interleave),
@@ -92,6 +102,7 @@ def drive_lanes(rate: Callable[[str, int], float], repeats: int, max_rounds: int
             "t",
             jdks,
         )
+    ran = [r for r in ran if r.load.name == load.name]
     return {r.jdk: r.results for r in ran}, {r.jdk: r.verdict for r in ran}, calls, services
 
 
@@ -169,6 +180,18 @@ class BlocksTest(unittest.TestCase):
         self.assertEqual(measured, ["worker"] * 4 + ["virtual"] * 4 + ["reactive"] * 4)
         self.assertEqual(verdicts[None], verdict.decide(results[None], list(MODES)))
         self.assertTrue(all(s.stopped for s in services.values()))
+
+    def test_a_load_the_lane_does_not_run_is_skipped_in_its_block(self):
+        # The second load runs virtual and reactive only: the worker's block does not enter its
+        # rounds (it printed "no verdict, one more round" there up to the least rounds, with no run).
+        other = Load("closed 20 users", "k6/sleep.js", "closed", {}, lanes=LANES[1:], est_s=1.0)
+        printed = io.StringIO()
+        _, _, calls, _ = drive_lanes(lambda mode, n: 100.0, 4, 7, (None,), False, also=[other], printed=printed)
+        measured = [m for m, warmup in calls if not warmup]
+        self.assertEqual(measured, ["worker"] * 4 + ["virtual"] * 8 + ["reactive"] * 8)
+        worker_block = printed.getvalue().split("virtual: ready")[0]
+        self.assertIn("closed 10 users", worker_block)
+        self.assertNotIn("closed 20 users", worker_block)
 
 
 class JdkLanesTest(unittest.TestCase):

@@ -84,6 +84,8 @@ class SuiteRun:
         with self.started(lanes, info) as (services, warm):
             for i, load in enumerate(self.suite.loads):
                 in_load = [lane for lane in lanes if lane.on(None) in load.lanes]
+                if not in_load:  # in blocks, a load this group's one lane does not run
+                    continue
                 for lane in in_load:
                     results[i][lane] = {"runs": [], "warmup": warm[lane]}
                 self.rounds(services, load, in_load, results[i], i)
