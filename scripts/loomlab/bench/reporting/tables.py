@@ -205,41 +205,24 @@ def server_table(load: Load, results: dict, native: bool = False) -> Table:
 
 
 def runners_table(load: Load, results: dict) -> Table | None:
-    """Where a load ran on several k6 runners: each mode's merged figures (medians over the rounds)
-    beside each runner's own (k6's summary of its segment), and how far apart the runners started."""
+    """Where a load ran on several runners: each mode's merged figures (medians over the rounds)
+    beside each runner's own (its summary of its segment), and how far apart the runners started."""
     t = Table(["mode", "runner", "requests", "req/s", "p50", "p99", "max", "errors %", "dropped", "start skew ms"])
+
+    def row(mode: str, runner: str, runs: list[dict], skew: str) -> None:
+        agg = stats.aggregate(runs)
+        figures = [fmt(agg["requests"].median, 0), fmt_spread(agg["throughput"], 1)]
+        figures += [fmt(agg[k].median) for k in ("p50", "p99", "max")]
+        t.add(mode, runner, *figures, fmt(agg["error_rate"].median * 100, 2), fmt(agg["dropped"].median, 0), skew)
+
     for mode in load.columns:
         runs = [run for run in results.get(mode, {}).get("runs", []) if run.get("runner_figures")]
         if not runs:
             continue
-        agg = stats.aggregate(runs)
-        skew = stats.Spread.of([run["start_skew_s"] * 1000 for run in runs])
-        t.add(
-            mode,
-            f"merged ({len(runs[0]['runner_figures'])})",
-            fmt(agg["requests"].median, 0),
-            fmt_spread(agg["throughput"], 1),
-            fmt(agg["p50"].median),
-            fmt(agg["p99"].median),
-            fmt(agg["max"].median),
-            fmt(agg["error_rate"].median * 100, 2),
-            fmt(agg["dropped"].median, 0),
-            fmt_spread(skew, 0),
-        )
-        for i in range(len(runs[0]["runner_figures"])):
-            each = stats.aggregate([run["runner_figures"][i] for run in runs])
-            t.add(
-                mode,
-                str(i),
-                fmt(each["requests"].median, 0),
-                fmt_spread(each["throughput"], 1),
-                fmt(each["p50"].median),
-                fmt(each["p99"].median),
-                fmt(each["max"].median),
-                fmt(each["error_rate"].median * 100, 2),
-                fmt(each["dropped"].median, 0),
-                "",
-            )
+        runners = len(runs[0]["runner_figures"])
+        row(mode, f"merged ({runners})", runs, fmt_spread(stats.Spread.of([r["start_skew_s"] * 1000 for r in runs]), 0))
+        for i in range(runners):
+            row(mode, str(i), [run["runner_figures"][i] for run in runs], "")
     return t if t.rows else None
 
 
