@@ -64,7 +64,7 @@ def imported(path: Path, tree: ast.Module) -> set[str]:
 
 
 # What a command line may import of the bench besides its api.
-COMMAND_LINE = ("loomlab.bench.planning.settings", "loomlab.bench.planning.columns")
+COMMAND_LINE = ("loomlab.bench.planning.settings", "loomlab.bench.planning.columns", "loomlab.bench.planning.lane")
 
 
 class LayeringTest(unittest.TestCase):
@@ -74,9 +74,10 @@ class LayeringTest(unittest.TestCase):
             if PACKAGE / "bench" in path.parents:
                 continue
             for line, module, names in bench_imports(path, tree):
-                # The command lines declare the shared options through bench.settings and read the
-                # columns they take through bench.columns (standard library only: their --help runs
-                # without the venv, where bench.api cannot be imported).
+                # The command lines declare the shared options through bench.settings, read the
+                # columns they take through bench.columns and name the modes through bench.lane
+                # (standard library only: their --help runs without the venv, where bench.api
+                # cannot be imported).
                 if (module, names) != ("loomlab.bench", ["api"]) and module not in COMMAND_LINE:
                     found.append(f"{path.relative_to(PACKAGE)}:{line} imports {module} {names}")
         self.assertEqual(found, [])
@@ -108,6 +109,20 @@ class LayeringTest(unittest.TestCase):
                 ]
         self.assertTrue(found, "the progress lines print figures")
         self.assertEqual({f for f in found if not f.endswith("loomlab.table.fmt")}, set())
+
+    def test_a_mode_is_named_by_the_lane_alone(self):
+        # Outside the lane and the workloads' declarations a mode's name is the lane's constant (or
+        # key), never a string of its own: a renamed mode then moves everywhere at once.
+        names = set(api.MODE_COLUMNS)
+        declared = {PACKAGE / "bench/planning/lane.py", *(PACKAGE / "bench/workloads").rglob("*.py")}
+        found = [
+            f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value!r}"
+            for path, tree in modules()
+            if path not in declared
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in names
+        ]
+        self.assertEqual(found, [])
 
     def test_every_room_of_the_bench_is_a_folder_of_its_own_and_nothing_else_sits_beside_them(self):
         bench = PACKAGE / "bench"

@@ -7,9 +7,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab import htmlreport
 from loomlab.bench.deciding.answer import answer_table
-from loomlab.bench.reporting import report
+from loomlab.bench.reporting import html, report
 from loomlab.table import Table
 from tests import test_bench
 
@@ -94,7 +93,7 @@ class ReportHtmlTest(unittest.TestCase):
     def test_every_value_is_escaped_and_the_charts_are_json(self):
         out = Path(self.enterContext(tempfile.TemporaryDirectory()))
         s = section()
-        htmlreport.write(out, META, [s], None, answer_table([s], "local JVM"))
+        html.write(out, META, [s], None, answer_table([s], "local JVM"))
         page = (out / "report.html").read_text()
         self.assertIn("<title>a &lt;title&gt;</title>", page)
         self.assertIn("<td>worker &lt;pool&gt;</td>", page)
@@ -115,7 +114,7 @@ class ReportHtmlTest(unittest.TestCase):
             s["results"][mode]["first_run"] = f"runs/{mode}-1.json"
             lines = [json.dumps({"t": 100.0 + i, "live_threads": 40 + i, "in_flight": i}) for i in range(3)]
             (out / "runs" / f"{mode}-1.metrics.jsonl").write_text("\n".join(lines) + "\n")
-        htmlreport.write(out, META, [s], None, answer_table([s], "local JVM"))
+        html.write(out, META, [s], None, answer_table([s], "local JVM"))
         page = (out / "report.html").read_text()
         charts = json.loads(re.search(r"const charts = (.*);\n", page).group(1))
         (timeline,) = [c for c in charts if c["id"] == "s0"]

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from loomlab.bench import api as bench
 from loomlab.hostile import bodies
 from loomlab.hostile.client import grpc_status, post
 from loomlab.hostile.watch import Cost, Watch
@@ -39,7 +40,7 @@ class Body:
     name: str
     make: Callable[[], bytes]
     allowed: frozenset[int]
-    mode: str = "worker"
+    mode: str = bench.WORKER  # the path segment of the mode it is sent to (/api/{mode}/...)
     at_once: int = 1
 
 
@@ -52,10 +53,10 @@ def bodies_to_send(at_once: int) -> list[Body]:
         Body("cost", "1,000 records x 50 empty skills", lambda: bodies.violation_per_element({}), busy,
              at_once=10),
         Body("cost", "same, reactive (checked on the event loop)", lambda: bodies.violation_per_element({}), busy,
-             mode="reactive", at_once=10),
+             mode=bench.REACTIVE, at_once=10),
         Body("cost", "same, virtual-loop (read and checked on its event loop)",
-             lambda: bodies.violation_per_element({}), busy, mode="virtual-loop", at_once=10),
-        Body("cost", "embedding of 1.7M numbers, virtual-loop", bodies.embedding_bomb, busy, mode="virtual-loop",
+             lambda: bodies.violation_per_element({}), busy, mode=bench.VIRTUAL_LOOP, at_once=10),
+        Body("cost", "embedding of 1.7M numbers, virtual-loop", bodies.embedding_bomb, busy, mode=bench.VIRTUAL_LOOP,
              at_once=at_once),
         Body("cost", "1,000 records x 50 skills of two violations", lambda: bodies.violation_per_element(
             {"level": 0}), busy, at_once=10),
@@ -64,8 +65,8 @@ def bodies_to_send(at_once: int) -> list[Body]:
         Body("one meaning", "a key given twice", bodies.key_twice, refused),
         Body("one meaning", "half a surrogate pair", bodies.lone_surrogate, refused),
         Body("one meaning", "a time as the number 1e64", bodies.time_as_number, refused),
-        Body("one meaning", "U+0000 in a text", bodies.nul_in_text, refused, mode="virtual"),
-        Body("one meaning", "a key given twice, virtual-loop", bodies.key_twice, refused, mode="virtual-loop"),
+        Body("one meaning", "U+0000 in a text", bodies.nul_in_text, refused, mode=bench.VIRTUAL),
+        Body("one meaning", "a key given twice, virtual-loop", bodies.key_twice, refused, mode=bench.VIRTUAL_LOOP),
     ]  # fmt: skip
 
 
@@ -90,9 +91,9 @@ def grpc_rows(base: str, gib: int) -> list[Row]:
         frame = bodies.gzip_frame(Path(tmp), gib)
         request = f"{frame.stat().st_size:,} bytes, {gib} GiB inflated"
         for name, mode, encoding, good in (
-            ("gzip bomb", "virtual", "gzip", {"12"}),
-            ("gzip bomb, virtual-loop", "virtual-loop", "gzip", {"12"}),
-            ("compressed flag, no encoding", "virtual", None, None),
+            ("gzip bomb", bench.VIRTUAL, "gzip", {"12"}),
+            ("gzip bomb, virtual-loop", bench.VIRTUAL_LOOP, "gzip", {"12"}),
+            ("compressed flag, no encoding", bench.VIRTUAL, None, None),
         ):
             with Watch(base) as watch:
                 status, took = grpc_status(base, frame, encoding, mode)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from loomlab import ROOT
+from loomlab.bench.planning.lane import VIRTUAL, WORKER
 from loomlab.bench.planning.settings import capacity_options, lane_options, round_options
 from loomlab.commands import IN_CLUSTER
 
@@ -119,7 +120,7 @@ def autoscale(argv: list[str]) -> argparse.Namespace:
         default="cpu",
         help="the autoscaler: CPU (metrics-server), the worker queue (KEDA on Prometheus), or none (cpu)",
     )
-    p.add_argument("--mode", choices=("worker", "virtual"), default="worker", help="the mode under load (worker)")
+    p.add_argument("--mode", choices=(WORKER, VIRTUAL), default=WORKER, help="the mode under load (worker)")
     p.add_argument(
         "--variant",
         choices=("jvm", "jvm-aot"),

@@ -18,7 +18,7 @@ from .lane import MODES, OFFLOAD, REACTIVE, REFERENCE_LANE, RX, THREADED, VIRTUA
 
 MATRIX = {k: v for k, v in json.loads((ROOT / "k6/lib/modes.json").read_text()).items() if k != "about"}
 # The matrix's key for the workloads whose virtual mode can await the reactive clients.
-MATRIX_RX = "virtual+rx"
+MATRIX_RX = Lane(VIRTUAL, RX).key
 
 
 def modes_of(key: str, with_rx: bool = False, with_offload: bool = False) -> tuple[Lane, ...]:

@@ -2,7 +2,7 @@
 [held, failed] with its outcome and the p99 of the rounds at each edge, the Little's-law bound beside
 it, and what a rate costs: the server's CPU per request and RSS at fractions of the held rate, as
 cores per 1,000 req/s, beside the generator's own CPU per request. (Its chart, p99 against the offered rate
-per mode: htmlreport.capacity_chart.) Said once, for the run and for a report rebuilt from results.json."""
+per mode: html.capacity_chart.) Said once, for the run and for a report rebuilt from results.json."""
 
 from __future__ import annotations
 

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from loomlab import stats
-from loomlab.htmlreport import COLORS
 from loomlab.render import render
 from loomlab.table import fmt
 
 from ..deciding.answer import verdict_of
 from ..measuring.records import Results, Section, read_results
 from ..planning.lane import MODE_COLUMNS
+from .html import COLORS
 
 LABEL_W, PANEL_W, BAR_H, GAP = 330, 250, 13, 18
 TOP = 58.0  # the title, the legend's row and the panels' headings above the first group

@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from loomlab import command, htmlreport
+from loomlab import command
 from loomlab.render import render
 
 from .. import workloads
@@ -19,7 +19,7 @@ from ..deciding.answer import AT_BOUND, answer_table
 from ..measuring.records import read_results, results_of
 from ..planning.loads import service_pools
 from ..planning.settings import LOCAL, RunSettings
-from . import flames, jdks, reportcli
+from . import flames, html, jdks, reportcli
 from .capacity import capacity_tables
 from .chart import chart_svg
 from .sections import section_tables
@@ -109,7 +109,7 @@ def finish(
     (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
     (out / "chart.svg").write_text(chart_svg(results))
     write_report(out, meta, sections, appendix, lead)
-    htmlreport.write(out, meta, sections, Path(chartjs) if chartjs else None, answer_table(sections, LOCAL))
+    html.write(out, meta, sections, Path(chartjs) if chartjs else None, answer_table(sections, LOCAL))
     print(f"report: {out / 'report.md'}")
     crossed = [
         f"{s['workload']} {s['load']} {mode} ({s['environment']})"
@@ -155,7 +155,7 @@ def rebuild(folder: Path, out: Path, chartjs: str = "") -> Path:
     out.mkdir(parents=True, exist_ok=True)
     (out / "chart.svg").write_text(chart_svg(data))
     write_report(out, data["meta"], sections)
-    htmlreport.write(out, data["meta"], sections, Path(chartjs) if chartjs else None, answer_table(sections, LOCAL))
+    html.write(out, data["meta"], sections, Path(chartjs) if chartjs else None, answer_table(sections, LOCAL))
     return out / "report.md"
 
 

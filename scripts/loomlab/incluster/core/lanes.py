@@ -20,8 +20,8 @@ JVM_FLAGS_VAR = "JAVA_OPTS_APPEND"
 
 
 def mode_slug(lane: bench.Lane) -> str:
-    """The lane's name as a Kubernetes name and label value ("virtual+rx": virtual-rx,
-    "virtual[heap]": virtual-heap)."""
+    """The lane's name as a Kubernetes name and label value (its key's `+` and brackets as dashes:
+    virtual+rx as virtual-rx, virtual[heap] as virtual-heap)."""
     return re.sub(r"[^a-z0-9.-]+", "-", lane.key.lower()).strip("-")
 
 

@@ -11,14 +11,16 @@ from pathlib import Path
 from loomlab import stats
 from loomlab.render import render
 
-# Each mode's colour in every chart (the bench's chart.svg too).
+from ..planning.lane import OFFLOAD, REACTIVE, RX, VIRTUAL, VIRTUAL_LOOP, WORKER, Lane
+
+# Each mode's colour in every chart (the bench's chart.svg too), by its column's name.
 COLORS = {
-    "worker": "#d9534f",
-    "virtual": "#337ab7",
-    "virtual-loop": "#17a2b8",
-    "reactive": "#5cb85c",
-    "reactive+offload": "#f0ad4e",
-    "virtual+rx": "#9b59b6",
+    WORKER: "#d9534f",
+    VIRTUAL: "#337ab7",
+    VIRTUAL_LOOP: "#17a2b8",
+    REACTIVE: "#5cb85c",
+    Lane(REACTIVE, OFFLOAD).key: "#f0ad4e",
+    Lane(VIRTUAL, RX).key: "#9b59b6",
 }
 
 
