@@ -26,7 +26,7 @@ source "$(dirname "$0")/../common.sh"
 DEBIAN_SUITE="${DEBIAN_SUITE:-bookworm}"
 APP_TAG=0.1.0
 # The registry the manifests name the images in: the lab's own at its default port, so that no name
-# falls back to docker.io (loomlab.cluster.settings.NAMED_REGISTRY; a test holds the two equal).
+# falls back to docker.io (labmachine.cluster.settings.NAMED_REGISTRY; a test holds the two equal).
 NAMED=127.0.0.1:5000
 src="$LOOMLAB_ROOT/src/main/docker/local"
 out="$LOOMLAB_CACHE/images"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `./lab k8s verify`: tools (cached), then loomlab.verify (scripts/loomlab/verify/). See its __init__ for the stages.
+# `./lab k8s verify`: tools (cached), then labmachine.verify (scripts/labmachine/verify/). See its __init__ for the stages.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 
@@ -14,4 +14,4 @@ minor="$(sed -n 's/^K8S_VERSION=\([0-9]*\.[0-9]*\)\..*/\1/p' <<<"$tools")"
 export LOOMLAB_K8S_SCHEMAS_SRC="$src/kubernetes-json-schema/v$minor.0-local-strict"
 export LOOMLAB_K8S_SCHEMAS="$LOOMLAB_CACHE/k8s-tools/schemas-v$minor.0-local-strict"
 export LOOMLAB_K8S_TOOLS="$tools"
-exec "$python" -m loomlab.verify
+exec "$python" -m labmachine.verify

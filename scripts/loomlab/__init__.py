@@ -1,7 +1,10 @@
-"""loom-lab's harness: the bench that compares the execution modes, the single-node cluster, the
-in-cluster runner and the reports. One import root (scripts/), one interpreter: the venv ./lab
-creates from scripts/pyproject.toml. ./lab is a thin entry into `python -m loomlab.<command>`."""
+"""loom-lab's harness: the bench that compares the execution modes, the in-cluster runner and the
+reports. The lab's own machinery (its single-node cluster, the stock machine, the dry-run API
+server) is a package beside it, labmachine, which the harness never imports. One import root
+(scripts/), one interpreter: the venv ./lab creates from scripts/pyproject.toml. ./lab is a thin
+entry into `python -m loomlab.<command>` (and labmachine.<command>)."""
 
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -10,6 +13,8 @@ from typing import NoReturn
 
 # The repository's root: scripts/loomlab/__init__.py -> ../..
 ROOT = Path(__file__).resolve().parents[2]
+# What the lab builds and fetches once (the database, the tools, the cluster, the images).
+CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
 
 
 class LabError(Exception):

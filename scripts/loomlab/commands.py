@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import textwrap
 from dataclasses import dataclass
 
 
@@ -26,11 +27,13 @@ class Command:
     options: str = ""  # "module:function": the function (of argv) that parses its options
     own_help: bool = False  # the tool's own --help (k6, mvn): ./lab passes it on
     runs: str = ""  # the harness module that runs it (an in-cluster command's), under loomlab
+    on_node: bool = False  # it acts on the lab's own node: ./lab runs it with the machinery's node
 
     @property
     def module(self) -> str:
-        """The harness module that runs it, for the in-cluster commands; else '-'."""
-        return self.runs or "-"
+        """The module ./lab runs, for the in-cluster commands (under loomlab, or the machinery's entry
+        that hands the harness's module the lab's node: labmachine.experiments); else '-'."""
+        return (f"labmachine.experiments.{self.runs.rsplit('.', 1)[1]}" if self.on_node else self.runs) or "-"
 
     @property
     def gated(self) -> bool:
@@ -43,9 +46,9 @@ class Command:
 GATED = ("bench", "test", "serve", "startup", "aot", "images", "deploy", "verify")
 
 
-def _in_cluster(name: str, synopsis: str, summary: str, how: str, runs: str) -> Command:
+def _in_cluster(name: str, synopsis: str, summary: str, how: str, runs: str, on_node: bool = False) -> Command:
     """An in-cluster command: its options the function NAME of incluster/cli.py, its module `runs`."""
-    return Command(f"k8s {name}", synopsis, summary, how, f"incluster.cli:{name}", runs=runs)
+    return Command(f"k8s {name}", synopsis, summary, how, f"incluster.cli:{name}", runs=runs, on_node=on_node)
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -70,7 +73,7 @@ COMMANDS: tuple[Command, ...] = (
         "the README's prerequisite line, doctor and commands in a stock Debian 12 root filesystem on this"
         " machine (root): what a stranger's first hour meets",
         "stock",
-        "stock:parse",
+        "labmachine.stock:parse",
     ),
     Command(
         "report",
@@ -134,6 +137,7 @@ COMMANDS: tuple[Command, ...] = (
         " Prometheus) or none: what it saw and did, each phase's figures",
         "deploy",
         "incluster.experiments.autoscale",
+        on_node=True,
     ),
     _in_cluster(
         "starts",
@@ -149,6 +153,7 @@ COMMANDS: tuple[Command, ...] = (
         "one of two pods killed under a constant load: what failed, how long",
         "deploy",
         "incluster.experiments.failover",
+        on_node=True,
     ),
     _in_cluster(
         "fetch",
@@ -172,6 +177,7 @@ COMMANDS: tuple[Command, ...] = (
         " policy it names",
         "python",
         "incluster.experiments.netpol",
+        on_node=True,
     ),
     Command("k8s verify", "", "the manifests checked against schemas and a real API server", "verify"),
     Command("k8s secret", "", "the database Secret's passwords and TLS generated (each kept if present)", "secret"),
@@ -226,14 +232,7 @@ def find(args: list[str]) -> Command | None:
 def entry(c: Command, width: int = 28) -> str:
     """A command's lines in the usage: its words and synopsis, then its summary wrapped beside them."""
     head = f"  ./lab {c.words} {c.synopsis}".rstrip()
-    words, lines, line = c.summary.split(), [], ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > 100 - width:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}".strip()
-    lines.append(line)
+    lines = textwrap.wrap(c.summary, 100 - width, break_long_words=False, break_on_hyphens=False)
     pad = " " * width
     if len(head) + 2 <= width:
         return "\n".join([head.ljust(width) + lines[0], *(pad + x for x in lines[1:])])
@@ -268,9 +267,10 @@ def help_for(args: list[str]) -> int:
     if not c.options:
         print(entry(c))
         return 0
-    module, _, function = c.options.partition(":")
+    module, _, function = c.options.partition(":")  # under loomlab, or the machinery's (labmachine.*)
     try:
-        getattr(importlib.import_module(f"loomlab.{module}"), function)(["--help"])
+        name = module if module.startswith("labmachine.") else f"loomlab.{module}"
+        getattr(importlib.import_module(name), function)(["--help"])
     except SystemExit as done:  # argparse's --help exits 0
         return int(done.code or 0)
     return 0
@@ -285,13 +285,10 @@ def which(args: list[str]) -> str:
 
 def main(argv: list[str]) -> int:
     what, args = argv[0], argv[1:]
-    if what == "usage":
-        print(usage())
-        return 0
     if what == "help":
         return help_for(args)
-    if what == "which":
-        print(which(args))
+    if what in ("usage", "which"):
+        print(usage() if what == "usage" else which(args))
         return 0
     raise SystemExit("usage: python3 -m loomlab.commands usage|help|which ARGS...")
 

@@ -20,7 +20,7 @@ from kubernetes import client, config, dynamic
 from kubernetes.client.rest import ApiException
 
 from loomlab import LabError
-from loomlab.cluster.settings import KUBECONFIG as LOOMLAB_KUBECONFIG
+from loomlab.labcluster import KUBECONFIG as LOOMLAB_KUBECONFIG
 
 DEFAULT_NAMESPACE = "loom-lab"
 FIELD_MANAGER = "loom-lab"

@@ -9,11 +9,11 @@ import unittest
 import yaml
 from kubernetes.utils import parse_quantity
 
+from labmachine.verify import testrun
+from labmachine.verify.__main__ import render_all
 from loomlab import ROOT, kube
-from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster.core import jobs, pods, volumes
-from loomlab.verify import testrun
-from loomlab.verify.__main__ import render_all
+from loomlab.labcluster import LOADGEN_IMAGE
 
 RUNNER = ROOT / "deploy/k8s/access/runner.yaml"
 BOUNDS = ROOT / "deploy/k8s/access/bounds.yaml"

@@ -6,7 +6,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from loomlab.verify.apiserver import ApiServer
+from labmachine.verify.apiserver import ApiServer
 
 DISCOVERY = "namespaces  ns  v1  false  Namespace\nclusterroles  rbac.authorization.k8s.io/v1  false  ClusterRole\n"
 

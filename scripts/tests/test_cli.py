@@ -44,14 +44,28 @@ LAB = Path(__file__).resolve().parents[2] / "lab"
 
 class ModuleTableTest(unittest.TestCase):
     def test_every_command_has_a_module_that_runs_it(self):
-        for name, module in commands.IN_CLUSTER.items():
-            with self.subTest(command=name):
-                spec = importlib.util.find_spec(f"loomlab.{module}")
+        for c in commands.COMMANDS:
+            if not c.runs:
+                continue
+            full = c.module if c.on_node else f"loomlab.{c.module}"
+            with self.subTest(command=c.words):
+                spec = importlib.util.find_spec(full)
                 self.assertIsNotNone(spec)
-                assert spec is not None
+                assert spec is not None and spec.origin is not None
                 if spec.submodule_search_locations is not None:  # a package runs its __main__
-                    self.assertIsNotNone(importlib.util.find_spec(f"loomlab.{module}.__main__"))
-                self.assertTrue(cli.module_file(name).is_file())
+                    self.assertIsNotNone(importlib.util.find_spec(f"{full}.__main__"))
+                else:
+                    self.assertIn('if __name__ == "__main__":', Path(spec.origin).read_text())
+                self.assertTrue(cli.module_file(c.words.split()[1]).is_file())
+
+    def test_what_acts_on_the_lab_s_node_runs_through_the_machinery_s_entry_for_it(self):
+        # The entry hands the harness's experiment this machine's node: it names that module.
+        for c in commands.COMMANDS:
+            if c.on_node:
+                with self.subTest(command=c.words):
+                    source = (LAB.parent / "scripts" / Path(*c.module.split("."))).with_suffix(".py").read_text()
+                    self.assertIn(f"from loomlab.{c.runs.rsplit('.', 1)[0]} import {c.runs.rsplit('.', 1)[1]}", source)
+                    self.assertIn("ThisNode()", source)
 
 
 class LabHelpTest(unittest.TestCase):
@@ -98,12 +112,13 @@ class CommandTableTest(unittest.TestCase):
         self.assertEqual(table, set(commands.IN_CLUSTER))
         for c in commands.COMMANDS:
             if c.how in ("deploy", "python"):
-                self.assertEqual(c.module, commands.IN_CLUSTER[c.words.split()[1]])
+                self.assertEqual(c.runs, commands.IN_CLUSTER[c.words.split()[1]])
 
     def test_which_names_the_branch_and_the_words_it_took(self):
         self.assertEqual(
-            commands.which(["k8s", "autoscale", "--on", "queue"]), "deploy 2 incluster.experiments.autoscale 1"
+            commands.which(["k8s", "autoscale", "--on", "queue"]), "deploy 2 labmachine.experiments.autoscale 1"
         )
+        self.assertEqual(commands.which(["k8s", "run"]), "deploy 2 incluster 1")
         self.assertEqual(commands.which(["bench", "--profile", "smoke"]), "bench 1 - 1")
         self.assertEqual(commands.which(["k8s", "up"]), "cluster 2 - 1")
         self.assertEqual(commands.which(["k8s", "down"]), "cluster 2 - 0")

@@ -8,7 +8,7 @@ import io
 import unittest
 from urllib.parse import parse_qsl, urlsplit
 
-from loomlab.verify.__main__ import render_all
+from labmachine.verify.__main__ import render_all
 from tests.test_access import WORKLOADS, documents, pod_spec
 
 SECRET = "db-credentials"

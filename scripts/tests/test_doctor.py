@@ -14,7 +14,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from loomlab import branches, commands, doctor
+from loomlab import branches, commands, doctor, labcluster
 from loomlab.doctor import disk, probes
 
 LAB = Path(__file__).resolve().parents[2] / "lab"
@@ -95,7 +95,10 @@ class DiskTest(unittest.TestCase):
 
     def test_the_database_and_the_node_are_looked_for_where_the_lab_keeps_them(self):
         with tempfile.TemporaryDirectory() as pg, tempfile.TemporaryDirectory() as k8s:
-            with mock.patch.dict(os.environ, {"LOOMLAB_PG_DIR": pg, "LOOMLAB_K8S_HOME": k8s}):
+            with (
+                mock.patch.dict(os.environ, {"LOOMLAB_PG_DIR": pg}),
+                mock.patch.object(labcluster, "RUN", Path(k8s, "run")),
+            ):
                 self.assertEqual((disk.database_made(), disk.node_made()), (False, False))
                 Path(pg, "data").mkdir()
                 Path(pg, "data", "PG_VERSION").write_text("15\n")

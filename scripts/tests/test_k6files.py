@@ -30,7 +30,7 @@ class K6Files(unittest.TestCase):
         }
 
     def test_a_script_reaching_a_file_that_is_not_mounted_is_named(self):
-        from loomlab.verify import k6files
+        from labmachine.verify import k6files
 
         job = self.job([{"key": "sleep.js", "path": "sleep.js"}, {"key": "lab.js", "path": "lib/lab.js"}])
         _, problems = k6files.check([self.CM, job])
@@ -40,7 +40,7 @@ class K6Files(unittest.TestCase):
         )
 
     def test_every_reached_file_mounted_passes(self):
-        from loomlab.verify import k6files
+        from labmachine.verify import k6files
 
         job = self.job(
             [
@@ -52,7 +52,7 @@ class K6Files(unittest.TestCase):
         self.assertEqual(k6files.check([self.CM, job]), (2, []))
 
     def test_the_script_a_job_runs_must_be_mounted_beside_run_sh(self):
-        from loomlab.verify import k6files
+        from labmachine.verify import k6files
 
         cm = {**self.CM, "data": {**self.CM["data"], "run.sh": "k6 run /scripts/$SCRIPT", "mixed.js": ""}}
         job = self.job(
@@ -70,7 +70,7 @@ class K6Files(unittest.TestCase):
         self.assertEqual(k6files.check([cm, job])[1], [])
 
     def test_references_cover_imports_opens_and_grpc_loads(self):
-        from loomlab.verify import k6files
+        from labmachine.verify import k6files
 
         src = (
             "import http from 'k6/http';\nimport {\n a } from \"./lib/lab.js\";\nopen('./data.csv');\n"

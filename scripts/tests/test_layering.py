@@ -10,6 +10,8 @@ from pathlib import Path
 from loomlab.bench import api
 
 PACKAGE = Path(__file__).resolve().parents[1] / "loomlab"
+# The lab's own machinery, beside the harness: held to the same shape, never imported by it.
+MACHINERY = PACKAGE.parent / "labmachine"
 MAX_FILE_LINES = 300
 MAX_FUNCTION_LINES = 50
 # A function longer than MAX_FUNCTION_LINES states its reason in its docstring with this phrase.
@@ -17,7 +19,7 @@ REASON = "Long because"
 
 
 def modules():
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted([*PACKAGE.rglob("*.py"), *MACHINERY.rglob("*.py")]):
         yield path, ast.parse(path.read_text(), str(path))
 
 
@@ -79,7 +81,7 @@ class LayeringTest(unittest.TestCase):
                 # (standard library only: their --help runs without the venv, where bench.api
                 # cannot be imported).
                 if (module, names) != ("loomlab.bench", ["api"]) and module not in COMMAND_LINE:
-                    found.append(f"{path.relative_to(PACKAGE)}:{line} imports {module} {names}")
+                    found.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {module} {names}")
         self.assertEqual(found, [])
 
     def test_a_bench_room_imports_no_room_above_it(self):
@@ -105,7 +107,9 @@ class LayeringTest(unittest.TestCase):
             here = room_of(".".join(path.relative_to(PACKAGE.parent).parts))
             if here in {"running", "measuring"}:
                 found += [
-                    f"{path.relative_to(PACKAGE)}: {m}" for m in imported(path, tree) if m.startswith("loomlab.table")
+                    f"{path.relative_to(PACKAGE.parent)}: {m}"
+                    for m in imported(path, tree)
+                    if m.startswith("loomlab.table")
                 ]
         self.assertTrue(found, "the progress lines print figures")
         self.assertEqual({f for f in found if not f.endswith("loomlab.table.fmt")}, set())
@@ -116,7 +120,7 @@ class LayeringTest(unittest.TestCase):
         names = set(api.MODE_COLUMNS)
         declared = {PACKAGE / "bench/planning/lane.py", *(PACKAGE / "bench/workloads").rglob("*.py")}
         found = [
-            f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value!r}"
+            f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.value!r}"
             for path, tree in modules()
             if path not in declared
             for node in ast.walk(tree)
@@ -144,7 +148,7 @@ class LayeringTest(unittest.TestCase):
 
     def test_no_file_is_longer_than_its_limit(self):
         long = [
-            f"{p.relative_to(PACKAGE)}: {n} lines"
+            f"{p.relative_to(PACKAGE.parent)}: {n} lines"
             for p, _ in modules()
             if (n := len(p.read_text().splitlines())) > MAX_FILE_LINES
         ]
@@ -157,7 +161,9 @@ class LayeringTest(unittest.TestCase):
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                     lines = node.end_lineno - node.lineno + 1
                     if lines > MAX_FUNCTION_LINES and REASON not in " ".join((ast.get_docstring(node) or "").split()):
-                        unexplained.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({lines} lines)")
+                        unexplained.append(
+                            f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.name} ({lines} lines)"
+                        )
         self.assertEqual(unexplained, [])
 
     def test_what_runs_without_the_venv_needs_the_standard_library_only(self):
@@ -180,8 +186,18 @@ class LayeringTest(unittest.TestCase):
             for node in tree.body:
                 call = node.value if isinstance(node, ast.Expr) else None
                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "main":
-                    running.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+                    running.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
         self.assertEqual(running, [])
+
+    def test_the_harness_imports_nothing_of_the_lab_s_machinery(self):
+        harness, machinery = [], []
+        for path, tree in modules():
+            into = harness if PACKAGE in path.parents else machinery
+            into += [
+                f"{path.relative_to(PACKAGE.parent)}: {m}" for m in imported(path, tree) if m.startswith("labmachine")
+            ]
+        self.assertTrue(machinery, "the machinery's modules import each other")
+        self.assertEqual(harness, [])
 
     def test_the_in_cluster_core_imports_no_experiment(self):
         found = []
@@ -190,7 +206,7 @@ class LayeringTest(unittest.TestCase):
                 continue
             for node in ast.walk(tree):
                 if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("loomlab.incluster.experiments"):
-                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} imports {node.module}")
+                    found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} imports {node.module}")
         self.assertEqual(found, [])
 
 

@@ -33,7 +33,7 @@ class CasesTest(unittest.TestCase):
         self.assertEqual(netpolcases.uncovered(names), [])
 
     def test_the_lab_s_node_is_the_one_address_its_pods_resolve_names_at(self):
-        from loomlab.cluster import settings
+        from labmachine.cluster import settings
 
         (policy,) = netpol.load_policies(ROOT / "deploy/k8s/lab-node/dns.yaml")
         (rule,) = policy["spec"]["egress"]
@@ -41,7 +41,7 @@ class CasesTest(unittest.TestCase):
         self.assertEqual({p["port"] for p in rule["ports"]}, {53})
 
     def test_prometheus_reaches_the_lab_s_api_server_and_no_other_address(self):
-        from loomlab.cluster import settings
+        from labmachine.cluster import settings
 
         (policy,) = netpol.load_policies(ROOT / "deploy/k8s/lab-node/api-server.yaml")
         (rule,) = policy["spec"]["egress"]

@@ -9,8 +9,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+from labmachine.stock import machine, plan
 from loomlab import ROOT, LabError
-from loomlab.stock import machine, plan
 
 
 class ReadmeStepsTest(unittest.TestCase):

@@ -8,12 +8,11 @@ under 10 GiB free, by a flat 10 GiB asked of every Java command)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from loomlab import ROOT, branches
+from loomlab import ROOT, branches, labcluster
 
 from .probes import CACHE, Finding, k8s_built, loadgen_built, run
 
@@ -33,15 +32,13 @@ def database_made() -> bool:
 
 
 def node_made() -> bool:
-    """A cluster is up here: its node's containerd root exists. loomlab.cluster.settings says where
-    (CONTAINERD_ROOT); it is not imported here, since the cluster package needs the venv."""
-    home = Path(os.environ.get("LOOMLAB_K8S_HOME", CACHE / "k8s"))
-    return (home / "run" / "containerd" / "root").is_dir()
+    """A cluster is up here: its node's containerd root exists."""
+    return (labcluster.RUN / "containerd" / "root").is_dir()
 
 
 def images_built() -> bool:
     """scripts/k8s/images.sh has archived the lab's images once."""
-    return any((CACHE / "images").glob("*.tar"))
+    return any(labcluster.IMAGES.glob("*.tar"))
 
 
 # Part of the lab -> (GiB it writes the first time, at its peak; made already?).

@@ -14,9 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlab import ROOT, proc
+from loomlab import CACHE, ROOT, proc
 
-CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 ROOT_USER = os.geteuid() == 0
 APT = "apt-get install -y"

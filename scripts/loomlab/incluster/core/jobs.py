@@ -17,8 +17,8 @@ from pathlib import Path
 
 from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
-from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster.core import pods
+from loomlab.labcluster import LOADGEN_IMAGE
 
 
 def job_templates(job_docs: list[dict], images: dict[str, str]) -> dict:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
-from loomlab.cluster.settings import LAB_IMAGES
 from loomlab.incluster.core import target
+from loomlab.labcluster import LAB_IMAGES
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from loomlab import stats
 from loomlab.bench import api as bench
-from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster.core import nodecpu
 from loomlab.incluster.core.jobs import FIRST
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import ApiException, Kube
+from loomlab.labcluster import LOADGEN_IMAGE
 from loomlab.table import Table, fmt, fmt_spread
 
 # A start's phases as wait_ready times them, from the first pod seen: (key, column).

@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 
 from loomlab import LabError
-from loomlab.cluster.settings import IMAGES
 from loomlab.kube import Kube, Target
+from loomlab.labcluster import IMAGES
 
 
 def connect(args) -> Kube:

@@ -14,9 +14,9 @@ import tarfile
 from pathlib import Path
 
 from loomlab import LabError, proc
-from loomlab.cluster.settings import LOADGEN_IMAGE
 from loomlab.incluster.core import pods
 from loomlab.kube import Kube
+from loomlab.labcluster import LOADGEN_IMAGE
 
 READER_IMAGE = LOADGEN_IMAGE  # the runs' own image: it has tar, gzip and base64
 

@@ -19,18 +19,18 @@ import sys
 import time
 from pathlib import Path
 
-from loomlab import LabError, command
+from loomlab import LabError
 from loomlab.bench import api as bench
-from loomlab.cluster import KUBECONFIG, keda
 from loomlab.incluster import cli
 from loomlab.incluster.core import deploy, jobs, volumes
 from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.core.node import LabNode, on_lab_cluster
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus
 from loomlab.incluster.experiments import autoscalers, phases
 from loomlab.incluster.experiments.autoscalers import Autoscaler
 from loomlab.incluster.experiments.looks import look, timeline_table, verdict
-from loomlab.kube import ApiException, Kube, lab_cluster_up
+from loomlab.kube import ApiException, Kube
 from loomlab.render import render
 from loomlab.table import fmt
 
@@ -67,10 +67,10 @@ def load_job(service: ClusterService, load: bench.Load, name: str, mode: str, ke
     return job
 
 
-def need_keda(kube: Kube, args):
-    """KEDA: installed once on the lab's own cluster; on any other, installed by its owner."""
-    if lab_cluster_up() and args.kubeconfig in (None, str(KUBECONFIG)):
-        keda.install()
+def need_keda(kube: Kube, args, node: LabNode | None):
+    """KEDA: installed once on the lab's own cluster (by its node); on any other, installed by its owner."""
+    if lab := on_lab_cluster(node, args.kubeconfig):
+        lab.install_keda()
         return
     try:
         kube.json("/apis/keda.sh/v1alpha1", 5)
@@ -81,15 +81,15 @@ def need_keda(kube: Kube, args):
         ) from e
 
 
-def autoscaler_for(kube: Kube, args, images: dict[str, str]) -> Autoscaler:
+def autoscaler_for(kube: Kube, args, images: dict[str, str], node: LabNode | None) -> Autoscaler:
     """The run's autoscaler, none other left on the Deployment (KEDA first, for --on queue)."""
     if args.on == "queue":
-        need_keda(kube, args)
+        need_keda(kube, args, node)
     autoscalers.clear(kube, images, args.variant)
     return Autoscaler.render(args.on, images, kube.ns, args.variant)
 
 
-def main(argv):
+def main(argv, node: LabNode | None = None):
     """One run from its setup to its report. Long because its cleanup (the Job, the autoscaler, back
     to one pod) must wrap every step between the load's start and its figures."""
     args = cli.autoscale(argv)
@@ -97,7 +97,7 @@ def main(argv):
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     run = deploy.OneVariant.start(args, VARIANTS[args.variant].name)
     out, kube, name, container = run.out, run.kube, run.name, run.container
-    scaler = autoscaler_for(kube, args, run.images)
+    scaler = autoscaler_for(kube, args, run.images, node)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
     bound = bench.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
     own = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
@@ -173,7 +173,3 @@ def write_report(out: Path, report: dict, load: bench.Load, resources: dict):
     path.write_text(text)
     print("\n" + report["verdict"], flush=True)
     print(f"report: {path}", flush=True)
-
-
-if __name__ == "__main__":
-    command(main, sys.argv[1:])

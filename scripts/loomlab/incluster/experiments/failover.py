@@ -17,13 +17,12 @@ import json
 import time
 from pathlib import Path
 
-from loomlab import LabError, command, proc
+from loomlab import LabError, proc
 from loomlab.bench import api as bench
-from loomlab.cluster.images import CTR
-from loomlab.cluster.settings import sh
 from loomlab.incluster import cli
 from loomlab.incluster.core import deploy, jobs, volumes
 from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.core.node import LabNode, needed
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import Kube
 from loomlab.render import render
@@ -56,12 +55,12 @@ def summary_line(total: int, failed: list[tuple[float, str]], killed_at: float) 
     )
 
 
-def kill(kube: Kube, pod: str) -> float:
-    """SIGKILL to the pod's service container through containerd; the time it was sent."""
+def kill(kube: Kube, pod: str, node: LabNode) -> float:
+    """SIGKILL to the pod's service container through the node's containerd; the time it was sent."""
     status = kube.pod(pod)["status"]["containerStatuses"][0]
     container = status["containerID"].split("://", 1)[1]
     sent = time.time()
-    sh(*CTR, "tasks", "kill", "--signal", "SIGKILL", container)
+    node.kill(container)
     return sent
 
 
@@ -88,8 +87,9 @@ def open_load(suite: bench.Suite, rate: int, seconds: int) -> bench.Load:
     return jobs.carried(load, suite)
 
 
-def main(argv):
+def main(argv, node: LabNode | None = None):
     args = cli.failover(argv)
+    lab = needed(node, args.kubeconfig, "failover kills a pod's container through its node's containerd")
     run = deploy.OneVariant.start(args, VARIANTS[VARIANT].name)
     out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
     suite = bench.sleep.suites(bench.Scale())[0]
@@ -109,7 +109,7 @@ def main(argv):
         if not proc.wait_until(lambda: running_pod(kube, job_name), 120, 0.2):
             raise LabError(f"Job {job_name} did not start")
         time.sleep(args.kill_at + 3)  # the Job waits for the service to answer it first: a few seconds
-        killed_at = kill(kube, victim)
+        killed_at = kill(kube, victim, lab)
         back_at = proc.wait_until(lambda: serving_again(kube, victim), 120, 0.2)
         pod = deploy.wait_job(kube, job_name, load.timeout_s)
         log = deploy.pod_log(kube, pod)
@@ -153,9 +153,3 @@ def write_report(out: Path, args, name: str, result: dict, figures: dict):
     (out / "failover.md").write_text(text)
     print(f"{result['summary']}; serving again after {back}", flush=True)
     print(f"report: {out / 'failover.md'}", flush=True)
-
-
-if __name__ == "__main__":
-    import sys
-
-    command(main, sys.argv[1:])

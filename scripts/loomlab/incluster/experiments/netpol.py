@@ -20,10 +20,10 @@ import yaml
 from kubernetes.client.exceptions import ApiException
 from kubernetes.stream import stream
 
-from loomlab import ROOT, LabError, command, proc
-from loomlab.cluster.settings import LOADGEN_IMAGE
+from loomlab import ROOT, LabError, proc
 from loomlab.incluster import cli
 from loomlab.incluster.core import pods, target
+from loomlab.incluster.core.node import LabNode
 from loomlab.incluster.experiments import netpolcost
 from loomlab.incluster.experiments.netpolcases import (
     CASES,
@@ -35,6 +35,7 @@ from loomlab.incluster.experiments.netpolcases import (
     uncovered,
 )
 from loomlab.kube import Kube, Target
+from loomlab.labcluster import LOADGEN_IMAGE
 from loomlab.table import Table
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
@@ -187,11 +188,11 @@ def broken_policies(folder: str, lab: dict[str, dict]) -> list[dict]:
     return docs
 
 
-def main(argv=None):
-    args = cli.netpol(sys.argv[1:] if argv is None else argv)
+def main(argv, node: LabNode | None = None):
+    args = cli.netpol(argv)
     if args.cost:
         args.out = args.out or time.strftime("target/loom-lab/netpol-%Y%m%d-%H%M%S")
-        netpolcost.cost(args)
+        netpolcost.cost(args, node)
         return
     lab = policies_by_name(ROOT / "deploy/k8s")
     missing = uncovered(set(lab))
@@ -227,7 +228,3 @@ def main(argv=None):
         sys.exit(0 if not ok else 1)
     print("every policy decided as it says" if ok else "a policy did not decide as it says (NO above)")
     sys.exit(0 if ok else 1)
-
-
-if __name__ == "__main__":
-    command(main)

@@ -13,13 +13,11 @@ import time
 from pathlib import Path
 from statistics import median
 
-from loomlab import LabError
 from loomlab.bench import api as bench
-from loomlab.cluster import KUBECONFIG, policyengine
 from loomlab.incluster.core import deploy, jobs
 from loomlab.incluster.core.measure import ClusterService
+from loomlab.incluster.core.node import LabNode, needed
 from loomlab.incluster.core.plan import VARIANTS
-from loomlab.kube import lab_cluster_up
 from loomlab.table import Table, fmt
 
 VARIANT = "jvm"
@@ -28,19 +26,17 @@ MODES = (bench.Lane(bench.WORKER), bench.Lane(bench.VIRTUAL))
 SETTINGS = bench.RunSettings()
 
 
-def measured(service: ClusterService, load: bench.Load, mode: bench.Lane, enforced: bool, r: int, out: Path) -> dict:
+def measured(
+    node: LabNode, service: ClusterService, load: bench.Load, mode: bench.Lane, enforced: bool, r: int, out: Path
+) -> dict:
     """One A3 run with the engine as `enforced` says; the engine's CPU per second of the run."""
-    if enforced:
-        settle = policyengine.on()
-    else:
-        policyengine.off()
-        settle = 0.0
-    cpu0, _ = policyengine.usage()
+    settle = node.policy_engine(enforced)
+    cpu0, _ = node.policy_engine_usage()
     state = "enforced" if enforced else "off"
     figures = service.run(
         load, mode, out / "runs" / f"a3-{mode.key}-{state}-r{r + 1}.json", f"round {r + 1} {mode.key} {state}", SETTINGS
     )
-    cpu1, rss = policyengine.usage()
+    cpu1, rss = node.policy_engine_usage()
     figures.update(engine_cpu_s=cpu1 - cpu0, engine_rss_mb=rss, engine_settle_s=settle)
     print(
         f"   round {r + 1} {mode.key} {state}: {fmt(figures['throughput'])} req/s, p99 {fmt(figures['p99'])} ms"
@@ -89,11 +85,8 @@ def table(results: dict) -> Table:
     return t
 
 
-def cost(args) -> None:
-    if not lab_cluster_up() or args.kubeconfig not in (None, str(KUBECONFIG)):
-        raise LabError(
-            "--cost turns the lab's own policy engine off and on: it needs the lab's cluster up (./lab k8s up)"
-        )
+def cost(args, node: LabNode | None) -> None:
+    lab = needed(node, args.kubeconfig, "--cost turns the lab's own policy engine off and on")
     run = deploy.OneVariant.start(args, VARIANTS[VARIANT].name)
     suite = bench.sleep.suites(bench.Scale())[0]  # the A3 seed's server configuration (50 worker threads)
     load = suite.loads[0]
@@ -117,10 +110,10 @@ def cost(args) -> None:
             results[mode.key] = {True: [], False: []}
             for r in range(args.rounds):
                 for enforced in (True, False) if r % 2 == 0 else (False, True):
-                    results[mode.key][enforced].append(measured(service, load, mode, enforced, r, run.out))
+                    results[mode.key][enforced].append(measured(lab, service, load, mode, enforced, r, run.out))
             service.stop()
     finally:
-        policyengine.on()
+        lab.policy_engine(True)
     t = table(results)
     (run.out / "netpol-cost.json").write_text(
         json.dumps({m: {str(k): v for k, v in r.items()} for m, r in results.items()}, indent=1, default=str)

@@ -7,7 +7,7 @@ import copy
 import hashlib
 from dataclasses import dataclass
 
-from loomlab.cluster.settings import LOADGEN_IMAGE
+from loomlab.labcluster import LOADGEN_IMAGE
 
 NAMESPACE = "loom-lab"
 

@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 import yaml
 
-from loomlab.verify import K8S, Failure
-from loomlab.verify.apiserver import ApiServer
-from loomlab.verify.cases import NAMESPACE, Case, cases, pinned, volume_claim
-from loomlab.verify.database import database_cases
-from loomlab.verify.roletable import differences
+from labmachine.verify import K8S, Failure
+from labmachine.verify.apiserver import ApiServer
+from labmachine.verify.cases import NAMESPACE, Case, cases, pinned, volume_claim
+from labmachine.verify.database import database_cases
+from labmachine.verify.roletable import differences
 
 RUNNER = "system:serviceaccount:loom-lab:loom-lab-runner"
 TEAM = "team-x"

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from labmachine.stock.plan import Done, Step
 from loomlab import ROOT, LabError, proc
-from loomlab.stock.plan import Done, Step
 
 SUITE = "bookworm"
 JDK = Path("/usr/lib/jvm/temurin-25-jdk-amd64")

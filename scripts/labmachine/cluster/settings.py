@@ -8,18 +8,18 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from loomlab import ROOT  # noqa: F401 - re-exported: every path of the cluster starts from it
+from loomlab import CACHE, ROOT  # noqa: F401 - re-exported: every path of the cluster starts from them
 
-CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
-HOME = Path(os.environ.get("LOOMLAB_K8S_HOME", CACHE / "k8s"))
-RUN = HOME / "run"  # everything of one cluster's life: wiped by `down`
+# What the harness knows of the cluster too, said there (re-exported).
+from loomlab.labcluster import IMAGES, KUBECONFIG, LAB_IMAGES, LOADGEN_IMAGE, NAMED_REGISTRY, RUN  # noqa: F401
+from loomlab.labcluster import K8S_HOME as HOME
+
+SOCK = RUN / "containerd" / "containerd.sock"
 LAST_LOGS = HOME / "last-logs"  # the components' logs of the cluster `down` last ended
 # The node's image store lives and dies with the cluster: every `up` starts with the sandbox image
 # alone, and each pod's image is pulled from the registry (which keeps what was pushed).
 CONTAINERD_ROOT = RUN / "containerd" / "root"
-IMAGES = CACHE / "images"  # image archives built by scripts/k8s/images.sh
 POD_CIDR = ipaddress.ip_network(os.environ.get("LOOMLAB_K8S_POD_CIDR", "10.244.0.0/24"))
 SERVICE_CIDR = ipaddress.ip_network(os.environ.get("LOOMLAB_K8S_SERVICE_CIDR", "10.96.0.0/24"))
 BRIDGE = os.environ.get("LOOMLAB_K8S_BRIDGE", "loomlab0")
@@ -27,8 +27,6 @@ NODE = os.environ.get("LOOMLAB_K8S_NODE", "loom-lab-node")
 NODE_IP = str(next(POD_CIDR.hosts()))  # the bridge's own address: pods' gateway and the node
 API_SERVICE_IP = str(next(SERVICE_CIDR.hosts()))
 API_PORT = 6443
-SOCK = RUN / "containerd" / "containerd.sock"
-KUBECONFIG = RUN / "admin.kubeconfig"
 PAUSE_IMAGE = "docker.io/loom-lab/pause:1.0-local"
 METRICS_PORT = 4443  # metrics-server, behind the API server's aggregation layer (metrics.k8s.io)
 # The cluster's registry (distribution), on loopback only: `./lab k8s images --push` puts the images
@@ -37,13 +35,6 @@ METRICS_PORT = 4443  # metrics-server, behind the API server's aggregation layer
 REGISTRY_PORT = int(os.environ.get("LOOMLAB_K8S_REGISTRY_PORT", "5000"))
 REGISTRY = f"127.0.0.1:{REGISTRY_PORT}"
 REGISTRY_PREFIX = REGISTRY  # what `./lab k8s images --push` pushes to for the lab's cluster
-# The registry the manifests (deploy/k8s) name every image of the lab in: the lab's own at its default
-# port, fully qualified so that no name falls back to docker.io (scripts/k8s/images.sh says the same).
-NAMED_REGISTRY = "127.0.0.1:5000"
-# The lab's images as the manifests name them (`./lab k8s images --push` maps these to a registry's).
-LAB_IMAGES = f"{NAMED_REGISTRY}/loom-lab"
-# The runs' image (scripts/k8s/images.sh loadgen): the lab's engine and Python package on Debian.
-LOADGEN_IMAGE = f"{LAB_IMAGES}/loadgen:0.1.0"
 REGISTRY_ROOT = HOME / "registry"
 PORTS = [2379, 2380, API_PORT, METRICS_PORT, REGISTRY_PORT, 10248, 10249, 10250, 10256, 10257, 10259]
 COMPONENTS = [

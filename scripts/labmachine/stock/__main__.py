@@ -1,6 +1,6 @@
 import sys
 
+from labmachine.stock import main
 from loomlab import command
-from loomlab.stock import main
 
 command(main, sys.argv[1:])

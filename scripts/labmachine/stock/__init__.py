@@ -27,9 +27,9 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from labmachine.stock import machine
+from labmachine.stock.plan import Done, Step, steps, summary
 from loomlab import ROOT, LabError
-from loomlab.stock import machine
-from loomlab.stock.plan import Done, Step, steps, summary
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from loomlab.verify import ROOT, Failure
-from loomlab.verify.apiserver import ApiServer
+from labmachine.verify import ROOT, Failure
+from labmachine.verify.apiserver import ApiServer
 
 PAGE = ROOT / "docs" / "kubernetes.md"
 HEADER = "| resources | verbs | used by |"

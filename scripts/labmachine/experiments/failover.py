@@ -1,0 +1,10 @@
+"""`./lab k8s failover`: loomlab.incluster.experiments.failover with the lab's node."""
+
+import sys
+
+from labmachine.cluster.node import ThisNode
+from loomlab import command
+from loomlab.incluster.experiments import failover
+
+if __name__ == "__main__":
+    command(failover.main, sys.argv[1:], ThisNode())
