@@ -65,7 +65,7 @@ class ModuleTableTest(unittest.TestCase):
                 with self.subTest(command=c.words):
                     source = (LAB.parent / "scripts" / Path(*c.module.split("."))).with_suffix(".py").read_text()
                     self.assertIn(f"from loomlab.{c.runs.rsplit('.', 1)[0]} import {c.runs.rsplit('.', 1)[1]}", source)
-                    self.assertIn("ThisNode()", source)
+                    self.assertIn("this_node()", source)
 
 
 class LabHelpTest(unittest.TestCase):

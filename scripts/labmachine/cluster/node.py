@@ -4,6 +4,8 @@ containerd."""
 
 from __future__ import annotations
 
+from loomlab.incluster.core.node import LabNode
+
 from . import keda, policyengine
 from .images import CTR
 from .settings import sh
@@ -26,3 +28,8 @@ class ThisNode:
 
     def kill(self, container_id: str) -> None:
         sh(*CTR, "tasks", "kill", "--signal", "SIGKILL", container_id)
+
+
+def this_node() -> LabNode:
+    """The node the experiments get (typed as their seam, so that mypy holds ThisNode to it)."""
+    return ThisNode()

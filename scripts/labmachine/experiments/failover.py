@@ -2,9 +2,9 @@
 
 import sys
 
-from labmachine.cluster.node import ThisNode
+from labmachine.cluster.node import this_node
 from loomlab import command
 from loomlab.incluster.experiments import failover
 
 if __name__ == "__main__":
-    command(failover.main, sys.argv[1:], ThisNode())
+    command(failover.main, sys.argv[1:], this_node())
