@@ -14,7 +14,7 @@ from typing import NoReturn
 # The repository's root: scripts/loomlab/__init__.py -> ../..
 ROOT = Path(__file__).resolve().parents[2]
 # What the lab builds and fetches once (the database, the tools, the cluster, the images).
-CACHE = Path(os.environ.get("LOOMLAB_CACHE", Path.home() / ".cache" / "loom-lab"))
+CACHE = Path(os.environ.get("LOOMLAB_CACHE") or os.path.expanduser("~/.cache/loom-lab"))
 
 
 class LabError(Exception):

@@ -2,7 +2,11 @@
 node is used only where the lab's cluster is the run's target, an experiment that needs it says so
 elsewhere, and the machinery's node is one (labmachine.cluster.node)."""
 
+import os
+import subprocess
+import sys
 import unittest
+from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
@@ -53,6 +57,14 @@ class LabNodeTest(unittest.TestCase):
         pod = {"status": {"containerStatuses": [{"containerID": "containerd://abc123"}]}}
         failover.kill(SimpleNamespace(pod=lambda name: pod), "jvm-0", lab)
         self.assertEqual(lab.killed, ["abc123"])
+
+    def test_the_lab_cluster_s_paths_follow_the_lab_s_variables(self):
+        # Read once, when the harness is imported: a fresh interpreter with the variables set.
+        code = "from loomlab import labcluster as c; print(c.KUBECONFIG, c.IMAGES)"
+        env = {**os.environ, "LOOMLAB_CACHE": "/c", "LOOMLAB_K8S_HOME": "/k"}
+        cwd = Path(__file__).resolve().parents[1]
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, check=True)
+        self.assertEqual(out.stdout.split(), ["/k/run/admin.kubeconfig", "/c/images"])
 
     def test_the_machinery_s_node_is_one(self):
         # Its signatures are held by mypy where labmachine/experiments hands it to the harness.

@@ -2,6 +2,7 @@
 the bench's public interface only, files stay small, and a long function says why it is long."""
 
 import ast
+import re
 import subprocess
 import sys
 import unittest
@@ -198,6 +199,16 @@ class LayeringTest(unittest.TestCase):
             ]
         self.assertTrue(machinery, "the machinery's modules import each other")
         self.assertEqual(harness, [])
+        # By name only in the command table, which says what ./lab runs (and imports the parser a
+        # machinery command's --help prints): nowhere else in the harness.
+        named = {
+            path.relative_to(PACKAGE.parent).as_posix()
+            for path, tree in modules()
+            if PACKAGE in path.parents
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and re.fullmatch(r"labmachine\.[\w.:]*", str(node.value))
+        }
+        self.assertEqual(named, {"loomlab/commands.py"})
 
     def test_the_in_cluster_core_imports_no_experiment(self):
         found = []

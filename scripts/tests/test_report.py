@@ -273,5 +273,35 @@ class ReadmeTest(unittest.TestCase):
         self.assertEqual((run / "report.md").read_text(), text)
 
 
+class RunnersTableTest(unittest.TestCase):
+    """A load run by several runners: each mode's merged row (medians over the rounds, the runners'
+    start skew) and a row of each runner's own figures."""
+
+    def test_a_merged_row_then_each_runner_s(self):
+        from loomlab.bench.reporting.tables import runners_table
+
+        def fig(requests, rps):
+            return {"requests": requests, "throughput": rps, "p50": 100.0, "p99": 150.0, "max": 200.0}
+
+        runs = [
+            {**fig(100 * r, 50.0 * r), "error_rate": 0.0, "dropped": 0, "start_skew_s": 0.01 * r,
+             "runner_figures": [{**fig(60 * r, 30.0 * r), "error_rate": 0.0, "dropped": 0},
+                                {**fig(40 * r, 20.0 * r), "error_rate": 0.01, "dropped": 1}]}
+            for r in (1, 2, 3)
+        ]  # fmt: skip
+        load = SimpleNamespace(columns=["worker", "virtual"])
+        t = runners_table(load, {"virtual": {"runs": runs}})  # type: ignore[arg-type]
+        assert t is not None
+        self.assertEqual([row[:4] for row in t.rows], [
+            ["virtual", "merged (2)", "200", "100.0 (50.0-150.0)"],
+            ["virtual", "0", "120", "60.0 (30.0-90.0)"],
+            ["virtual", "1", "80", "40.0 (20.0-60.0)"],
+        ])  # fmt: skip
+        self.assertEqual(
+            [row[7:] for row in t.rows], [["0.00", "0", "20 (10-30)"], ["0.00", "0", ""], ["1.00", "1", ""]]
+        )
+        self.assertIsNone(runners_table(load, {"worker": {"runs": [fig(1, 1.0)]}}))  # type: ignore[arg-type]
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -7,4 +7,4 @@ from loomlab import command
 from loomlab.incluster.experiments import autoscale
 
 if __name__ == "__main__":
-    command(autoscale.main, sys.argv[1:], this_node())
+    command(lambda: autoscale.main(sys.argv[1:], this_node()))

@@ -7,4 +7,4 @@ from loomlab import command
 from loomlab.incluster.experiments import failover
 
 if __name__ == "__main__":
-    command(failover.main, sys.argv[1:], this_node())
+    command(lambda: failover.main(sys.argv[1:], this_node()))

@@ -7,4 +7,4 @@ from loomlab import command
 from loomlab.incluster.experiments import netpol
 
 if __name__ == "__main__":
-    command(netpol.main, sys.argv[1:], this_node())
+    command(lambda: netpol.main(sys.argv[1:], this_node()))

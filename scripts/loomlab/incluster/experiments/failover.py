@@ -89,7 +89,8 @@ def open_load(suite: bench.Suite, rate: int, seconds: int) -> bench.Load:
 
 def main(argv, node: LabNode | None = None):
     args = cli.failover(argv)
-    lab = needed(node, args.kubeconfig, "failover kills a pod's container through its node's containerd")
+    # Through any kubeconfig of the lab's cluster (a namespaced runner's too): the kill is the node's.
+    lab = needed(node, None, "failover kills a pod's container through its node's containerd")
     run = deploy.OneVariant.start(args, VARIANTS[VARIANT].name)
     out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
     suite = bench.sleep.suites(bench.Scale())[0]
