@@ -104,14 +104,15 @@ def main(argv, node: LabNode | None = None):
     load = jobs.carried(own, suite)
     templates = jobs.job_templates(run.job_docs, run.images)
     env = container.get("env", [])
-    service = ClusterService(kube, args.variant, suite, args.mode, "autoscale", env, templates, out, [])
+    mode = bench.Lane(args.mode)  # the measured service's lane (the report keeps its name, args.mode)
+    service = ClusterService(kube, args.variant, suite, mode, "autoscale", env, templates, out, [])
     service.wait_ready()
     scaler.apply(kube)
     job_name = jobs.job_id(f"autoscale-{args.on}")
     t0, started = time.monotonic(), time.time()
     print(f"== {own.name}, {args.mode} mode, on {name}; {scaler.describe()}; a look every {args.period:.0f} s")
     try:
-        job = load_job(service, load, job_name, args.mode, args.keep_alive)
+        job = load_job(service, load, job_name, mode.key, args.keep_alive)
         kube.apply([job])
         deadline = t0 + load.timeout_s + 60 + args.after
         looks, ended = watch(kube, scaler, args.variant, job_name, t0, args.period, deadline, args.after)
