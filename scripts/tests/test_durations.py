@@ -1,6 +1,6 @@
 """The durations the README and docs/commands.md give for the two commands: each dated and taken from
-a committed record (CI's steps of 2026-12-05, the stock machine's of 2026-12-06, the first bench's
-clock, the plan), and no other duration in the README."""
+a committed record (CI's steps of 2026-12-05; the stock machine's of 2026-12-07, from empty caches;
+the warm runs' clocks of the same day; the plan), and no other duration in the README."""
 
 from __future__ import annotations
 
@@ -37,23 +37,38 @@ def hostile_suite() -> str:
     return minutes((ends[1] - ends[0]).total_seconds() - took[0])
 
 
+def stock(line: str) -> str:
+    """A README command's time on the stock Debian 12 of 2026-12-07, every cache empty (stock.json)."""
+    steps = json.loads((RESULTS / "2026-12-07-first-hour" / "stock.json").read_text())
+    step = next(s for s in steps if s["line"] == line)
+    assert step["status"] == 0, f"the record's {line} failed"
+    return minutes(step["seconds"])
+
+
 def stock_test() -> str:
-    steps = json.loads((RESULTS / "2026-12-06-stock-test" / "stock.json").read_text())
-    test = next(s for s in steps if s["line"] == "./lab test")
-    assert test["status"] == 0, "the record's ./lab test failed"
-    return minutes(test["seconds"])
+    return stock("./lab test")
+
+
+def warm(run: str) -> str:
+    """The whole command on its 2026-12-07 clock, every cache warm (run: bench or test)."""
+    return clock((RESULTS / f"2026-12-07-{run}.md").read_text())[f"the whole `./lab {run}`"][2]
 
 
 def warm_test() -> str:
-    """The whole `./lab test` on the 2026-12-07 clock, every cache warm."""
-    return clock((RESULTS / "2026-12-07-test.md").read_text())["the whole `./lab test`"][2]
+    return warm("test")
 
 
 class DurationsTest(unittest.TestCase):
     def test_the_readme_times_the_test_command_from_the_stock_record(self):
         readme = " ".join((ROOT / "README.md").read_text().split())
-        self.assertIn(f"`./lab test` took {stock_test()} on a stock Debian 12", readme)
-        self.assertIn(f"every cache warm, {warm_test()} on 2026-12-07", readme)
+        page = (RESULTS / "2026-12-07-first-hour.md").read_text()
+        first = clock(page)["the whole first `./lab bench`"][2]
+        setup = next(took for step, (_, _, took) in clock(page).items() if step.startswith("bench set-up"))
+        self.assertEqual(first, stock("./lab bench"))  # the page's clock is the stock record's
+        self.assertEqual(clock(page)["the whole `./lab test`, right after it"][2], stock_test())
+        self.assertIn(f"the first `./lab bench` took {first}, {setup} of it the set-up", readme)
+        self.assertIn(f"`./lab test` right after it {stock_test()}", readme)
+        self.assertIn(f"every cache warm, {warm('bench')} and {warm_test()}", readme)
         # The first screen says what, the two commands, and how long each takes.
         first = "\n".join((ROOT / "README.md").read_text().splitlines()[:30])
         self.assertIn("./lab bench    #", first)
@@ -61,7 +76,7 @@ class DurationsTest(unittest.TestCase):
         from loomlab.bench.cli import planned
 
         span = planned("quick").removeprefix("plan: ").split(" of ")[0]
-        for duration in (stock_test(), span):
+        for duration in (stock("./lab bench"), stock_test(), warm("bench"), warm_test(), span):
             self.assertIn(duration, " ".join(first.split()))
 
     def test_commands_md_times_are_the_records(self):
@@ -70,14 +85,14 @@ class DurationsTest(unittest.TestCase):
         self.assertIn(f"In all {steps['./lab test']} in CI's clean clone on 2026-12-05", page)
         self.assertIn(f"took {steps['under load, JDK 21']} on JDK 21 in the same CI run", page)
         self.assertIn(f"minimal application's tests after them took {hostile_suite()} in CI on 2026-12-05;", page)
-        self.assertIn(f"{stock_test()} on a stock Debian 12 on 2026-12-06", page)
+        self.assertIn(f"{stock_test()} on a stock Debian 12 on 2026-12-07", page)
 
     def test_no_other_duration_in_the_readme(self):
         # The plan's span (test_report), the two benches' clocks (test_report) and the stock record.
         from loomlab.bench.cli import planned
 
         plan = planned("quick").removeprefix("plan: ").split(" of ")[0].split(" to ")
-        clocks = [(RESULTS / f"{run}.md").read_text() for run in ("2026-11-29-first-bench", "2026-12-07-bench")]
+        clocks = [(RESULTS / f"2026-12-07-{run}.md").read_text() for run in ("first-hour", "bench", "test")]
         recorded = {*plan, stock_test(), warm_test(), *(d for clock in clocks for d in DURATION.findall(clock))}
         readme = " ".join((ROOT / "README.md").read_text().split())
         said = DURATION.findall(readme)
