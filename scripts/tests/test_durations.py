@@ -69,6 +69,8 @@ class DurationsTest(unittest.TestCase):
         self.assertIn(f"the first `./lab bench` took {first}, {setup} of it the set-up", readme)
         self.assertIn(f"`./lab test` right after it {stock_test()}", readme)
         self.assertIn(f"every cache warm, {warm('bench')} and {warm_test()}", readme)
+        self.assertIn("both on 2026-12-07", readme)  # the two records' day, and the two clocks' (2026-12-07-*)
+        self.assertIn("([the clock](docs/results/2026-12-07-first-hour.md))", readme)
         # The first screen says what, the two commands, and how long each takes.
         first = "\n".join((ROOT / "README.md").read_text().splitlines()[:30])
         self.assertIn("./lab bench    #", first)
