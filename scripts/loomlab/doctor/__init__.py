@@ -140,7 +140,7 @@ CHECKS: tuple[Check, ...] = (
         "provided",
         ("tests", "lint"),
         command("curl", "shellcheck", "stress-ng"),
-        f"sudo {APT} curl shellcheck stress-ng (./lab test's hostile clients, lint and --under-load; as root"
+        f"sudo {APT} curl shellcheck stress-ng (./lab test's readiness wait, lint and --under-load; as root"
         " ./lab installs them itself)",
     ),
     Check("root (once: pgvector, Debian packages)", "advice", ("db",), root, "sudo ./lab ... the first time"),

@@ -98,5 +98,6 @@ def grpc_rows(base: str, gib: int) -> list[Row]:
             with Watch(base) as watch:
                 status, took = grpc_status(base, frame, encoding, mode)
             ok = (status in good if good else status != "0") and watch.cost.records_after == watch.cost.records_before
-            rows.append(Row("grpc", name, request, f"grpc-status {status}", took, watch.cost, ok))
+            answer = f"grpc-status {status}" if status.isdigit() else status
+            rows.append(Row("grpc", name, request, answer, took, watch.cost, ok))
     return rows

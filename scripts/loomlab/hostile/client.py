@@ -1,17 +1,24 @@
-"""The requests the suite sends: HTTP through the standard library, the gRPC frames through curl
-(HTTP/2 with prior knowledge, which the standard library does not speak)."""
+"""The requests the suite sends: HTTP through the standard library, the gRPC calls over h2's HTTP/2
+(with prior knowledge, which the standard library does not speak)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
+import socket
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+import h2.config
+import h2.connection
+import h2.events
+
 GRPC_PATH = "/loomlab.ingest.v1.Ingest/WriteRecruits"
+# A call's deadline: far past any answer the service gives, short of a run's patience.
+GRPC_DEADLINE_S = 60
 
 
 @dataclass(frozen=True)
@@ -54,18 +61,45 @@ def is_loom_lab(base: str) -> bool:
 
 
 def grpc_status(base: str, frame: Path, encoding: str | None, mode: str) -> tuple[str, float]:
-    """The grpc-status curl saw (or its exit when the stream was reset), and the seconds it took."""
-    headers = ["-H", "content-type: application/grpc", "-H", "te: trailers", "-H", f"loomlab-mode: {mode}"]
+    """One gRPC call that sends `frame` as its request: the grpc-status it ended with (or "reset N" when
+    the stream was reset before one came, "no answer" at the deadline), and the seconds it took. Sent
+    as gRPC clients send it: as far as the stream's window allows, and no further once the call ends."""
+    url = urllib.parse.urlsplit(base)
+    body = frame.read_bytes()
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    headers = [(":method", "POST"), (":scheme", "http"), (":authority", url.netloc), (":path", GRPC_PATH),
+               ("content-type", "application/grpc"), ("te", "trailers"), ("loomlab-mode", mode)]  # fmt: skip
     if encoding:
-        headers += ["-H", f"grpc-encoding: {encoding}"]
+        headers.append(("grpc-encoding", encoding))
     start = time.monotonic()
-    p = subprocess.run(
-        ["curl", "-s", "--max-time", "60", "--http2-prior-knowledge", *headers, "--data-binary", f"@{frame}",
-         "-D", "-", "-o", "/dev/null", base + GRPC_PATH],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    took = time.monotonic() - start
-    for line in p.stdout.splitlines():
-        if line.lower().startswith("grpc-status:"):
-            return line.split(":", 1)[1].strip(), took
-    return f"curl exit {p.returncode}", took
+    status, sent = "", 0
+    with socket.create_connection((url.hostname, url.port or 80), timeout=GRPC_DEADLINE_S) as sock:
+        conn.initiate_connection()
+        conn.send_headers(1, headers)
+        while not status and time.monotonic() - start < GRPC_DEADLINE_S:
+            window = min(conn.local_flow_control_window(1), conn.max_outbound_frame_size, len(body) - sent)
+            if window > 0:
+                conn.send_data(1, body[sent : sent + window], end_stream=sent + window == len(body))
+                sent += window
+            sock.sendall(conn.data_to_send())
+            if window > 0 and sent < len(body):
+                continue
+            sock.settimeout(max(0.01, GRPC_DEADLINE_S - (time.monotonic() - start)))
+            try:
+                data = sock.recv(1 << 16)
+            except TimeoutError:
+                break
+            for event in conn.receive_data(data) if data else [h2.events.ConnectionTerminated()]:
+                status = status or _grpc_end(event)
+    return status or "no answer", time.monotonic() - start
+
+
+def _grpc_end(event: h2.events.Event) -> str:
+    """How `event` ends the call, if it does: its grpc-status (trailers, or headers alone), or a reset."""
+    if isinstance(event, h2.events.ResponseReceived | h2.events.TrailersReceived):
+        return dict(event.headers or []).get(b"grpc-status", b"").decode()
+    if isinstance(event, h2.events.StreamReset):
+        return f"reset {event.error_code}"
+    if isinstance(event, h2.events.ConnectionTerminated):
+        return f"connection closed ({event.error_code})"
+    return ""

@@ -105,7 +105,7 @@ class IngestGrpcServer {
         .handler(
             ctx -> {
               if (compressed(ctx.request())) {
-                refuseCompressed(ctx.response());
+                refuseCompressed(ctx.request(), ctx.response());
               } else {
                 server.handle(new UncompressedFrames((HttpServerRequestInternal) ctx.request()));
               }
@@ -129,8 +129,13 @@ class IngestGrpcServer {
     return encoding != null && !encoding.equals("identity");
   }
 
-  /** UNIMPLEMENTED with the encodings accepted, in the headers alone (trailers-only). */
-  private static void refuseCompressed(HttpServerResponse response) {
+  /**
+   * UNIMPLEMENTED with the encodings accepted, in the headers alone (trailers-only). A client still
+   * uploading is then told to stop, with RST_STREAM(NO_ERROR) as RFC 9113 §8.1 says of a response
+   * complete before its request: else it sends the whole upload for nothing, and a client that
+   * waits for its upload's end before the call's can wait on flow control until its own timeout.
+   */
+  private static void refuseCompressed(HttpServerRequest request, HttpServerResponse response) {
     response
         .setStatusCode(200)
         .putHeader("content-type", "application/grpc")
@@ -140,6 +145,12 @@ class IngestGrpcServer {
             "grpc-message",
             "compressed messages are not accepted (grpc-encoding identity only); nothing was"
                 + " written")
-        .end();
+        .end()
+        .onComplete(
+            sent -> {
+              if (!request.isEnded()) {
+                response.reset(0); // NO_ERROR
+              }
+            });
   }
 }

@@ -23,7 +23,9 @@ import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +54,28 @@ class HostileStreamTest {
       assertThat(o.message(), o.code(), equalTo(12)); // UNIMPLEMENTED
       assertThat(o.message(), containsString("compressed messages are not accepted"));
       assertThat(o.acks(), empty());
+    }
+    RECRUITS.assertNothingIn(id, id);
+    assertReady();
+  }
+
+  @Test
+  void aRefusedUploadIsStoppedNotDrained() throws Exception {
+    long id = 1_070_020;
+    RECRUITS.delete(id, id);
+    // Four times the stream's first flow-control window (64 KiB): the refusal comes before it ends.
+    byte[] bomb = gzip(256 << 20);
+    try (StreamClient client = new StreamClient()) {
+      Map<String, String> metadata = new HashMap<>(Chunks.metadata("virtual-loop", "sequential"));
+      metadata.put("grpc-encoding", "gzip");
+      Call call = client.open("WriteRecruits", metadata);
+      CompletableFuture<Void> upload = call.upload(compressedFrame(bomb));
+      assertThat(call.outcome().code(), equalTo(12));
+      // Then the stream is reset (RST_STREAM NO_ERROR, RFC 9113 §8.1): the rest is not sent, and a
+      // client that waits for its upload's end is not left waiting on the server's window.
+      assertThrows(
+          ExecutionException.class,
+          () -> upload.get(StreamClient.PATIENCE.toSeconds(), TimeUnit.SECONDS));
     }
     RECRUITS.assertNothingIn(id, id);
     assertReady();

@@ -114,6 +114,14 @@ public final class StreamClient implements AutoCloseable {
       await(request.write(bytes).toCompletionStage());
     }
 
+    /**
+     * Sends {@code bytes} and ends the call without waiting: the future completes when the whole
+     * upload is written, and fails if the server stops it first.
+     */
+    public CompletableFuture<Void> upload(Buffer bytes) {
+      return request.end(bytes).toCompletionStage().toCompletableFuture();
+    }
+
     public void end() throws Exception {
       await(request.end().toCompletionStage());
     }
