@@ -14,6 +14,8 @@ from loomlab import CACHE
 K8S_HOME = Path(os.environ.get("LOOMLAB_K8S_HOME", CACHE / "k8s"))
 RUN = K8S_HOME / "run"  # everything of one cluster's life: wiped by `./lab k8s down`
 KUBECONFIG = RUN / "admin.kubeconfig"
+# The node's image store: it lives and dies with the cluster (a cluster is up where it exists).
+CONTAINERD_ROOT = RUN / "containerd" / "root"
 IMAGES = CACHE / "images"  # image archives built by scripts/k8s/images.sh, and the registries each went to
 # The registry the manifests (deploy/k8s) name every image of the lab in: the lab's own at its default
 # port, fully qualified so that no name falls back to docker.io (scripts/k8s/images.sh says the same).

@@ -12,14 +12,21 @@ import time
 from loomlab import CACHE, ROOT  # noqa: F401 - re-exported: every path of the cluster starts from them
 
 # What the harness knows of the cluster too, said there (re-exported).
-from loomlab.labcluster import IMAGES, KUBECONFIG, LAB_IMAGES, LOADGEN_IMAGE, NAMED_REGISTRY, RUN  # noqa: F401
+from loomlab.labcluster import (  # noqa: F401
+    CONTAINERD_ROOT,
+    IMAGES,
+    KUBECONFIG,
+    LAB_IMAGES,
+    LOADGEN_IMAGE,
+    NAMED_REGISTRY,
+    RUN,
+)
 from loomlab.labcluster import K8S_HOME as HOME
 
 SOCK = RUN / "containerd" / "containerd.sock"
 LAST_LOGS = HOME / "last-logs"  # the components' logs of the cluster `down` last ended
-# The node's image store lives and dies with the cluster: every `up` starts with the sandbox image
-# alone, and each pod's image is pulled from the registry (which keeps what was pushed).
-CONTAINERD_ROOT = RUN / "containerd" / "root"
+# The node's image store (CONTAINERD_ROOT) lives and dies with the cluster: every `up` starts with the
+# sandbox image alone, and each pod's image is pulled from the registry (which keeps what was pushed).
 POD_CIDR = ipaddress.ip_network(os.environ.get("LOOMLAB_K8S_POD_CIDR", "10.244.0.0/24"))
 SERVICE_CIDR = ipaddress.ip_network(os.environ.get("LOOMLAB_K8S_SERVICE_CIDR", "10.96.0.0/24"))
 BRIDGE = os.environ.get("LOOMLAB_K8S_BRIDGE", "loomlab0")

@@ -33,7 +33,7 @@ def database_made() -> bool:
 
 def node_made() -> bool:
     """A cluster is up here: its node's containerd root exists."""
-    return (labcluster.RUN / "containerd" / "root").is_dir()
+    return labcluster.CONTAINERD_ROOT.is_dir()
 
 
 def images_built() -> bool:
