@@ -9,6 +9,7 @@ from loomlab.bench.planning import loads, profiles
 from loomlab.bench.planning.lane import REACTIVE, RX, VIRTUAL, WORKER, Lane
 from loomlab.bench.planning.plan import modes_named, suite_lanes
 from loomlab.bench.reporting import compare, summaries, tables
+from loomlab.bench.reporting.loadfigures import LoadFigures
 from loomlab.bench.workloads import db, ingest, sleep
 
 
@@ -168,7 +169,8 @@ class ReactiveModeTest(unittest.TestCase):
             return {"runs": [{"throughput": throughput, "mean": 100.0, "p99": 200.0, "dropped": 0, "error_rate": 0.0}]}
 
         load = loads.Load("closed", "k6/sleep.js", "sleep", {}, lanes=loads.modes_of("sleep"))
-        line = tables.ratio_line(load, {"worker": runs(400.0), "virtual": runs(1200.0), "reactive": runs(1000.0)})
+        results = {"worker": runs(400.0), "virtual": runs(1200.0), "reactive": runs(1000.0)}
+        line = tables.ratio_line(LoadFigures.of(load, results, {}))
         self.assertEqual(line, "virtual/worker throughput: 3.00x; reactive/worker throughput: 2.50x")
 
 
@@ -446,7 +448,7 @@ class StrictGateTest(unittest.TestCase):
 
     def failed(self, requests: int, dropped: int, error_rate: float = 0.0, load=LOAD) -> bool:
         run = {"requests": requests, "dropped": dropped, "error_rate": error_rate}
-        return tables.run_failed(load, "virtual", {}, run)
+        return LoadFigures.of(load, {"virtual": {"runs": [run]}}, {}).failed() == ["virtual"]
 
     def test_a_few_drops_below_the_bound_pass(self):
         self.assertFalse(self.failed(2394, 6))

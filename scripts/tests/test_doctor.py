@@ -97,7 +97,7 @@ class DiskTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as pg, tempfile.TemporaryDirectory() as k8s:
             with (
                 mock.patch.dict(os.environ, {"LOOMLAB_PG_DIR": pg}),
-                mock.patch.object(labcluster, "RUN", Path(k8s, "run")),
+                mock.patch.object(labcluster, "CONTAINERD_ROOT", Path(k8s, "run", "containerd", "root")),
             ):
                 self.assertEqual((disk.database_made(), disk.node_made()), (False, False))
                 Path(pg, "data").mkdir()

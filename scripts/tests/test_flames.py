@@ -13,6 +13,7 @@ from loomlab.bench.planning.lane import THREADED
 from loomlab.bench.planning.loads import Load
 from loomlab.bench.planning.settings import RunSettings
 from loomlab.bench.reporting import flames as flame_tables
+from loomlab.bench.reporting.loadfigures import LoadFigures
 
 # Collapsed stacks as the converter writes them (--classify: the category first; suffixes: _[j]
 # compiled, _[i] inlined, _[k] kernel).
@@ -86,7 +87,7 @@ class SummaryTest(unittest.TestCase):
                 "profiled": {"cpu_frames_us": {"Thread.run": 160.0, "VirtualThread.run": 160.0, "Pool.take": 38.0}},
             },
         }
-        t = flame_tables.frames_table(LOAD, results)
+        t = flame_tables.frames_table(LoadFigures.of(LOAD, results, {}))
         assert t is not None
         text = t.text()
         # Thread.run and VirtualThread.run differ by 60 and 160: VirtualThread.run first; Pool.take last.

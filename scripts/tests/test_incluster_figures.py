@@ -29,23 +29,28 @@ class Replicas(unittest.TestCase):
 
     def test_the_report_gives_each_pods_share(self):
         from loomlab.bench.planning import loads
+        from loomlab.bench.reporting.loadfigures import LoadFigures
         from loomlab.bench.reporting.tables import replicas_table
 
         load = loads.Load("closed", "k6/sleep.js", "sleep", {}, lanes=(loads.Lane("worker"),))
-        one = replicas_table(load, {"worker": {"runs": [{"pod_requests": [100.0]}]}})
+        one = replicas_table(LoadFigures.of(load, {"worker": {"runs": [{"pod_requests": [100.0]}]}}, {}))
         self.assertIsNone(one, "one pod: no table")
         t = replicas_table(
-            load,
-            {
-                "worker": {
-                    "runs": [
-                        {"pod_requests": [40.0, 60.0]},
-                        {"pod_requests": [50.0, 50.0]},
-                        {"pod_requests": [45.0, 55.0]},
-                    ]
-                }
-            },
+            LoadFigures.of(
+                load,
+                {
+                    "worker": {
+                        "runs": [
+                            {"pod_requests": [40.0, 60.0]},
+                            {"pod_requests": [50.0, 50.0]},
+                            {"pod_requests": [45.0, 55.0]},
+                        ]
+                    }
+                },
+                {},
+            )
         )
+        assert t is not None
         self.assertEqual(t.rows, [["worker", "1", "45", "45.0 (40.0-50.0)"], ["worker", "2", "55", "55.0 (50.0-60.0)"]])
 
 

@@ -11,6 +11,7 @@ from loomlab.bench.planning.lane import REFERENCE, VIRTUAL, Lane
 from loomlab.bench.planning.loads import Scale, mode_bound, with_reference
 from loomlab.bench.planning.plan import modes_named, suite_lanes
 from loomlab.bench.reporting.knobs import change, knobs_table
+from loomlab.bench.reporting.loadfigures import LoadFigures
 from loomlab.bench.running.engines import Engines
 from loomlab.bench.workloads import knobs
 from tests.markdown import cells
@@ -98,12 +99,12 @@ class KnobsTableTest(unittest.TestCase):
             "virtual[carriers=1]": {"runs": runs(3000.0, 150.0, 0.08, 4e8)},
             "reactive[loops=1]": {"runs": runs(4000.0, 150.0, 0.06, 4e8)},  # its default did not run
         }
-        table = knobs_table(a3, results)
+        table = knobs_table(LoadFigures.of(a3, results, {}))
         assert table is not None
         self.assertEqual([r[0] for r in table.rows], ["virtual[carriers=1]"])
         self.assertEqual(table.rows[0][1], "0.75x (0.75-0.75)")
         self.assertEqual(table.rows[0][-1], "fewer req/s; less CPU/req")
-        self.assertIsNone(knobs_table(a3, {"virtual": {"runs": runs(1.0, 1.0, 1.0, 1.0)}}))
+        self.assertIsNone(knobs_table(LoadFigures.of(a3, {"virtual": {"runs": runs(1.0, 1.0, 1.0, 1.0)}}, {})))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from loomlab.bench.planning.lane import REFERENCE, REFERENCE_LANE, THREADED, Lan
 from loomlab.bench.planning.loads import Load, Suite, modes_of, with_reference
 from loomlab.bench.planning.plan import modes_named, suite_lanes
 from loomlab.bench.planning.profiles import suites
+from loomlab.bench.reporting.loadfigures import LoadFigures
 from loomlab.bench.reporting.reference import reference_table
 from loomlab.bench.running import rounds
 from loomlab.bench.running.progress import Progress
@@ -151,7 +152,7 @@ class ReferenceTableTest(unittest.TestCase):
     def test_each_mode_over_the_reference_round_by_round(self):
         load = Load("closed", "k6/sleep.js", "closed", {}, lanes=(*THREADED, REFERENCE_LANE))
         results = {"worker": runs(50.0, 1.0), "virtual": runs(300.0, 9.0), REFERENCE: runs(400.0, 8.0)}
-        table = reference_table(load, results)
+        table = reference_table(LoadFigures.of(load, results, {}))
         assert table is not None
         rows = {r[0]: r for r in table.rows}
         # virtual: 300 / 400 req/s; 3 ms per request (9 s over 3,000) against 2 ms (8 s over 4,000).
@@ -163,23 +164,25 @@ class ReferenceTableTest(unittest.TestCase):
     def test_the_connections_the_generator_opened_where_it_counted_them(self):
         load = Load("open", "k6/sleep.js", "open", {}, lanes=(Lane("virtual"), REFERENCE_LANE))
         results = {"virtual": runs(300.0, 9.0), REFERENCE: runs(400.0, 8.0)}
-        before = reference_table(load, results)
+        before = reference_table(LoadFigures.of(load, results, {}))
         assert before is not None
         self.assertNotIn("connections", before.headers)
         for column, opened in (("virtual", 160), (REFERENCE, 150)):
             for run in results[column]["runs"]:
                 run["connections"] = opened
-        table = reference_table(load, results)
+        table = reference_table(LoadFigures.of(load, results, {}))
         assert table is not None
         at = table.headers.index("connections")
         self.assertEqual([r[at] for r in table.rows], ["160", "150"])
 
     def test_too_few_rounds_give_the_ratio_of_the_medians_and_no_reference_no_table(self):
         load = Load("closed", "k6/sleep.js", "closed", {}, lanes=(Lane("virtual"), REFERENCE_LANE))
-        table = reference_table(load, {"virtual": runs(300.0, 9.0, 2), REFERENCE: runs(400.0, 8.0, 2)})
+        table = reference_table(
+            LoadFigures.of(load, {"virtual": runs(300.0, 9.0, 2), REFERENCE: runs(400.0, 8.0, 2)}, {})
+        )
         assert table is not None
         self.assertEqual(table.rows[0][2], "0.75x (medians)")
-        self.assertIsNone(reference_table(load, {"virtual": runs(300.0, 9.0)}))
+        self.assertIsNone(reference_table(LoadFigures.of(load, {"virtual": runs(300.0, 9.0)}, {})))
 
 
 class K6CpuTest(unittest.TestCase):

@@ -279,6 +279,8 @@ class RunnersTableTest(unittest.TestCase):
     start skew) and a row of each runner's own figures."""
 
     def test_a_merged_row_then_each_runner_s(self):
+        from loomlab.bench.planning.loads import Load
+        from loomlab.bench.reporting.loadfigures import LoadFigures
         from loomlab.bench.reporting.tables import runners_table
 
         def fig(requests, rps):
@@ -290,8 +292,8 @@ class RunnersTableTest(unittest.TestCase):
                                 {**fig(40 * r, 20.0 * r), "error_rate": 0.01, "dropped": 1}]}
             for r in (1, 2, 3)
         ]  # fmt: skip
-        load = SimpleNamespace(columns=["worker", "virtual"])
-        t = runners_table(load, {"virtual": {"runs": runs}})  # type: ignore[arg-type]
+        load = Load("closed", "k6/sleep.js", "sleep", {})
+        t = runners_table(LoadFigures.of(load, {"virtual": {"runs": runs}}, {}))
         assert t is not None
         self.assertEqual([row[:4] for row in t.rows], [
             ["virtual", "merged (2)", "200", "100.0 (50.0-150.0)"],
@@ -301,7 +303,7 @@ class RunnersTableTest(unittest.TestCase):
         self.assertEqual(
             [row[7:] for row in t.rows], [["0.00", "0", "20 (10-30)"], ["0.00", "0", ""], ["1.00", "1", ""]]
         )
-        self.assertIsNone(runners_table(load, {"worker": {"runs": [fig(1, 1.0)]}}))  # type: ignore[arg-type]
+        self.assertIsNone(runners_table(LoadFigures.of(load, {"worker": {"runs": [fig(1, 1.0)]}}, {})))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from pathlib import Path
 from loomlab.bench.measuring import syscalls
 from loomlab.bench.planning.lane import REFERENCE, REFERENCE_LANE, Lane
 from loomlab.bench.planning.loads import Load
+from loomlab.bench.reporting.loadfigures import LoadFigures
 from loomlab.bench.reporting.reference import reference_table
 
 CSV = """# started on Mon Nov 30 00:53:54 2026
@@ -128,12 +129,12 @@ class ReferenceColumnsTest(unittest.TestCase):
             "virtual": runs(100.0, {"syscalls_per_req": 12.0}),
             REFERENCE: runs(100.0, {"syscalls_per_req": 8.0}),
         }
-        table = reference_table(load, counted)
+        table = reference_table(LoadFigures.of(load, counted, {}))
         assert table is not None
         self.assertIn("of the reference's syscalls/req", table.headers)
         self.assertNotIn("futex/req", table.headers)
         self.assertEqual(table.rows[0][table.headers.index("of the reference's syscalls/req")], "1.50x (1.50-1.50)")
-        plain = reference_table(load, {"virtual": runs(100.0, {}), REFERENCE: runs(100.0, {})})
+        plain = reference_table(LoadFigures.of(load, {"virtual": runs(100.0, {}), REFERENCE: runs(100.0, {})}, {}))
         assert plain is not None
         self.assertNotIn("syscalls/req", plain.headers)
 

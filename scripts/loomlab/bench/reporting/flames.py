@@ -14,17 +14,17 @@ from loomlab.table import Table, fmt
 
 from ..measuring.flames import COLUMNS, read_collapsed
 from ..measuring.profiler import ALLOC_INTERVAL_BYTES, CPU_INTERVAL_NS
-from ..planning.loads import Load
+from .loadfigures import LoadFigures
 
 
 def cpu_ms_per_request(figures: dict) -> float:
     return figures.get("cpu_s", float("nan")) * 1000 / max(figures.get("requests", 0), 1)
 
 
-def flames_table(load: Load, results: dict) -> Table | None:
+def flames_table(f: LoadFigures) -> Table | None:
     """Per mode: the profiled run against the rounds (the profiler's cost), the CPU per request the
     samples account for, by category, the KiB allocated per request, and the flame graphs."""
-    profiled = {m: results[m]["profiled"] for m in load.columns if "profiled" in results.get(m, {})}
+    profiled = {m: f.results[m]["profiled"] for m in f.modes if "profiled" in f.results[m]}
     if not profiled:
         return None
     t = Table(
@@ -39,7 +39,7 @@ def flames_table(load: Load, results: dict) -> Table | None:
         ]
     )
     for mode, p in profiled.items():
-        runs = results[mode]["runs"]
+        runs = f.modes[mode].runs
         rounds_rps = median(r["throughput"] for r in runs)
         rounds_cpu = median(cpu_ms_per_request(r) for r in runs)
         t.add(
@@ -55,25 +55,25 @@ def flames_table(load: Load, results: dict) -> Table | None:
     return t
 
 
-def frames_table(load: Load, results: dict, key: str = "cpu_frames_us", most: int = 10) -> Table | None:
+def frames_table(f: LoadFigures, key: str = "cpu_frames_us", most: int = 10) -> Table | None:
     """The frames whose CPU (us) or allocation (KiB) per request differ most between the profiled
     modes, each frame with everything it called; a frame whose figures equal a listed one's in every
     mode (a caller on the same path) is left out."""
-    profiled = {m: results[m]["profiled"][key] for m in load.columns if "profiled" in results.get(m, {})}
+    profiled = {m: f.results[m]["profiled"][key] for m in f.modes if "profiled" in f.results[m]}
     if len(profiled) < 2:
         return None
     frames = set().union(*profiled.values())
-    spread = {f: [profiled[m].get(f, 0.0) for m in profiled] for f in frames}
-    ranked = sorted(frames, key=lambda f: (-(max(spread[f]) - min(spread[f])), f))
+    spread = {frame: [profiled[m].get(frame, 0.0) for m in profiled] for frame in frames}
+    ranked = sorted(frames, key=lambda frame: (-(max(spread[frame]) - min(spread[frame])), frame))
     unit = "us CPU/req" if key == "cpu_frames_us" else "KiB/req"
     t = Table(["frame (with what it calls)", *(f"{m} {unit}" for m in profiled)])
     seen: set[tuple] = set()
-    for f in ranked:
-        figures = tuple(round(v, 1) for v in spread[f])
+    for frame in ranked:
+        figures = tuple(round(v, 1) for v in spread[frame])
         if figures in seen:
             continue
         seen.add(figures)
-        t.add(f"`{f}`", *(fmt(v, 1) for v in spread[f]))
+        t.add(f"`{frame}`", *(fmt(v, 1) for v in spread[frame]))
         if len(seen) == most:
             break
     return t

@@ -23,8 +23,9 @@ from loomlab import LabError, command
 from ..deciding import answer
 from ..measuring import figures
 from ..planning.lane import Lane
-from ..planning.loads import Load, effective_bound
+from ..planning.loads import Load
 from ..workloads import find_load
+from .loadfigures import LoadFigures
 from .tables import load_table
 
 
@@ -90,17 +91,18 @@ def answer_of(
                 else:
                     runs.append(figures.figures_of(load, got, [], 0, 0.0))
         results[mode] = {"runs": runs, "warmup": {}}
+    measured = LoadFigures.of(load, results, pools)
     section = {
         "workload": script.removesuffix(".js"),
         "load": load.name,
         "results": results,
         "rate": load.rate,
-        "bounds": {m: effective_bound(load, m, pools) for m in load.columns},
+        "bounds": measured.bounds,
     }
     table = answer.answer_table([section], local="")
     text = (
         f"{section['workload']}: {load.name}, {rounds} interleaved rounds (the order of the modes rotated"
-        f" each round)\n{load_table(load, results, pools).text()}\n\nanswer:\n{table.text()}"
+        f" each round)\n{load_table(measured).text()}\n\nanswer:\n{table.text()}"
     )
     return section, text
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from loomlab.table import Table
 
 from ..deciding import verdict
-from ..planning.loads import Load
+from .loadfigures import LoadFigures
 
 # (figure, key, tie margin, the word when the knob's figure is higher, when lower)
 FIGURES = (
@@ -34,17 +34,18 @@ def change(knob_runs: list[dict], default_runs: list[dict]) -> str:
     return "; ".join(said) or "nothing beyond the margins"
 
 
-def knobs_table(load: Load, results: dict) -> Table | None:
+def knobs_table(f: LoadFigures) -> Table | None:
     """Each knob column over its mode's default: req/s, p99, CPU per request and peak RSS."""
-    lanes = [
-        lane
-        for lane in load.lanes
-        if lane.setting and results.get(lane.key, {}).get("runs") and results.get(lane.default.key, {}).get("runs")
+    modes = f.modes
+    knobs = [
+        m
+        for m in modes.values()
+        if m.lane.setting and m.runs and m.lane.default.key in modes and modes[m.lane.default.key].runs
     ]
-    if not lanes:
+    if not knobs:
         return None
     t = Table(["knob", *(f"{name} / default" for name, *_ in FIGURES), "what it changes"])
-    for lane in lanes:
-        mine, default = results[lane.key]["runs"], results[lane.default.key]["runs"]
-        t.add(lane.key, *(verdict.paired(mine, default, key) for _, key, *_ in FIGURES), change(mine, default))
+    for m in knobs:
+        mine, default = m.runs, modes[m.lane.default.key].runs
+        t.add(m.key, *(verdict.paired(mine, default, key) for _, key, *_ in FIGURES), change(mine, default))
     return t

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import math
 
-from loomlab import stats
 from loomlab.table import Table, fmt
 
 from ..deciding import verdict
 from ..planning.lane import REFERENCE
-from ..planning.loads import Load
+from .loadfigures import LoadFigures
 
 # Each figure the table sets against the reference's: (its column, its key in a run, digits, its name
 # in the ratio's column).
@@ -34,22 +33,21 @@ OPTIONAL = (
 )
 
 
-def reference_table(load: Load, results: dict) -> Table | None:
+def reference_table(f: LoadFigures) -> Table | None:
     """Each mode (and knob column) against the reference server in the same rounds: req/s and CPU
     per request (and OPTIONAL's figures, where read), each with the median of the per-round ratios
     and its interval (verdict.CONFIDENCE)."""
-    ref = results.get(REFERENCE, {}).get("runs", [])
-    modes = [m for m in load.columns if m != REFERENCE and results.get(m, {}).get("runs")]
+    ref = f.modes[REFERENCE].runs if REFERENCE in f.modes else []
+    modes = [m for m in f.modes if m != REFERENCE and f.modes[m].runs]
     if not ref or not modes:
         return None
     figures = FIGURES + tuple(f for f in OPTIONAL if any(not math.isnan(run.get(f[1], math.nan)) for run in ref))
     t = Table(["mode", *(c for name, _, _, of in figures for c in (name, f"of the reference's {of}"))])
     for m in [*modes, REFERENCE]:
-        runs = results[m]["runs"]
-        agg = stats.aggregate(runs)
+        runs = f.modes[m].runs
         cells = []
         for _, key, digits, _ in figures:
-            cells.append(fmt(agg.get(key, stats.Spread.of([])).median, digits))
+            cells.append(fmt(f.modes[m].get(key), digits))
             cells.append("1x" if m == REFERENCE else verdict.paired(runs, ref, key))
         t.add(m, *cells)
     return t

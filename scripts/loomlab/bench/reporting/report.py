@@ -22,6 +22,7 @@ from ..planning.settings import LOCAL, RunSettings
 from . import flames, html, jdks, reportcli
 from .capacity import capacity_tables
 from .chart import chart_svg
+from .loadfigures import LoadFigures
 from .sections import section_tables
 from .summaries import SUMMARIES
 
@@ -147,7 +148,8 @@ def rebuild(folder: Path, out: Path, chartjs: str = "") -> Path:
             sections.append({**s, **capacity_tables(dict(s))})
             continue
         suite, load = workloads.of_section(s)
-        sections.append({**s, **section_tables(load, s["results"], service_pools(s.get("pools", {})), native)})
+        measured = LoadFigures.of(load, s["results"], service_pools(s.get("pools", {})))
+        sections.append({**s, **section_tables(measured, native)})
         if suite is not None and suite.summary:
             last[suite.summary] = len(sections) - 1
     for name, i in last.items():

@@ -6,31 +6,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..planning.loads import Load, Suite, effective_bound, service_pools
+from ..planning.loads import Suite, service_pools
 from ..planning.settings import LOCAL, RunSettings
 from . import flames, jdks
 from .knobs import knobs_table
+from .loadfigures import LoadFigures
 from .reference import reference_table
-from .tables import load_table, ratio_line, replicas_table, run_failed, runners_table, server_table
+from .tables import load_table, ratio_line, replicas_table, runners_table, server_table
 
 if TYPE_CHECKING:  # the rounds' type only: a rebuilt report runs nothing
     from ..running.rounds import LoadRun
 
 
-def section_tables(load: Load, results: dict, pools: dict, native: bool) -> dict:
-    """The section's keys that are tables or lines (records.TABLES and "ratio"); `pools` are the
-    whole service's (one pod's times its replicas)."""
+def section_tables(f: LoadFigures, native: bool) -> dict:
+    """The section's keys that are tables or lines (records.TABLES and "ratio"), each read from the
+    load's figures (whose pools are the whole service's: one pod's times its replicas)."""
     return {
-        "table": load_table(load, results, pools),
-        "server": server_table(load, results, native),
-        "runners": runners_table(load, results),
-        "replicas": replicas_table(load, results),
-        "ratio": ratio_line(load, results),
-        "reference": reference_table(load, results),
-        "knobs": knobs_table(load, results),
-        "flames": flames.flames_table(load, results),
-        "frames_cpu": flames.frames_table(load, results),
-        "frames_alloc": flames.frames_table(load, results, "alloc_frames_kib"),
+        "table": load_table(f),
+        "server": server_table(f, native),
+        "runners": runners_table(f),
+        "replicas": replicas_table(f),
+        "ratio": ratio_line(f),
+        "reference": reference_table(f),
+        "knobs": knobs_table(f),
+        "flames": flames.flames_table(f),
+        "frames_cpu": flames.frames_table(f),
+        "frames_alloc": flames.frames_table(f, "alloc_frames_kib"),
     }
 
 
@@ -39,7 +40,7 @@ def section_of(suite: Suite, ran: LoadRun, settings: RunSettings, environment: s
     Section). Long because it names every key of a section, one line each."""
     load, results, info = ran.load, ran.results, ran.info
     # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
-    pools = service_pools(info.get("pools", {}))
+    f = LoadFigures.of(load, results, service_pools(info.get("pools", {})))
     section = {
         "workload": suite.workload,
         "variant": suite.variant,
@@ -51,12 +52,12 @@ def section_of(suite: Suite, ran: LoadRun, settings: RunSettings, environment: s
         "server_env": suite.server_env,
         "pools": info.get("pools", {}),
         "interleaved": settings.interleave,
-        **section_tables(load, results, pools, info.get("imageKind") == "native"),
+        **section_tables(f, info.get("imageKind") == "native"),
         "results": results,
-        "expected": load.expect(pools) if load.expect else {},
-        "bounds": {m: effective_bound(load, m, pools) for m in load.columns},
+        "expected": f.expected,
+        "bounds": f.bounds,
         "rate": load.rate,
-        "failed": [m for m in load.columns for run_ in results[m]["runs"] if run_failed(load, m, pools, run_)],
+        "failed": f.failed(),
     }
     if ran.jdk is not None:
         section["jdk"] = ran.jdk

@@ -1,6 +1,6 @@
-"""The tables of one load: its figures per mode (load_table), the server side (server_table), the
-k6 runners and the service's pods, the ratio line, and whether a run failed. Standard library only:
-the k6 image's answer Job (jobanswer) prints the same tables."""
+"""The tables of one load, read from its figures (LoadFigures): its figures per mode (load_table),
+the server side (server_table), the runners and the service's pods, the ratio line. Standard library
+only: the k6 image's answer Job (jobanswer) prints the same tables."""
 
 from __future__ import annotations
 
@@ -9,36 +9,30 @@ import math
 from loomlab import stats
 from loomlab.table import Table, fmt, fmt_spread
 
-from ..measuring.figures import above_bound, open_kept_up, open_verdict
+from ..measuring.figures import open_verdict
 from ..planning.bounds import efficiency
 from ..planning.lane import MODES, WORKER
-from ..planning.loads import Load, effective_bound, mode_bound
+from .loadfigures import LoadFigures, ModeFigures
 
 
-def load_table(load: Load, results: dict, pools: dict) -> Table:
-    """results: mode -> {"runs": [...], "warmup": {...}} Long because the table has a column per
-    figure of a load (req/s, bound, latency percentiles, errors, the load's own trends, the
-    seed)."""
+def load_table(f: LoadFigures) -> Table:
+    """Long because the table has a column per figure of a load (req/s, bound, latency percentiles,
+    errors, the load's own trends, the seed)."""
+    load, expected = f.load, f.expected
     if load.extra:
         headers = ["mode", *(label for _, label, _ in load.extra), "seed elapsed ms", "requests", "errors %"]
         t = Table(headers)
-        for mode in load.columns:
-            r = results.get(mode)
-            if not r:
-                continue
-            agg = stats.aggregate(r["runs"])
-            cells = [fmt_spread(agg.get(m, stats.Spread.of([])), 0) for m, _, _ in load.extra]
-            seed = load.seed.get(mode, {}).get("elapsed")
+        for m in f.modes.values():
+            cells = [fmt_spread(m.agg.get(k, stats.Spread.of([])), 0) for k, _, _ in load.extra]
             t.add(
-                mode,
+                m.key,
                 *cells,
-                fmt(seed, 0),
-                fmt(agg["requests"].median, 0),
-                fmt(agg["error_rate"].median * 100, 2),
+                fmt(m.seed.get("elapsed"), 0),
+                fmt(m.get("requests"), 0),
+                fmt(m.get("error_rate") * 100, 2),
             )
         return t
 
-    expected = load.expect(pools) if load.expect else {}
     extra = ["E[max] ms", "mean excess"] if expected else []
     verdict = ["verdict"] if load.rate is not None else []
     t = Table(
@@ -65,17 +59,10 @@ def load_table(load: Load, results: dict, pools: dict) -> Table:
             "seed mean",
         ]
     )
-    for mode in load.columns:
-        r = results.get(mode)
-        if not r:
-            continue
-        agg = stats.aggregate(r["runs"])
-        bound = effective_bound(load, mode, pools)
-        thr = agg["throughput"]
-        seed = load.seed.get(mode, {})
-        warm = r.get("warmup") or {}
+    for m in f.modes.values():
+        agg, bound, thr, seed = m.agg, m.effective, m.agg["throughput"], m.seed
         t.add(
-            mode,
+            m.key,
             fmt(agg["requests"].median, 0),
             fmt_spread(thr, 1),
             fmt(bound, 0),
@@ -90,52 +77,30 @@ def load_table(load: Load, results: dict, pools: dict) -> Table:
             fmt(agg["max"].median),
             fmt(agg["error_rate"].median * 100, 2),
             fmt(agg["dropped"].median, 0),
-            *([mode_verdict(load, mode, pools, agg)] if verdict else []),
+            *([mode_verdict(load.rate, m)] if load.rate is not None else []),
             *(
                 [fmt(expected["mean"]), fmt((agg["mean"].median / expected["mean"] - 1) * 100, 1, " %")]
                 if expected
                 else []
             ),
-            fmt(warm.get("throughput"), 1),
+            fmt(m.warmup.get("throughput"), 1),
             fmt(seed.get("throughput")),
             fmt(seed.get("mean"), 0),
         )
     return t
 
 
-def mode_verdict(load: Load, mode: str, pools: dict, agg: dict) -> str:
+def mode_verdict(rate: float, m: ModeFigures) -> str:
     """The verdict of an open load's median run in a mode (see figures.open_verdict)."""
-    assert load.rate is not None, "an open load"
-    return open_verdict(load.rate, mode_bound(load, mode, pools), agg["dropped"].median, agg["error_rate"].median)
+    return open_verdict(rate, m.bound, m.get("dropped"), m.get("error_rate"))
 
 
-# The share of an open run's arrivals --strict lets k6 drop below a mode's bound. On the lab's node
-# of 2 CPUs, shared by the service, the database, Prometheus, the control plane and k6, a stall of a
-# few hundred ms leaves k6 no free VU at some arrivals' instants (CI's in-cluster run, 2026-11-26:
-# 6 of 2,400 arrivals at 400 req/s, virtual; 86 of 2,400 at 600 req/s, reactive, 3.6 %; the run just
-# before dropped none). A service that cannot keep up drops more (the worker pool above its bound:
-# 6-7 %). The report shows every drop and its verdict ("FAILED below its bound"); only the gate
-# tolerates this much.
-STRICT_MAX_DROPPED_SHARE = 0.05
-
-
-def run_failed(load: Load, mode: str, pools: dict, run: dict) -> bool:
-    """A measured run that must fail --strict: k6 crossed a threshold, unless it is an open run
-    above this mode's bound, whose drops and errors are the overload the load was made to show.
-    Below the bound, drops up to STRICT_MAX_DROPPED_SHARE of the arrivals are tolerated."""
-    if load.rate is not None:
-        arrivals = run.get("requests", 0) + run["dropped"]
-        dropped_share = run["dropped"] / arrivals if arrivals else 0.0
-        kept_up = dropped_share < STRICT_MAX_DROPPED_SHARE and open_kept_up(0, run["error_rate"])
-        return not kept_up and not above_bound(load.rate, mode_bound(load, mode, pools))
-    return bool(run.get("k6_exit"))
-
-
-def server_table(load: Load, results: dict, native: bool = False) -> Table:
+def server_table(f: LoadFigures, native: bool = False) -> Table:
     """Long because the table has a column per server-side figure. The load generator's CPU where the
     runs measured it (local runs: it shares the cores; k6's alone before 2026-11-28, then any engine's
     with its CPU per request), and the kernel's share of the server's CPU where /proc was read beside
     the scrapes (local runs since 2026-11-27)."""
+    results = f.results
     gen = any("gen_cpu_s" in run for r in results.values() for run in r.get("runs", []))
     k6 = not gen and any("k6_cpu_s" in run for r in results.values() for run in r.get("runs", []))
     kernel = any(
@@ -163,25 +128,18 @@ def server_table(load: Load, results: dict, native: bool = False) -> Table:
             "pinned",
         ]
     )
-    for mode in load.columns:
-        r = results.get(mode)
-        if not r:
-            continue
-        agg = stats.aggregate(r["runs"])
-
-        def get(k, agg=agg):
-            return agg.get(k, stats.Spread.of([])).median
-
+    for m in f.modes.values():
+        get = m.get
         cpu_per_req = stats.ratio(get("cpu_s") * 1000, get("requests"))
         # The reactive clients wait in their own bulkhead; threaded requests for a permit, then
         # Agroal (Agroal alone with the bulkhead off): each request's wait for a connection.
-        rx = load.lane(mode).reactive_clients
+        rx = m.lane.reactive_clients
         awaiting = (
             get("peak_rx_db_awaiting") if rx else stats.nansum(get("peak_db_awaiting"), get("peak_bulkhead_waiting"))
         )
         max_wait_ms = 1000 * (get("peak_bulkhead_wait_max_s") if rx else get("peak_permit_wait_max_s"))
         t.add(
-            mode,
+            m.key,
             fmt(get("cpu_s"), 2),
             fmt(cpu_per_req, 3),
             *([fmt(get("kernel_ms_per_req"), 3)] if kernel else []),
@@ -196,7 +154,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> Table:
             fmt(awaiting, 0),
             fmt(max_wait_ms, 0),
             fmt(get("peak_body_read_max_s") * 1000, 0),
-            fmt(get("loomlab_refused_503_count"), 0) if "loomlab_refused_503" in load.counters else "-",
+            fmt(get("loomlab_refused_503_count"), 0) if "loomlab_refused_503" in f.load.counters else "-",
             fmt(get("delta_gc_pauses"), 0),
             # micrometer-java21's virtual-thread meters are incomplete in native images.
             "n/a (native)" if native else fmt(get("delta_pinned"), 0),
@@ -204,7 +162,7 @@ def server_table(load: Load, results: dict, native: bool = False) -> Table:
     return t
 
 
-def runners_table(load: Load, results: dict) -> Table | None:
+def runners_table(f: LoadFigures) -> Table | None:
     """Where a load ran on several runners: each mode's merged figures (medians over the rounds)
     beside each runner's own (its summary of its segment), and how far apart the runners started."""
     t = Table(["mode", "runner", "requests", "req/s", "p50", "p99", "max", "errors %", "dropped", "start skew ms"])
@@ -215,39 +173,40 @@ def runners_table(load: Load, results: dict) -> Table | None:
         figures += [fmt(agg[k].median) for k in ("p50", "p99", "max")]
         t.add(mode, runner, *figures, fmt(agg["error_rate"].median * 100, 2), fmt(agg["dropped"].median, 0), skew)
 
-    for mode in load.columns:
-        runs = [run for run in results.get(mode, {}).get("runs", []) if run.get("runner_figures")]
+    for m in f.modes.values():
+        runs = [run for run in m.runs if run.get("runner_figures")]
         if not runs:
             continue
         runners = len(runs[0]["runner_figures"])
-        row(mode, f"merged ({runners})", runs, fmt_spread(stats.Spread.of([r["start_skew_s"] * 1000 for r in runs]), 0))
+        row(
+            m.key, f"merged ({runners})", runs, fmt_spread(stats.Spread.of([r["start_skew_s"] * 1000 for r in runs]), 0)
+        )
         for i in range(runners):
-            row(mode, str(i), [run["runner_figures"][i] for run in runs], "")
+            row(m.key, str(i), [run["runner_figures"][i] for run in runs], "")
     return t if t.rows else None
 
 
-def replicas_table(load: Load, results: dict) -> Table | None:
+def replicas_table(f: LoadFigures) -> Table | None:
     """Where a mode ran on several pods: each pod's share of the requests (read from its own
     /q/metrics; medians over the rounds), the spread the Service gave the load."""
     t = Table(["mode", "pod", "requests", "share %"])
-    for mode in load.columns:
-        runs = [
-            run["pod_requests"] for run in results.get(mode, {}).get("runs", []) if len(run.get("pod_requests", [])) > 1
-        ]
+    for m in f.modes.values():
+        runs = [run["pod_requests"] for run in m.runs if len(run.get("pod_requests", [])) > 1]
         if not runs:
             continue
         for i in range(len(runs[0])):
             share = stats.Spread.of([100 * r[i] / sum(r) for r in runs if sum(r)])
-            t.add(mode, str(i + 1), fmt(stats.Spread.of([r[i] for r in runs]).median, 0), fmt_spread(share, 1))
+            t.add(m.key, str(i + 1), fmt(stats.Spread.of([r[i] for r in runs]).median, 0), fmt_spread(share, 1))
     return t if t.rows else None
 
 
-def ratio_line(load: Load, results: dict) -> str:
+def ratio_line(f: LoadFigures) -> str:
     """Each mode against the worker pool, the baseline of every comparison."""
-    others = [m.key for m in MODES if m.mode != WORKER and m.key in results]
-    if WORKER not in results or not others or load.extra:
+    load = f.load
+    others = [m.key for m in MODES if m.mode != WORKER and m.key in f.modes]
+    if WORKER not in f.modes or not others or load.extra:
         return ""
-    agg = {m: stats.aggregate(results[m]["runs"]) for m in [WORKER, *others]}
+    agg = {m: f.modes[m].agg for m in [WORKER, *others]}
     if load.rate is not None:
         # Every mode is offered the same rate: the difference is in latency and drops.
         w = agg[WORKER]

@@ -104,7 +104,7 @@ def main(argv, node: LabNode | None = None):
     load = jobs.carried(own, suite)
     templates = jobs.job_templates(run.job_docs, run.images)
     env = container.get("env", [])
-    mode = bench.Lane.parse(args.mode)  # the measured service's lane (the report keeps its name, args.mode)
+    mode = bench.Lane(args.mode)  # the measured service's lane (the report keeps its name, args.mode)
     service = ClusterService(kube, args.variant, suite, mode, "autoscale", env, templates, out, [])
     service.wait_ready()
     scaler.apply(kube)
