@@ -240,6 +240,17 @@ final class ChunkStream<M, R extends IngestRecord> {
     closed = true;
     metrics.stream(domain, mode, status);
     GrpcProblems.end(call.response(), status, p, null);
+    stopUpload();
+  }
+
+  /**
+   * After the call's status, a client still sending is told to stop: the gRPC server's cancel, an
+   * RST_STREAM once the trailers are out (RFC 9113 §8.1: a server that answers before the request's
+   * end resets the stream), and none where the client had ended its side. Else the rest of its
+   * upload waits behind the paused request on a window nobody opens.
+   */
+  private void stopUpload() {
+    call.response().cancel();
   }
 
   private void onCut(Object cause) {
@@ -281,5 +292,6 @@ final class ChunkStream<M, R extends IngestRecord> {
     closed = true;
     metrics.stream(domain, mode, GrpcProblems.statusOf(p.type()));
     GrpcProblems.end(call.response(), p, sequence);
+    stopUpload();
   }
 }

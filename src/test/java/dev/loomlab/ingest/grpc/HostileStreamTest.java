@@ -82,6 +82,34 @@ class HostileStreamTest {
   }
 
   @Test
+  void aFailedStreamStopsTheUploadBehindItAndFreesItsConnection() throws Exception {
+    long id = 1_070_030;
+    RECRUITS.delete(id, id + 9);
+    try (StreamClient client = new StreamClient()) {
+      Call call = client.open("WriteRecruits", Chunks.metadata("virtual", "sequential"));
+      // A chunk the engine refuses (an embedding of two numbers), then four windows more behind it.
+      List<Map<String, Object>> bad = IngestStreamTest.records(RECRUITS, id, 1);
+      bad.get(0).put("embedding", List.of(0.5, 0.5));
+      call.send(Chunks.of(RECRUITS, 1, bad));
+      CompletableFuture<Void> upload = call.upload(Buffer.buffer(new byte[256 << 10]));
+      assertThat(call.outcome().code(), equalTo(3)); // INVALID_ARGUMENT
+      assertThrows(
+          ExecutionException.class,
+          () -> upload.get(StreamClient.PATIENCE.toSeconds(), TimeUnit.SECONDS));
+      // The next call on the same connection goes through.
+      Outcome next =
+          client.stream(
+              "WriteRecruits",
+              Chunks.metadata("virtual", "sequential"),
+              List.of(IngestStreamTest.chunk(RECRUITS, 1, id + 5, 1)));
+      assertThat(next.message(), next.code(), equalTo(0));
+    }
+    RECRUITS.assertNothingIn(id, id + 4);
+    RECRUITS.delete(id, id + 9);
+    assertReady();
+  }
+
+  @Test
   void compressedFlagWithoutAnEncodingResetsTheCall() throws Exception {
     long id = 1_070_050;
     RECRUITS.delete(id, id);
