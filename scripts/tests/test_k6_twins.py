@@ -4,7 +4,8 @@ stand-ins for k6's modules: tests/k6twin) in the environment the bench gives it,
 lane of every scale, and what it sends must be what the declaration sends: the same method, paths and
 query (a product's id within the declared range: k6 draws its own), the same bodies byte for byte, the
 same gRPC method, metadata and messages. Checks and figures are not compared: the stand-ins answer
-nothing real."""
+nothing real. Nor is a stream's window: no load sets WINDOW, and the stand-in sends one message at a
+time (a load that sets it fails the count of messages here, a sign to model it)."""
 
 from __future__ import annotations
 

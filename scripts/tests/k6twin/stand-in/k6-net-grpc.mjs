@@ -1,6 +1,6 @@
-// k6/net/grpc: a stream's method, metadata and messages kept; the first TWIN_MESSAGES are each
-// acknowledged (its sequence) once the write has returned, as an answer comes, so that a script
-// sends its next; the rest are not.
+// k6/net/grpc: a stream's method, metadata and messages kept. Each message is acknowledged (its
+// sequence) once its write has returned, as an answer comes, until TWIN_MESSAGES have been written
+// in all, so that a script sends its next and stops there (with WINDOW 1, TWIN_MESSAGES in all).
 import { twin } from './k6.mjs';
 
 export class Client {
