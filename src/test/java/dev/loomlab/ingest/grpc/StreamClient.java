@@ -120,7 +120,11 @@ public final class StreamClient implements AutoCloseable {
      * upload is written, and fails if the server stops it first.
      */
     public CompletableFuture<Void> upload(Buffer bytes) {
-      return request.end(bytes).toCompletionStage().toCompletableFuture();
+      try {
+        return request.end(bytes).toCompletionStage().toCompletableFuture();
+      } catch (RuntimeException alreadyReset) {
+        return CompletableFuture.failedFuture(alreadyReset);
+      }
     }
 
     public void end() throws Exception {
