@@ -26,15 +26,14 @@ STRICT_MAX_DROPPED_SHARE = 0.05
 @dataclass(frozen=True)
 class ModeFigures:
     """One mode's runs of a load: `agg` their medians and spreads over the rounds, `bound` its
-    pools' Little's-law bound (NaN where the load has none), `effective` that bound under an open
-    load's rate."""
+    pools' Little's-law bound (NaN where the load has none; LoadFigures.bounds has it under an open
+    load's rate)."""
 
     key: str
     lane: Lane
     runs: list[dict]
     agg: dict[str, stats.Spread]
     bound: float
-    effective: float
     warmup: dict
     seed: dict
 
@@ -64,7 +63,6 @@ class LoadFigures:
                 results[m]["runs"],
                 stats.aggregate(results[m]["runs"]),
                 mode_bound(load, m, pools),
-                effective_bound(load, m, pools),
                 results[m].get("warmup") or {},
                 load.seed.get(m, {}),
             )

@@ -60,7 +60,7 @@ def load_table(f: LoadFigures) -> Table:
         ]
     )
     for m in f.modes.values():
-        agg, bound, thr, seed = m.agg, m.effective, m.agg["throughput"], m.seed
+        agg, bound, thr, seed = m.agg, f.bounds[m.key], m.agg["throughput"], m.seed
         t.add(
             m.key,
             fmt(agg["requests"].median, 0),

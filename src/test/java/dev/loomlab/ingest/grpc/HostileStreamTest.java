@@ -46,9 +46,7 @@ class HostileStreamTest {
     // 256 MB of zeros, under 300 KB once gzipped: far under the wire bound, far over it inflated.
     byte[] bomb = gzip(256 << 20);
     try (StreamClient client = new StreamClient()) {
-      Map<String, String> metadata = new HashMap<>(Chunks.metadata("virtual", "sequential"));
-      metadata.put("grpc-encoding", "gzip");
-      Call call = client.open("WriteRecruits", metadata);
+      Call call = openGzipped(client, "virtual");
       sendIgnoringReset(call, compressedFrame(bomb));
       Outcome o = call.outcome();
       assertThat(o.message(), o.code(), equalTo(12)); // UNIMPLEMENTED
@@ -66,9 +64,7 @@ class HostileStreamTest {
     // Four times the stream's first flow-control window (64 KiB): the refusal comes before it ends.
     byte[] bomb = gzip(256 << 20);
     try (StreamClient client = new StreamClient()) {
-      Map<String, String> metadata = new HashMap<>(Chunks.metadata("virtual-loop", "sequential"));
-      metadata.put("grpc-encoding", "gzip");
-      Call call = client.open("WriteRecruits", metadata);
+      Call call = openGzipped(client, "virtual-loop");
       CompletableFuture<Void> upload = call.upload(compressedFrame(bomb));
       assertThat(call.outcome().code(), equalTo(12));
       // Then the stream is reset (RST_STREAM NO_ERROR, RFC 9113 §8.1): the rest is not sent, and a
@@ -230,6 +226,13 @@ class HostileStreamTest {
       sendIgnoringReset(call, StreamClient.frame(chunk.toByteArray()));
       return call.outcome();
     }
+  }
+
+  /** A call of {@code mode} that says its messages come gzipped. */
+  private static Call openGzipped(StreamClient client, String mode) throws Exception {
+    Map<String, String> metadata = new HashMap<>(Chunks.metadata(mode, "sequential"));
+    metadata.put("grpc-encoding", "gzip");
+    return client.open("WriteRecruits", metadata);
   }
 
   /** The server may answer and close before it has read all: the outcome is what counts. */
