@@ -353,18 +353,18 @@ class CpuLimitTest(unittest.TestCase):
     """The pods a capacity search sizes in the cluster: `./lab k8s run --cpu-limit 1`."""
 
     def test_a_cpu_limit_below_the_request_lowers_the_request_to_it(self):
-        from loomlab.incluster.core import deploy, target
+        from loomlab.incluster.core import services
 
         one = [
             d
-            for d in target.with_cpu_limit(deploy.render("deploy/k8s/overlays/jvm", {}), 1)
+            for d in services.with_cpu_limit(services.render("deploy/k8s/overlays/jvm", {}), 1)
             if d["kind"] == "Deployment"
         ]
         self.assertTrue(one)
         for d in one:
             resources = d["spec"]["template"]["spec"]["containers"][0]["resources"]
             self.assertEqual(resources["limits"]["cpu"], "1")
-            self.assertLessEqual(target.cpu_of(resources["requests"]["cpu"]), 1)
+            self.assertLessEqual(services.cpu_of(resources["requests"]["cpu"]), 1)
 
 
 if __name__ == "__main__":

@@ -5,17 +5,14 @@ in the cluster."""
 
 import copy
 import unittest
-from pathlib import Path
 
-from loomlab import LabError
+from loomlab import ROOT, LabError
 from loomlab.bench.jobrun import RUNNERS_SET_S
-from loomlab.incluster.core import deploy, jobs, plan
+from loomlab.incluster.core import jobs, jobwaits, plan, services
 
 
 class Images(unittest.TestCase):
     def test_pushed_images_replace_the_local_ones_in_every_pod_template(self):
-        from loomlab.incluster.core import target
-
         docs = [
             {
                 "kind": "Deployment",
@@ -35,7 +32,7 @@ class Images(unittest.TestCase):
         pushed = {
             "127.0.0.1:5000/loom-lab/loom-lab-jvm:0.1.0": "registry.example.com/t/loom-lab/loom-lab-jvm@sha256:ab"
         }
-        out = target.with_images(docs, pushed)
+        out = services.with_images(docs, pushed)
         images = [c["image"] for c in out[0]["spec"]["template"]["spec"]["containers"]]
         self.assertEqual(images, ["registry.example.com/t/loom-lab/loom-lab-jvm@sha256:ab", "other:1"])
         self.assertEqual(
@@ -52,7 +49,7 @@ class Variants(unittest.TestCase):
             if variant == "native":  # no image is built here (no GraalVM or Mandrel)
                 continue
             beside = plan.BESIDE_LOCAL.get(variant)
-            docs = deploy.render(beside or f"deploy/k8s/overlays/{variant}", {})
+            docs = services.render(beside or f"deploy/k8s/overlays/{variant}", {})
             kinds = {(d["kind"], d["metadata"]["name"]) for d in docs}
             self.assertLessEqual({("Deployment", name), ("Service", name)}, kinds, variant)
             dep = next(d for d in docs if d["kind"] == "Deployment")
@@ -62,7 +59,7 @@ class Variants(unittest.TestCase):
                 self.assertEqual(dep["spec"]["strategy"]["type"], "Recreate", variant)
 
     def test_deploy_k8s_local_starts_no_variant_kept_beside_it(self):
-        local = (Path(deploy.ROOT) / "deploy/k8s/local/kustomization.yaml").read_text()
+        local = (ROOT / "deploy/k8s/local/kustomization.yaml").read_text()
         for variant in plan.BESIDE_LOCAL:
             self.assertNotIn(f"overlays/{variant}\n", local)
 
@@ -119,7 +116,7 @@ class Jobs(unittest.TestCase):
     def test_a_split_is_an_indexed_job_of_runners_that_wait_for_each_other_with_no_port(self):
         template = copy.deepcopy(self.templates()["sleep.js"])
         template["spec"]["activeDeadlineSeconds"] = 100
-        job = deploy.distribute(template, 3)
+        job = jobwaits.distribute(template, 3)
         container = job["spec"]["template"]["spec"]["containers"][0]
         env = {e["name"]: e.get("value") for e in container["env"]}
         self.assertEqual((job["spec"]["completionMode"], job["spec"]["completions"]), ("Indexed", 3))
@@ -174,12 +171,12 @@ class Monitoring(unittest.TestCase):
     def test_a_run_leaves_out_prometheus_and_only_prometheus(self):
         # deploy/k8s/monitoring adds the component to the namespace, as deploy/k8s/local adds it to
         # the database and the services (local needs the gitignored credentials to render).
-        docs = deploy.render("deploy/k8s/monitoring", {})
-        left_out = sorted(d["metadata"]["name"] for d in docs if deploy.monitoring(d))
+        docs = services.render("deploy/k8s/monitoring", {})
+        left_out = sorted(d["metadata"]["name"] for d in docs if services.monitoring(d))
         self.assertTrue(all(n.startswith("prometheus") for n in left_out), left_out)
         # account, role, binding, config, Service, Deployment, its two policies (in, out)
         self.assertEqual(len(left_out), 8, left_out)
-        self.assertEqual([d["kind"] for d in docs if not deploy.monitoring(d)], ["Namespace"])
+        self.assertEqual([d["kind"] for d in docs if not services.monitoring(d)], ["Namespace"])
 
     def test_the_report_sets_prometheus_beside_the_labs_own_scrapes(self):
         from loomlab.incluster.core.report import prometheus_table
@@ -206,15 +203,13 @@ class Monitoring(unittest.TestCase):
 
 class CpuLimitTest(unittest.TestCase):
     def test_cpu_limit_0_drops_the_deployments_cpu_limit_and_keeps_the_rest(self):
-        from loomlab.incluster.core import deploy, target
-
         # An overlay renders on a clean clone (deploy/k8s/local needs the credentials ./lab k8s secret writes).
         database = {
             "kind": "StatefulSet",
             "spec": {"template": {"spec": {"containers": [{"resources": {"limits": {"cpu": "1"}}}]}}},
         }
-        docs = [*deploy.render("deploy/k8s/overlays/jvm", {}), database]
-        bare = target.with_cpu_limit(docs, 0)
+        docs = [*services.render("deploy/k8s/overlays/jvm", {}), database]
+        bare = services.with_cpu_limit(docs, 0)
         before = [d for d in docs if d["kind"] == "Deployment"]
         after = [d for d in bare if d["kind"] == "Deployment"]
         self.assertTrue(after)
@@ -251,10 +246,10 @@ class PolicyProbe(unittest.TestCase):
     def probe(self, log: str) -> tuple[str, "PolicyProbe.Kube"]:
         from unittest import mock
 
-        templates = jobs.job_templates(deploy.render("deploy/k8s/jobs", {}), {})
+        templates = jobs.job_templates(services.render("deploy/k8s/jobs", {}), {})
         kube = self.Kube(log)
-        with mock.patch.object(deploy, "wait_job", return_value={"metadata": {"name": "probe-pod"}}):
-            return deploy.policy_probe(kube, templates), kube  # type: ignore[arg-type]
+        with mock.patch.object(jobwaits, "wait_job", return_value={"metadata": {"name": "probe-pod"}}):
+            return services.policy_probe(kube, templates), kube  # type: ignore[arg-type]
 
     def test_the_probe_is_a_loadgen_pod_that_only_opens_a_connection_to_the_database(self):
         said, kube = self.probe("refused\n")

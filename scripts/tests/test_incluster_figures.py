@@ -115,7 +115,7 @@ class Starts(unittest.TestCase):
         from unittest import mock
 
         from loomlab import LabError
-        from loomlab.incluster.core import deploy
+        from loomlab.incluster.core import jobwaits
 
         def pod(i: int, state: dict) -> dict:
             annotations = {"batch.kubernetes.io/job-completion-index": str(i)}
@@ -142,14 +142,14 @@ class Starts(unittest.TestCase):
 
         kube = Kube()
         with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as refused:
-            deploy.wait_runners_done(kube, "job-x", 2, 0)  # type: ignore[arg-type]
+            jobwaits.wait_runners_done(kube, "job-x", 2, 0)  # type: ignore[arg-type]
         said = str(refused.exception)
         self.assertIn("its runners did not finish within 0 s", said)
         where = "pod job-x-0 Pending, container loadgen waiting; its log ends:\n(none: container not started)"
         self.assertIn(where, said)
         kube.pods = [pod(0, {"waiting": {}}), pod(1, {"terminated": {"exitCode": 1}})]
         with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as failed:
-            deploy.wait_runners_done(kube, "job-x", 2, 3600)  # type: ignore[arg-type]
+            jobwaits.wait_runners_done(kube, "job-x", 2, 3600)  # type: ignore[arg-type]
         self.assertIn("runner 1 failed: runner 1: not every runner was set", str(failed.exception))
         kube.pods = [pod(0, {"waiting": {}})]
         kube.status = mock.Mock(
@@ -163,7 +163,7 @@ class Starts(unittest.TestCase):
             ]
         )
         with mock.patch("loomlab.proc.time.sleep"), self.assertRaises(LabError) as ended:
-            deploy.wait_runners_done(kube, "job-x", 2, 3600)  # type: ignore[arg-type]
+            jobwaits.wait_runners_done(kube, "job-x", 2, 3600)  # type: ignore[arg-type]
         self.assertIn("Job job-x failed (DeadlineExceeded", str(ended.exception))
 
     def test_the_start_up_table_gives_each_phase_per_variant(self):

@@ -13,14 +13,14 @@ from pathlib import Path
 from loomlab import LabError
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.__main__ import plan_blocks, settings_of
-from loomlab.incluster.core import deploy, lanes
+from loomlab.incluster.core import lanes, services
 from loomlab.incluster.core.measure import ClusterWhere
+from loomlab.incluster.core.plan import ClusterPlan
 
 
 def rendered() -> tuple[dict, dict]:
     """The JVM variant's Deployment and Service as deploy/k8s/overlays/jvm renders them."""
-    docs = deploy.render("deploy/k8s/overlays/jvm", {})
+    docs = services.render("deploy/k8s/overlays/jvm", {})
     return next(d for d in docs if d["kind"] == "Deployment"), next(d for d in docs if d["kind"] == "Service")
 
 
@@ -31,8 +31,7 @@ def container(dep: dict) -> dict:
 def plan(*argv: str) -> list:
     args = cli.run(["--plan", "--profile", "smoke", "--workload", "sleep", *argv])
     with contextlib.redirect_stdout(io.StringIO()):
-        blocks, _ = plan_blocks(args, settings_of(args), args.variants.split(","), set())
-    return blocks
+        return list(ClusterPlan.of(args).blocks)
 
 
 class ClusterWhereTest(unittest.TestCase):
@@ -133,17 +132,14 @@ class PlanTest(unittest.TestCase):
         jvm, native = plan("--variants", "jvm,native")
         self.assertEqual(jvm.modes, frozenset())  # every mode
         self.assertEqual({lane.key for lane in native.modes}, {"worker", "virtual", "reactive"})
-        args = cli.run(["--plan", "--profile", "smoke", "--workload", "sleep", "--variants", "native"])
-        with contextlib.redirect_stdout(io.StringIO()):
-            (only,), _ = plan_blocks(args, settings_of(args), ["native"], bench.modes_named("virtual,virtual-loop"))
+        (only,) = plan("--variants", "native", "--mode", "virtual,virtual-loop")
         self.assertEqual({lane.key for lane in only.modes}, {"virtual"})
 
     def test_what_a_cluster_cannot_run_is_refused_before_anything_is_applied(self):
         with self.assertRaisesRegex(LabError, "native variant has no JVM"):
             plan("--variants", "jvm,native", "--jvm-column", "heap=-Xmx256m")
         with self.assertRaisesRegex(LabError, "no knob column"):
-            cli_args = cli.run(["--plan", "--profile", "scale", "--quota-column", "q1=1"])
-            plan_blocks(cli_args, settings_of(cli_args), ["jvm"], set())
+            ClusterPlan.of(cli.run(["--plan", "--profile", "scale", "--quota-column", "q1=1"]))
         with self.assertRaisesRegex(LabError, "FLAGS are JVM options"):
             plan("--variants", "jvm", "--jvm-column", "heap=Xmx1g")
 

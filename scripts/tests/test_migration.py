@@ -9,7 +9,7 @@ import unittest
 from unittest import mock
 
 from loomlab import LabError
-from loomlab.incluster.core import deploy, migration
+from loomlab.incluster.core import services
 
 T0 = datetime.datetime(2026, 11, 29, 6, 0, 0, tzinfo=datetime.UTC)
 
@@ -60,33 +60,33 @@ class Kube:
 class MigrationTest(unittest.TestCase):
     def setUp(self):
         # deploy/k8s/local's variants (it needs a credentials file to render whole).
-        self.local = [d for v in ("jvm", "jvm-aot") for d in deploy.render(f"deploy/k8s/overlays/{v}", {})]
+        self.local = [d for v in ("jvm", "jvm-aot") for d in services.render(f"deploy/k8s/overlays/{v}", {})]
 
     def test_every_variant_has_its_migration_job(self):
-        jobs = migration.jobs(self.local)
+        jobs = services.migration_jobs(self.local)
         deployments = [d for d in self.local if d["kind"] == "Deployment" and d["metadata"]["name"].startswith("loom")]
-        self.assertEqual(sorted(map(deploy.variant, jobs)), sorted(map(deploy.variant, deployments)))
+        self.assertEqual(sorted(map(services.variant, jobs)), sorted(map(services.variant, deployments)))
         self.assertEqual(
             sorted(j["metadata"]["name"] for j in jobs), ["loom-lab-migrate-jvm", "loom-lab-migrate-jvm-aot"]
         )
 
     def test_each_job_is_deleted_and_gone_before_it_is_applied_afresh_and_timed_by_its_status(self):
-        jobs = migration.jobs(self.local)
+        jobs = services.migration_jobs(self.local)
         names = [j["metadata"]["name"] for j in jobs]
         kube = Kube({n: status("Complete", 7 + i) for i, n in enumerate(names)})
         with mock.patch("loomlab.proc.time.sleep"):
-            seconds = migration.migrate(kube, jobs)  # type: ignore[arg-type]
+            seconds = services.migrate(kube, jobs)  # type: ignore[arg-type]
         self.assertEqual(seconds, {names[0]: 7.0, names[1]: 8.0})
         self.assertEqual(kube.calls, [("delete", n) for n in names] + [("apply", n) for n in names])
 
     def test_a_failed_migration_fails_the_run_with_its_log(self):
-        (job, *_) = migration.jobs(self.local)
+        (job, *_) = services.migration_jobs(self.local)
         name = job["metadata"]["name"]
         kube = Kube({name: status("Failed")})
         kube.log = "FATAL: password authentication failed"
         with mock.patch("loomlab.proc.time.sleep"):
             with self.assertRaisesRegex(LabError, "migration failed: FATAL: password authentication failed"):
-                migration.migrate(kube, [job])  # type: ignore[arg-type]
+                services.migrate(kube, [job])  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -10,8 +10,7 @@ from collections.abc import Iterable
 
 from loomlab import LabError
 from loomlab.bench import api as bench
-
-from . import target
+from loomlab.incluster.core import services
 
 MODE_LABEL = "loom-lab.dev/mode"
 # The variable the images' launcher reads last for JVM flags (src/main/docker/local/run-java.sh):
@@ -68,7 +67,7 @@ def with_setting(env: list[dict], lane: bench.Lane) -> list[dict]:
 
 def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, dict]:
     """The variant's Deployment and Service as the lane's own (name and selector carry the lane); a
-    lane with a CPU quota has it as its container's CPU limit (0: none; target.limit_cpu), the pod's
+    lane with a CPU quota has it as its container's CPU limit (0: none; services.limit_cpu), the pod's
     shape of the bench's cgroup column."""
     slug = mode_slug(lane)
     dep, svc = copy.deepcopy(deployment), copy.deepcopy(service)
@@ -79,7 +78,7 @@ def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, d
     dep["spec"]["template"]["metadata"]["labels"][MODE_LABEL] = slug
     svc["spec"]["selector"][MODE_LABEL] = slug
     if lane.knob.quota_cpus is not None:
-        target.limit_cpu(
+        services.limit_cpu(
             dep["spec"]["template"]["spec"]["containers"][0].setdefault("resources", {}), lane.knob.quota_cpus
         )
     return dep, svc

@@ -14,7 +14,8 @@ from pathlib import Path
 from loomlab import LabError, metrics, proc, samples
 from loomlab.bench import api as bench
 from loomlab.incluster.core import lanes, nodecpu, volumes
-from loomlab.incluster.core.deploy import (
+from loomlab.incluster.core.jobs import FIRST, job_id, make_job, read_loadgen, split_loadgen, started_line
+from loomlab.incluster.core.jobwaits import (
     distribute,
     pod_log,
     results_claim,
@@ -22,7 +23,6 @@ from loomlab.incluster.core.deploy import (
     wait_job,
     wait_runners_done,
 )
-from loomlab.incluster.core.jobs import FIRST, job_id, make_job, read_loadgen, split_loadgen, started_line
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
 from loomlab.kube import Kube

@@ -1,14 +1,17 @@
-"""What an in-cluster run measures: the service variants with an image here, every workload's
-suite at the profile's scale, and the time it should take."""
+"""What an in-cluster run measures, as one value built from its options (ClusterPlan.of): the
+service variants with an image here, every workload's suite at the profile's scale on them (the
+scale profile's pod counts included), and the time it should take."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from loomlab import ROOT, LabError
 from loomlab.bench import api as bench
-from loomlab.incluster.core import target
+from loomlab.incluster.core import lanes, target
 from loomlab.labcluster import LAB_IMAGES
+from loomlab.table import fmt_duration
 
 
 @dataclass(frozen=True)
@@ -112,3 +115,132 @@ def planned_seconds(plan: list[tuple[str, bench.Suite]], modes: set[bench.Lane],
         return p["start"] + sum(p["runs"].values()) + 4 * jobs
 
     return sum(one(s, m) for _, s in plan for m in bench.suite_lanes(s, modes))
+
+
+@dataclass(frozen=True)
+class Block:
+    """One suite measured on one variant's image: its lanes (the modes --mode keeps; empty: all),
+    the pods each lane's Deployment runs, and the environment the report names."""
+
+    variant: str
+    suite: bench.Suite
+    modes: frozenset[bench.Lane]
+    pods: int
+    environment: str
+
+
+@dataclass(frozen=True)
+class ClusterPlan:
+    """A run's blocks and their planned seconds, the variants they run on and why others were left
+    out. Interleaved rounds, as the local bench: every mode's pods up and warm side by side (a
+    Deployment of the mode's own), each round every mode once, alone, the order rotated; the scale
+    profile compares pod counts of one mode: blocks. k6's dashboard export is a local-file feature."""
+
+    settings: bench.RunSettings
+    variants: tuple[str, ...]
+    skipped: tuple[str, ...]
+    blocks: tuple[Block, ...]
+    seconds: float
+
+    @classmethod
+    def of(cls, args) -> ClusterPlan:
+        settings = bench.RunSettings.of(args, interleave=args.profile != "scale", dashboards="none")
+        chosen, skipped = variants("jvm" if args.profile == "scale" else args.variants, args.registry)
+        blocks, seconds = blocks_of(args, settings, chosen, bench.modes_named(args.mode))
+        return cls(settings, tuple(chosen), tuple(skipped), tuple(blocks), seconds)
+
+    @property
+    def names(self) -> list[str]:
+        """The variants' Deployments."""
+        return [VARIANTS[v].name for v in self.variants]
+
+    @property
+    def beside(self) -> tuple[str, ...]:
+        """The kustomizations the variants need beside deploy/k8s/local."""
+        return tuple(BESIDE_LOCAL[v] for v in self.variants if v in BESIDE_LOCAL)
+
+    def announce(self) -> None:
+        """The plan: its blocks and their time, and the variants left out with why."""
+        names = [
+            f"{b.suite.workload} on {b.environment}" + (f" ({next(iter(b.modes)).key})" if len(b.modes) == 1 else "")
+            for b in self.blocks
+        ]
+        print(
+            f"plan: {len(self.blocks)} blocks ({', '.join(names)}); about {fmt_duration(self.seconds)} with pod"
+            " start-ups and Jobs",
+            flush=True,
+        )
+        for s in self.skipped:
+            print(f"skipped: {s}", flush=True)
+
+
+def blocks_of(
+    args, settings: bench.RunSettings, chosen: list[str], modes: set[bench.Lane]
+) -> tuple[list[Block], float]:
+    """Every block on the chosen variants, and the planned seconds of them all."""
+    if args.profile == "scale" and (args.jvm_column or args.quota_column):
+        raise LabError("--profile scale compares pod counts of the modes' defaults: no knob column")
+    if args.profile == "scale":
+        on = VARIANTS["jvm"].environment
+        blocks = [
+            Block("jvm", suite, frozenset({lane}), pods, pods_environment(on, pods))
+            for suite, lane, pods in scale_runs()
+        ]
+        return blocks, scale_seconds(settings)
+    runs = suites_on_variants(args, chosen)
+    columns = [*map(bench.jvm_column, args.jvm_column), *map(bench.quota_column, args.quota_column)]
+    if args.jvm_column and "native" in chosen:
+        raise LabError("--jvm-column: the native variant has no JVM (--variants without native)")
+    suites = [suite for _, suite in runs]
+    for column in columns:
+        suites = bench.with_column(suites, *column)
+    runs = [(variant, suite) for (variant, _), suite in zip(runs, suites, strict=True)]
+    lanes.refuse_unfit_names(
+        [VARIANTS[v].name for v in chosen],
+        dict.fromkeys(lane for s in suites for load in s.loads for lane in load.lanes),
+    )
+    blocks = [Block(v, suite, fit_modes(v, suite, modes), args.replicas, VARIANTS[v].environment) for v, suite in runs]
+    return blocks, planned_seconds(runs, modes, settings)
+
+
+# The scale profile (its tables: experiments/scale.py): sleep offered 1.5x and 3x one worker pod's
+# thread bound (open model) and product ramped to 350 users (closed), the worker mode on 1, 2 and 4
+# pods, the virtual and reactive modes on one.
+WORKER_REPLICAS = (1, 2, 4)
+ONE_POD_MODES = (bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
+
+
+def scale_suites() -> list[bench.Suite]:
+    scale = bench.Scale("quick")
+    bound = bench.littles_bound(bench.sleep.WORKER_THREADS, 0.1)
+    sleep_suite = bench.sleep.suites(scale)[0]
+    sleep_suite = dataclasses.replace(
+        sleep_suite, loads=[bench.sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
+    )
+    main = next(s for s in bench.product.suites(scale) if s.core)
+    product_suite = dataclasses.replace(
+        main,
+        loads=[
+            dataclasses.replace(ld, lanes=bench.product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")
+        ],
+    )
+    return [sleep_suite, product_suite]
+
+
+def scale_runs() -> list[tuple[bench.Suite, bench.Lane, int]]:
+    """(suite, lane, pods): worker on 1, 2 and 4 pods, then virtual and reactive on one."""
+    return [(s, bench.Lane(bench.WORKER), r) for s in scale_suites() for r in WORKER_REPLICAS] + [
+        (s, m, 1) for s in scale_suites() for m in ONE_POD_MODES
+    ]
+
+
+def pods_environment(base: str, pods: int) -> str:
+    return f"{base}, {pods} pod{'s' if pods > 1 else ''}"
+
+
+def scale_seconds(settings: bench.RunSettings) -> float:
+    return sum(
+        p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (settings.repeats + 2)
+        for s, m, _ in scale_runs()
+        for p in [bench.planned_seconds(s, m, settings)]
+    )

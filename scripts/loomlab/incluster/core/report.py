@@ -149,7 +149,7 @@ def meta(
     info: dict,
     service_docs: list[dict],
     setup: list[str],
-    skipped: list[str],
+    skipped: tuple[str, ...],
     startups: list[dict],
 ) -> dict:
     version = kube.json("/version")

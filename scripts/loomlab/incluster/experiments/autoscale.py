@@ -22,7 +22,7 @@ from pathlib import Path
 from loomlab import LabError
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, jobs, volumes
+from loomlab.incluster.core import jobs, jobwaits, services, volumes
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.node import LabNode, on_lab_cluster
 from loomlab.incluster.core.plan import VARIANTS
@@ -47,7 +47,7 @@ def watch(
         print("  " + timeline_table(looks[-1:]).text().splitlines()[-1], flush=True)
         if ended is None:
             pods = kube.job_pods(job)
-            if pods and deploy.terminated(pods[0]):
+            if pods and jobwaits.terminated(pods[0]):
                 ended = time.time()
                 deadline = min(deadline, time.monotonic() + (after if scaler.doc else 0))
         elif len(looks[-1]["pods"]) <= 1 and (looks[-1]["hpa"].get("desired") or 1) <= 1:
@@ -95,7 +95,7 @@ def main(argv, node: LabNode | None = None):
     args = cli.autoscale(argv)
     # Stopped (SIGTERM, a timeout), the run still deletes its Job and autoscaler and sets one pod.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    run = deploy.OneVariant.start(args, VARIANTS[args.variant].name)
+    run = services.OneVariant.start(args, VARIANTS[args.variant].name)
     out, kube, name, container = run.out, run.kube, run.name, run.container
     scaler = autoscaler_for(kube, args, run.images, node)
     suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
@@ -116,11 +116,11 @@ def main(argv, node: LabNode | None = None):
         kube.apply([job])
         deadline = t0 + load.timeout_s + 60 + args.after
         looks, ended = watch(kube, scaler, args.variant, job_name, t0, args.period, deadline, args.after)
-        pod = deploy.wait_job(kube, job_name, 60)
-        log = deploy.pod_log(kube, pod)
+        pod = jobwaits.wait_job(kube, job_name, 60)
+        log = jobwaits.pod_log(kube, pod)
         events = scaler.events(kube, started)
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
-        volumes.fetch(kube, deploy.results_claim(job), out / "samples", image, folder=job_name, remove=True)
+        volumes.fetch(kube, jobwaits.results_claim(job), out / "samples", image, folder=job_name, remove=True)
     finally:
         kube.delete_job(job_name)
         scaler.delete(kube)

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from kubernetes.dynamic.exceptions import ResourceNotFoundError
 
-from loomlab.incluster.core import deploy
+from loomlab.incluster.core import services
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import ApiException, Kube
 
@@ -50,7 +50,7 @@ class Autoscaler:
         if on == "none":
             return cls(on, None)
         kind = "HorizontalPodAutoscaler" if on == "cpu" else "ScaledObject"
-        doc = next(d for d in deploy.render(OVERLAYS[on], images) if d["kind"] == kind)
+        doc = next(d for d in services.render(OVERLAYS[on], images) if d["kind"] == kind)
         if variant != "jvm":
             name = VARIANTS[variant].name
             doc["metadata"]["name"] = doc["spec"]["scaleTargetRef"]["name"] = name

@@ -20,7 +20,7 @@ from pathlib import Path
 from loomlab import LabError, proc
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, jobs, volumes
+from loomlab.incluster.core import jobs, jobwaits, services, volumes
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.node import LabNode, needed
 from loomlab.incluster.core.plan import VARIANTS
@@ -91,7 +91,7 @@ def main(argv, node: LabNode | None = None):
     args = cli.failover(argv)
     # Through any kubeconfig of the lab's cluster (a namespaced runner's too): the kill is the node's.
     lab = needed(node, None, "failover kills a pod's container through its node's containerd")
-    run = deploy.OneVariant.start(args, VARIANTS[VARIANT].name)
+    run = services.OneVariant.start(args, VARIANTS[VARIANT].name)
     out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
     suite = bench.sleep.suites(bench.Scale())[0]
     load = open_load(suite, args.rate, args.seconds)
@@ -112,10 +112,10 @@ def main(argv, node: LabNode | None = None):
         time.sleep(args.kill_at + 3)  # the Job waits for the service to answer it first: a few seconds
         killed_at = kill(kube, victim, lab)
         back_at = proc.wait_until(lambda: serving_again(kube, victim), 120, 0.2)
-        pod = deploy.wait_job(kube, job_name, load.timeout_s)
-        log = deploy.pod_log(kube, pod)
+        pod = jobwaits.wait_job(kube, job_name, load.timeout_s)
+        log = jobwaits.pod_log(kube, pod)
         image = job["spec"]["template"]["spec"]["containers"][0]["image"]
-        volumes.fetch(kube, deploy.results_claim(job), out / "samples", image, folder=job_name, remove=True)
+        volumes.fetch(kube, jobwaits.results_claim(job), out / "samples", image, folder=job_name, remove=True)
         samples = (out / "samples" / "run.samples.csv").read_text()
     finally:
         kube.delete_job(job_name)

@@ -1,4 +1,4 @@
-"""`./lab k8s run --profile scale`: how many worker pods make one virtual pod?
+"""`./lab k8s run --profile scale`: how many worker pods make one virtual pod? (its runs: core/plan.py)
 
 Sleep offered 1.5x and 3x one worker pod's thread bound (open model) and product ramped to 350
 users (closed): the worker mode on 1, 2 and 4 pods, the virtual and reactive modes on one. Per
@@ -9,52 +9,13 @@ req/s within 5 % and p99 within 20 % of it (the verdict's margins), or that 4 di
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 from loomlab import stats
-from loomlab.bench import api as bench
+from loomlab.incluster.core.plan import WORKER_REPLICAS
 from loomlab.table import Table, fmt
 
-WORKER_REPLICAS = (1, 2, 4)
-ONE_POD_MODES = (bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
 REACH_THROUGHPUT, REACH_P99 = 0.95, 1.2  # the verdict's margins: 5 % on req/s, 20 % on p99
-
-
-def suites() -> list[bench.Suite]:
-    scale = bench.Scale("quick")
-    bound = bench.littles_bound(bench.sleep.WORKER_THREADS, 0.1)
-    sleep_suite = bench.sleep.suites(scale)[0]
-    sleep_suite = dataclasses.replace(
-        sleep_suite, loads=[bench.sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
-    )
-    main = next(s for s in bench.product.suites(scale) if s.core)
-    product_suite = dataclasses.replace(
-        main,
-        loads=[
-            dataclasses.replace(ld, lanes=bench.product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")
-        ],
-    )
-    return [sleep_suite, product_suite]
-
-
-def runs() -> list[tuple[bench.Suite, bench.Lane, int]]:
-    """(suite, lane, pods): worker on 1, 2 and 4 pods, then virtual and reactive on one."""
-    return [(s, bench.Lane(bench.WORKER), r) for s in suites() for r in WORKER_REPLICAS] + [
-        (s, m, 1) for s in suites() for m in ONE_POD_MODES
-    ]
-
-
-def environment(base: str, pods: int) -> str:
-    return f"{base}, {pods} pod{'s' if pods > 1 else ''}"
-
-
-def planned_seconds(settings: bench.RunSettings) -> float:
-    return sum(
-        p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (settings.repeats + 2)
-        for s, m, _ in runs()
-        for p in [bench.planned_seconds(s, m, settings)]
-    )
 
 
 def configuration(section: dict, mode: str) -> dict:
@@ -111,7 +72,7 @@ def tables(sections: list[dict]) -> list[str]:
         for mode in s["results"]:
             by_load.setdefault((s["workload"], s["load"]), {})[f"{mode} x {pods}"] = configuration(s, mode)
     md = [
-        "## bench.Scale-out: how many worker pods make one virtual pod?",
+        "## Scale-out: how many worker pods make one virtual pod?",
         "",
         "The worker mode on 1, 2 and 4 pods, virtual and reactive on one, behind the same Service (medians of"
         " the rounds; RSS, CPU and threads are all the configuration's pods together). A worker configuration"

@@ -18,7 +18,7 @@ from pathlib import Path
 from loomlab import LabError, command, proc, stats
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import deploy, jobs, plan, report, target
+from loomlab.incluster.core import jobs, plan, report, services, target
 from loomlab.incluster.core.lanes import MODE_LABEL
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.kube import Kube
@@ -96,7 +96,7 @@ def main(argv):
     images = target.pushed(args.registry)
     names = [plan.VARIANTS[v].name for v in variants]
     print(f"== {kube.target.describe()}: applying deploy/k8s/local ({', '.join(variants)})", flush=True)
-    service_docs, job_docs, _ = deploy.apply_local(kube, images, names)
+    service_docs, job_docs, _ = services.apply_local(kube, images, names)
     deployments = {d["metadata"]["name"]: d for d in service_docs if d["kind"] == "Deployment"}
     env = {name: d["spec"]["template"]["spec"]["containers"][0].get("env", []) for name, d in deployments.items()}
     suite = bench.sleep.suites(bench.Scale())[0]
