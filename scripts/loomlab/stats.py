@@ -67,6 +67,11 @@ class Spread:
         return Spread(statistics.median(vals), min(vals), max(vals), len(vals))
 
 
+def median_of(agg: Mapping[str, Spread], key: str) -> float:
+    """The median of `key` in an aggregate (NaN where no run has it)."""
+    return agg[key].median if key in agg else math.nan
+
+
 def aggregate(runs: Sequence[Mapping[str, Any]]) -> dict[str, Spread]:
     keys = sorted({k for r in runs for k, v in r.items() if isinstance(v, int | float)})
     return {k: Spread.of([r.get(k, math.nan) for r in runs]) for k in keys}

@@ -25,7 +25,7 @@ class DoctorTest(unittest.TestCase):
         for c in doctor.CHECKS:
             with self.subTest(check=c.what):
                 found = c.probe()
-                self.assertIsInstance(found, doctor.Finding)
+                self.assertIsInstance(found, probes.Finding)
                 self.assertTrue(found.found)
                 self.assertIn(c.kind, ("needed", "provided", "advice"))
                 self.assertTrue(c.fix)
@@ -40,9 +40,9 @@ class DoctorTest(unittest.TestCase):
 
     def test_a_missing_need_stops_with_its_install_line(self):
         missing = doctor.Check(
-            "a thing", "needed", ("db",), lambda: doctor.Finding(False, "none"), "apt-get install thing"
+            "a thing", "needed", ("db",), lambda: probes.Finding(False, "none"), "apt-get install thing"
         )
-        advice = doctor.Check("a hint", "advice", ("db",), lambda: doctor.Finding(False, "no"), "see the docs")
+        advice = doctor.Check("a hint", "advice", ("db",), lambda: probes.Finding(False, "no"), "see the docs")
         with mock.patch.object(doctor, "CHECKS", (missing, advice)):
             err = io.StringIO()
             with contextlib.redirect_stderr(err):
@@ -65,7 +65,7 @@ class DoctorTest(unittest.TestCase):
         real = shutil.which
         with tempfile.TemporaryDirectory() as cache, mock.patch.object(probes, "CACHE", Path(cache)):
             with mock.patch.object(probes.shutil, "which", lambda c: None if c == "kubectl" else real(c)):
-                self.assertEqual(kubectl.probe(), doctor.Finding(False, "none on PATH"))
+                self.assertEqual(kubectl.probe(), probes.Finding(False, "none on PATH"))
                 self.assertTrue(go.probe().found.startswith("go "), go.probe())
                 Path(cache, "k8s-tools", "v1.32.5").mkdir(parents=True)
                 Path(cache, "k8s-tools", "v1.32.5", "kubectl").touch()  # another module's: not it

@@ -19,12 +19,11 @@ from .planning.loads import Load, Scale, Suite, with_column
 from .planning.plan import Plan, modes_named, planned_seconds, runs_of, suite_lanes
 from .planning.profiles import suites
 from .planning.settings import RunSettings
-from .reporting.report import finish, machine, run_meta
+from .reporting.report import finish, run_meta
 from .running.engines import THRESHOLDS_CROSSED
 from .running.engines.loadgen import Loadgen, requests_of
 from .running.progress import Progress
 from .running.skeleton import sampled
-from .running.target import ServiceUnderTest
 from .workloads import MODULES, product, sleep
 
 __all__ = [
@@ -43,7 +42,6 @@ __all__ = [
     "Load",
     "sampled",
     "Scale",
-    "ServiceUnderTest",
     "Suite",
     "THRESHOLDS_CROSSED",
     "bare",
@@ -52,7 +50,6 @@ __all__ = [
     "finish",
     "interval",
     "loadgen_run",
-    "machine",
     "measure",
     "planned_seconds",
     "runs_of",

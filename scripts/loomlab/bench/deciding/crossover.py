@@ -92,7 +92,7 @@ def tail_summary(sections: list[dict]) -> Table:
             continue
         runs = {m: r["runs"] for m, r in s["results"].items() if r["runs"]}
         aggs = {m: stats.aggregate(rs) for m, rs in runs.items()}
-        med = {m: agg.get(SHORT_P99, stats.Spread.of([])).median for m, agg in aggs.items()}
+        med = {m: stats.median_of(agg, SHORT_P99) for m, agg in aggs.items()}
         best = min(med, key=lambda m: med[m] if not math.isnan(med[m]) else math.inf)
         for m, rs in runs.items():
             agg = aggs[m]

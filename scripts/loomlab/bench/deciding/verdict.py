@@ -12,6 +12,7 @@ every mode ties on req/s, p99 decides the same way."""
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import asdict, dataclass
 
 from loomlab import stats
@@ -88,8 +89,7 @@ def compare(
     if found is None:
         return None
     low, high, cov = found
-    xs = sorted(ratios)
-    median = (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+    median = statistics.median(ratios)
     if low > 1 + tie:
         state = "ahead"
     elif high < 1 / (1 + tie):
@@ -144,8 +144,21 @@ def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> V
         return None
     rounds = min(len(results[m]["runs"]) for m in modes)
     runs = {m: results[m]["runs"][:rounds] for m in modes}
+
+    def together(top: str, pairs: list[Pair], key: str, higher: bool, tie: float, metric: str) -> Verdict:
+        """Where the rounds cannot order the leaders but can tell them from the rest: the leaders (the
+        top mode and every mode it neither beats nor loses to) win together when each of them is ahead
+        of each other mode; which leader is first stays unsaid. Else the rounds cannot tell."""
+        leaders = [top] + [p.b for p in pairs if p.state in ("tie", "unclear")]
+        rest = [m for m in modes if m not in leaders]
+        cross = [compare(a, b, runs[a], runs[b], key, higher, tie, confidence) for a in leaders for b in rest]
+        ahead = [c for c in cross if c is not None and c.state == "ahead"]
+        if not rest or len(ahead) < len(cross):
+            return Verdict("cannot tell", [], metric, rounds)
+        return Verdict("ahead", [m for m in modes if m in leaders], metric, rounds, min(ahead, key=lambda p: p.median))
+
     for key, higher, tie, metric in (("throughput", True, TIE, "req/s"), ("p99", False, TIE_P99, "p99")):
-        med = {m: _median([r.get(key, math.nan) for r in runs[m]]) for m in modes}
+        med = {m: stats.Spread.of([r.get(key, math.nan) for r in runs[m]]).median for m in modes}
         top = (max if higher else min)(modes, key=lambda m: med[m])
         compared = [compare(top, m, runs[top], runs[m], key, higher, tie, confidence) for m in modes if m != top]
         pairs = [p for p in compared if p is not None]
@@ -154,44 +167,13 @@ def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> V
         if any(p.state == "behind" for p in pairs):
             return Verdict("cannot tell", [], metric, rounds)
         if any(p.state == "unclear" for p in pairs):
-            return _ahead(runs, modes, top, pairs, key, higher, tie, metric, rounds, confidence)
+            return together(top, pairs, key, higher, tie, metric)
         winners = [top] + [p.b for p in pairs if p.state == "tie"]
         if len(winners) < len(modes):
             ahead = [p for p in pairs if p.state == "ahead"]
             closest = min(ahead, key=lambda p: p.median)
             return Verdict("win", [m for m in modes if m in winners], metric, rounds, closest)
     return Verdict("tie", modes, "p99", rounds)
-
-
-def _ahead(
-    runs: dict,
-    modes: list[str],
-    top: str,
-    pairs: list[Pair],
-    key: str,
-    higher: bool,
-    tie: float,
-    metric: str,
-    rounds: int,
-    confidence: float,
-) -> Verdict:
-    """Where the rounds cannot order the leaders but can tell them from the rest: the leaders (the
-    top mode and every mode it neither beats nor loses to) win together when each of them is ahead
-    of each other mode; which leader is first stays unsaid. Else the rounds cannot tell."""
-    leaders = [top] + [p.b for p in pairs if p.state in ("tie", "unclear")]
-    rest = [m for m in modes if m not in leaders]
-    cross = [compare(a, b, runs[a], runs[b], key, higher, tie, confidence) for a in leaders for b in rest]
-    ahead = [c for c in cross if c is not None and c.state == "ahead"]
-    if not rest or len(ahead) < len(cross):
-        return Verdict("cannot tell", [], metric, rounds)
-    return Verdict("ahead", [m for m in modes if m in leaders], metric, rounds, min(ahead, key=lambda p: p.median))
-
-
-def _median(values: list[float]) -> float:
-    xs = sorted(v for v in values if not math.isnan(v))
-    if not xs:
-        return math.nan
-    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
 
 
 def paired(runs_a: list[dict], runs_b: list[dict], key: str) -> str:

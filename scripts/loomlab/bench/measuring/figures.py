@@ -32,6 +32,9 @@ STREAM_METRICS = {
     "http_req_failed": "loomlab_chunk_failed",
 }
 
+# k6's trend statistics (summaryTrendStats) by the figure each is kept as.
+TREND_STATS = {"min": "min", "med": "p50", "p(90)": "p90", "p(95)": "p95", "p(99)": "p99", "max": "max"}
+
 
 def k6_figures(summary: dict, scenario: str) -> dict:
     """The figures of one k6 run, from its raw handleSummary() data."""
@@ -57,12 +60,7 @@ def k6_figures(summary: dict, scenario: str) -> dict:
         "setup_probes": setup.get("probes", 0),
         "mean": mean,
         "sd": stats.std_dev(sq.get("count"), mean, d.get("count", count)),
-        "min": d.get("min", math.nan),
-        "p50": d.get("med", math.nan),
-        "p90": d.get("p(90)", math.nan),
-        "p95": d.get("p(95)", math.nan),
-        "p99": d.get("p(99)", math.nan),
-        "max": d.get("max", math.nan),
+        **{key: d.get(stat, math.nan) for stat, key in TREND_STATS.items()},
         "error_rate": failed.get("rate", 0.0),
         "dropped": dropped.get("count", 0),
         "duration_s": duration_s,
@@ -111,11 +109,6 @@ def k6_generated(load: Load, summary: dict) -> dict:
         figures[f"{counter}_count"] = values.get("count", 0)
         figures[f"{counter}_rate"] = values.get("rate", 0.0)
     return figures
-
-
-def figures_of(load: Load, summary: dict, samples: list[dict], k6_exit: int, took: float) -> dict:
-    """A k6 run's figures from its summary and the server's samples (the in-cluster runner's)."""
-    return figures_from(load, k6_generated(load, summary), samples, k6_exit, took)
 
 
 def figures_from(load: Load, generated: dict, samples: list[dict], exit_code: int, took: float) -> dict:

@@ -23,6 +23,12 @@ COLORS = {
     Lane(VIRTUAL, RX).key: "#9b59b6",
 }
 
+# The server-over-time chart's lines per mode: (what, the sample's key, its style).
+TIMELINE: tuple[tuple[str, str, dict], ...] = (
+    ("live threads", "live_threads", {}),
+    ("requests in flight", "in_flight", {"borderDash": [4, 4]}),
+)
+
 
 def _num(v):
     return None if v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v))) else round(v, 2)
@@ -75,7 +81,7 @@ def section_charts(n: int, s: dict, out: Path) -> list[dict[str, object]]:
     aggs = {m: stats.aggregate(s["results"][m]["runs"]) for m in modes}
 
     def med(m, k, aggs=aggs):
-        return _num(aggs[m].get(k, stats.Spread.of([])).median)
+        return _num(stats.median_of(aggs[m], k))
 
     charts.append(
         {
@@ -117,23 +123,9 @@ def section_charts(n: int, s: dict, out: Path) -> list[dict[str, object]]:
     series: list[dict[str, object]] = []
     for m in modes:
         samples = _samples(out, s["results"][m].get("first_run", "")) if s["results"][m].get("first_run") else []
-        if samples:
-            t0 = samples[0]["t"]
-            series.append(
-                {
-                    "label": f"{m}: live threads",
-                    "borderColor": COLORS.get(m, "#777"),
-                    "data": [{"x": round(x["t"] - t0, 2), "y": _num(x.get("live_threads"))} for x in samples],
-                }
-            )
-            series.append(
-                {
-                    "label": f"{m}: requests in flight",
-                    "borderColor": COLORS.get(m, "#777"),
-                    "borderDash": [4, 4],
-                    "data": [{"x": round(x["t"] - t0, 2), "y": _num(x.get("in_flight"))} for x in samples],
-                }
-            )
+        for what, key, dash in TIMELINE if samples else ():
+            points = [{"x": round(x["t"] - samples[0]["t"], 2), "y": _num(x.get(key))} for x in samples]
+            series.append({"label": f"{m}: {what}", "borderColor": COLORS.get(m, "#777"), **dash, "data": points})
     # Without the runs' samples (a folder copied without runs/) there is nothing to draw: no chart,
     # and the section says so (write: "timeline").
     if series:

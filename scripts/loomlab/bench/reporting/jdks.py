@@ -15,6 +15,8 @@ from loomlab.table import Table, fmt, fmt_spread
 from ..deciding import verdict
 
 SITES_SHOWN = 3  # the busiest pin sites a table names per mode
+# A pair's state as the table says it.
+STATES = {"ahead": "{new} ahead", "behind": "{old} ahead", "tie": "tie", "unclear": "cannot tell"}
 
 
 def environment(base: str, jdk: int | None) -> str:
@@ -72,7 +74,7 @@ def table(a: dict, b: dict, old: int, new: int) -> Table:
         ra, rb = a[mode]["runs"], b[mode]["runs"]
         pair = verdict.compare(f"{mode} {new}", f"{mode} {old}", rb, ra, "throughput", True, verdict.TIE)
         said = (
-            f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f}), {_state(pair.state, new, old)}"
+            f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f}), {STATES[pair.state].format(new=new, old=old)}"
             if pair
             else "too few rounds"
         )
@@ -88,12 +90,3 @@ def table(a: dict, b: dict, old: int, new: int) -> Table:
             _sites(b[mode]),
         )
     return out
-
-
-def _state(state: str, new: int, old: int) -> str:
-    return {
-        "ahead": f"{new} ahead",
-        "behind": f"{old} ahead",
-        "tie": "tie",
-        "unclear": "cannot tell",
-    }[state]

@@ -89,7 +89,7 @@ def answer_of(
                 if "figures" in got:  # a loadgen run (jobrun)
                     runs.append(figures.figures_from(load, got["figures"], [], got["exit"], 0.0))
                 else:
-                    runs.append(figures.figures_of(load, got, [], 0, 0.0))
+                    runs.append(figures.figures_from(load, figures.k6_generated(load, got), [], 0, 0.0))
         results[mode] = {"runs": runs, "warmup": {}}
     measured = LoadFigures.of(load, results, pools)
     section = {

@@ -39,7 +39,7 @@ class ModeFigures:
 
     def get(self, figure: str) -> float:
         """The median of a figure over the rounds (NaN where no run has it)."""
-        return self.agg.get(figure, stats.Spread.of([])).median
+        return stats.median_of(self.agg, figure)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ tables (crossover.py)."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 from loomlab import stats
@@ -70,10 +71,7 @@ def ingest_summary(sections: list[dict]) -> Table:
                 best[r[2:4]] = r
         sizes = {r[2:4]: {x[5] for x in ours if x[2:4] == r[2:4]} for r in ours}
         for domain, setup, writes, mode, agg, chunk in ours:
-
-            def med(k, agg=agg):
-                return agg.get(k, stats.Spread.of([])).median
-
+            med = functools.partial(stats.median_of, agg)
             seed = SEED_D.get(writes, {}).get(WORKER, {}).get("records_per_s") if chunk == 100 else None
             is_best = len(sizes[(writes, mode)]) > 1 and best[(writes, mode)][5] == chunk
             t.add(
@@ -118,10 +116,7 @@ def buffers_summary(sections: list[dict]) -> Table:
             continue
         for mode, r in sec["results"].items():
             agg = stats.aggregate(r["runs"])
-
-            def med(k, agg=agg):
-                return agg.get(k, stats.Spread.of([])).median
-
+            med = functools.partial(stats.median_of, agg)
             t.add(
                 sec["env"].get("CACHE", "?"),
                 mode,

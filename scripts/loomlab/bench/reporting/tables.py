@@ -12,7 +12,10 @@ from loomlab.table import Table, fmt, fmt_spread
 from ..measuring.figures import open_verdict
 from ..planning.bounds import efficiency
 from ..planning.lane import MODES, WORKER
-from .loadfigures import LoadFigures, ModeFigures
+from .loadfigures import LoadFigures
+
+# A run's latency figures (ms) as the load table's columns name them, in order.
+LATENCY = ("min", "p50", "p90", "p95", "p99", "max")
 
 
 def load_table(f: LoadFigures) -> Table:
@@ -44,12 +47,7 @@ def load_table(f: LoadFigures) -> Table:
             "eff.",
             "mean ms",
             "sd",
-            "min",
-            "p50",
-            "p90",
-            "p95",
-            "p99",
-            "max",
+            *LATENCY,
             "errors %",
             "dropped",
             *verdict,
@@ -69,15 +67,14 @@ def load_table(f: LoadFigures) -> Table:
             fmt(efficiency(thr.median, bound) * 100, 0, " %"),
             fmt_spread(agg["mean"]),
             fmt(agg["sd"].median),
-            fmt(agg["min"].median),
-            fmt(agg["p50"].median),
-            fmt(agg["p90"].median),
-            fmt(agg["p95"].median),
-            fmt(agg["p99"].median),
-            fmt(agg["max"].median),
+            *(fmt(agg[k].median) for k in LATENCY),
             fmt(agg["error_rate"].median * 100, 2),
             fmt(agg["dropped"].median, 0),
-            *([mode_verdict(load.rate, m)] if load.rate is not None else []),
+            *(
+                [open_verdict(load.rate, m.bound, m.get("dropped"), m.get("error_rate"))]
+                if load.rate is not None
+                else []
+            ),
             *(
                 [fmt(expected["mean"]), fmt((agg["mean"].median / expected["mean"] - 1) * 100, 1, " %")]
                 if expected
@@ -88,11 +85,6 @@ def load_table(f: LoadFigures) -> Table:
             fmt(seed.get("mean"), 0),
         )
     return t
-
-
-def mode_verdict(rate: float, m: ModeFigures) -> str:
-    """The verdict of an open load's median run in a mode (see figures.open_verdict)."""
-    return open_verdict(rate, m.bound, m.get("dropped"), m.get("error_rate"))
 
 
 def server_table(f: LoadFigures, native: bool = False) -> Table:

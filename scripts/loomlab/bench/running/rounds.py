@@ -28,22 +28,12 @@ from .progress import Progress
 from .target import ServiceUnderTest, Where
 
 
-def slug_of(tag: str, load: Load) -> str:
-    return f"{tag}-{re.sub(r'[^A-Za-z0-9.]+', '_', load.name.split(' (')[0]).strip('_')}"
-
-
 def ready(service: ServiceUnderTest, lane: Lane) -> dict:
     service.wait_ready()
     info = service.info()
     what = ", ".join(str(info[k]) for k in ("jdk", "imageKind", "server", "go") if k in info)
     print(f"   {lane.key}: ready ({what})", flush=True)
     return info
-
-
-def info_of(lane: Lane, answered: dict, kept: dict) -> dict:
-    """The /api/info a section's pools and bounds come from: a mode's default column's (`answered`
-    where `lane` is one), never a knob column's nor the reference server's (`kept` then)."""
-    return answered if lane.is_default else kept
 
 
 def on_jdk(results: dict[Lane, dict], jdk: int | None) -> dict[str, dict]:
@@ -75,7 +65,7 @@ class SuiteRun:
         return self.tag if jdk is None else f"{self.tag}-jdk{jdk}"
 
     def slug(self, load: Load, jdk: int | None) -> str:
-        return slug_of(self.tag_on(jdk), load)
+        return f"{self.tag_on(jdk)}-{re.sub(r'[^A-Za-z0-9.]+', '_', load.name.split(' (')[0]).strip('_')}"
 
     def group(self, lanes: list[Lane], results: list[dict[Lane, dict]], info: dict) -> None:
         """`lanes`' services started and warmed, kept up; each load in rounds, the order of the
@@ -101,7 +91,8 @@ class SuiteRun:
             for slot, lane in enumerate(lanes):
                 tag = self.tag_on(lane.jdk)
                 services[lane] = self.where.start(self.suite, lane, tag, self.settings, self.out, slot)
-                info[lane.jdk] = info_of(lane, ready(services[lane], lane), info.get(lane.jdk, {}))
+                answered = ready(services[lane], lane)  # a mode's default column's: its section's pools and bounds
+                info[lane.jdk] = answered if lane.is_default else info.get(lane.jdk, {})
                 warm[lane] = self.warm_up(services[lane], lane)
             yield services, warm
         finally:

@@ -27,14 +27,6 @@ class Sampler(threading.Thread):
         self.samples: list[dict] = []
         self._done = threading.Event()
 
-    @classmethod
-    def begin(cls, service: ServiceUnderTest, period: float) -> Sampler:
-        """A sampler that has scraped once (before the load) and goes on every `period` s."""
-        sampler = cls(service, period)
-        sampler.scrape()
-        sampler.start()
-        return sampler
-
     def scrape(self):
         try:
             sample = self.service.sample()
@@ -66,7 +58,9 @@ class Sampled(Generic[T]):
 def sampled(service: ServiceUnderTest, period: float, out: Path, run: Callable[[], T]) -> Sampled[T]:
     """`run` with `service` scraped before, every `period` s during and after it (also when it
     fails); the scrapes written to <out>.metrics.jsonl, which the report's server-over-time charts read."""
-    sampler = Sampler.begin(service, period)
+    sampler = Sampler(service, period)
+    sampler.scrape()  # once before the load
+    sampler.start()
     started = time.monotonic()
     try:
         result = run()

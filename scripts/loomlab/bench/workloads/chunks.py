@@ -5,6 +5,7 @@ text k6 printed for them."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -52,18 +53,6 @@ def embeddings(seed: int, dim: int) -> list[str]:
         "[" + ",".join(js_number(math.floor((r() * 2 - 1) * 1e4 + 0.5) / 1e4) for _ in range(dim)) + "]"
         for _ in range(EMBEDDINGS)
     ]
-
-
-def _text(v: object) -> str:
-    """`v` as JavaScript's JSON.stringify writes it, byte for byte (the records k6's scripts sent):
-    json.dumps would differ on numbers (1.0 where JavaScript writes 1; 1e+21 where it writes 1e21)."""
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, list):
-        return "[" + ",".join(_text(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ",".join(f"{_text(k)}:{_text(x)}" for k, x in v.items()) + "}"
-    return js_number(v)  # type: ignore[arg-type]
 
 
 def skills_of(r: Callable[[], float]) -> list[dict]:
@@ -126,7 +115,7 @@ DOMAINS = {"recruits": recruit, "candidates": candidate}
 def record_json(domain: str, id_: int, seed: int, pool: list[str]) -> str:
     """One record as k6's withEmbedding writes it: its fields' JSON with the embedding appended."""
     fields = DOMAINS[domain](prng(seed * 1000003 + id_), id_)
-    return _text(fields)[:-1] + ',"embedding":' + pool[id_ % len(pool)] + "}"
+    return json.dumps(fields, separators=(",", ":"))[:-1] + ',"embedding":' + pool[id_ % len(pool)] + "}"
 
 
 def chunk_lines(env: dict, domain: str) -> Iterator[str]:

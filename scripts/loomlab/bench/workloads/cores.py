@@ -10,9 +10,6 @@ import dataclasses
 from ..planning.loads import Scale, Suite, modes_of
 from . import product, sleep
 
-# The sections are sleep's and product's (their bounds and causes apply); this module adds none.
-BOUND_NAMES: dict[str, str] = {}
-USES = "CPU"
 # (variant, the service's CPUs, k6's CPUs): one core with k6 kept off it, or both shared with k6.
 SETTINGS = (("1 core (k6 on the other)", "1", "0"), ("2 cores (shared with k6)", "", ""))
 MODES = modes_of("sleep")

@@ -24,9 +24,6 @@ from ..planning.lane import REACTIVE, VIRTUAL, VIRTUAL_LOOP, Knob, Lane
 from ..planning.loads import Load, Scale, Suite, bursts, open_load, paced
 from . import db, knobs, sleep
 
-# The sections are sleep's (its bounds and causes apply); this module adds none.
-BOUND_NAMES: dict[str, str] = {}
-USES = "CPU, shared with the load generator"
 RATE = 1500
 BURST_MS = 100
 # A paced connection's period: RATE x PERIOD_MS connections (150, the sleep's and the socket's).

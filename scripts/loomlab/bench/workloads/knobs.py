@@ -14,9 +14,6 @@ from ..planning.lane import REACTIVE, VIRTUAL, VIRTUAL_LOOP, WORKER, Knob, Lane
 from ..planning.loads import Load, Scale, Suite, modes_of, planned_as_modes
 from . import product, sleep
 
-# The sections are sleep's and product's (their bounds and causes apply); this module adds none.
-BOUND_NAMES: dict[str, str] = {}
-USES = "CPU, shared with k6"
 MODES = modes_of("sleep")
 # The machine's cores: virtual threads' carriers are `cores` and Quarkus' event loops one per core,
 # at least two (LOOPS; /api/info's reactive.event-loops), so the knobs go one step each way.

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from loomlab import LabError
 
+from ...measuring.figures import TREND_STATS
 from ...planning.arrivals import Bodies, Request
 from ...planning.lane import Lane
 from ...planning.loads import PACED, UNIFORM, Load, on_cpus
@@ -86,7 +87,7 @@ def crossed(env: dict, request: Request, s: dict) -> list[str]:
 
 
 # k6's trend statistics (summaryTrendStats) by the name loadgen's summary gives them.
-STATS = {"min": "min", "avg": "mean", "med": "p50", "p(90)": "p90", "p(95)": "p95", "p(99)": "p99", "max": "max"}
+STATS = {"avg": "mean", **TREND_STATS}
 
 
 def trends(load: Load, request: Request, s: dict) -> dict:
@@ -113,14 +114,7 @@ def figures(s: dict) -> dict:
         "throughput": s["requests"] / s["duration_s"] if s["duration_s"] > 0 else 0.0,
         "setup_s": 0.0,
         "setup_probes": 0,
-        "mean": lat.get("mean", nan),
-        "sd": lat.get("sd", nan),
-        "min": lat.get("min", nan),
-        "p50": lat.get("p50", nan),
-        "p90": lat.get("p90", nan),
-        "p95": lat.get("p95", nan),
-        "p99": lat.get("p99", nan),
-        "max": lat.get("max", nan),
+        **{key: lat.get(key, nan) for key in ("mean", "sd", *TREND_STATS.values())},
         "error_rate": s["error_rate"],
         "dropped": s["dropped"],
         "duration_s": s["duration_s"],
