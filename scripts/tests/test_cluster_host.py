@@ -184,6 +184,22 @@ class ComponentConfigs(unittest.TestCase):
             self.assertNotIn("$", text, name)
             self.assertIn(expected[name], text, name)
 
+    def test_the_cluster_objects_render_whole_with_the_node_s_address_and_port_and_16_volumes(self):
+        import json
+
+        from labmachine.cluster import configs
+
+        with tempfile.TemporaryDirectory() as run, mock.patch.object(settings, "RUN", Path(run)):
+            items = configs.cluster_objects()["items"]
+            self.assertTrue(all((Path(run) / "volumes" / f"pv{i}").is_dir() for i in range(1, 17)))
+        self.assertNotIn("$", json.dumps(items))
+        named = {(d["kind"], d["metadata"]["name"]): d for d in items}
+        self.assertEqual(named["Service", "metrics-server"]["spec"]["ports"][0]["targetPort"], settings.METRICS_PORT)
+        (subset,) = named["Endpoints", "metrics-server"]["subsets"]
+        self.assertEqual(subset["addresses"], [{"ip": settings.NODE_IP}])
+        self.assertEqual(sum(d["kind"] == "PersistentVolume" for d in items), 16)
+        self.assertIn(("ClusterRoleBinding", "loom-lab:kube-router"), named)
+
     def test_the_cni_config_is_json_with_the_pod_range_and_no_masquerade(self):
         import json
 
