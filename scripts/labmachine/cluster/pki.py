@@ -117,27 +117,25 @@ def make_pki(pki: Path):
     openssl("rsa", "-in", pki / "sa.key", "-pubout", "-out", pki / "sa.pub")
 
 
+def kubeconfig(cluster: dict, user: str, token: str) -> dict:
+    """A kubeconfig of one cluster (its server and how it is trusted) and one user with a token."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "loom-lab",
+        "clusters": [{"name": "loom-lab", "cluster": cluster}],
+        "users": [{"name": user, "user": {"token": token}}],
+        "contexts": [{"name": "loom-lab", "context": {"cluster": "loom-lab", "user": user}}],
+    }
+
+
 def make_kubeconfigs():
     lines = []
     for name, (user, groups) in IDENTITIES.items():
         token = secrets.token_hex(24)
         lines.append(f'{token},{user},{user},"{groups}"' if groups else f"{token},{user},{user}")
-        cfg = {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "current-context": "loom-lab",
-            "clusters": [
-                {
-                    "name": "loom-lab",
-                    "cluster": {
-                        "server": f"https://{NODE_IP}:{API_PORT}",
-                        "certificate-authority": str(RUN / "pki" / "ca.crt"),
-                    },
-                }
-            ],
-            "users": [{"name": user, "user": {"token": token}}],
-            "contexts": [{"name": "loom-lab", "context": {"cluster": "loom-lab", "user": user}}],
-        }
+        server = {"server": f"https://{NODE_IP}:{API_PORT}", "certificate-authority": str(RUN / "pki" / "ca.crt")}
+        cfg = kubeconfig(server, user, token)
         path = KUBECONFIG if name == "admin" else RUN / f"{name}.kubeconfig"
         write_private(path, json.dumps(cfg, indent=1))
     write_private(RUN / "pki" / "tokens.csv", "\n".join(lines) + "\n")

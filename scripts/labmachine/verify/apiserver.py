@@ -6,13 +6,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
 
 from loomlab import proc
 
+from ..cluster.flags import command
+from ..cluster.pki import kubeconfig
 from . import NOT_SERVED_KINDS, Failure, run, testrun
 
 
@@ -26,98 +27,54 @@ class ApiServer:
     """etcd and kube-apiserver on loopback, with a token for a system:masters user."""
 
     def __init__(self, apiserver: str, etcd: str):
-        """Long because it declares etcd's and kube-apiserver's command lines and the kubeconfig, as data."""
+        """Long because it declares etcd's and kube-apiserver's command lines, as data."""
         self.dir = Path(tempfile.mkdtemp(prefix="loomlab-apiserver-"))
-        self.procs = []
+        self.procs: list[subprocess.Popen] = []
         self._cluster_scoped: set[str] | None = None  # discovery's answer, read again after a CRD
-        etcd_client, etcd_peer, self.port = free_port(), free_port(), free_port()
+        client, peer = (f"http://127.0.0.1:{free_port()}" for _ in range(2))
+        self.port = free_port()
         token = self.dir / "tokens.csv"
         token.write_text("loomlab-verify-token,verify,1,system:masters\n")
         key = self.dir / "sa.key"
         subprocess.run(["openssl", "genrsa", "-out", str(key), "2048"], check=True, capture_output=True)
-        self.procs.append(
-            subprocess.Popen(
-                [
-                    etcd,
-                    "--data-dir",
-                    str(self.dir / "etcd"),
-                    "--listen-client-urls",
-                    f"http://127.0.0.1:{etcd_client}",
-                    "--advertise-client-urls",
-                    f"http://127.0.0.1:{etcd_client}",
-                    "--listen-peer-urls",
-                    f"http://127.0.0.1:{etcd_peer}",
-                    "--initial-advertise-peer-urls",
-                    f"http://127.0.0.1:{etcd_peer}",
-                    "--initial-cluster",
-                    f"default=http://127.0.0.1:{etcd_peer}",
-                ],
-                stdout=(self.dir / "etcd.log").open("w"),
-                stderr=subprocess.STDOUT,
-            )
-        )
-        self.procs.append(
-            subprocess.Popen(
-                [
-                    apiserver,
-                    "--etcd-servers",
-                    f"http://127.0.0.1:{etcd_client}",
-                    "--bind-address",
-                    "127.0.0.1",
-                    "--secure-port",
-                    str(self.port),
-                    "--cert-dir",
-                    str(self.dir / "certs"),
-                    "--token-auth-file",
-                    str(token),
-                    "--authorization-mode",
-                    "RBAC",
-                    "--service-account-issuer",
-                    "https://kubernetes.default.svc",
-                    "--service-account-key-file",
-                    str(key),
-                    "--service-account-signing-key-file",
-                    str(key),
-                    "--service-cluster-ip-range",
-                    "10.96.0.0/16",
-                    "--enable-admission-plugins",
-                    "NamespaceLifecycle,PodSecurity",
-                    # No controller manager creates default service accounts here.
-                    "--disable-admission-plugins",
-                    "ServiceAccount",
-                ],
-                stdout=(self.dir / "apiserver.log").open("w"),
-                stderr=subprocess.STDOUT,
-            )
-        )
+        etcd_options = {
+            "--data-dir": self.dir / "etcd",
+            "--listen-client-urls": client,
+            "--advertise-client-urls": client,
+            "--listen-peer-urls": peer,
+            "--initial-advertise-peer-urls": peer,
+            "--initial-cluster": f"default={peer}",
+        }
+        self.start("etcd", command(etcd, etcd_options))
+        options = {
+            "--etcd-servers": client,
+            "--bind-address": "127.0.0.1",
+            "--secure-port": self.port,
+            "--cert-dir": self.dir / "certs",
+            "--token-auth-file": token,
+            "--authorization-mode": "RBAC",
+            "--service-account-issuer": "https://kubernetes.default.svc",
+            "--service-account-key-file": key,
+            "--service-account-signing-key-file": key,
+            "--service-cluster-ip-range": "10.96.0.0/16",
+            "--enable-admission-plugins": "NamespaceLifecycle,PodSecurity",
+            "--disable-admission-plugins": "ServiceAccount",  # no controller manager makes default accounts here
+        }
+        self.start("apiserver", command(apiserver, options))
         self.kubeconfig = self.dir / "kubeconfig"
-        self.kubeconfig.write_text(
-            yaml.safe_dump(
-                {
-                    "apiVersion": "v1",
-                    "kind": "Config",
-                    "current-context": "verify",
-                    "clusters": [
-                        {
-                            "name": "verify",
-                            "cluster": {"server": f"https://127.0.0.1:{self.port}", "insecure-skip-tls-verify": True},
-                        }
-                    ],
-                    "users": [{"name": "verify", "user": {"token": "loomlab-verify-token"}}],
-                    "contexts": [{"name": "verify", "context": {"cluster": "verify", "user": "verify"}}],
-                }
-            )
-        )
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.kubectl("get", "--raw", "/readyz").returncode == 0:
-                return
-            if any(p.poll() is not None for p in self.procs):
-                break
-            time.sleep(0.5)
-        log = (self.dir / "apiserver.log").read_text()[-3000:]
-        self.stop()
-        raise Failure(f"kube-apiserver did not become ready:\n{log}")
+        server = {"server": f"https://127.0.0.1:{self.port}", "insecure-skip-tls-verify": True}
+        self.kubeconfig.write_text(yaml.safe_dump(kubeconfig(server, "verify", "loomlab-verify-token")))
+
+        def ready() -> bool:
+            return self.kubectl("get", "--raw", "/readyz").returncode == 0
+
+        if not proc.wait_until(ready, 90, 0.5, give_up=lambda: any(p.poll() is not None for p in self.procs)):
+            log = (self.dir / "apiserver.log").read_text()[-3000:]
+            self.stop()
+            raise Failure(f"kube-apiserver did not become ready:\n{log}")
+
+    def start(self, name: str, argv: list) -> None:
+        self.procs.append(subprocess.Popen(argv, stdout=(self.dir / f"{name}.log").open("w"), stderr=subprocess.STDOUT))
 
     def kubectl(self, *args, stdin: str | None = None) -> subprocess.CompletedProcess:
         return run(["kubectl", "--kubeconfig", str(self.kubeconfig), *args], input=stdin)
