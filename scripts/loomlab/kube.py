@@ -7,10 +7,10 @@ written in: the runner reads a pod's status the way `kubectl get -o json` shows 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
-import time
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,14 +19,14 @@ from typing import Any
 from kubernetes import client, config, dynamic
 from kubernetes.client.rest import ApiException
 
-from loomlab import LabError
+from loomlab import LabError, proc
 from loomlab.labcluster import KUBECONFIG as LOOMLAB_KUBECONFIG
 
 DEFAULT_NAMESPACE = "loom-lab"
 FIELD_MANAGER = "loom-lab"
 KEPT_POLICY = "loom-lab-configmaps-kept"  # deploy/k8s/access/admission.yaml; its refusals name it
 
-__all__ = ["ApiException", "Kube", "Target"]
+__all__ = ["ApiException", "Kube", "Target", "answered"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,16 @@ def lab_cluster_up() -> bool:
         return True
     except OSError:
         return False
+
+
+@contextlib.contextmanager
+def answered(*statuses: int):
+    """An API call whose refusal with one of `statuses` is an answer, not an error (404: gone already)."""
+    try:
+        yield
+    except ApiException as e:
+        if e.status not in statuses:
+            raise
 
 
 class Kube:
@@ -179,11 +189,8 @@ class Kube:
         if (doc["kind"], name) == ("ConfigMap", "postgres-init"):
             self._admins_scripts(resource, doc)
         elif doc["kind"] == "Secret":
-            try:
+            with answered(409):  # there already: kept
                 resource.create(body=doc, namespace=self.ns)
-            except ApiException as e:
-                if e.status != 409:  # there already: kept
-                    raise
         else:
             namespace = self.ns if resource.namespaced else None
             resource.server_side_apply(body=doc, namespace=namespace, field_manager=FIELD_MANAGER, force_conflicts=True)
@@ -228,36 +235,24 @@ class Kube:
     def delete(self, api_version: str, kind: str, name: str):
         """One object of this namespace, and in the background what it owns; gone already is fine."""
         resource = self.dynamic.resources.get(api_version=api_version, kind=kind)
-        try:
+        with answered(404):
             resource.delete(name=name, namespace=self.ns, body={"propagationPolicy": "Background"})
-        except ApiException as e:
-            if e.status != 404:
-                raise
 
     def delete_namespace(self, timeout_s: float = 180):
         """This namespace and everything in it, returning once it is gone; gone already is fine."""
-        try:
+        with answered(404):
             self.core.delete_namespace(self.ns, propagation_policy="Background")
-        except ApiException as e:
-            if e.status != 404:
-                raise
         self.wait_namespace_gone(timeout_s)
 
     def wait_namespace_gone(self, timeout_s: float = 180):
         """Returns once this namespace does not exist (one being deleted takes its pods' grace)."""
-        deadline = time.monotonic() + timeout_s
-        while self.namespace_exists():
-            if time.monotonic() > deadline:
-                raise LabError(f"namespace {self.ns} still there after {timeout_s:.0f} s")
-            time.sleep(1)
+        if not proc.wait_until(lambda: not self.namespace_exists(), timeout_s, 1):
+            raise LabError(f"namespace {self.ns} still there after {timeout_s:.0f} s")
 
     def delete_job(self, name: str):
         """The Job and, in the background, its pods; gone already is fine."""
-        try:
+        with answered(404):
             self.batch.delete_namespaced_job(name, self.ns, propagation_policy="Background")
-        except ApiException as e:
-            if e.status != 404:
-                raise
 
     def job_status(self, name: str):
         """A Job's status (V1JobStatus: read with the Job, needing no right to jobs/status); None once gone."""

@@ -13,7 +13,7 @@ from loomlab.bench import api as bench
 from loomlab.incluster.core import nodecpu
 from loomlab.incluster.core.jobs import FIRST
 from loomlab.incluster.core.plan import VARIANTS
-from loomlab.kube import ApiException, Kube
+from loomlab.kube import Kube, answered
 from loomlab.labcluster import LOADGEN_IMAGE
 from loomlab.table import Table, fmt, fmt_spread
 
@@ -118,12 +118,9 @@ def pods_per_variant(args: argparse.Namespace) -> str:
 def node_info(kube: Kube, startups: list[dict]) -> str:
     """The node the service ran on, as far as the run may read nodes (a namespaced Role may not)."""
     name = next((s["node"] for s in startups if s.get("node")), None)
-    try:
+    node = None
+    with answered(403):
         node = kube.json(f"/api/v1/nodes/{name}")["status"]["nodeInfo"] if name else None
-    except ApiException as e:
-        if e.status != 403:
-            raise
-        node = None
     return (
         f"node {name}: {node['kernelVersion']}, {node['containerRuntimeVersion']}"
         if node
