@@ -25,8 +25,8 @@ Knobs (environment): LOOMLAB_K8S_HOME (default $LOOMLAB_CACHE/k8s), LOOMLAB_K8S_
 LOOMLAB_K8S_NODE (loom-lab-node), LOOMLAB_K8S_KEEP_ON_FAILURE (1: leave a failed `up` running).
 """
 
-from .api import Api, dns_query, kubectl
+from .api import api, dns_query, kubectl
 from .host import compare_host, without_our_chains
 from .settings import IMAGES, KUBECONFIG, NODE, ROOT
 
-__all__ = ["Api", "dns_query", "kubectl", "compare_host", "without_our_chains", "IMAGES", "KUBECONFIG", "NODE", "ROOT"]
+__all__ = ["api", "dns_query", "kubectl", "compare_host", "without_our_chains", "IMAGES", "KUBECONFIG", "NODE", "ROOT"]

@@ -6,7 +6,7 @@ import sys
 
 from loomlab import command
 
-from .api import Api
+from .api import NOT_YET, api
 from .down import down
 from .images import CTR
 from .processes import components_rss_mb, running
@@ -22,10 +22,10 @@ def status() -> bool:
         print("cluster: down")
         return False
     try:
-        node = Api().json(f"/api/v1/nodes/{NODE}", 3)
+        node = api().json(f"/api/v1/nodes/{NODE}", 3)
         ready = any(c["type"] == "Ready" and c["status"] == "True" for c in node["status"]["conditions"])
         print(f"node {NODE}: {'Ready' if ready else 'NotReady'}")
-    except OSError as e:
+    except NOT_YET as e:
         print(f"node {NODE}: unknown ({e})")
         ready = False
     print(f"components' memory (RSS): {components_rss_mb():.0f} MiB")

@@ -3,49 +3,26 @@ poll), kubectl for what it does best (apply), and one DNS query to prove the clu
 
 from __future__ import annotations
 
-import json
-import ssl
 import subprocess
-import urllib.request
-from pathlib import Path
 
 import dns.exception
 import dns.message
 import dns.query
 import dns.rdatatype
+from urllib3.exceptions import HTTPError
+
+from loomlab.kube import ApiException, Kube, Target
 
 from .settings import KUBECONFIG, sh
 
+# What a call to the API server raises while it, or what it proxies, is not there yet.
+NOT_YET = (OSError, ApiException, HTTPError)
 
-class Api:
-    """The API server over HTTPS with the admin token."""
 
-    def __init__(self, kubeconfig: Path = KUBECONFIG):
-        cfg = json.loads(kubeconfig.read_text())
-        self.server = cfg["clusters"][0]["cluster"]["server"]
-        self.token = cfg["users"][0]["user"]["token"]
-        self.ctx = ssl.create_default_context(cafile=cfg["clusters"][0]["cluster"]["certificate-authority"])
-
-    def get(self, path: str, timeout: float = 10) -> bytes:
-        req = urllib.request.Request(self.server + path, headers={"Authorization": f"Bearer {self.token}"})
-        with urllib.request.urlopen(req, timeout=timeout, context=self.ctx) as r:
-            return r.read()
-
-    def json(self, path: str, timeout: float = 10) -> dict:
-        return json.loads(self.get(path, timeout))
-
-    def send(
-        self, method: str, path: str, body: dict, content_type: str = "application/json", timeout: float = 10
-    ) -> bytes:
-        """A request with a JSON body (PATCH through a pod's proxy, for one)."""
-        req = urllib.request.Request(
-            self.server + path,
-            data=json.dumps(body).encode(),
-            method=method,
-            headers={"Authorization": f"Bearer {self.token}", "Content-Type": content_type},
-        )
-        with urllib.request.urlopen(req, timeout=timeout, context=self.ctx) as r:
-            return r.read()
+def api(namespace: str | None = None) -> Kube:
+    """The API server with the admin's kubeconfig, through the official client (no kubectl process
+    per poll)."""
+    return Kube(Target(str(KUBECONFIG), namespace=namespace))
 
 
 def kubectl(*args, input=None, check=True, timeout=120) -> subprocess.CompletedProcess:

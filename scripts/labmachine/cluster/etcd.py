@@ -11,8 +11,8 @@ import ssl
 import urllib.request
 
 from loomlab import proc
+from loomlab.kube import Kube
 
-from .api import Api
 from .flags import ETCD_URL, PKI
 
 # What the API server writes before a Secret sealed by the secretbox provider named key1.
@@ -48,7 +48,7 @@ def stored(key: str) -> bytes:
     return base64.b64decode(kvs[0]["value"]) if kvs else b""
 
 
-def secrets_sealed(api: Api) -> bool:
+def secrets_sealed(api: Kube) -> bool:
     """A throwaway Secret written through the API server is stored sealed, its value nowhere in
     what etcd holds; the Secret is deleted again."""
     name, value = "loom-lab-at-rest-probe", secrets.token_hex(16)
@@ -56,7 +56,7 @@ def secrets_sealed(api: Api) -> bool:
     # kube-system is made by the API server's bootstrap controller, just after it is ready.
     if not proc.wait_until(lambda: api.json("/api/v1/namespaces/kube-system", 2), 30, 0.2):
         raise RuntimeError("the API server made no kube-system namespace")
-    api.send(
+    api.request(
         "POST",
         path,
         {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": name}, "stringData": {"probe": value}},
@@ -65,4 +65,4 @@ def secrets_sealed(api: Api) -> bool:
         raw = stored(f"/registry/secrets/kube-system/{name}")
         return raw.startswith(SEALED) and value.encode() not in raw
     finally:
-        api.send("DELETE", f"{path}/{name}", {})
+        api.request("DELETE", f"{path}/{name}", {})

@@ -14,8 +14,9 @@ from pathlib import Path
 import yaml
 
 from loomlab import LabError, proc
+from loomlab.kube import Kube
 
-from .api import Api, kubectl
+from .api import NOT_YET, api, kubectl
 from .processes import tools
 from .settings import NAMED_REGISTRY, REGISTRY_PREFIX, ROOT, say, sh
 
@@ -39,11 +40,11 @@ def manifests(config: Path) -> list[dict]:
     return docs
 
 
-def available(api: Api) -> bool:
+def available(cluster: Kube) -> bool:
     try:
-        deployments = api.json("/apis/apps/v1/namespaces/keda/deployments", 5)["items"]
-        service = api.json(f"/apis/apiregistration.k8s.io/v1/apiservices/{APISERVICE}", 5)
-    except OSError:
+        deployments = cluster.json("/apis/apps/v1/namespaces/keda/deployments", 5)["items"]
+        service = cluster.json(f"/apis/apiregistration.k8s.io/v1/apiservices/{APISERVICE}", 5)
+    except NOT_YET:
         return False
     ready = all(d["status"].get("availableReplicas", 0) >= 1 for d in deployments) and len(deployments) == 2
     return ready and any(
@@ -53,8 +54,8 @@ def available(api: Api) -> bool:
 
 def install(timeout_s: float = 300) -> None:
     """KEDA installed and serving external metrics (a no-op when it is)."""
-    api = Api()
-    if available(api):
+    cluster = api()
+    if available(cluster):
         return
     say(f"installing KEDA ({IMAGE}, manifests of KEDA's module) for the queue autoscaler")
     sh("bash", ROOT / "scripts" / "k8s" / "images.sh", "--push", REGISTRY_PREFIX, "keda", timeout=900)
@@ -68,7 +69,7 @@ def install(timeout_s: float = 300) -> None:
         "-",
         input=json.dumps({"kind": "List", "apiVersion": "v1", "items": docs}),
     )
-    if not proc.wait_until(lambda: available(api), timeout_s, 2):
+    if not proc.wait_until(lambda: available(cluster), timeout_s, 2):
         raise LabError(
             f"KEDA not available within {timeout_s:.0f} s"
             f" (kubectl -n keda get pods; kubectl get apiservice {APISERVICE})"

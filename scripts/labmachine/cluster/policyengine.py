@@ -13,7 +13,7 @@ from pathlib import Path
 from loomlab import proc
 
 from . import host
-from .api import Api
+from .api import api
 from .processes import rss_kib, running, stop, tools
 from .settings import RUN, sh
 from .up import start_policy_engine
@@ -44,7 +44,7 @@ def on(timeout_s: float = 60) -> float:
     log = RUN / "logs" / "kube-router.log"
     if not running("kube-router"):
         start_policy_engine(tools())
-    policies = len(Api().json("/apis/networking.k8s.io/v1/networkpolicies")["items"])
+    policies = len(api().json("/apis/networking.k8s.io/v1/networkpolicies")["items"])
     if not proc.wait_until(lambda: policy_chains() >= policies, timeout_s, 0.5):
         raise RuntimeError(f"kube-router made no chain for {policies} policies (see {log})")
     if not proc.wait_until(quiet(log), timeout_s, 0.5):

@@ -9,9 +9,10 @@ import sys
 import time
 
 from loomlab import proc
+from loomlab.kube import Kube
 
 from . import configs, down, etcd, flags, host, monitoring, network, outside, pki
-from .api import Api, dns_query, kubectl
+from .api import api, dns_query, kubectl
 from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
 from .settings import (
@@ -84,9 +85,9 @@ def bring_up(t: dict):
     with Step("etcd on 127.0.0.1:2379, TLS, a client certificate required"):
         start_etcd(t)
     with Step(f"kube-apiserver on {NODE_IP}:{API_PORT}"):
-        api = start_apiserver(t)
+        cluster = start_apiserver(t)
     with Step("Secrets encrypted at rest (a Secret read raw from etcd)"):
-        if not etcd.secrets_sealed(api):
+        if not etcd.secrets_sealed(cluster):
             raise RuntimeError("a Secret is stored in etcd as written, not sealed")
     with Step(f"registry on {REGISTRY}, untagged images collected (the node pulls the lab's images from it)"):
         start_registry(t)
@@ -104,7 +105,7 @@ def bring_up(t: dict):
 
         def node_ready():
             # Ready, and the node controller has lifted the not-ready taint: pods can be scheduled.
-            node = api.json(f"/api/v1/nodes/{NODE}", 2)
+            node = cluster.json(f"/api/v1/nodes/{NODE}", 2)
             return any(
                 c["type"] == "Ready" and c["status"] == "True" for c in node["status"]["conditions"]
             ) and not node["spec"].get("taints")
@@ -123,7 +124,7 @@ def bring_up(t: dict):
     with Step("metrics API (metrics-server behind the aggregation layer) available"):
 
         def available():
-            service = api.json("/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io", 2)
+            service = cluster.json("/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io", 2)
             return any(
                 c["type"] == "Available" and c["status"] == "True" for c in service["status"].get("conditions", [])
             )
@@ -175,12 +176,12 @@ def start_registry(t: dict):
         raise RuntimeError(f"the registry did not answer (see {RUN / 'logs' / 'registry.log'})")
 
 
-def start_apiserver(t: dict) -> Api:
+def start_apiserver(t: dict) -> Kube:
     start("kube-apiserver", flags.apiserver(t))
-    api = Api()
-    if not proc.wait_until(lambda: api.get("/readyz", 2) == b"ok", 90, 0.2):
+    cluster = api()
+    if not proc.wait_until(lambda: cluster.get("/readyz", 2) == b"ok", 90, 0.2):
         raise RuntimeError(f"kube-apiserver not ready (see {RUN / 'logs' / 'kube-apiserver.log'})")
-    return api
+    return cluster
 
 
 def start_node(t: dict):
