@@ -11,7 +11,7 @@ per step, as kind has one per create action:
   pki.py        certificates, tokens, kubeconfigs
   configs.py    the components' configuration, rendered from templates/; the cluster's base objects
   processes.py  starting, finding and stopping the components; building them once (tools.sh)
-  api.py        the API server over HTTPS, kubectl, one DNS query
+  api.py        the API server (the harness's Kube, the admin's kubeconfig), kubectl, one DNS query
   images.py     the pod sandbox image imported into containerd
   up.py, down.py, __main__.py (status, env, the command line)
 

@@ -1,5 +1,6 @@
-"""Talking to the cluster: the API server over HTTPS with the admin token (no kubectl process per
-poll), kubectl for what it does best (apply), and one DNS query to prove the cluster's DNS."""
+"""Talking to the cluster: the API server through the harness's Kube with the admin's kubeconfig (no
+kubectl process per poll), kubectl for what it does best (apply), and one DNS query to prove the
+cluster's DNS."""
 
 from __future__ import annotations
 
