@@ -37,57 +37,20 @@ def make_pki(pki: Path):
     pki.mkdir(parents=True, exist_ok=True)
     pki.chmod(0o700)  # the keys openssl writes follow the umask: the folder keeps them private
 
-    def authority(name: str, subject: str):
-        openssl(
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "30",
-            "-subj",
-            subject,
-            "-keyout",
-            pki / f"{name}.key",
-            "-out",
-            pki / f"{name}.crt",
-        )
+    def certificate(name: str, subject: str, *signer: str | Path):
+        """A key and its certificate in one openssl call: an authority, self-signed with req's default
+        (v3_ca) extensions (CA:TRUE, key identifiers), unless `signer` names its CA and extensions."""
+        files = ["-keyout", pki / f"{name}.key", "-out", pki / f"{name}.crt"]
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject, *files, *signer)
 
     def cert(name: str, subject: str, sans: str | None = None, usage: str = "serverAuth", ca: str = "ca"):
-        ext = pki / f"{name}.ext"
-        ext.write_text(f"extendedKeyUsage={usage}\n" + (f"subjectAltName={sans}\n" if sans else ""))
-        openssl(
-            "req",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-subj",
-            subject,
-            "-keyout",
-            pki / f"{name}.key",
-            "-out",
-            pki / f"{name}.csr",
-        )
-        openssl(
-            "x509",
-            "-req",
-            "-in",
-            pki / f"{name}.csr",
-            "-CA",
-            pki / f"{ca}.crt",
-            "-CAkey",
-            pki / f"{ca}.key",
-            "-CAcreateserial",
-            "-days",
-            "30",
-            "-extfile",
-            ext,
-            "-out",
-            pki / f"{name}.crt",
-        )
+        """Signed by `ca`: the -CA form of req still adds v3_ca's CA:TRUE, so a leaf overrides it."""
+        exts = ["basicConstraints=critical,CA:FALSE", f"extendedKeyUsage={usage}"]
+        exts += [f"subjectAltName={sans}"] if sans else []
+        signer: list[str | Path] = ["-CA", pki / f"{ca}.crt", "-CAkey", pki / f"{ca}.key"]
+        certificate(name, subject, *signer, *(arg for ext in exts for arg in ("-addext", ext)))
 
-    authority("ca", "/CN=loom-lab-ca")
+    certificate("ca", "/CN=loom-lab-ca")
     sans = ",".join(
         [
             f"IP:{NODE_IP}",
@@ -105,11 +68,11 @@ def make_pki(pki: Path):
     cert("apiserver-kubelet-client", "/O=system:masters/CN=kube-apiserver-kubelet-client", usage="clientAuth")
     # The aggregation layer: requests the API server proxies to metrics-server carry the user in
     # headers, trusted because this client certificate of the front-proxy CA sends them.
-    authority("front-proxy-ca", "/CN=loom-lab-front-proxy-ca")
+    certificate("front-proxy-ca", "/CN=loom-lab-front-proxy-ca")
     cert("front-proxy-client", "/CN=front-proxy-client", usage="clientAuth", ca="front-proxy-ca")
     # etcd, as kubeadm sets it up: a CA of its own, so no certificate of the cluster's CA opens it;
     # etcd's certificate serves clients and its own peer port, the API server's is a client's.
-    authority("etcd-ca", "/CN=loom-lab-etcd-ca")
+    certificate("etcd-ca", "/CN=loom-lab-etcd-ca")
     cert("etcd-server", "/CN=etcd", "IP:127.0.0.1,DNS:localhost", usage="serverAuth,clientAuth", ca="etcd-ca")
     cert("apiserver-etcd-client", "/CN=kube-apiserver-etcd-client", usage="clientAuth", ca="etcd-ca")
     openssl("genrsa", "-out", pki / "sa.key", "2048")

@@ -5,7 +5,9 @@ profile, a read-only root, small requests."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import resources
 
+import yaml
 from kubernetes.utils import parse_quantity
 
 # What a helper pod runs while the lab works through pods/exec: nothing, for at most ten minutes,
@@ -17,46 +19,23 @@ IDLE = ["sh", "-c", "trap 'exit 0' TERM; sleep 600 & wait"]
 # own limit never evicts it before a volume's bound is reached.
 LOGS_DISK = "128Mi"
 
+# The pod itself, all but what each call fills in; a package file, so the installed harness has it.
+TEMPLATE = resources.files("loomlab") / "templates" / "restricted-pod.yaml"
+
 
 def restricted_pod(
     name: str, labels: dict, image: str, command: list[str], volumes: Sequence[dict] = (), mounts: Sequence[dict] = ()
 ) -> dict:
-    """A pod that runs `command` once (restartPolicy Never), for at most ten minutes."""
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": name, "labels": {"app.kubernetes.io/part-of": "loom-lab", **labels}},
-        "spec": {
-            "restartPolicy": "Never",
-            "automountServiceAccountToken": False,
-            "activeDeadlineSeconds": 600,
-            "securityContext": {
-                "runAsNonRoot": True,
-                "runAsUser": 12345,
-                "runAsGroup": 12345,
-                "fsGroup": 12345,
-                "seccompProfile": {"type": "RuntimeDefault"},
-            },
-            "containers": [
-                {
-                    "name": "main",
-                    "image": image,
-                    "command": command,
-                    "securityContext": {
-                        "allowPrivilegeEscalation": False,
-                        "readOnlyRootFilesystem": True,
-                        "capabilities": {"drop": ["ALL"]},
-                    },
-                    "resources": {
-                        "requests": {"cpu": "50m", "memory": "64Mi", "ephemeral-storage": "16Mi"},
-                        "limits": {"cpu": "1", "memory": "256Mi", "ephemeral-storage": LOGS_DISK},
-                    },
-                    "volumeMounts": list(mounts),
-                }
-            ],
-            "volumes": list(volumes),
-        },
-    }
+    """A pod that runs `command` once (restartPolicy Never), for at most ten minutes: the fixed part
+    read afresh from its template at each call, since callers add to the pod they get."""
+    pod = yaml.safe_load(TEMPLATE.read_text())
+    pod["metadata"]["name"] = name
+    pod["metadata"]["labels"].update(labels)
+    container = pod["spec"]["containers"][0]
+    container.update(image=image, command=command, volumeMounts=list(mounts))
+    container["resources"]["limits"]["ephemeral-storage"] = LOGS_DISK
+    pod["spec"]["volumes"] = list(volumes)
+    return pod
 
 
 def bound_disk(pod_spec: dict) -> None:
