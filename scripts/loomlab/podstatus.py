@@ -1,9 +1,9 @@
 """Where a pod (or a node) stands, read from the API's own JSON of it."""
 
 
-def ready(obj: dict) -> bool:
-    """A pod's (or a node's) Ready condition is True."""
-    return any(c["type"] == "Ready" and c["status"] == "True" for c in obj["status"].get("conditions") or [])
+def condition(obj: dict, type_: str) -> bool:
+    """An object's condition of that type is True: a pod's or a node's Ready, an APIService's Available."""
+    return any(c["type"] == type_ and c["status"] == "True" for c in obj["status"].get("conditions") or [])
 
 
 def running(pod: dict) -> bool:

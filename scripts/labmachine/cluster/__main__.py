@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from loomlab import command
+from loomlab import command, podstatus
 
 from .api import NOT_YET, api
 from .down import down
@@ -23,7 +23,7 @@ def status() -> bool:
         return False
     try:
         node = api().json(f"/api/v1/nodes/{NODE}", 3)
-        ready = any(c["type"] == "Ready" and c["status"] == "True" for c in node["status"]["conditions"])
+        ready = podstatus.condition(node, "Ready")
         print(f"node {NODE}: {'Ready' if ready else 'NotReady'}")
     except NOT_YET as e:
         print(f"node {NODE}: unknown ({e})")

@@ -15,6 +15,7 @@ import yaml
 
 from loomlab import LabError, proc
 from loomlab.kube import Kube
+from loomlab.podstatus import condition
 
 from .api import NOT_YET, api, kubectl
 from .processes import tools
@@ -47,9 +48,7 @@ def available(cluster: Kube) -> bool:
     except NOT_YET:
         return False
     ready = all(d["status"].get("availableReplicas", 0) >= 1 for d in deployments) and len(deployments) == 2
-    return ready and any(
-        c["type"] == "Available" and c["status"] == "True" for c in service["status"].get("conditions", [])
-    )
+    return ready and condition(service, "Available")
 
 
 def install(timeout_s: float = 300) -> None:

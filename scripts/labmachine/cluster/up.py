@@ -10,6 +10,7 @@ import time
 
 from loomlab import proc
 from loomlab.kube import Kube
+from loomlab.podstatus import condition
 
 from . import configs, down, etcd, flags, host, monitoring, network, outside, pki
 from .api import api, dns_query, kubectl
@@ -106,9 +107,7 @@ def bring_up(t: dict):
         def node_ready():
             # Ready, and the node controller has lifted the not-ready taint: pods can be scheduled.
             node = cluster.json(f"/api/v1/nodes/{NODE}", 2)
-            return any(
-                c["type"] == "Ready" and c["status"] == "True" for c in node["status"]["conditions"]
-            ) and not node["spec"].get("taints")
+            return condition(node, "Ready") and not node["spec"].get("taints")
 
         if not proc.wait_until(node_ready, 90, 0.25):
             raise RuntimeError(f"the node did not become Ready (see {RUN / 'logs' / 'kubelet.log'})")
@@ -125,9 +124,7 @@ def bring_up(t: dict):
 
         def available():
             service = cluster.json("/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.metrics.k8s.io", 2)
-            return any(
-                c["type"] == "Available" and c["status"] == "True" for c in service["status"].get("conditions", [])
-            )
+            return condition(service, "Available")
 
         if not proc.wait_until(available, 90, 0.5):
             raise RuntimeError(f"metrics.k8s.io not available (see {RUN / 'logs' / 'metrics-server.log'})")

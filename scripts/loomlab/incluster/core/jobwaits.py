@@ -3,8 +3,11 @@ stuck one was doing) and read back (its log, its results volume)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from loomlab import LabError, proc
 from loomlab.bench import api as bench
+from loomlab.incluster.core import volumes
 from loomlab.incluster.core.jobs import set_env
 from loomlab.kube import Kube
 from loomlab.podstatus import pod_said
@@ -62,10 +65,12 @@ def wait_runners_done(kube: Kube, name: str, runners: int, timeout_s: float) -> 
     return pods
 
 
-def results_claim(job: dict) -> str:
-    """The results volume's claim a Job mounts."""
-    volumes = job["spec"]["template"]["spec"]["volumes"]
-    return next(v["persistentVolumeClaim"]["claimName"] for v in volumes if v["name"] == "results")
+def fetch_results(kube: Kube, job: dict, into: Path) -> None:
+    """What the Job's pods wrote to its folder of the results volume (the claim it mounts), copied
+    into `into` through a reader pod (on any cluster) and removed from the volume."""
+    pod = job["spec"]["template"]["spec"]
+    claim = next(v["persistentVolumeClaim"]["claimName"] for v in pod["volumes"] if v["name"] == "results")
+    volumes.fetch(kube, claim, into, pod["containers"][0]["image"], folder=job["metadata"]["name"], remove=True)
 
 
 def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
@@ -73,9 +78,9 @@ def wait_job(kube: Kube, name: str, timeout_s: float) -> dict:
 
     def done():
         for p in kube.job_pods(name):
-            statuses = p["status"].get("containerStatuses") or []
-            if statuses and statuses[0]["state"].get("terminated"):
+            if terminated(p):
                 return p
+            statuses = p["status"].get("containerStatuses") or []
             waiting = statuses[0]["state"].get("waiting", {}) if statuses else {}
             if waiting.get("reason") in (
                 "ErrImagePull",

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from loomlab import LabError, metrics, proc, samples
 from loomlab.bench import api as bench
-from loomlab.incluster.core import lanes, nodecpu, volumes
+from loomlab.incluster.core import lanes, nodecpu
 from loomlab.incluster.core.jobs import FIRST, job_id, make_job, read_loadgen, split_loadgen, started_line
 from loomlab.incluster.core.jobwaits import (
     distribute,
+    fetch_results,
     pod_log,
-    results_claim,
     terminated,
     wait_job,
     wait_runners_done,
@@ -26,7 +26,7 @@ from loomlab.incluster.core.jobwaits import (
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.incluster.core.promql import Prometheus, pods_matcher, pods_window
 from loomlab.kube import Kube
-from loomlab.podstatus import pod_said, ready, running
+from loomlab.podstatus import condition, pod_said, running
 
 
 def pod_requests(figures: dict, samples: list[dict]) -> dict:
@@ -140,7 +140,7 @@ class ClusterService:
             pods = self._pods()
             if "running_s" not in seen and pods and all(map(running, pods)):
                 seen["running_s"] = time.monotonic() - created
-            return pods if len(pods) == self.replicas and all(map(ready, pods)) else None
+            return pods if len(pods) == self.replicas and all(condition(p, "Ready") for p in pods) else None
 
         pods = proc.wait_until(all_ready, timeout_s, 0.1)
         if not pods:
@@ -204,25 +204,42 @@ class ClusterService:
         settings: bench.RunSettings,
         warmup: bool = False,
     ) -> dict:
+        """One run as a loadgen Job; with settings.runners > 1, as an Indexed Job of N runners, which
+        start together once every one may (jobrun.wait_for_start), merged from the results each wrote:
+        exact merged percentiles. Only an unsplit run reads the node's CPU, and skips Prometheus when
+        it is a warm-up; a split run asks Prometheus always."""
         out.parent.mkdir(parents=True, exist_ok=True)
-        job_name = job_id(out.stem)
-        job = make_job(self.jobs, load, job_name, self.url, mode.key, label, warmup)
-        if settings.runners > 1:
-            return self.run_split(
-                load, mode, out, label, settings.sample_period, distribute(job, settings.runners), warmup
-            )
-        wall, node = time.time(), self.node_reading()
+        job = make_job(self.jobs, load, job_id(out.stem), self.url, mode.key, label, warmup)
+        name, split = job["metadata"]["name"], settings.runners > 1
+        if split:
+            distribute(job, settings.runners)
+        wall, node = time.time(), None if split else self.node_reading()
 
-        def generate() -> dict:
+        def generate() -> list[dict]:
+            """The Job's pods once done (a split's runners, by index)."""
             self.kube.apply([job])
-            return wait_job(self.kube, job_name, load.timeout_s + 120)
+            if split:
+                return wait_runners_done(self.kube, name, settings.runners, bench.RUNNERS_SET_S + load.timeout_s + 120)
+            return [wait_job(self.kube, name, load.timeout_s + 120)]
 
         run = bench.sampled(self, settings.sample_period, out, generate)
         node_cpu = self.node_split(node)
-        from_prometheus = {} if warmup else self.from_prometheus(wall, time.time())
-        log = pod_log(self.kube, run.result)
-        self.kube.delete_job(job_name)
-        figures = read_loadgen(load, out, log, run.samples, run.took, job_name, label)
+        from_prometheus = {} if warmup and not split else self.from_prometheus(wall, time.time())
+        logs = [pod_log(self.kube, pod) for pod in run.result]
+        if split:
+            # What the runners wrote, in a folder of this Job's own on the results volume: read back
+            # (and removed) through a reader pod, on any cluster.
+            files = out.parent / f"{out.stem}-files"
+            fetch_results(self.kube, job, files)
+            exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in run.result]
+            try:
+                figures = split_loadgen(load, mode, warmup, out, label, files, logs, exits, run.samples, run.took)
+            finally:
+                shutil.rmtree(files, ignore_errors=True)
+                self.kube.delete_job(name)
+        else:
+            self.kube.delete_job(name)
+            figures = read_loadgen(load, out, logs[0], run.samples, run.took, name, label)
         return pod_requests(figures | from_prometheus | node_cpu, run.samples)
 
     def node_reading(self) -> nodecpu.Reading | None:
@@ -241,36 +258,6 @@ class ClusterService:
             "node_cpu_s": nodecpu.split(before, after, groups),
             "node_kernel_s": nodecpu.split(before, after, groups, kernel=True),
         }
-
-    def run_split(
-        self, load: bench.Load, mode: bench.Lane, out: Path, label: str, sample_period: float, job: dict, warmup: bool
-    ) -> dict:
-        """One run as an Indexed Job of N runners, which start together once every one may
-        (jobrun.wait_for_start), merged from the results each wrote: exact merged percentiles."""
-        name, n = job["metadata"]["name"], job["spec"]["completions"]
-        wall = time.time()
-
-        def generate() -> list[dict]:
-            """The runners' pods once done."""
-            self.kube.apply([job])
-            return wait_runners_done(self.kube, name, n, bench.RUNNERS_SET_S + load.timeout_s + 120)
-
-        run = bench.sampled(self, sample_period, out, generate)
-        pods, samples, took = run.result, run.samples, run.took
-        from_prometheus = self.from_prometheus(wall, time.time())
-        logs = [pod_log(self.kube, pod) for pod in pods]
-        # What the runners wrote, in a folder of this Job's own on the results volume: read back (and
-        # removed) through a reader pod, on any cluster.
-        files = out.parent / f"{out.stem}-files"
-        image = job["spec"]["template"]["spec"]["containers"][0]["image"]
-        volumes.fetch(self.kube, results_claim(job), files, image, folder=name, remove=True)
-        exits = [(terminated(pod) or {}).get("exitCode", -1) for pod in pods]
-        try:
-            figures = split_loadgen(load, mode, warmup, out, label, files, logs, exits, samples, took)
-        finally:
-            shutil.rmtree(files, ignore_errors=True)
-            self.kube.delete_job(name)
-        return pod_requests(figures | from_prometheus, samples)
 
     def from_prometheus(self, start: float, end: float) -> dict:
         """The same pods' figures over the run, as the namespace's Prometheus has them (PromQL),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from loomlab import ROOT, LabError, proc
+from loomlab.bench import api as bench
 from loomlab.incluster.core import jobs, jobwaits, target
 from loomlab.kube import Kube
 
@@ -130,15 +131,18 @@ def monitoring(doc: dict) -> bool:
 
 @dataclass
 class OneVariant:
-    """What autoscale and failover start from: their report folder, the cluster, the pushed images,
-    and one variant applied (apply_local) with its Jobs' documents and its container."""
+    """What autoscale, failover and netpol --cost start from: their report folder, the cluster, the
+    pushed images, one variant applied (apply_local) with its Jobs' templates and its container, and
+    the sleep suite (its server configuration: the A3 seed's worker pool). Each makes its services
+    itself: ClusterService's module imports this one (through lanes), so this one cannot import it."""
 
     out: Path
     kube: Kube
     images: dict[str, str]
     name: str
-    job_docs: list[dict]
+    templates: dict
     container: dict
+    suite: bench.Suite
 
     @classmethod
     def start(cls, args, name: str) -> OneVariant:
@@ -148,7 +152,9 @@ class OneVariant:
         images = target.pushed(args.registry)
         service_docs, job_docs, _ = apply_local(kube, images, [name])
         deployment = next(d for d in service_docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)
-        return cls(out, kube, images, name, job_docs, deployment["spec"]["template"]["spec"]["containers"][0])
+        container = deployment["spec"]["template"]["spec"]["containers"][0]
+        suite = bench.sleep.suites(bench.Scale())[0]
+        return cls(out, kube, images, name, jobs.job_templates(job_docs, images), container, suite)
 
 
 def wait_rollouts(kube: Kube, names: list[str], timeout_s: int = 300):

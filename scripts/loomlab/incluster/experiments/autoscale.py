@@ -22,7 +22,7 @@ from pathlib import Path
 from loomlab import LabError
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import jobs, jobwaits, services, volumes
+from loomlab.incluster.core import jobs, jobwaits, services
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.node import LabNode, on_lab_cluster
 from loomlab.incluster.core.plan import VARIANTS
@@ -98,14 +98,12 @@ def main(argv, node: LabNode | None = None):
     run = services.OneVariant.start(args, VARIANTS[args.variant].name)
     out, kube, name, container = run.out, run.kube, run.name, run.container
     scaler = autoscaler_for(kube, args, run.images, node)
-    suite = bench.sleep.suites(bench.Scale())[0]  # its server configuration: the worker pool of the A3 seed
     bound = bench.littles_bound(bench.sleep.WORKER_THREADS, args.sleep_ms / 1000)
     own = bench.sleep.open_sleep_load(args.fraction, bound, args.seconds, args.sleep_ms)
-    load = jobs.carried(own, suite)
-    templates = jobs.job_templates(run.job_docs, run.images)
+    load = jobs.carried(own, run.suite)
     env = container.get("env", [])
     mode = bench.Lane(args.mode)  # the measured service's lane (the report keeps its name, args.mode)
-    service = ClusterService(kube, args.variant, suite, mode, "autoscale", env, templates, out, [])
+    service = ClusterService(kube, args.variant, run.suite, mode, "autoscale", env, run.templates, out, [])
     service.wait_ready()
     scaler.apply(kube)
     job_name = jobs.job_id(f"autoscale-{args.on}")
@@ -116,11 +114,9 @@ def main(argv, node: LabNode | None = None):
         kube.apply([job])
         deadline = t0 + load.timeout_s + 60 + args.after
         looks, ended = watch(kube, scaler, args.variant, job_name, t0, args.period, deadline, args.after)
-        pod = jobwaits.wait_job(kube, job_name, 60)
-        log = jobwaits.pod_log(kube, pod)
+        log = jobwaits.pod_log(kube, jobwaits.wait_job(kube, job_name, 60))
         events = scaler.events(kube, started)
-        image = job["spec"]["template"]["spec"]["containers"][0]["image"]
-        volumes.fetch(kube, jobwaits.results_claim(job), out / "samples", image, folder=job_name, remove=True)
+        jobwaits.fetch_results(kube, job, out / "samples")
     finally:
         kube.delete_job(job_name)
         scaler.delete(kube)

@@ -11,20 +11,20 @@ failover.json.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import time
+from collections import Counter
 from pathlib import Path
 
 from loomlab import LabError, proc
 from loomlab.bench import api as bench
 from loomlab.incluster import cli
-from loomlab.incluster.core import jobs, jobwaits, services, volumes
+from loomlab.incluster.core import jobs, jobwaits, services
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.node import LabNode, needed
 from loomlab.incluster.core.plan import VARIANTS
 from loomlab.kube import Kube
+from loomlab.podstatus import running
 from loomlab.render import render
 from loomlab.table import fmt
 
@@ -34,21 +34,15 @@ VARIANT, MODE = "jvm", bench.Lane(bench.VIRTUAL)
 def failures(samples_csv: str) -> tuple[int, list[tuple[float, str]]]:
     """(requests, [(unix seconds, status)] of the failed ones) from loadgen's -samples: a failure as
     k6 counted one, no answer or a status outside 200-399."""
-    total, failed = 0, []
-    for row in csv.DictReader(io.StringIO(samples_csv)):
-        total += 1
-        status = int(row["status"])
-        if not 200 <= status < 400:
-            failed.append((int(row["timestamp_us"]) / 1e6, "no answer" if status == 0 else f"HTTP {status}"))
-    return total, sorted(failed)
+    requests = bench.requests_of(samples_csv)
+    failed = [(sent, "no answer" if s == 0 else f"HTTP {s}") for sent, _, s in requests if not 200 <= s < 400]
+    return len(requests), sorted(failed)
 
 
 def summary_line(total: int, failed: list[tuple[float, str]], killed_at: float) -> str:
     if not failed:
         return f"none of {total:,} requests failed"
-    statuses: dict[str, int] = {}
-    for _, status in failed:
-        statuses[status] = statuses.get(status, 0) + 1
+    statuses = Counter(status for _, status in failed)
     return (
         f"{len(failed):,} of {total:,} requests failed ({', '.join(f'{n} {s}' for s, n in sorted(statuses.items()))}),"
         f" from {failed[0][0] - killed_at:+.1f} s to {failed[-1][0] - killed_at:+.1f} s after the kill"
@@ -62,14 +56,6 @@ def kill(kube: Kube, pod: str, node: LabNode) -> float:
     sent = time.time()
     node.kill(container)
     return sent
-
-
-def running_pod(kube: Kube, job: str) -> dict | None:
-    """The Job's pod once its container runs."""
-    for pod in kube.job_pods(job):
-        if (pod["status"].get("containerStatuses") or [{}])[0].get("state", {}).get("running"):
-            return pod
-    return None
 
 
 def serving_again(kube: Kube, victim: str) -> float | None:
@@ -92,11 +78,10 @@ def main(argv, node: LabNode | None = None):
     # Through any kubeconfig of the lab's cluster (a namespaced runner's too): the kill is the node's.
     lab = needed(node, None, "failover kills a pod's container through its node's containerd")
     run = services.OneVariant.start(args, VARIANTS[VARIANT].name)
-    out, kube, name, job_docs, container = run.out, run.kube, run.name, run.job_docs, run.container
-    suite = bench.sleep.suites(bench.Scale())[0]
-    load = open_load(suite, args.rate, args.seconds)
-    templates = jobs.job_templates(job_docs, run.images)
-    service = ClusterService(kube, VARIANT, suite, MODE, "failover", container.get("env", []), templates, out, [], 2)
+    out, kube, name, container = run.out, run.kube, run.name, run.container
+    load = open_load(run.suite, args.rate, args.seconds)
+    env = container.get("env", [])
+    service = ClusterService(kube, VARIANT, run.suite, MODE, "failover", env, run.templates, out, [], 2)
     service.wait_ready()
     job_name = jobs.job_id("failover")
     job = jobs.make_job(service.jobs, load, job_name, service.url, MODE.key, "failover", False)
@@ -107,15 +92,13 @@ def main(argv, node: LabNode | None = None):
     print(f"== {shape} ({MODE.key}) on {name}'s 2 pods; {victim} killed {args.kill_at:.0f} s in", flush=True)
     try:
         kube.apply([job])
-        if not proc.wait_until(lambda: running_pod(kube, job_name), 120, 0.2):
+        if not proc.wait_until(lambda: any(map(running, kube.job_pods(job_name))), 120, 0.2):
             raise LabError(f"Job {job_name} did not start")
         time.sleep(args.kill_at + 3)  # the Job waits for the service to answer it first: a few seconds
         killed_at = kill(kube, victim, lab)
         back_at = proc.wait_until(lambda: serving_again(kube, victim), 120, 0.2)
-        pod = jobwaits.wait_job(kube, job_name, load.timeout_s)
-        log = jobwaits.pod_log(kube, pod)
-        image = job["spec"]["template"]["spec"]["containers"][0]["image"]
-        volumes.fetch(kube, jobwaits.results_claim(job), out / "samples", image, folder=job_name, remove=True)
+        log = jobwaits.pod_log(kube, jobwaits.wait_job(kube, job_name, load.timeout_s))
+        jobwaits.fetch_results(kube, job, out / "samples")
         samples = (out / "samples" / "run.samples.csv").read_text()
     finally:
         kube.delete_job(job_name)

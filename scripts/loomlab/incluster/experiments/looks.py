@@ -11,7 +11,7 @@ import urllib.parse
 from loomlab import metrics
 from loomlab.incluster.experiments.autoscalers import Autoscaler, quantity
 from loomlab.kube import Kube
-from loomlab.podstatus import ready as kube_ready
+from loomlab.podstatus import condition
 from loomlab.table import Table, fmt
 
 
@@ -29,7 +29,7 @@ def pods_now(kube: Kube, variant: str) -> list[dict]:
     out = []
     for p in pods:
         name = p["metadata"]["name"]
-        row = {"pod": name, "ready": kube_ready(p), "cpu": usage.get(name, math.nan)}
+        row = {"pod": name, "ready": condition(p, "Ready"), "cpu": usage.get(name, math.nan)}
         if p["status"].get("phase") == "Running":
             try:
                 s = metrics.scrape_sample(kube.pod_proxy(name, 8080, "/q/metrics").decode())

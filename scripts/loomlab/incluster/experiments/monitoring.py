@@ -15,7 +15,7 @@ from loomlab import command
 from loomlab.incluster import cli
 from loomlab.incluster.core import target
 from loomlab.incluster.core.promql import Prometheus
-from loomlab.podstatus import ready
+from loomlab.podstatus import condition
 from loomlab.table import Table, fmt
 
 QUERIES = (
@@ -48,7 +48,7 @@ def main(argv: list[str]):
     pods = [
         p["metadata"]["name"]
         for p in kube.json(kube.ns_path("pods"), 10)["items"]
-        if p["metadata"].get("annotations", {}).get("prometheus.io/scrape") == "true" and ready(p)
+        if p["metadata"].get("annotations", {}).get("prometheus.io/scrape") == "true" and condition(p, "Ready")
     ]
     table, ok = check(Prometheus(kube), pods, args.job)
     print(table.text(), flush=True)

@@ -36,6 +36,7 @@ from loomlab.incluster.experiments.netpolcases import (
 )
 from loomlab.kube import Kube, Target
 from loomlab.labcluster import LOADGEN_IMAGE
+from loomlab.podstatus import condition
 from loomlab.table import Table
 
 POLICIES = ROOT / "deploy/k8s/base/networkpolicy.yaml"
@@ -105,7 +106,7 @@ def node_probes_pass(kube: Kube) -> list[str]:
         p["metadata"]["name"]
         for p in watched
         if not p["metadata"]["labels"].get("app.kubernetes.io/variant", "").startswith("netpol")
-        and not any(c["type"] == "Ready" and c["status"] == "True" for c in p["status"].get("conditions", []))
+        and not condition(p, "Ready")
     ]
 
 

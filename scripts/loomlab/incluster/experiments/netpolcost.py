@@ -14,7 +14,7 @@ from pathlib import Path
 from statistics import median
 
 from loomlab.bench import api as bench
-from loomlab.incluster.core import jobs, services
+from loomlab.incluster.core import services
 from loomlab.incluster.core.measure import ClusterService
 from loomlab.incluster.core.node import LabNode, needed
 from loomlab.incluster.core.plan import VARIANTS
@@ -88,15 +88,12 @@ def table(results: dict) -> Table:
 def cost(args, node: LabNode | None) -> None:
     lab = needed(node, args.kubeconfig, "--cost turns the lab's own policy engine off and on")
     run = services.OneVariant.start(args, VARIANTS[VARIANT].name)
-    suite = bench.sleep.suites(bench.Scale())[0]  # the A3 seed's server configuration (50 worker threads)
-    load = suite.loads[0]
-    templates = jobs.job_templates(run.job_docs, run.images)
+    load = run.suite.loads[0]
+    env = run.container.get("env", [])
     results: dict = {}
     try:
         for mode in MODES:
-            service = ClusterService(
-                run.kube, VARIANT, suite, mode, "netpol-cost", run.container.get("env", []), templates, run.out, []
-            )
+            service = ClusterService(run.kube, VARIANT, run.suite, mode, "netpol-cost", env, run.templates, run.out, [])
             service.wait_ready()
             for w in range(2):
                 service.run(
