@@ -353,7 +353,7 @@ class CpuLimitTest(unittest.TestCase):
     """The pods a capacity search sizes in the cluster: `./lab k8s run --cpu-limit 1`."""
 
     def test_a_cpu_limit_below_the_request_lowers_the_request_to_it(self):
-        from loomlab.incluster.core import services
+        from loomlab.incluster.core import lanes, services
 
         one = [
             d
@@ -364,7 +364,7 @@ class CpuLimitTest(unittest.TestCase):
         for d in one:
             resources = d["spec"]["template"]["spec"]["containers"][0]["resources"]
             self.assertEqual(resources["limits"]["cpu"], "1")
-            self.assertLessEqual(services.cpu_of(resources["requests"]["cpu"]), 1)
+            self.assertLessEqual(lanes.cpu_of(resources["requests"]["cpu"]), 1)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ from collections.abc import Iterable
 
 from loomlab import LabError
 from loomlab.bench import api as bench
-from loomlab.incluster.core import services
 
 MODE_LABEL = "loom-lab.dev/mode"
 # The variable the images' launcher reads last for JVM flags (src/main/docker/local/run-java.sh):
@@ -67,7 +66,7 @@ def with_setting(env: list[dict], lane: bench.Lane) -> list[dict]:
 
 def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, dict]:
     """The variant's Deployment and Service as the lane's own (name and selector carry the lane); a
-    lane with a CPU quota has it as its container's CPU limit (0: none; services.limit_cpu), the pod's
+    lane with a CPU quota has it as its container's CPU limit (0: none; limit_cpu), the pod's
     shape of the bench's cgroup column."""
     slug = mode_slug(lane)
     dep, svc = copy.deepcopy(deployment), copy.deepcopy(service)
@@ -78,7 +77,22 @@ def own_copy(deployment: dict, service: dict, lane: bench.Lane) -> tuple[dict, d
     dep["spec"]["template"]["metadata"]["labels"][MODE_LABEL] = slug
     svc["spec"]["selector"][MODE_LABEL] = slug
     if lane.knob.quota_cpus is not None:
-        services.limit_cpu(
-            dep["spec"]["template"]["spec"]["containers"][0].setdefault("resources", {}), lane.knob.quota_cpus
-        )
+        limit_cpu(dep["spec"]["template"]["spec"]["containers"][0].setdefault("resources", {}), lane.knob.quota_cpus)
     return dep, svc
+
+
+def limit_cpu(resources: dict, cpus: float) -> None:
+    """A container's `resources` with `cpus` as its CPU limit (0: none); the request kept (what the
+    scheduler places), lowered to the limit only where it is above it (the API refuses that)."""
+    limits, requests = resources.setdefault("limits", {}), resources.setdefault("requests", {})
+    if not cpus:
+        limits.pop("cpu", None)
+        return
+    limits["cpu"] = f"{cpus:g}"
+    if cpus < cpu_of(requests.get("cpu", "0")):
+        requests["cpu"] = limits["cpu"]
+
+
+def cpu_of(quantity: str) -> float:
+    """A CPU quantity of Kubernetes' ("100m", "2", "1.5") in CPUs."""
+    return int(quantity[:-1]) / 1000 if quantity.endswith("m") else float(quantity)

@@ -11,17 +11,14 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import yaml
 
 from loomlab import ROOT, LabError, proc
 from loomlab.bench import api as bench
-from loomlab.incluster.core import jobs, jobwaits, target
+from loomlab.incluster.core import jobs, jobwaits, lanes, target
+from loomlab.incluster.core.plan import ClusterPlan
 from loomlab.kube import Kube
-
-if TYPE_CHECKING:  # the plan's lanes set a CPU limit here (limit_cpu)
-    from loomlab.incluster.core.plan import ClusterPlan
 
 
 @dataclass(frozen=True)
@@ -187,25 +184,8 @@ def with_cpu_limit(docs: list[dict], cpus: float) -> list[dict]:
     for d in out:
         if d["kind"] == "Deployment":
             for c in d["spec"]["template"]["spec"]["containers"]:
-                limit_cpu(c.setdefault("resources", {}), cpus)
+                lanes.limit_cpu(c.setdefault("resources", {}), cpus)
     return out
-
-
-def limit_cpu(resources: dict, cpus: float) -> None:
-    """A container's `resources` with `cpus` as its CPU limit (0: none); the request kept (what the
-    scheduler places), lowered to the limit only where it is above it (the API refuses that)."""
-    limits, requests = resources.setdefault("limits", {}), resources.setdefault("requests", {})
-    if not cpus:
-        limits.pop("cpu", None)
-        return
-    limits["cpu"] = f"{cpus:g}"
-    if cpus < cpu_of(requests.get("cpu", "0")):
-        requests["cpu"] = limits["cpu"]
-
-
-def cpu_of(quantity: str) -> float:
-    """A CPU quantity of Kubernetes' ("100m", "2", "1.5") in CPUs."""
-    return int(quantity[:-1]) / 1000 if quantity.endswith("m") else float(quantity)
 
 
 def migration_jobs(docs: list[dict]) -> list[dict]:
