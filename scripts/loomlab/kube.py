@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import socket
+import time
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 from kubernetes import client, config, dynamic
 from kubernetes.client.rest import ApiException
 
-from loomlab import LabError, proc
+from loomlab import LabError
 from loomlab.labcluster import KUBECONFIG as LOOMLAB_KUBECONFIG
 
 DEFAULT_NAMESPACE = "loom-lab"
@@ -246,8 +247,11 @@ class Kube:
 
     def wait_namespace_gone(self, timeout_s: float = 180):
         """Returns once this namespace does not exist (one being deleted takes its pods' grace)."""
-        if not proc.wait_until(lambda: not self.namespace_exists(), timeout_s, 1):
-            raise LabError(f"namespace {self.ns} still there after {timeout_s:.0f} s")
+        deadline = time.monotonic() + timeout_s
+        while self.namespace_exists():  # an API error other than 404 or 403 is raised at once, not waited out
+            if time.monotonic() > deadline:
+                raise LabError(f"namespace {self.ns} still there after {timeout_s:.0f} s")
+            time.sleep(1)
 
     def delete_job(self, name: str):
         """The Job and, in the background, its pods; gone already is fine."""

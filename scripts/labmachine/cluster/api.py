@@ -10,14 +10,16 @@ import dns.exception
 import dns.message
 import dns.query
 import dns.rdatatype
+from kubernetes.config import ConfigException
 from urllib3.exceptions import HTTPError
 
 from loomlab.kube import ApiException, Kube, Target
 
 from .settings import KUBECONFIG, sh
 
-# What a call to the API server raises while it, or what it proxies, is not there yet.
-NOT_YET = (OSError, ApiException, HTTPError)
+# What a call to the API server raises while it, what it proxies, or the admin's kubeconfig is not
+# there yet.
+NOT_YET = (OSError, ApiException, HTTPError, ConfigException)
 
 
 def api(namespace: str | None = None) -> Kube:

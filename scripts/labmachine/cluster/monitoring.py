@@ -20,7 +20,7 @@ def targets(kube: Kube) -> list[dict]:
     """The active targets: each one's pod, health and last error."""
     return [
         {"pod": t["labels"].get("pod", t["scrapeUrl"]), "health": t["health"], "error": t.get("lastError", "")}
-        for t in Prometheus(kube).targets()
+        for t in Prometheus(kube).targets(5)
     ]
 
 

@@ -31,8 +31,8 @@ class Prometheus:
         found = self.vector(expr, at)
         return sum(v for _, v in found) if found else math.nan
 
-    def targets(self) -> list[dict]:
-        body = self.kube.service_proxy(SERVICE, PORT, "/api/v1/targets?state=active")
+    def targets(self, timeout: float = 10) -> list[dict]:
+        body = self.kube.service_proxy(SERVICE, PORT, "/api/v1/targets?state=active", timeout)
         return json.loads(body)["data"]["activeTargets"]
 
 

@@ -130,8 +130,8 @@ def monitoring(doc: dict) -> bool:
 class OneVariant:
     """What autoscale, failover and netpol --cost start from: their report folder, the cluster, the
     pushed images, one variant applied (apply_local) with its Jobs' templates and its container, and
-    the sleep suite (its server configuration: the A3 seed's worker pool). Each makes its services
-    itself: ClusterService's module imports this one (through lanes), so this one cannot import it."""
+    the sleep suite (its server configuration: the A3 seed's worker pool). Each makes its own
+    ClusterService: their modes, tags and pod counts differ."""
 
     out: Path
     kube: Kube
