@@ -104,8 +104,14 @@ class LabHelpTest(unittest.TestCase):
 class CommandTableTest(unittest.TestCase):
     def test_every_branch_the_table_names_is_in_labs_dispatch(self):
         body = LAB.read_text().split("\nmain() {", 1)[1]
-        branches = set(re.findall(r"^  ([a-z][a-z0-9-]*)\)", body, re.M))
+        cases = re.findall(r"^  ([a-z][a-z0-9 |-]*)\)(.*)$", body, re.M)
+        branches = {b.strip() for words, _ in cases for b in words.split("|")}
         self.assertEqual({c.how for c in commands.COMMANDS}, branches)
+        # A branch that is a step has its script, and every script there is a step or one the steps run.
+        steps = {b.strip() for words, line in cases if 'step "$how"' in line for b in words.split("|")}
+        steps |= set(re.findall(r"\bstep ([a-z]+)", body))
+        scripts = {p.stem for p in (LAB.parent / "scripts" / "lab").glob("*.sh")}
+        self.assertEqual(steps | {"lib", "checks", "hostile"}, scripts)
 
     def test_the_in_cluster_commands_are_the_tables(self):
         table = {c.words.split()[1] for c in commands.COMMANDS if c.options.startswith("incluster.cli:")}
