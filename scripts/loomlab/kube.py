@@ -253,11 +253,6 @@ class Kube:
                 raise LabError(f"namespace {self.ns} still there after {timeout_s:.0f} s")
             time.sleep(1)
 
-    def delete_job(self, name: str):
-        """The Job and, in the background, its pods; gone already is fine."""
-        with answered(404):
-            self.batch.delete_namespaced_job(name, self.ns, propagation_policy="Background")
-
     def job_status(self, name: str):
         """A Job's status (V1JobStatus: read with the Job, needing no right to jobs/status); None once gone."""
         try:

@@ -240,8 +240,8 @@ class PolicyProbe(unittest.TestCase):
         def pod_log(self, name, timeout):
             return self.log
 
-        def delete_job(self, name):
-            self.deleted.append(name)
+        def delete(self, api_version, kind, name):
+            self.deleted.append(name if (api_version, kind) == ("batch/v1", "Job") else f"{kind} {name}")
 
     def probe(self, log: str) -> tuple[str, "PolicyProbe.Kube"]:
         from unittest import mock

@@ -37,8 +37,8 @@ class Kube:
         self.polls: dict[str, int] = {}
         self.log = ""
 
-    def delete_job(self, name: str):
-        self.calls.append(("delete", name))
+    def delete(self, api_version: str, kind: str, name: str):
+        self.calls.append(("delete", name) if (api_version, kind) == ("batch/v1", "Job") else ("delete?", name))
 
     def apply(self, docs: list[dict]):
         self.calls += [("apply", d["metadata"]["name"]) for d in docs]

@@ -236,9 +236,9 @@ class ClusterService:
                 figures = split_loadgen(load, mode, warmup, out, label, files, logs, exits, run.samples, run.took)
             finally:
                 shutil.rmtree(files, ignore_errors=True)
-                self.kube.delete_job(name)
+                self.kube.delete("batch/v1", "Job", name)
         else:
-            self.kube.delete_job(name)
+            self.kube.delete("batch/v1", "Job", name)
             figures = read_loadgen(load, out, logs[0], run.samples, run.took, name, label)
         return pod_requests(figures | from_prometheus | node_cpu, run.samples)
 

@@ -161,12 +161,12 @@ class ClusterPlan:
 
     def announce(self) -> None:
         """The plan: its blocks and their time, and the variants left out with why."""
-        names = [
+        blocks = [
             f"{b.suite.workload} on {b.environment}" + (f" ({next(iter(b.modes)).key})" if len(b.modes) == 1 else "")
             for b in self.blocks
         ]
         print(
-            f"plan: {len(self.blocks)} blocks ({', '.join(names)}); about {fmt_duration(self.seconds)} with pod"
+            f"plan: {len(self.blocks)} blocks ({', '.join(blocks)}); about {fmt_duration(self.seconds)} with pod"
             " start-ups and Jobs",
             flush=True,
         )
@@ -186,7 +186,7 @@ def blocks_of(
             Block("jvm", suite, frozenset({lane}), pods, pods_environment(on, pods))
             for suite, lane, pods in scale_runs()
         ]
-        return blocks, scale_seconds(settings)
+        return blocks, scale_seconds(blocks, settings)
     runs = suites_on_variants(args, chosen)
     columns = [*map(bench.jvm_column, args.jvm_column), *map(bench.quota_column, args.quota_column)]
     if args.jvm_column and "native" in chosen:
@@ -229,8 +229,9 @@ def scale_suites() -> list[bench.Suite]:
 
 def scale_runs() -> list[tuple[bench.Suite, bench.Lane, int]]:
     """(suite, lane, pods): worker on 1, 2 and 4 pods, then virtual and reactive on one."""
-    return [(s, bench.Lane(bench.WORKER), r) for s in scale_suites() for r in WORKER_REPLICAS] + [
-        (s, m, 1) for s in scale_suites() for m in ONE_POD_MODES
+    suites = scale_suites()
+    return [(s, bench.Lane(bench.WORKER), r) for s in suites for r in WORKER_REPLICAS] + [
+        (s, m, 1) for s in suites for m in ONE_POD_MODES
     ]
 
 
@@ -238,9 +239,11 @@ def pods_environment(base: str, pods: int) -> str:
     return f"{base}, {pods} pod{'s' if pods > 1 else ''}"
 
 
-def scale_seconds(settings: bench.RunSettings) -> float:
+def scale_seconds(blocks: list[Block], settings: bench.RunSettings) -> float:
+    """The blocks' bench plan plus a few seconds per Job, as planned_seconds."""
     return sum(
-        p["start"] + sum(p["runs"].values()) + 4 * len(s.loads) * (settings.repeats + 2)
-        for s, m, _ in scale_runs()
-        for p in [bench.planned_seconds(s, m, settings)]
+        p["start"] + sum(p["runs"].values()) + 4 * len(b.suite.loads) * (settings.repeats + 2)
+        for b in blocks
+        for lane in b.modes
+        for p in [bench.planned_seconds(b.suite, lane, settings)]
     )

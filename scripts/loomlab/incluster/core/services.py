@@ -72,7 +72,7 @@ def policy_probe(kube: Kube, templates: dict) -> str:
     kube.apply([job])
     pod = jobwaits.wait_job(kube, name, 90)
     log = jobwaits.pod_log(kube, pod, 10).strip()
-    kube.delete_job(name)
+    kube.delete("batch/v1", "Job", name)
     if log == "reached":
         return (
             "NetworkPolicies (deploy/k8s/base) are applied but not enforced, measured: a loadgen pod opened a TCP"
@@ -200,7 +200,7 @@ def migrate(kube: Kube, migrations: list[dict], timeout_s: float = 600) -> dict[
     completion, as its status says."""
     names = [j["metadata"]["name"] for j in migrations]
     for name in names:
-        kube.delete_job(name)
+        kube.delete("batch/v1", "Job", name)
     for name in names:
         if not proc.wait_until(functools.partial(job_gone, kube, name), 60, 0.5):
             raise LabError(f"Job {name}: still there a minute after its deletion")

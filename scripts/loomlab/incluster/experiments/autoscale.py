@@ -118,7 +118,7 @@ def main(argv, node: LabNode | None = None):
         events = scaler.events(kube, started)
         jobwaits.fetch_results(kube, job, out / "samples")
     finally:
-        kube.delete_job(job_name)
+        kube.delete("batch/v1", "Job", job_name)
         scaler.delete(kube)
         # An autoscaler removed leaves the replicas it set: the next run starts from one pod.
         kube.scale_deployment(name, 1)

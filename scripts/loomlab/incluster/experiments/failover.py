@@ -101,7 +101,7 @@ def main(argv, node: LabNode | None = None):
         jobwaits.fetch_results(kube, job, out / "samples")
         samples = (out / "samples" / "run.samples.csv").read_text()
     finally:
-        kube.delete_job(job_name)
+        kube.delete("batch/v1", "Job", job_name)
     printed = bench.loadgen_run(log)
     figures = printed["figures"] if printed else {}
     total, failed = failures(samples)
