@@ -8,7 +8,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-# In a function, called on the last line: editing this file while the builds run cannot change them.
+# In a function, called on the last line: editing this file while it runs cannot change it.
 main() {
   local app=target/aot/project/target/quarkus-app minimal=target/aot/minimal/target/quarkus-app
   pick_jdk

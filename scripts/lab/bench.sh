@@ -6,7 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-# In a function, called on the last line: editing this file while a long bench runs cannot change it.
+# In a function, called on the last line: editing this file while it runs cannot change it.
 main() {
   local loadgen out chart reference=""
   pick_jdk

@@ -91,7 +91,7 @@ use_kubectl() {
   built="$(bash scripts/k8s/tools.sh --kubectl)" || die "kubectl: none on PATH and the lab's build of it failed (above)"
   log "kubectl: none on PATH, the lab's own: $built"
   LOOMLAB_KUBECTL_DIR="$(dirname "$built")"
-  export PATH="$LOOMLAB_KUBECTL_DIR:$PATH" LOOMLAB_KUBECTL_DIR
+  export PATH="$LOOMLAB_KUBECTL_DIR:$PATH"
 }
 
 # The lab's cluster (labmachine.cluster, a package by step): up, down, status, env, registry, import.

@@ -6,11 +6,11 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
+use_kubectl
 dir=deploy/k8s/loads job=loadgen
 [[ ${2:-} == --k6 ]] && dir=deploy/k8s/jobs job=k6
 workloads="$(cd "$dir" && for d in */; do [[ -f $d/kustomization.yaml && $d != base/ && $d != results/ ]] && printf '%s ' "${d%/}"; done)"
 [[ -n "${1:-}" && " $workloads " == *" $1 "* ]] || die "usage: ./lab k8s rerun WORKLOAD [--k6] ($workloads)"
-use_kubectl
 kubectl -n loom-lab delete job "$job-$1" --ignore-not-found
 [[ -f $dir/$1/resume-job.yaml ]] && kubectl -n loom-lab delete job "$job-resume-$1" --ignore-not-found
 kubectl apply -k "$dir/$1"

@@ -8,7 +8,8 @@ source "$(dirname "$0")/lib.sh"
 
 f=deploy/k8s/base/db-credentials.env tls=deploy/k8s/base/db-tls added=()
 secret() { head -c 24 /dev/urandom | base64 | tr -d '/+='; }
-# role KEY NAME: the role's two lines (KEY-username=NAME, KEY-password) appended when the file lacks it.
+# role KEY NAME: the role's two lines (KEY-username=NAME, KEY-password) appended to a file from before
+# that lacks them.
 role() {
   grep -q "^$1-username=" "$f" && return
   (umask 077 && printf '%s-username=%s\n%s-password=%s\n' "$1" "$2" "$1" "$(secret)" >>"$f")
@@ -20,10 +21,7 @@ if [[ ! -f $tls/ca.crt || ! -f $tls/tls.crt || ! -f $tls/tls.key ]]; then
   log "k8s: wrote $tls/ (gitignored: the database's CA, certificate and key; the CA's key is not kept)"
 fi
 if [[ ! -f $f ]]; then
-  (umask 077 && : >"$f")
-  role admin postgres
-  role owner loomlab_owner
-  printf 'username=loomlab\npassword=%s\n' "$(secret)" >>"$f"
+  (umask 077 && printf 'admin-username=postgres\nadmin-password=%s\nowner-username=loomlab_owner\nowner-password=%s\nusername=loomlab\npassword=%s\n' "$(secret)" "$(secret)" "$(secret)" >"$f")
   log "k8s: wrote $f (gitignored; kubectl apply -k deploy/k8s/base turns it into the Secret)"
   exit 0
 fi

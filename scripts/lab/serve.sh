@@ -4,9 +4,14 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-pick_jdk
-use_database
-build_jar
-log "service on http://127.0.0.1:${QUARKUS_HTTP_PORT:-8080} (Ctrl-C stops it)"
-# shellcheck disable=SC2086 # the service's flags, one word each
-std_py serve "$JAVA_HOME/bin/java" "$jar" $LOOMLAB_JVM_FLAGS ${JAVA_OPTS:-}
+# In a function, called on the last line: editing this file while it runs cannot change it.
+main() {
+  pick_jdk
+  use_database
+  build_jar
+  log "service on http://127.0.0.1:${QUARKUS_HTTP_PORT:-8080} (Ctrl-C stops it)"
+  # shellcheck disable=SC2086 # the service's flags, one word each
+  std_py serve "$JAVA_HOME/bin/java" "$jar" $LOOMLAB_JVM_FLAGS ${JAVA_OPTS:-}
+}
+
+main "$@"; exit "$?"

@@ -5,10 +5,15 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-pick_jdk
-use_database
-build_jar
-build_minimal
-loadgen="$(bash scripts/gotool.sh loadgen)"
-out="target/loom-lab/startup-$(date +%Y%m%d-%H%M%S)"
-py startup --java "$JAVA_HOME/bin/java" --loadgen "$loadgen" --out "$out" --minimal "$minimal_jar" "$@"
+# In a function, called on the last line: editing this file while it runs cannot change it.
+main() {
+  pick_jdk
+  use_database
+  build_jar
+  build_minimal
+  loadgen="$(bash scripts/gotool.sh loadgen)"
+  out="target/loom-lab/startup-$(date +%Y%m%d-%H%M%S)"
+  py startup --java "$JAVA_HOME/bin/java" --loadgen "$loadgen" --out "$out" --minimal "$minimal_jar" "$@"
+}
+
+main "$@"; exit "$?"

@@ -10,7 +10,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-# In a function, called on the last line: editing this file while the suite runs cannot change it.
+# In a function, called on the last line: editing this file while it runs cannot change it.
 main() {
   local hogs=0 jdk="" home21 jdk21=""
   while [[ ${1:-} == --under-load || ${1:-} == --jdk ]]; do
