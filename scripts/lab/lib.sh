@@ -65,10 +65,15 @@ build_minimal() {
 }
 
 # The harness (scripts/loomlab) with the lab's venv: py MODULE [args], MODULE under loomlab, or
-# labmachine.MODULE: the lab's machinery beside it (scripts/labmachine).
+# labmachine.MODULE: the lab's machinery beside it (scripts/labmachine), where an experiment on the
+# lab's node, labmachine.experiments.NAME, is its one entry's NAME.
 py() {
   local module="$1"
   shift
+  if [[ $module == labmachine.experiments.* ]]; then
+    set -- "${module##*.}" "$@"
+    module=labmachine.experiments
+  fi
   [[ $module == labmachine.* ]] || module="loomlab.$module"
   "$(lab_python)" -m "$module" "$@"
 }

@@ -32,7 +32,8 @@ class Command:
     @property
     def module(self) -> str:
         """The module ./lab runs, for the in-cluster commands (under loomlab, or the machinery's entry
-        that hands the harness's module the lab's node: labmachine.experiments); else '-'."""
+        that hands the harness's module the lab's node: labmachine.experiments.NAME, which ./lab runs
+        as `python -m labmachine.experiments NAME`); else '-'."""
         return (f"labmachine.experiments.{self.runs.rsplit('.', 1)[1]}" if self.on_node else self.runs) or "-"
 
     @property

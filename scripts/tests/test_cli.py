@@ -47,7 +47,7 @@ class ModuleTableTest(unittest.TestCase):
         for c in commands.COMMANDS:
             if not c.runs:
                 continue
-            full = c.module if c.on_node else f"loomlab.{c.module}"
+            full = "labmachine.experiments" if c.on_node else f"loomlab.{c.module}"
             with self.subTest(command=c.words):
                 spec = importlib.util.find_spec(full)
                 self.assertIsNotNone(spec)
@@ -59,13 +59,16 @@ class ModuleTableTest(unittest.TestCase):
                 self.assertTrue(cli.module_file(c.words.split()[1]).is_file())
 
     def test_what_acts_on_the_lab_s_node_runs_through_the_machinery_s_entry_for_it(self):
-        # The entry hands the harness's experiment this machine's node: it names that module.
-        for c in commands.COMMANDS:
-            if c.on_node:
-                with self.subTest(command=c.words):
-                    source = (LAB.parent / "scripts" / Path(*c.module.split("."))).with_suffix(".py").read_text()
-                    self.assertIn(f"from loomlab.{c.runs.rsplit('.', 1)[0]} import {c.runs.rsplit('.', 1)[1]}", source)
-                    self.assertIn("this_node()", source)
+        # The entry hands the harness's experiment this machine's node, by the name ./lab gives it.
+        from labmachine.experiments.__main__ import EXPERIMENTS
+
+        on_node = [c for c in commands.COMMANDS if c.on_node]
+        self.assertEqual({c.module for c in on_node}, {f"labmachine.experiments.{name}" for name in EXPERIMENTS})
+        for c in on_node:
+            with self.subTest(command=c.words):
+                self.assertIs(
+                    EXPERIMENTS[c.module.rsplit(".", 1)[1]], importlib.import_module(f"loomlab.{c.runs}").main
+                )
 
 
 class LabHelpTest(unittest.TestCase):
