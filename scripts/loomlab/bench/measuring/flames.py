@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from loomlab.table import fmt
 
+from ..planning.lane import Lane
 from ..planning.loads import Load
 from ..planning.settings import RunSettings
 from .profiler import CPU_INTERVAL_NS, Profiler
@@ -109,18 +111,18 @@ def summarise(files: dict[str, Path], requests: float) -> dict:
 
 
 def profile_load(
-    services: dict, load: Load, modes: list[str], results: dict, slug: str, settings: RunSettings, out: Path
+    services: dict[Lane, Any], load: Load, results: dict, slug: str, settings: RunSettings, out: Path
 ) -> None:
-    """One profiled run per mode after the load's rounds (local JVMs: runner.Service): results[mode]
-    ["profiled"] gets its figures, the summary of its recording and its flame graphs (paths relative to
-    the report)."""
-    profiler = Profiler.fetch(services[modes[0]].java)
-    for mode in modes:
-        service = services[mode]
+    """One profiled run per lane after the load's rounds (local JVMs: runner.Service): results[its
+    column]["profiled"] gets its figures, the summary of its recording and its flame graphs (paths
+    relative to the report)."""
+    profiler = Profiler.fetch(next(iter(services.values())).java)
+    for lane, service in services.items():
+        mode = lane.key
         run_json = out / "profiles" / f"{slug}-{mode}.json"
         print(f"   profiled run (not counted) {mode} {load.name} ...", end="", flush=True)
         with profiler.recording(service.pid, run_json.with_suffix(".jfr")) as jfr:
-            figures = service.run(load, mode, run_json, f"profiled {mode} {load.name}", settings)
+            figures = service.run(load, lane, run_json, f"profiled {mode} {load.name}", settings)
         files = profiler.convert(jfr)
         results[mode]["profiled"] = {
             "figures": figures,

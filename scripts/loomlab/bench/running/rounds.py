@@ -175,10 +175,9 @@ class SuiteRun:
         if not flames.wanted(self.settings, self.suite.workload, load):
             return
         for j in self.jdks:
-            there = {lane.key: services[lane] for lane in lanes if lane.jdk == j and lane.mode != REFERENCE}
-            flames.profile_load(
-                there, load, list(there), on_jdk(results, j), self.slug(load, j), self.settings, self.out
-            )
+            there = {lane: services[lane] for lane in lanes if lane.jdk == j and lane.mode != REFERENCE}
+            if there:
+                flames.profile_load(there, load, on_jdk(results, j), self.slug(load, j), self.settings, self.out)
 
 
 def run_suite(
