@@ -10,9 +10,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Branch:
-    """A branch of ./lab's dispatch (a command's `how`): the parts of the lab its commands need (the
-    doctor's checks of those parts, ./lab's gate before it runs them) and the parts they may make the
-    first time (the disk the doctor asks for: doctor/disk.py's sizes)."""
+    """A branch (a command's `how`): the parts of the lab its commands need and may make the first time."""
 
     needs: tuple[str, ...]
     makes: tuple[str, ...] = ()

@@ -30,6 +30,12 @@ class Check:
     fix: str  # the line that installs it, or where it comes from
 
 
+def go(what: str, kind: str, group: str, need: tuple[int, int], built: Callable[[], str], more: str = "") -> Check:
+    """A Go of `need` or newer, unless what it builds is built already (`built` says what, or "")."""
+    fix = probes.GO_FROM.format(need=f"{need[0]}.{need[1]}")
+    return Check(what, kind, (group,), probes.go(need, built), fix + more)
+
+
 CHECKS: tuple[Check, ...] = (
     Check("Debian 12 (bookworm)", "advice", ("any",), probes.debian, "the lab is made and tried on Debian 12"),
     Check(
@@ -77,19 +83,14 @@ CHECKS: tuple[Check, ...] = (
         probes.command("k6"),
         "install it under your own licence (https://grafana.com/docs/k6/latest/set-up/install-k6/): the lab does not",
     ),
-    Check(
-        "Go for loadgen (the lab's load generator)",
-        "needed",
-        ("loadgen",),
-        probes.go(probes.GO_FOR_LOADGEN, probes.loadgen_built),
-        probes.GO_FROM.format(need="1.24"),
-    ),
-    Check(
+    go("Go for loadgen (the lab's load generator)", "needed", "loadgen", probes.GO_FOR_LOADGEN, probes.loadgen_built),
+    go(
         "Go for the reference server",
         "advice",
-        ("loadgen",),
-        probes.go(probes.GO_FOR_LOADGEN, probes.reference_built),
-        probes.GO_FROM.format(need="1.24") + "; without it the sleep loads run without the reference column",
+        "loadgen",
+        probes.GO_FOR_LOADGEN,
+        probes.reference_built,
+        "; without it the sleep loads run without the reference column",
     ),
     Check(
         "npm (k6 lint, report.html's charts)",
@@ -142,13 +143,7 @@ CHECKS: tuple[Check, ...] = (
         probes.debian_packages(*probes.CLUSTER_PACKAGES),
         f"{probes.APT} {' '.join(probes.CLUSTER_PACKAGES)} (./lab does it as root)",
     ),
-    Check(
-        "Go for the Kubernetes components",
-        "needed",
-        ("cluster",),
-        probes.go(probes.GO_FOR_K8S, probes.k8s_built),
-        probes.GO_FROM.format(need="1.26"),
-    ),
+    go("Go for the Kubernetes components", "needed", "cluster", probes.GO_FOR_K8S, probes.k8s_built),
     Check(
         "cgroups", "needed", ("cluster",), probes.cgroups, "run as root on a host (not in an unprivileged container)"
     ),
@@ -175,13 +170,7 @@ CHECKS: tuple[Check, ...] = (
         "./lab builds kubectl 1.35 from the Go module proxy where none is on PATH (~3 min, once;"
         ' `eval "$(./lab k8s env)"` puts it on yours); Debian 12\'s kubernetes-client is 1.20, too old',
     ),
-    Check(
-        "Go for kubectl",
-        "needed",
-        ("kubectl",),
-        probes.go(probes.GO_FOR_KUBECTL, probes.kubectl_found),
-        probes.GO_FROM.format(need="1.25"),
-    ),
+    go("Go for kubectl", "needed", "kubectl", probes.GO_FOR_KUBECTL, probes.kubectl_found),
     Check(
         "ports 2379, 5000, 6443, 10250 (the cluster)",
         "needed",

@@ -87,11 +87,9 @@ def go(need: tuple[int, int], skip: Callable[[], str]) -> Callable[[], Finding]:
             return Finding(False, "no go on PATH")
         have = version_of(run(path, "env", "GOVERSION").stdout)
         toolchain = os.environ.get("GOTOOLCHAIN", "")
-        if have >= need or (have >= (1, 21) and version_of(toolchain) >= need):
-            return Finding(
-                True, f"go {'.'.join(map(str, have))} at {path}" + (f", GOTOOLCHAIN={toolchain}" if toolchain else "")
-            )
-        return Finding(False, f"go {'.'.join(map(str, have))} at {path}")
+        ok = have >= need or (have >= (1, 21) and version_of(toolchain) >= need)
+        seen = f"go {'.'.join(map(str, have))} at {path}"
+        return Finding(ok, seen + (f", GOTOOLCHAIN={toolchain}" if ok and toolchain else ""))
 
     return probe
 

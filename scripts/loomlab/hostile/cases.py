@@ -98,9 +98,8 @@ def grpc_rows(base: str, gib: int) -> list[Row]:
             with Watch(base) as watch:
                 status, took = grpc_status(base, frame, encoding, mode)
             # The flag without an encoding: no status, the stream reset (Vert.x alone would end it OK).
-            ok = (
-                status in good if good else status.startswith("reset")
-            ) and watch.cost.records_after == watch.cost.records_before
+            answered = status in good if good else status.startswith("reset")
+            ok = answered and watch.cost.records_after == watch.cost.records_before
             answer = f"grpc-status {status}" if status.isdigit() else status
             rows.append(Row("grpc", name, request, answer, took, watch.cost, ok))
     return rows

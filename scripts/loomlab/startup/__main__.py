@@ -112,6 +112,7 @@ def minimal(args, settings: Settings, out: Path, notes: list[str], jvm) -> dict[
 def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: list[str], minute: dict) -> str:
     """report.md's text: the variants side by side, then where their start-up goes."""
     results = {name: stats.aggregate(r) for name, r in runs.items()}
+    floor = tables.minimal_table(runs)  # the service against the minimal application, where both ran
     parts = [
         "# loom-lab startup report",
         f"JVM vs JVM+AOT cache vs native: {args.launches} launches each, interleaved across the variants"
@@ -124,7 +125,11 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
         "Hibernate + PostgreSQL (a different app and machine, for scale only). JVM flags: "
         f"`{' '.join(jvm_flags(args))}` in every launch and in the training run.",
         tables.table(results).markdown(),
-        *against_minimal(runs),
+        *(
+            ["## The service against a minimal Quarkus application (goal: at most 1.5x)", floor.markdown()]
+            if floor
+            else []
+        ),
         "## Where the time to the first answer goes",
         (tables.phase_table(runs, flames) or Table(["no launch printed its phases"])).markdown(),
         "## Classes and the JIT by the first answer (jcmd PerfCounter.print)",
@@ -135,14 +140,6 @@ def report(args, runs: dict[str, list[dict]], flames: dict[str, dict], notes: li
         parts += ["## The start-up's CPU, one profiled launch per JVM variant (async-profiler, 1 ms)", cpu.markdown()]
     parts += firstminute.tables(minute, args.first_minute_load)
     return "\n\n".join(parts) + "\n\n" + "".join(f"- {n}\n" for n in notes)
-
-
-def against_minimal(runs: dict[str, list[dict]]) -> list[str]:
-    """The section on the service against the minimal application, where both ran."""
-    t = tables.minimal_table(runs)
-    if t is None:
-        return []
-    return ["## The service against a minimal Quarkus application (goal: at most 1.5x)", t.markdown()]
 
 
 def main():

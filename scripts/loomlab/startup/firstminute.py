@@ -25,7 +25,7 @@ from loomlab.bench import api as bench
 from loomlab.table import Table, fmt, fmt_spread
 
 from . import phases as ph
-from .launches import Settings, Variant, launch, stop
+from .launches import Settings, Variant, generate, launch, stop
 
 SECONDS = 60
 LOAD_USERS, LOAD_SLEEP_MS = 200, 20
@@ -43,24 +43,19 @@ SHOWN = (1, 2, 3, 5, 10, 20, 30, 45, 60)
 def load(kind: str = "closed") -> bench.Load:
     """The first minute's sleep load, held by time, not by a count of iterations: closed (users) or
     open (arrivals a second)."""
-    env = {"DURATION": f"{SECONDS}s", "SLEEP_MS": str(LOAD_SLEEP_MS)}
-    if kind == "open":
-        return bench.Load(
-            f"open {OPEN_RATE} req/s, {LOAD_SLEEP_MS} ms, {SECONDS} s",
-            "k6/sleep.js",
-            "sleep",
-            {**env, "MODEL": "open", "RATE": str(OPEN_RATE), "MAX_VUS": str(OPEN_MAX_VUS)},
-            request=bench.sleep.sleep_request,
-            rate=OPEN_RATE,
-            open_s=SECONDS,
-            timeout_s=SECONDS + 120,
-        )
+    opened = kind == "open"
+    if opened:
+        who, shape = f"open {OPEN_RATE} req/s", {"MODEL": "open", "RATE": str(OPEN_RATE), "MAX_VUS": str(OPEN_MAX_VUS)}
+    else:
+        who, shape = f"{LOAD_USERS} users", {"VUS": str(LOAD_USERS)}
     return bench.Load(
-        f"{LOAD_USERS} users, {LOAD_SLEEP_MS} ms, {SECONDS} s",
+        f"{who}, {LOAD_SLEEP_MS} ms, {SECONDS} s",
         "k6/sleep.js",
         "sleep",
-        {**env, "VUS": str(LOAD_USERS)},
+        {"DURATION": f"{SECONDS}s", "SLEEP_MS": str(LOAD_SLEEP_MS), **shape},
         request=bench.sleep.sleep_request,
+        rate=OPEN_RATE if opened else None,
+        open_s=SECONDS if opened else None,
         timeout_s=SECONDS + 120,
     )
 
@@ -152,18 +147,9 @@ def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: 
 def one(name: str, variant: Variant, lane: bench.Lane, r: int, settings: Settings, folder: Path, kind: str) -> dict:
     """One launch and its first minute in `lane` under the `kind` of load."""
     stem = folder / f"{name}-{lane.key}-{r + 1}"
-    started = launch(variant.cmd, settings.port, {}, stem.with_suffix(".log"))
+    started = launch(variant.cmd, settings.port, stem.with_suffix(".log"))
     try:
-        engine = bench.Loadgen(settings.loadgen, samples=True)
-        engine.generate(
-            load(kind),
-            lane,
-            f"http://127.0.0.1:{settings.port}",
-            stem.with_suffix(".json"),
-            stem.name,
-            bench.RunSettings(),
-            False,
-        )
+        generate(settings, load(kind), lane, stem.with_suffix(".json"), stem.name, samples=True)
         jit = ph.counters(settings.jcmd, started.process.pid)["JIT (s, compiler threads)"]
     finally:
         stop(started.process)

@@ -20,20 +20,14 @@ from .phases import short
 STEP_FRAME = re.compile(r"(?:^|\.)([A-Za-z0-9_]+)\$([A-Za-z_]+?)\d*\.deploy(?:_\d+)?$")
 
 
-def agent(profiler: api.Profiler, jfr: Path) -> str:
-    """The -agentpath option that starts CPU sampling with the JVM, into `jfr`."""
-    return f"-agentpath:{profiler.library}=start,event=cpu,interval={api.CPU_INTERVAL_NS},jfr,file={jfr}"
-
-
 def profile_start(name: str, cmd: list[str], settings: Settings, profiler: api.Profiler, out: Path) -> dict:
     """One profiled launch of `cmd` (a JVM command line): its samples until the first answer as
     figures (see summarise) and the flame graph's path relative to `out`."""
     folder = out / "flames"
     folder.mkdir(parents=True, exist_ok=True)
     jfr = folder / f"{name}.jfr"
-    started = launch(
-        [cmd[0], *api.JVM_FLAGS, agent(profiler, jfr), *cmd[1:]], settings.port, {}, folder / f"{name}.log"
-    )
+    agent = f"-agentpath:{profiler.library}=start,event=cpu,interval={api.CPU_INTERVAL_NS},jfr,file={jfr}"
+    started = launch([cmd[0], *api.JVM_FLAGS, agent, *cmd[1:]], settings.port, folder / f"{name}.log")
     try:
         profiler.jcmd(started.process.pid, "stop")
     finally:

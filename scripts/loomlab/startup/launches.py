@@ -58,10 +58,10 @@ class Launched:
     first_ms: float  # that answer's own round trip
 
 
-def launch(cmd: list[str], port: int, env: dict, log: Path) -> Launched:
+def launch(cmd: list[str], port: int, log: Path) -> Launched:
     """`cmd` started with its output in `log`, polled every 5 ms until it answers FIRST (bounded);
     without Flyway, as production starts it: main() migrates the schema first (schema.py)."""
-    full = dict(os.environ, **schema.service_env(), **env, QUARKUS_HTTP_PORT=str(port))
+    full = dict(os.environ, **schema.service_env(), QUARKUS_HTTP_PORT=str(port))
     with log.open("w") as out:  # the process keeps its own copy of the descriptor
         at, t0 = time.time(), time.monotonic()
         service = subprocess.Popen(cmd, env=full, stdout=out, stderr=subprocess.STDOUT)
@@ -104,14 +104,17 @@ FIXED_LOADS = (
 )
 
 
+def generate(settings: Settings, load: bench.Load, lane: bench.Lane, out: Path, label: str, samples: bool = False):
+    """loadgen's run of `load` in `lane` against a launched service (its summary at `out`)."""
+    return bench.Loadgen(settings.loadgen, samples=samples).generate(
+        load, lane, f"http://127.0.0.1:{settings.port}", out, label, bench.RunSettings(), False
+    )
+
+
 def rate(settings: Settings, load: bench.Load, out: Path) -> float:
     """loadgen's req/s of `load` in the virtual mode against a launched JVM (its summary at `out`); a
     threshold crossed still gives its rate (the run's log beside it says which)."""
-    engine = bench.Loadgen(settings.loadgen)
-    generated = engine.generate(
-        load, bench.Lane(bench.VIRTUAL), f"http://127.0.0.1:{settings.port}", out, out.stem, bench.RunSettings(), False
-    )
-    return generated.figures["throughput"]
+    return generate(settings, load, bench.Lane(bench.VIRTUAL), out, out.stem).figures["throughput"]
 
 
 @dataclass
@@ -158,31 +161,25 @@ def measure(variants: dict[str, Variant], launches: int, settings: Settings, out
     return runs
 
 
-def loaded(name: str, i: int, settings: Settings, out: Path, pid: int) -> tuple[float, float, float]:
-    """The fixed load after the idle reading: sleep's and product's req/s, then the RSS after them."""
-    sleep_load, product_load = FIXED_LOADS
-    sleep_rps = rate(settings, sleep_load, out / f"{name}-{i + 1}-sleep.json")
-    product_rps = rate(settings, product_load, out / f"{name}-{i + 1}-product.json")
-    return sleep_rps, product_rps, memory_mb(pid)["rss"]
-
-
 def measure_launch(name: str, variant: Variant, i: int, settings: Settings, out: Path) -> dict:
     """One launch of one variant: its first answer and the phases before it, its memory and class
     counts there, then its memory idle and (a loaded variant) its throughput and memory at a fixed load."""
     log = out / f"{name}-{i + 1}.log"
     if settings.cold:
         drop_page_cache()
-    started = launch(variant.cmd, settings.port, {}, log)
+    started = launch(variant.cmd, settings.port, log)
     service = started.process
     try:
         first = memory_mb(service.pid)
         counted = ph.counters(settings.jcmd, service.pid)
         time.sleep(2)
         rss_idle = memory_mb(service.pid)["rss"]
-        nan = float("nan")
-        sleep_rps, product_rps, rss_load = (
-            loaded(name, i, settings, out, service.pid) if variant.loaded else (nan, nan, nan)
-        )
+        sleep_rps = product_rps = rss_load = float("nan")
+        if variant.loaded:  # the fixed load after the idle reading: sleep's and product's req/s, then the RSS
+            sleep_load, product_load = FIXED_LOADS
+            sleep_rps = rate(settings, sleep_load, out / f"{name}-{i + 1}-sleep.json")
+            product_rps = rate(settings, product_load, out / f"{name}-{i + 1}-product.json")
+            rss_load = memory_mb(service.pid)["rss"]
     finally:
         stop(service)
     print(

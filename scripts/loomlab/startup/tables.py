@@ -37,7 +37,7 @@ def table(results: dict[str, dict[str, stats.Spread]]) -> Table:
         ]
     )
     for name, agg in results.items():
-        a = ANCHOR.get(name if name in ("jvm", "native") else "", {})
+        a = ANCHOR.get(name, {})
         t.add(
             name,
             fmt_spread(agg["ttfr_ms"], 0),

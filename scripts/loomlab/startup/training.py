@@ -49,7 +49,7 @@ def train(java: str, flags: list[str], jar: Path, settings: Settings, out: Path,
     folder.mkdir(parents=True, exist_ok=True)
     print(f"== {name}: training run", flush=True)
     started = launch(
-        [java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], settings.port, {}, out / f"{name}-training.log"
+        [java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], settings.port, out / f"{name}-training.log"
     )
     try:
         drive(settings, folder)
