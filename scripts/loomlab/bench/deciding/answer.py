@@ -109,8 +109,7 @@ def figures_per_mode(section: Mapping) -> str:
     for m in MODE_COLUMNS:
         if m in results and results[m]["runs"]:
             agg = stats.aggregate(results[m]["runs"])
-            p99 = agg["p99"].median if "p99" in agg else math.nan
-            parts.append(f"{m} {fmt(agg['throughput'].median, 0)} ({fmt(p99, 0)} ms)")
+            parts.append(f"{m} {fmt(agg['throughput'].median, 0)} ({fmt(stats.median_of(agg, 'p99'), 0)} ms)")
     return ", ".join(parts)
 
 

@@ -11,6 +11,7 @@ every mode ties on req/s, p99 decides the same way."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from dataclasses import asdict, dataclass
@@ -35,10 +36,7 @@ def coverage(n: int, k: int) -> float:
 
 
 def min_rounds(confidence: float = CONFIDENCE) -> int:
-    n = 1
-    while coverage(n, 1) < confidence:
-        n += 1
-    return n
+    return next(n for n in itertools.count(1) if coverage(n, 1) >= confidence)
 
 
 def interval(ratios: list[float], confidence: float = CONFIDENCE) -> tuple[float, float, float] | None:
@@ -162,9 +160,7 @@ def decide(results: dict, modes: list[str], confidence: float = CONFIDENCE) -> V
         top = (max if higher else min)(modes, key=lambda m: med[m])
         compared = [compare(top, m, runs[top], runs[m], key, higher, tie, confidence) for m in modes if m != top]
         pairs = [p for p in compared if p is not None]
-        if len(pairs) < len(compared):
-            return Verdict("cannot tell", [], metric, rounds)
-        if any(p.state == "behind" for p in pairs):
+        if len(pairs) < len(compared) or any(p.state == "behind" for p in pairs):
             return Verdict("cannot tell", [], metric, rounds)
         if any(p.state == "unclear" for p in pairs):
             return together(top, pairs, key, higher, tie, metric)

@@ -12,15 +12,9 @@ from loomlab.samples import server_figures
 from ..planning.loads import Load
 
 
-def _metric(summary: dict, name: str, scenario: str | None):
-    metrics = summary.get("metrics", {})
-    if scenario and f"{name}{{scenario:{scenario}}}" in metrics:
-        return metrics[f"{name}{{scenario:{scenario}}}"]
-    return metrics.get(name)
-
-
 def _values(summary: dict, name: str, scenario: str | None) -> dict:
-    m = _metric(summary, name, scenario)
+    metrics, scoped = summary.get("metrics", {}), f"{name}{{scenario:{scenario}}}"
+    m = metrics[scoped] if scenario and scoped in metrics else metrics.get(name)
     return (m or {}).get("values", {})
 
 

@@ -242,29 +242,18 @@ BURSTS = "bursts"
 PACED = "paced"
 
 
-def bursts(load: Load, period_ms: int) -> Load:
-    """`load` (an open one) with the same mean rate arriving in bursts, one every `period_ms`."""
+def arriving(load: Load, arrivals: str, period_ms: int) -> Load:
+    """`load` (an open one) with the same mean rate arriving in BURSTS, one every `period_ms`, or PACED:
+    sent over rate x `period_ms` connections, each sending its next request `period_ms` after its last
+    (or when its answer comes, if later)."""
     if load.rate is None:
-        raise ValueError(f"{load.name}: only an open load has arrivals to group")
-    per_burst = load.rate * period_ms / 1000
-    return replace(
-        load,
-        name=f"{load.name}, in bursts of {per_burst:g} every {period_ms} ms",
-        env={**load.env, "ARRIVALS": BURSTS, "BURST_MS": str(period_ms)},
-    )
-
-
-def paced(load: Load, period_ms: int) -> Load:
-    """`load` (an open one) with the same mean rate sent over rate x `period_ms` connections, each
-    sending its next request `period_ms` after its last (or when its answer comes, if later)."""
-    if load.rate is None:
-        raise ValueError(f"{load.name}: only an open load has arrivals to pace")
-    connections = round(load.rate * period_ms / 1000)
-    return replace(
-        load,
-        name=f"{load.name}, paced over {connections} connections each every {period_ms} ms",
-        env={**load.env, "ARRIVALS": PACED, "CONNECTIONS": str(connections)},
-    )
+        raise ValueError(f"{load.name}: only an open load has arrivals to {'pace' if arrivals == PACED else 'group'}")
+    per_period = load.rate * period_ms / 1000
+    if arrivals == PACED:
+        how, env = f"paced over {round(per_period)} connections each", {"CONNECTIONS": str(round(per_period))}
+    else:
+        how, env = f"in bursts of {per_period:g}", {"BURST_MS": str(period_ms)}
+    return replace(load, name=f"{load.name}, {how} every {period_ms} ms", env={**load.env, "ARRIVALS": arrivals, **env})
 
 
 def open_load(

@@ -88,11 +88,7 @@ def suites(profile: str) -> list[Suite]:
     scale_name, core, variants, _ = PROFILES[profile]
     scale = Scale(scale_name)
     chosen = [
-        s
-        for m in MODULES
-        for s in m.suites(scale)
-        if (s.core and m.__name__.rsplit(".", 1)[1] in core)
-        or (not s.core and m.__name__.rsplit(".", 1)[1] in variants)
+        s for m in MODULES for s in m.suites(scale) if m.__name__.rsplit(".", 1)[1] in (core if s.core else variants)
     ]
     if profile == "capacity":  # each suite's first open load: where the search starts, its shape, and
         # the latency the suite expects with every dependency on time (the SLA's service time)

@@ -47,9 +47,7 @@ class RunSettings:
         settings = cls(
             profile=args.profile,
             warmups=args.warmups if args.warmups is not None else (1 if smoke else cls.warmups),
-            warmup_seconds=args.warmup_seconds
-            if args.warmup_seconds is not None
-            else (0 if smoke else cls.warmup_seconds),
+            warmup_seconds=(0 if smoke else cls.warmup_seconds) if args.warmup_seconds is None else args.warmup_seconds,
             warmup_tolerance=args.warmup_tolerance,
             repeats=repeats,
             max_rounds=max(repeats, args.max_rounds if args.max_rounds is not None else most),

@@ -14,6 +14,7 @@ from loomlab.table import Table, fmt, fmt_spread
 from ..planning.loads import Load, Suite, mode_bound, service_pools
 from ..planning.settings import LOCAL, RunSettings
 from . import jdks
+from .sections import section_head
 
 MIB = 2**20
 # A bound this high is no pool's: the open load's users, which an open model does not have.
@@ -89,16 +90,7 @@ def capacity_section(
         f" {cap.step:.0%}; rounds: {rounds}"
     )
     section = {
-        "workload": suite.workload,
-        "variant": suite.variant,
-        "load": name,
-        "environment": jdks.environment(environment, None),
-        "description": suite.description,
-        "script": load.script,
-        "env": load.env,
-        "server_env": suite.server_env,
-        "pools": info.get("pools", {}),
-        "interleaved": True,
+        **section_head(suite, load, name, jdks.environment(environment, None), info, True),
         "results": results,
         "bounds": {m: mode_bound(load, m, pools) for m in results},
         "rate": None,

@@ -54,7 +54,7 @@ def groups(sections: list[Section]) -> list[Group]:
         modes = [m for m in MODE_COLUMNS if m in results and results[m]["runs"]]
         agg = {m: stats.aggregate(results[m]["runs"]) for m in modes}
         rps = {m: agg[m]["throughput"].median for m in modes}
-        p99 = {m: agg[m]["p99"].median if "p99" in agg[m] else math.nan for m in modes}
+        p99 = {m: stats.median_of(agg[m], "p99") for m in modes}
         top_rps = max((v for v in rps.values() if not math.isnan(v)), default=1.0) or 1.0
         top_p99 = max((v for v in p99.values() if not math.isnan(v)), default=1.0) or 1.0
         bars = [

@@ -80,13 +80,11 @@ def table(a: dict, b: dict, old: int, new: int) -> Table:
         )
         out.add(
             mode,
-            fmt_spread(stats.Spread.of([r["throughput"] for r in ra]), 0),
-            fmt_spread(stats.Spread.of([r["throughput"] for r in rb]), 0),
+            *(fmt_spread(stats.Spread.of([r["throughput"] for r in rs]), 0) for rs in (ra, rb)),
             said,
             *(fmt(stats.Spread.of([r.get("p99", math.nan) for r in rs]).median) for rs in (ra, rb)),
             *(fmt(_per_request(rs, "delta_pinned_events", 1000), 1) for rs in (ra, rb)),
             *(fmt(_per_request(rs, "cpu_s", 1000), 2) for rs in (ra, rb)),
-            _sites(a[mode]),
-            _sites(b[mode]),
+            *(_sites(results[mode]) for results in (a, b)),
         )
     return out

@@ -86,10 +86,9 @@ def answer_of(
             path = results_dir / f"{script.removesuffix('.js')}-{target}-{mode}-r{r}.json"
             if path.exists():
                 got = json.loads(path.read_text())
-                if "figures" in got:  # a loadgen run (jobrun)
-                    runs.append(figures.figures_from(load, got["figures"], [], got["exit"], 0.0))
-                else:
-                    runs.append(figures.figures_from(load, figures.k6_generated(load, got), [], 0, 0.0))
+                if "figures" not in got:  # k6's raw summary (k6/run.sh), else a loadgen run (jobrun)
+                    got = {"figures": figures.k6_generated(load, got), "exit": 0}
+                runs.append(figures.figures_from(load, got["figures"], [], got["exit"], 0.0))
         results[mode] = {"runs": runs, "warmup": {}}
     measured = LoadFigures.of(load, results, pools)
     section = {
@@ -123,15 +122,9 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     if args.what == "bounds":
         return bounds(args.target, args.expect)
-    env = dict(os.environ)
+    modes = [Lane.parse(m) for m in args.modes.split()]
     _, text = answer_of(
-        Path(args.results),
-        args.script,
-        args.target,
-        [Lane.parse(m) for m in args.modes.split()],
-        args.rounds,
-        env,
-        pools_of(args.url),
+        Path(args.results), args.script, args.target, modes, args.rounds, dict(os.environ), pools_of(args.url)
     )
     print(text, flush=True)
     return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..planning.loads import Suite, service_pools
+from ..planning.loads import Load, Suite, service_pools
 from ..planning.settings import LOCAL, RunSettings
 from . import flames, jdks
 from .knobs import knobs_table
@@ -35,23 +35,30 @@ def section_tables(f: LoadFigures, native: bool) -> dict:
     }
 
 
-def section_of(suite: Suite, ran: LoadRun, settings: RunSettings, environment: str) -> dict:
-    """One load's report section on one JDK: its tables, figures, bounds and verdict (results.json's
-    Section). Long because it names every key of a section, one line each."""
-    load, results, info = ran.load, ran.results, ran.info
-    # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
-    f = LoadFigures.of(load, results, service_pools(info.get("pools", {})))
-    section = {
+def section_head(suite: Suite, load: Load, name: str, environment: str, info: dict, interleaved: bool) -> dict:
+    """The keys every section starts with (records.Section), a search's too: what ran, where, how."""
+    return {
         "workload": suite.workload,
         "variant": suite.variant,
-        "load": load.name,
-        "environment": jdks.environment(environment, ran.jdk),
+        "load": name,
+        "environment": environment,
         "description": suite.description,
         "script": load.script,
         "env": load.env,
         "server_env": suite.server_env,
         "pools": info.get("pools", {}),
-        "interleaved": settings.interleave,
+        "interleaved": interleaved,
+    }
+
+
+def section_of(suite: Suite, ran: LoadRun, settings: RunSettings, environment: str) -> dict:
+    """One load's report section on one JDK: its tables, figures, bounds and verdict (results.json's
+    Section). Long because it names every key after the head, one line each."""
+    load, results, info = ran.load, ran.results, ran.info
+    # Bounds are the whole service's: one pod's pools times its replicas (the report prints one pod's).
+    f = LoadFigures.of(load, results, service_pools(info.get("pools", {})))
+    section = {
+        **section_head(suite, load, load.name, jdks.environment(environment, ran.jdk), info, settings.interleave),
         **section_tables(f, info.get("imageKind") == "native"),
         "results": results,
         "expected": f.expected,

@@ -92,12 +92,10 @@ def server_table(f: LoadFigures, native: bool = False) -> Table:
     runs measured it (local runs: it shares the cores; k6's alone before 2026-11-28, then any engine's
     with its CPU per request), and the kernel's share of the server's CPU where /proc was read beside
     the scrapes (local runs since 2026-11-27)."""
-    results = f.results
-    gen = any("gen_cpu_s" in run for r in results.values() for run in r.get("runs", []))
-    k6 = not gen and any("k6_cpu_s" in run for r in results.values() for run in r.get("runs", []))
-    kernel = any(
-        not math.isnan(run.get("kernel_ms_per_req", math.nan)) for r in results.values() for run in r.get("runs", [])
-    )
+    runs = [run for r in f.results.values() for run in r.get("runs", [])]
+    gen = any("gen_cpu_s" in run for run in runs)
+    k6 = not gen and any("k6_cpu_s" in run for run in runs)
+    kernel = any(not math.isnan(run.get("kernel_ms_per_req", math.nan)) for run in runs)
     t = Table(
         [
             "mode",

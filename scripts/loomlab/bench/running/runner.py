@@ -35,11 +35,9 @@ class Service:
         # The JVM's java, whose jcmd the flame graphs attach with ('' for the reference server).
         self.java, self.engines = java, engines
         self.log = log
-        full_env = dict(os.environ)
-        full_env.update(env)
         self.cmd = cmd
         with log.open("w") as out:  # the process keeps its own copy of the descriptor
-            self.proc = subprocess.Popen(cmd, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT)
 
     @property
     def pid(self) -> int:
@@ -169,11 +167,10 @@ def reference_launch(binary: str, port: int, suite: Suite) -> tuple[list[str], d
         if var in suite.server_env
         for arg in (flag, suite.server_env[var])
     ]
-    env = {
+    return cmd, {
         "PGUSER": role.get("QUARKUS_DATASOURCE_USERNAME", ""),
         "PGPASSWORD": role.get("QUARKUS_DATASOURCE_PASSWORD", ""),
     }
-    return cmd, env
 
 
 def run_load(

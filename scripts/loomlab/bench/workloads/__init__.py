@@ -50,9 +50,7 @@ def of_section(section: Mapping) -> tuple[Suite | None, Load]:
         if load.env == section["env"] and suite.variant == section.get("variant", "")
     ]
     named = [(s, ld) for s, ld in found if ld.name == section["load"]]
-    suite: Suite | None = None
-    load = Load(section["load"], section["script"], "main", section["env"])
-    if named or found:
-        suite, load = (named or found)[0]
+    unknown = (None, Load(section["load"], section["script"], "main", section["env"]))
+    suite, load = next(iter(named + found), unknown)
     # A column the run added (another build, an AOT cache: planning/columns.columns) has its name only.
     return suite, replace(load, name=section["load"]).in_lanes(Lane.parse(c) for c in section["results"])

@@ -21,7 +21,7 @@ import dataclasses
 
 from ..planning.bounds import littles_bound
 from ..planning.lane import REACTIVE, VIRTUAL, VIRTUAL_LOOP, Knob, Lane
-from ..planning.loads import Load, Scale, Suite, bursts, open_load, paced
+from ..planning.loads import BURSTS, PACED, Load, Scale, Suite, arriving, open_load
 from . import db, knobs, sleep
 
 RATE = 1500
@@ -128,7 +128,7 @@ def socket_suite(shape: Socket) -> Suite:
         },
         core=False,
         warmup_seconds=6,
-        loads=[socket, bursts(socket, BURST_MS), paced(socket, PERIOD_MS)],
+        loads=[socket, arriving(socket, BURSTS, BURST_MS), arriving(socket, PACED, PERIOD_MS)],
     )
 
 
@@ -153,7 +153,7 @@ def suites(scale: Scale) -> list[Suite]:
             core=False,
             loads=[
                 knobs.with_knobs(ld, columns())
-                for ld in (uniform, bursts(uniform, BURST_MS), paced(uniform, PERIOD_MS))
+                for ld in (uniform, arriving(uniform, BURSTS, BURST_MS), arriving(uniform, PACED, PERIOD_MS))
             ],
         ),
         socket_suite(Socket()),

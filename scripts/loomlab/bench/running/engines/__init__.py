@@ -72,14 +72,12 @@ class Engines:
         if self.choice == "loadgen":
             raise LabError(f"{load.script}: loadgen cannot send this load yet; --engine k6 (your own k6) can")
         if self._k6_engine is None:
-            self._k6_engine = engine = K6(self.k6 or find_k6())
-            return engine
+            self._k6_engine = K6(self.k6 or find_k6())
         return self._k6_engine
 
     def check(self, loads: list[Load]) -> list[Engine]:
         """The engines `loads` need, refusing up front a load the choice cannot send."""
-        engines = {e.name: e for e in (self.of(ld) for ld in loads)}
-        return list(engines.values())
+        return list({e.name: e for e in (self.of(ld) for ld in loads)}.values())
 
 
 def find_k6() -> str:

@@ -16,6 +16,7 @@ from ...planning.lane import Lane
 from ...planning.loads import UNIFORM, Load, on_cpus
 from ...planning.settings import RunSettings
 from . import Generated
+from .loadgen import run_env
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,8 @@ class K6:
 def k6_env(load: Load, lane: Lane, base_url: str, out: Path, label: str, settings: RunSettings, warmup: bool) -> dict:
     """k6's environment for one run: the load's parameters (its warm-up's), the column, where to write
     its summary, and its web dashboard's export where --dashboards asks for one."""
-    env = dict(os.environ)
-    env.update(load.env)
-    if warmup:
-        env.update(load.warmup_env)
-    env.update({**lane.k6_env(), "BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
+    env = {**os.environ, **run_env(load, lane, warmup)}
+    env.update({"BASE_URL": base_url, "SUMMARY_JSON": str(out), "RUN_LABEL": label})
     if not warmup and (settings.dashboards == "all" or (settings.dashboards == "auto" and load.dashboard)):
         env.update(
             {

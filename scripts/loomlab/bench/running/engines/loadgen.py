@@ -1,6 +1,6 @@
 """loadgen as an engine (scripts/loadgen: a driver over vegeta's library): the load's environment
 read as k6's scripts read it (MODEL, VUS, ITERATIONS, DURATION, STAGES, RATE, MAX_VUS, MAX_DROPPED,
-MAX_ERRORS; and ARRIVALS, BURST_MS, CONNECTIONS, which only loadgen paces: loads.bursts, loads.paced),
+MAX_ERRORS; and ARRIVALS, BURST_MS, CONNECTIONS, which only loadgen paces: loads.arriving),
 its Request's paths as the targets, the driver's JSON summary as the run's figures, and the thresholds k6's scripts hold
 (scenarioThresholds in k6/lib/lab.js) checked here on them."""
 
@@ -164,10 +164,9 @@ def stream_flags(base_url: str, request: Request) -> list[str]:
 
 def targets_text(base_url: str, request: Request) -> str:
     """vegeta's JSON targets, one a line: GETs, or POSTs whose bodies loadgen reads from -bodies."""
-    if request.bodies is None:
-        return "".join(json.dumps({"method": "GET", "url": base_url + p}) + "\n" for p in request.paths)
-    header = {"Content-Type": [request.bodies.content_type]}
-    return "".join(json.dumps({"method": "POST", "url": base_url + p, "header": header}) + "\n" for p in request.paths)
+    method = "GET" if request.bodies is None else "POST"
+    header = {} if request.bodies is None else {"header": {"Content-Type": [request.bodies.content_type]}}
+    return "".join(json.dumps({"method": method, "url": base_url + p, **header}) + "\n" for p in request.paths)
 
 
 @dataclass
@@ -273,11 +272,7 @@ class Loadgen:
         out.with_suffix(".log").write_text(
             run.stdout + run.stderr + "".join(f"threshold crossed: {f}\n" for f in failed)
         )
-        generated = {
-            **figures(summary),
-            **counted(load.counters, request, summary),
-            **trends(load, request, summary),
-        }
+        generated = figures(summary) | counted(load.counters, request, summary) | trends(load, request, summary)
         return Generated(generated, THRESHOLDS_CROSSED if failed else 0)
 
 
