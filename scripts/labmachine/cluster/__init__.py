@@ -12,7 +12,6 @@ per step, as kind has one per create action:
   configs.py    the components' configuration, rendered from templates/; the cluster's base objects
   processes.py  starting, finding and stopping the components; building them once (tools.sh)
   api.py        the API server (the harness's Kube, the admin's kubeconfig), kubectl, one DNS query
-  images.py     the pod sandbox image imported into containerd
   up.py, down.py, __main__.py (status, env, the command line)
 
 Confinement: pods and Services live on a bridge the lab creates (LOOMLAB_K8S_BRIDGE) with the node

@@ -8,9 +8,8 @@ from loomlab import command, podstatus
 
 from .api import NOT_YET, api
 from .down import down
-from .images import CTR
 from .processes import components_rss_mb, running
-from .settings import COMPONENTS, KUBECONFIG, NODE, REGISTRY_PREFIX, fail, sh
+from .settings import COMPONENTS, CTR, KUBECONFIG, NODE, REGISTRY_PREFIX, fail, sh
 from .up import up
 
 

@@ -15,9 +15,8 @@ from loomlab.doctor.probes import pg_port
 
 from . import host, outside
 from .api import kubectl
-from .images import CTR
 from .processes import running, stop
-from .settings import BRIDGE, CONTAINERD_ROOT, LAST_LOGS, RUN, SOCK, Step, fail, say, sh
+from .settings import BRIDGE, CONTAINERD_ROOT, CTR, LAST_LOGS, RUN, SOCK, Step, fail, say, sh
 
 
 def down(compare: bool = True):
@@ -33,9 +32,8 @@ def down(compare: bool = True):
     with Step("containers removed, containerd stopped"):
         stop_containerd()
     with Step("API server, etcd and the registry stopped"):
-        stop("kube-apiserver")
-        stop("etcd")
-        stop("registry")
+        for name in ("kube-apiserver", "etcd", "registry"):
+            stop(name)
     with Step("mounts, cgroups, network namespaces, bridge, iptables chains, sysctls undone"):
         undo_host(before)
     if compare and before:

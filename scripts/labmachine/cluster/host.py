@@ -176,12 +176,8 @@ def preflight():
     missing = []
     if os.geteuid() != 0:
         missing.append("root (containerd, the kubelet, iptables and the bridge need it): run as root")
-    cap_eff = int(
-        next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("CapEff:")).split()[
-            1
-        ],
-        16,
-    )
+    status = Path("/proc/self/status").read_text().splitlines()
+    cap_eff = int(next(line for line in status if line.startswith("CapEff:")).split()[1], 16)
     for bit, name in ((12, "CAP_NET_ADMIN (bridge, iptables)"), (21, "CAP_SYS_ADMIN (mounts, namespaces)")):
         if not cap_eff & (1 << bit):
             missing.append(name)

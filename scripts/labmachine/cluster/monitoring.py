@@ -8,12 +8,10 @@ import functools
 
 from loomlab import proc
 from loomlab.incluster.core.promql import SERVICE, Prometheus
-from loomlab.kube import Kube
+from loomlab.kube import DEFAULT_NAMESPACE, Kube
 
 from .api import NOT_YET, api, kubectl
 from .settings import REGISTRY_PREFIX, ROOT, RUN, sh
-
-NAMESPACE = "loom-lab"
 
 
 def targets(kube: Kube) -> list[dict]:
@@ -34,16 +32,15 @@ def all_up(kube: Kube, want: int = 1) -> bool:
 
 def start() -> list[dict]:
     """Prometheus applied, Ready and scraping; its targets."""
-    images = ROOT / "scripts" / "k8s" / "images.sh"
-    sh("bash", images, "--push", REGISTRY_PREFIX, "prometheus", timeout=900)
+    sh("bash", ROOT / "scripts" / "k8s" / "images.sh", "--push", REGISTRY_PREFIX, "prometheus", timeout=900)
     kubectl("apply", "-k", ROOT / "deploy" / "k8s" / "monitoring")
     # The ways to the node the policies name by its address: its DNS (the namespace's pods reach
     # kube-dns' pods only, deploy/k8s/base) and its API server (Prometheus' discovery).
     kubectl("apply", "-k", ROOT / "deploy" / "k8s" / "lab-node")
-    kube = api(NAMESPACE)
+    kube = api(DEFAULT_NAMESPACE)
     if not proc.wait_until(functools.partial(all_up, kube), 180, 1):
         raise RuntimeError(
-            f"Prometheus not Ready or a target down (kubectl -n {NAMESPACE} describe deployment/{SERVICE};"
+            f"Prometheus not Ready or a target down (kubectl -n {DEFAULT_NAMESPACE} describe deployment/{SERVICE};"
             f" logs in {RUN / 'logs'})"
         )
     return targets(kube)

@@ -7,8 +7,7 @@ from __future__ import annotations
 from loomlab.incluster.core.node import LabNode
 
 from . import keda, policyengine
-from .images import CTR
-from .settings import sh
+from .settings import CTR, sh
 
 
 class ThisNode:

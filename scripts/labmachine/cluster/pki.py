@@ -28,10 +28,6 @@ IDENTITIES = {
 }
 
 
-def openssl(*args):
-    sh("openssl", *args)
-
-
 def make_pki(pki: Path):
     """Long because it declares every certificate of the cluster, one call each."""
     pki.mkdir(parents=True, exist_ok=True)
@@ -41,7 +37,7 @@ def make_pki(pki: Path):
         """A key and its certificate in one openssl call: an authority, self-signed with req's default
         (v3_ca) extensions (CA:TRUE, key identifiers), unless `signer` names its CA and extensions."""
         files = ["-keyout", pki / f"{name}.key", "-out", pki / f"{name}.crt"]
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject, *files, *signer)
+        sh("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", subject, *files, *signer)
 
     def cert(name: str, subject: str, sans: str | None = None, usage: str = "serverAuth", ca: str = "ca"):
         """Signed by `ca`: the -CA form of req still adds v3_ca's CA:TRUE, so a leaf overrides it."""
@@ -75,9 +71,9 @@ def make_pki(pki: Path):
     certificate("etcd-ca", "/CN=loom-lab-etcd-ca")
     cert("etcd-server", "/CN=etcd", "IP:127.0.0.1,DNS:localhost", usage="serverAuth,clientAuth", ca="etcd-ca")
     cert("apiserver-etcd-client", "/CN=kube-apiserver-etcd-client", usage="clientAuth", ca="etcd-ca")
-    openssl("genrsa", "-out", pki / "sa.key", "2048")
+    sh("openssl", "genrsa", "-out", pki / "sa.key", "2048")
     write_private(pki / "encryption.yaml", encryption_config(secrets.token_bytes(32)))
-    openssl("rsa", "-in", pki / "sa.key", "-pubout", "-out", pki / "sa.pub")
+    sh("openssl", "rsa", "-in", pki / "sa.key", "-pubout", "-out", pki / "sa.pub")
 
 
 def kubeconfig(cluster: dict, user: str, token: str) -> dict:

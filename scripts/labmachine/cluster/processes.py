@@ -25,13 +25,12 @@ def start(name: str, cmd: list, env: dict | None = None):
     (RUN / "logs").mkdir(parents=True, exist_ok=True)
     (RUN / "pids").mkdir(parents=True, exist_ok=True)
     log = (RUN / "logs" / f"{name}.log").open("ab")
-    full_env = component_env(env)
     p = subprocess.Popen(
         [str(c) for c in cmd],
         stdout=log,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
-        env=full_env,
+        env=component_env(env),
         start_new_session=True,
     )
     (RUN / "pids" / f"{name}.pid").write_text(f"{p.pid}\n{cmd[0]}\n")

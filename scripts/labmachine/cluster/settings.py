@@ -24,6 +24,7 @@ from loomlab.labcluster import (  # noqa: F401
 from loomlab.labcluster import K8S_HOME as HOME
 
 SOCK = RUN / "containerd" / "containerd.sock"
+CTR = ["ctr", "--address", SOCK, "-n", "k8s.io"]  # the node's containerd, in the kubelet's namespace
 LAST_LOGS = HOME / "last-logs"  # the components' logs of the cluster `down` last ended
 # The node's image store (CONTAINERD_ROOT) lives and dies with the cluster: every `up` starts with the
 # sandbox image alone, and each pod's image is pulled from the registry (which keeps what was pushed).

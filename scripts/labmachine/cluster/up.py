@@ -14,12 +14,12 @@ from loomlab.podstatus import condition
 
 from . import configs, down, etcd, flags, host, monitoring, network, outside, pki
 from .api import api, dns_query, kubectl
-from .images import import_sandbox
 from .processes import components_rss_mb, running, start, tools
 from .settings import (
     API_PORT,
     API_SERVICE_IP,
     BRIDGE,
+    CTR,
     IMAGES,
     KUBECONFIG,
     LAST_LOGS,
@@ -99,7 +99,9 @@ def bring_up(t: dict):
             30,
         ):
             raise RuntimeError("containerd did not start")
-        import_sandbox()
+        # Imported at every `up`: containerd's sandbox_image is never pulled here (its store is new
+        # each time); every other image comes from the cluster's registry.
+        sh(*CTR, "images", "import", IMAGES / "pause.tar", timeout=600)
     with Step("controller-manager, scheduler, kubelet, kube-proxy, CoreDNS, metrics-server"):
         start_node(t)
     with Step(f"node {NODE} Ready"):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from labmachine.stock import machine
 from labmachine.stock.plan import Done, Step, steps, summary
-from loomlab import ROOT, LabError
+from loomlab import ROOT, LabError, proc
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
     for needed in (machine.JDK, machine.GO):
         if not (needed / "bin").is_dir():
             raise LabError(f"{needed} is missing: the stock machine gets it from here, as the README tells a user")
-    if busy := machine.busy_ports():
+    if busy := [port for port in machine.PORTS if proc.listening(port)]:
         raise LabError(
             f"ports {busy} are in use on 127.0.0.1 (the stock machine shares this network): stop what holds them"
         )
@@ -75,8 +75,7 @@ def main(argv: list[str]) -> int:
     tar = machine.pristine(args.fresh)
     out = ROOT / "target" / "loom-lab" / time.strftime("stock-%Y%m%d-%H%M%S")
     out.mkdir(parents=True)
-    run = Path(os.path.realpath(machine.private_dir(machine.HOME / "runs")))
-    run = run / out.name
+    run = Path(os.path.realpath(machine.private_dir(machine.HOME / "runs"))) / out.name
     run.mkdir(mode=0o700)
     done: list[Done] = []
     try:

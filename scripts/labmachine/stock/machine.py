@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from labmachine.stock.plan import Done, Step
-from loomlab import ROOT, LabError, proc
+from loomlab import ROOT, LabError
 
 SUITE = "bookworm"
 JDK = Path("/usr/lib/jvm/temurin-25-jdk-amd64")
@@ -154,10 +154,6 @@ def mounted_under(path: Path) -> list[str]:
     prefix = str(path)
     points = [line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()]
     return [p for p in points if p == prefix or p.startswith(prefix + "/")]
-
-
-def busy_ports() -> list[int]:
-    return [port for port in PORTS if proc.listening(port)]
 
 
 def run_step(rootfs: Path, run: Path, step: Step, caches: list[tuple[Path, str]], deadline: float) -> Done:

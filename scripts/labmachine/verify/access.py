@@ -7,7 +7,6 @@ otherwise fails the stage."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import yaml
@@ -17,6 +16,7 @@ from labmachine.verify.apiserver import ApiServer
 from labmachine.verify.cases import NAMESPACE, Case, cases, pinned, volume_claim
 from labmachine.verify.database import database_cases
 from labmachine.verify.roletable import differences
+from loomlab import proc
 
 RUNNER = "system:serviceaccount:loom-lab:loom-lab-runner"
 TEAM = "team-x"
@@ -102,15 +102,10 @@ def applied(server: ApiServer, docs: list[dict], judged: list[Case], subject: st
     """`docs` applied as the admin, then waited for: the policies take effect once the API server
     has loaded them and the registries (their parameter), so a first refusal and a first acceptance
     of `subject`'s are awaited."""
-    p = server.kubectl("apply", "-f", "-", stdin=yaml.safe_dump_all(docs))
-    if p.returncode != 0:
-        raise Failure(f"access: {p.stderr.strip()}")
+    server.must("access", "apply", "-f", "-", stdin=yaml.safe_dump_all(docs))
     refused = next(c for c in judged if not c.allowed)
     accepted = next(c for c in judged if c.allowed)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (decided(server, refused, subject)[0] or
-                                           not decided(server, accepted, subject)[0]):  # fmt: skip
-        time.sleep(0.5)
+    proc.wait_until(lambda: not decided(server, refused, subject)[0] and decided(server, accepted, subject)[0], 60, 0.5)
 
 
 def judged(server: ApiServer, each: list[Case], subject: str, say: Callable[[str], None], loud: bool) -> list[str]:

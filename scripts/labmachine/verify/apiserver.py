@@ -79,21 +79,22 @@ class ApiServer:
     def kubectl(self, *args, stdin: str | None = None) -> subprocess.CompletedProcess:
         return run(["kubectl", "--kubeconfig", str(self.kubeconfig), *args], input=stdin)
 
-    def namespace(self, doc: dict):
-        p = self.kubectl("apply", "-f", "-", stdin=yaml.safe_dump(doc))
+    def must(self, what: str, *args, stdin: str | None = None) -> subprocess.CompletedProcess:
+        """kubectl(*args), or a Failure: `what`, then what kubectl said on stderr."""
+        p = self.kubectl(*args, stdin=stdin)
         if p.returncode != 0:
-            raise Failure(f"namespace: {p.stderr.strip()}")
+            raise Failure(f"{what}: {p.stderr.strip()}")
+        return p
+
+    def namespace(self, doc: dict):
+        self.must("namespace", "apply", "-f", "-", stdin=yaml.safe_dump(doc))
 
     def crd(self, path: Path):
         """A CustomResourceDefinition created for real and Established: its kind is then judged by
         its own schema (unknown fields included: kubectl asks for strict field validation)."""
-        p = self.kubectl("apply", "--server-side", "-f", str(path))
-        if p.returncode != 0:
-            raise Failure(f"CRD {path.name}: {p.stderr.strip()}")
+        self.must(f"CRD {path.name}", "apply", "--server-side", "-f", str(path))
         name = yaml.safe_load(path.read_text())["metadata"]["name"]
-        p = self.kubectl("wait", "--for=condition=Established", "--timeout=60s", f"crd/{name}")
-        if p.returncode != 0:
-            raise Failure(f"CRD {name} not Established: {p.stderr.strip()}")
+        self.must(f"CRD {name} not Established", "wait", "--for=condition=Established", "--timeout=60s", f"crd/{name}")
         self._cluster_scoped = None
 
     def cluster_scoped_kinds(self) -> set[str]:
@@ -101,9 +102,7 @@ class ApiServer:
         its discovery (`kubectl api-resources`, whose last column is the kind): asked once, and again
         only after crd() has added a kind."""
         if self._cluster_scoped is None:
-            p = self.kubectl("api-resources", "--namespaced=false", "--no-headers")
-            if p.returncode != 0:
-                raise Failure(f"api-resources: {p.stderr.strip()}")
+            p = self.must("api-resources", "api-resources", "--namespaced=false", "--no-headers")
             self._cluster_scoped = {line.split()[-1] for line in p.stdout.splitlines() if line.strip()}
         return set(self._cluster_scoped)
 
@@ -113,9 +112,7 @@ class ApiServer:
         checked += [pod for d in docs if d.get("kind") == "TestRun" for pod in testrun.pods(d)]
         # A Namespace exists already (namespace() made it): checked on its own where it is all there is.
         checked = checked or [d for d in docs if d.get("kind") == "Namespace"]
-        p = self.kubectl("apply", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump_all(checked))
-        if p.returncode != 0:
-            raise Failure(f"server {label}: {p.stderr.strip()}")
+        p = self.must(f"server {label}", "apply", "--dry-run=server", "-f", "-", stdin=yaml.safe_dump_all(checked))
         # Pod Security enforces on pods; for workload templates the API server only warns.
         violations = [line for line in p.stderr.splitlines() if "would violate PodSecurity" in line]
         if violations:

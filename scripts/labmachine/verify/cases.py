@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from loomlab.labcluster import LOADGEN_IMAGE
@@ -69,11 +70,16 @@ def first_container(workload: dict) -> dict:
     return container
 
 
+def edited(doc: dict, change: Callable[[dict], object]) -> dict:
+    """A copy of `doc` with `change` made to it (`doc` itself left as it is)."""
+    changed = copy.deepcopy(doc)
+    change(changed)
+    return changed
+
+
 def with_secret(workload: dict, name: str, key: str = "password") -> dict:
     """The lab's own workload reading key `key` of Secret `name` in its first container."""
-    changed = copy.deepcopy(workload)
-    first_container(changed).setdefault("env", []).extend(secret_env(name, key))
-    return changed
+    return edited(workload, lambda w: first_container(w).setdefault("env", []).extend(secret_env(name, key)))
 
 
 def with_secret_file(workload: dict, key: str | None) -> dict:
@@ -91,9 +97,7 @@ def with_secret_file(workload: dict, key: str | None) -> dict:
 
 def on_image(workload: dict, image: str) -> dict:
     """The lab's own workload with its first container on another image."""
-    changed = copy.deepcopy(workload)
-    first_container(changed)["image"] = image
-    return changed
+    return edited(workload, lambda w: first_container(w).update(image=image))
 
 
 def tokened(workload: dict) -> dict:
@@ -106,15 +110,11 @@ def tokened(workload: dict) -> dict:
 
 def templated(workload: dict, **more: object) -> dict:
     """The workload with the fields `more` in its pods' template."""
-    changed = copy.deepcopy(workload)
-    changed["spec"]["template"]["spec"] |= more
-    return changed
+    return edited(workload, lambda w: w["spec"]["template"]["spec"].update(more))
 
 
 def renamed(workload: dict, name: str) -> dict:
-    changed = copy.deepcopy(workload)
-    changed["metadata"]["name"] = name
-    return changed
+    return edited(workload, lambda w: w["metadata"].update(name=name))
 
 
 def relabelled(job: dict, component: str) -> dict:
@@ -234,8 +234,7 @@ def cases(lab: list[dict]) -> list[Case]:
     statefulset = next(d for d in lab if d["kind"] == "StatefulSet")
     migration = next(d for d in lab if d["kind"] == "Job")
     service = next(d for d in lab if d["kind"] == "Service")
-    exposed = copy.deepcopy(service)
-    exposed["spec"]["externalIPs"] = ["203.0.113.7"]
+    exposed = edited(service, lambda s: s["spec"].update(externalIPs=["203.0.113.7"]))
     account = {"kubernetes.io/service-account.name": "default"}
     token = secret("db-credentials", "kubernetes.io/service-account-token", account)
     return [
@@ -284,9 +283,7 @@ def scaler_cases(scaler: dict) -> list[Case]:
     KEDA's operator would fetch elsewhere, or send a credential to."""
 
     def with_trigger(**trigger: object) -> dict:
-        changed = copy.deepcopy(scaler)
-        changed["spec"]["triggers"][0] |= trigger
-        return changed
+        return edited(scaler, lambda s: s["spec"]["triggers"][0].update(trigger))
 
     other = scaler["spec"]["triggers"][0]["metadata"] | {"serverAddress": "http://prometheus.team-y.svc:9090"}
     return [

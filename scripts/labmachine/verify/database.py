@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from .cases import CLAIM, Case
+from .cases import CLAIM, Case, edited, first_container
 
 SECRET = "/run/secrets/db/admin-password"
 INIT = "/docker-entrypoint-initdb.d"
@@ -15,10 +15,7 @@ INIT = "/docker-entrypoint-initdb.d"
 
 def changed(statefulset: dict, change: Callable[[dict, dict], None]) -> dict:
     """The StatefulSet with `change(its pod template's spec, its first container)` made."""
-    doc = copy.deepcopy(statefulset)
-    spec = doc["spec"]["template"]["spec"]
-    change(spec, spec["containers"][0])
-    return doc
+    return edited(statefulset, lambda d: change(d["spec"]["template"]["spec"], first_container(d)))
 
 
 def volume(spec: dict, name: str) -> dict:
@@ -46,9 +43,7 @@ def database_cases(lab: list[dict]) -> list[Case]:
         return changed
 
     def shared(doc: dict) -> dict:
-        changed = copy.deepcopy(doc)
-        changed["spec"]["volumeClaimTemplates"][0]["spec"]["accessModes"] = ["ReadWriteOnce"]
-        return changed
+        return edited(doc, lambda d: d["spec"]["volumeClaimTemplates"][0]["spec"].update(accessModes=["ReadWriteOnce"]))
 
     def unprobed(c: dict) -> dict:  # an init container has no probes (the API refuses them)
         return {k: v for k, v in c.items() if not k.endswith("Probe")} | {"name": "x"}

@@ -100,14 +100,8 @@ def check(docs: list[dict]) -> tuple[int, list[str]]:
             runner = d["spec"].get("runner", {})
             script = d["spec"]["script"]["configMap"]
             flat = {posixpath.join(OPERATOR_MOUNT, k): v for k, v in configmaps.get(script["name"], {}).items()}
-            files = mounted(
-                {
-                    "volumes": runner.get("volumes", []),
-                    "containers": [{"volumeMounts": runner.get("volumeMounts", [])}],
-                },
-                configmaps,
-                flat,
-            )
+            # The runner's volumes, mounted as its volumeMounts say (one container's).
+            files = mounted({"volumes": runner.get("volumes", []), "containers": [runner]}, configmaps, flat)
             entries = [posixpath.join(OPERATOR_MOUNT, script["file"])]
             if entries[0] not in files:
                 problems.append(f"{where}: its script {script['file']} is not in ConfigMap {script['name']}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from labmachine.verify import ROOT, Failure
+from labmachine.verify import ROOT
 from labmachine.verify.apiserver import ApiServer
 
 PAGE = ROOT / "docs" / "kubernetes.md"
@@ -25,9 +25,9 @@ def key(resource: str) -> str:
 
 def granted(server: ApiServer, subject: str, namespace: str) -> dict[str, set[str]]:
     """Resource -> verbs, from `auth can-i --list`'s table (resources with their group, verbs in [])."""
-    p = server.kubectl("--as", subject, "-n", namespace, "auth", "can-i", "--list")
-    if p.returncode != 0:
-        raise Failure(f"access: auth can-i --list as {subject}: {p.stderr.strip()}")
+    p = server.must(
+        f"access: auth can-i --list as {subject}", "--as", subject, "-n", namespace, "auth", "can-i", "--list"
+    )
     rights: dict[str, set[str]] = {}
     for line in p.stdout.splitlines()[1:]:
         if line.startswith(" ") or not line.strip():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 
@@ -29,10 +28,9 @@ def prepare_schemas(source: Path, target: Path) -> Path:
 
 def schema_check(kubeconform: str, schemas: Path, docs: list[dict], label: str):
     checked = [d for d in docs if d.get("kind") not in NO_SCHEMA_KINDS]
-    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml") as f:
         yaml.safe_dump_all(checked, f)
-        path = f.name
-    try:
+        f.flush()
         p = run(
             [
                 kubeconform,
@@ -42,11 +40,9 @@ def schema_check(kubeconform: str, schemas: Path, docs: list[dict], label: str):
                 "text",
                 "-schema-location",
                 str(schemas) + "/{{.ResourceKind}}{{.KindSuffix}}.json",
-                path,
+                f.name,
             ]
         )
-    finally:
-        os.unlink(path)
     if p.returncode != 0:
         raise Failure(f"schema {label}: {(p.stdout + p.stderr).strip()}")
     return p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
