@@ -34,8 +34,9 @@ def needs_out(p: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.
     return args
 
 
-def target_options(p: argparse.ArgumentParser):
-    """Where the command runs and what it deploys (the same for every in-cluster command)."""
+def parsed(p: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The command's arguments, with where it runs and what it deploys as its last options (the same
+    for every in-cluster command)."""
     p.add_argument(
         "--kubeconfig",
         default=None,
@@ -52,6 +53,7 @@ def target_options(p: argparse.ArgumentParser):
         help="REGISTRY[/PREFIX] the images were pushed to (./lab k8s images --push; ./lab does it first);"
         " the pods run them by digest",
     )
+    return p.parse_args(argv)
 
 
 def run(argv: list[str]) -> argparse.Namespace:
@@ -104,8 +106,7 @@ def run(argv: list[str]) -> argparse.Namespace:
         default=str(ROOT / "target/loom-lab/latest"),
         help="a ./lab bench report to print beside the in-cluster figures",
     )
-    target_options(p)
-    args = p.parse_args(argv)
+    args = parsed(p, argv)
     if args.cpu_limit is not None and args.cpu_limit < 0:
         p.error("--cpu-limit: CPUs, 0 or more")
     return needs_out(p, args)
@@ -144,8 +145,7 @@ def autoscale(argv: list[str]) -> argparse.Namespace:
         help="the load keeps its connections (default: a new connection per request, so a new pod gets its share)",
     )
     p.add_argument("--after", type=float, default=360, help="seconds to watch the scale-down once the load stops (360)")
-    target_options(p)
-    return needs_out(p, p.parse_args(argv))
+    return needs_out(p, parsed(p, argv))
 
 
 def starts(argv: list[str]) -> argparse.Namespace:
@@ -158,8 +158,7 @@ def starts(argv: list[str]) -> argparse.Namespace:
         help="the images, the first the others are compared with (default: jvm, jvm-aot, native, each whose"
         " image exists)",
     )
-    target_options(p)
-    args = needs_out(p, p.parse_args(argv))
+    args = needs_out(p, parsed(p, argv))
     if args.rounds < 1:
         p.error("--rounds must be 1 or more")
     return args
@@ -171,8 +170,7 @@ def failover(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--rate", type=int, default=100, help="arrivals per second (100)")
     p.add_argument("--seconds", type=int, default=60, help="how long the load holds (60)")
     p.add_argument("--kill-at", type=float, default=20, help="seconds into the load when a pod is killed (20)")
-    target_options(p)
-    return needs_out(p, p.parse_args(argv))
+    return needs_out(p, parsed(p, argv))
 
 
 def fetch(argv: list[str]) -> argparse.Namespace:
@@ -180,15 +178,13 @@ def fetch(argv: list[str]) -> argparse.Namespace:
     p.add_argument("workload", help="the Job's workload: sleep, tasks, product, ... (deploy/k8s/loads/<workload>)")
     p.add_argument("--k6", action="store_true", help="the k6 Job's volume (deploy/k8s/jobs/<workload>) instead")
     p.add_argument("--out", default=None, help="where the files go (default: target/loom-lab/k8s-results/<workload>)")
-    target_options(p)
-    return p.parse_args(argv)
+    return parsed(p, argv)
 
 
 def monitoring(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lab k8s monitoring", description=description("monitoring"))
     p.add_argument("--job", default="", help="a k6 Job whose samples must be in Prometheus (e.g. k6-sleep)")
-    target_options(p)
-    return p.parse_args(argv)
+    return parsed(p, argv)
 
 
 def netpol(argv: list[str]) -> argparse.Namespace:
@@ -209,12 +205,11 @@ def netpol(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--rounds", type=int, default=6, help="--cost: rounds per mode (6)")
     p.add_argument("--out", default=None, help="--cost: the report folder (default: target/loom-lab/netpol-<time>)")
-    target_options(p)
-    return p.parse_args(argv)
+    return parsed(p, argv)
 
 
 def registry_of(argv: list[str]) -> str:
-    """The registry a deploying command's arguments name (target_options' --registry), or "": ./lab
+    """The registry a deploying command's arguments name (parsed's --registry), or "": ./lab
     pushes the images there before the command runs."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--registry", default="")

@@ -103,6 +103,10 @@ def read_loadgen(load: bench.Load, out: Path, log: str, samples: list, took: flo
     return figures | {"gen_cpu_s": run["gen_cpu_s"], "engine": run["engine"]}
 
 
+# A runner's exits that leave it figures (bench.figures_from says whether its thresholds held).
+OK_EXITS = (0, bench.THRESHOLDS_CROSSED)
+
+
 def split_loadgen(
     load: bench.Load,
     mode: bench.Lane,
@@ -123,7 +127,7 @@ def split_loadgen(
     for i, (log, code) in enumerate(zip(logs, exits, strict=True)):
         out.with_name(f"{out.stem}.runner-{i}.log").write_text(log)
         run = bench.loadgen_run(log)
-        if run is None or code not in (0, bench.THRESHOLDS_CROSSED):
+        if run is None or code not in OK_EXITS:
             raise LabError(
                 f"loadgen runner {i} of {len(logs)} for '{label}' failed (exit {code}); no partial merge is"
                 f" reported. Its log:\n{log[-2000:]}"

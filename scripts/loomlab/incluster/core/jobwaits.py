@@ -8,7 +8,7 @@ from pathlib import Path
 from loomlab import LabError, proc
 from loomlab.bench import api as bench
 from loomlab.incluster.core import volumes
-from loomlab.incluster.core.jobs import set_env
+from loomlab.incluster.core.jobs import OK_EXITS, set_env
 from loomlab.kube import Kube
 from loomlab.podstatus import pod_said
 
@@ -26,10 +26,6 @@ def distribute(job: dict, runners: int) -> dict:
     container = spec["template"]["spec"]["containers"][0]
     set_env(container, SEGMENTS=str(runners), PAUSED="1", SAMPLES="1", RESULTS=f"/results/{job['metadata']['name']}")
     return job
-
-
-# A runner's exits that leave it figures (bench.figures_from says whether its thresholds held).
-OK_EXITS = (0, bench.THRESHOLDS_CROSSED)
 
 
 def pod_index(pod: dict) -> int:

@@ -60,7 +60,7 @@ def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
     for v in [v for v in wanted.split(",") if v]:
         if v not in VARIANTS:
             raise LabError(f"unknown variant {v} ({', '.join(VARIANTS)})")
-        if registry and not target.has_image(registry, VARIANTS[v].image):
+        if registry and VARIANTS[v].image not in target.pushed(registry):
             skipped.append(
                 f"{v}: no image in {registry}"
                 + (
@@ -183,7 +183,7 @@ def blocks_of(
     if args.profile == "scale":
         on = VARIANTS["jvm"].environment
         blocks = [
-            Block("jvm", suite, frozenset({lane}), pods, pods_environment(on, pods))
+            Block("jvm", suite, frozenset({lane}), pods, f"{on}, {pods} pod{'s' if pods > 1 else ''}")
             for suite, lane, pods in scale_runs()
         ]
         return blocks, scale_seconds(blocks, settings)
@@ -233,10 +233,6 @@ def scale_runs() -> list[tuple[bench.Suite, bench.Lane, int]]:
     return [(s, bench.Lane(bench.WORKER), r) for s in suites for r in WORKER_REPLICAS] + [
         (s, m, 1) for s in suites for m in ONE_POD_MODES
     ]
-
-
-def pods_environment(base: str, pods: int) -> str:
-    return f"{base}, {pods} pod{'s' if pods > 1 else ''}"
 
 
 def scale_seconds(blocks: list[Block], settings: bench.RunSettings) -> float:

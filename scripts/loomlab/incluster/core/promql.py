@@ -36,17 +36,12 @@ class Prometheus:
         return json.loads(body)["data"]["activeTargets"]
 
 
-def window(start: float, end: float) -> str:
-    """A range selector's duration covering [start, end], in whole seconds (at least 1)."""
-    return f"{max(1, round(end - start))}s"
-
-
 def pods_window(prom: Prometheus, sel: str, start: float, end: float) -> dict:
     """The pods that `sel` selects (PromQL label matchers: 'variant="jvm"', 'pod=~"a|b"') over
     [start, end], from the service's own metrics as Prometheus scraped them: the most JVM threads
     and resident memory any one pod had, their CPU (cores, summed), the most requests queued for a
     worker thread and the longest wait for one (ms)."""
-    w = window(start, end)
+    w = f"{max(1, round(end - start))}s"  # a range selector's duration covering [start, end], at least 1 s
 
     def peak(metric: str, labels: str = "") -> float:
         return prom.scalar(f"max(max_over_time({metric}{{{sel}{labels}}}[{w}]))", end)

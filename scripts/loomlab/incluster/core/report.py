@@ -75,17 +75,13 @@ def local_table(sections: list[dict], local: Path) -> Table | None:
     if not f.exists():
         return None
     data = json.loads(f.read_text())
-
-    def key(s):
-        return (s["workload"], s["load"])
-
     envs = ["local JVM"] + [
         v.environment for v in VARIANTS.values() if any(s["environment"] == v.environment for s in sections)
     ]
     by: dict[tuple, dict] = {}
     for s in data["sections"] + sections:
         if not s.get("variant") and "capacity" not in s:  # a search's runs are of its steps
-            by.setdefault(key(s), {})[s.get("environment", "local JVM")] = s
+            by.setdefault((s["workload"], s["load"]), {})[s.get("environment", "local JVM")] = s
     t = Table(["workload", "load", "mode", *(f"{e} req/s" for e in envs), *(f"{e} mean ms" for e in envs)])
     for k, per_env in by.items():
         if len(per_env) < 2 or "local JVM" not in per_env:
@@ -105,14 +101,6 @@ def local_table(sections: list[dict], local: Path) -> Table | None:
                 *(fmt(agg[e]["mean"].median) if e in agg else "-" for e in envs),
             )
     return t if t.rows else None
-
-
-def pods_per_variant(args: argparse.Namespace) -> str:
-    return (
-        "the worker mode on 1, 2 and 4 pods, virtual and reactive on one"
-        if args.profile == "scale"
-        else f"{args.replicas} per variant"
-    )
 
 
 def node_info(kube: Kube, startups: list[dict]) -> str:
@@ -155,6 +143,9 @@ def meta(
     ]
     # Every run on the loadgen image, a split's runners too (the report's meta says how many).
     engines = [bench.Loadgen("loadgen").version() + f" ({LOADGEN_IMAGE})"]
+    pods = f"{args.replicas} per variant"
+    if args.profile == "scale":
+        pods = "the worker mode on 1, 2 and 4 pods, virtual and reactive on one"
     return bench.run_meta(
         settings,
         info,
@@ -172,7 +163,7 @@ def meta(
             f"- cluster: Kubernetes {version.get('gitVersion')} at {kube.server} ({kube.target.describe()}),"
             f" namespace {kube.ns}; {node_info(kube, startups)}",
             f"- images from {args.registry}, as the pods ran them: {images_line(kube, startups)}",
-            f"- service pods: {pods_per_variant(args)} (the Service spreads the load), each with requests"
+            f"- service pods: {pods} (the Service spreads the load), each with requests"
             f" {limits['requests']}, limits {limits['limits']} ("
             + (
                 "deploy/k8s/local: the two-cores component"

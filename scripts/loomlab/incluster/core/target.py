@@ -22,7 +22,3 @@ def pushed(registry: str | None) -> dict[str, str]:
     if not record.exists():
         raise LabError(f"nothing pushed to {registry}: ./lab k8s images --push {registry}")
     return dict(line.split("=", 1) for line in record.read_text().splitlines() if "=" in line)
-
-
-def has_image(registry: str | None, local_ref: str) -> bool:
-    return local_ref in pushed(registry)

@@ -14,7 +14,7 @@ from kubernetes.dynamic.exceptions import ResourceNotFoundError
 
 from loomlab.incluster.core import services
 from loomlab.incluster.core.plan import VARIANTS
-from loomlab.kube import ApiException, Kube
+from loomlab.kube import Kube, answered
 
 OVERLAYS = {"cpu": "deploy/k8s/overlays/jvm-autoscaled", "queue": "deploy/k8s/overlays/jvm-queue-autoscaled"}
 KINDS = {"HorizontalPodAutoscaler": "autoscaling/v2", "ScaledObject": "keda.sh/v1alpha1"}
@@ -54,16 +54,12 @@ class Autoscaler:
         if variant != "jvm":
             name = VARIANTS[variant].name
             doc["metadata"]["name"] = doc["spec"]["scaleTargetRef"]["name"] = name
-            for trigger in doc["spec"].get("triggers", []):
-                trigger["metadata"]["query"] = trigger["metadata"]["query"].replace(
-                    'variant="jvm"', f'variant="{variant}"'
-                )
-        if kind == "ScaledObject" and namespace != "loom-lab":
-            # The query and Prometheus' address name the namespace the component was written for.
-            for trigger in doc["spec"]["triggers"]:
-                meta = trigger["metadata"]
-                meta["query"] = meta["query"].replace('namespace="loom-lab"', f'namespace="{namespace}"')
-                meta["serverAddress"] = meta["serverAddress"].replace(".loom-lab.", f".{namespace}.")
+        # KEDA's query and Prometheus' address name the variant and namespace the component was written for.
+        for trigger in doc["spec"].get("triggers", []):
+            meta = trigger["metadata"]
+            meta["query"] = meta["query"].replace('variant="jvm"', f'variant="{variant}"')
+            meta["query"] = meta["query"].replace('namespace="loom-lab"', f'namespace="{namespace}"')
+            meta["serverAddress"] = meta["serverAddress"].replace(".loom-lab.", f".{namespace}.")
         return cls(on, doc)
 
     @property
@@ -103,25 +99,22 @@ class Autoscaler:
         decided (current and desired replicas), and its conditions; empty before it exists."""
         if self.hpa is None:
             return {}
-        try:
+        with answered(404):
             hpa = kube.json(kube.ns_path(f"horizontalpodautoscalers/{self.hpa}", "apis/autoscaling/v2"), 5)
-        except ApiException as e:
-            if e.status == 404:
-                return {}  # KEDA has not made it yet
-            raise
-        status, spec_metric = hpa.get("status", {}), hpa["spec"]["metrics"][0]
-        kind = spec_metric["type"].lower()  # "resource" or "external"
-        current: dict = next((m[kind]["current"] for m in status.get("currentMetrics") or [] if m.get(kind)), {})
-        return {
-            "replicas": status.get("currentReplicas"),
-            "desired": status.get("desiredReplicas"),
-            "seen": quantity(current.get("averageValue")),
-            "target": spec_metric[kind]["target"],
-            "conditions": {
-                c["type"]: f"{c['status']} {c.get('reason', '')}: {c.get('message', '')}"
-                for c in status.get("conditions", [])
-            },
-        }
+            status, spec_metric = hpa.get("status", {}), hpa["spec"]["metrics"][0]
+            kind = spec_metric["type"].lower()  # "resource" or "external"
+            current: dict = next((m[kind]["current"] for m in status.get("currentMetrics") or [] if m.get(kind)), {})
+            return {
+                "replicas": status.get("currentReplicas"),
+                "desired": status.get("desiredReplicas"),
+                "seen": quantity(current.get("averageValue")),
+                "target": spec_metric[kind]["target"],
+                "conditions": {
+                    c["type"]: f"{c['status']} {c.get('reason', '')}: {c.get('message', '')}"
+                    for c in status.get("conditions", [])
+                },
+            }
+        return {}  # KEDA has not made it yet
 
     def events(self, kube: Kube, since: float) -> list[str]:
         """The events of the acting autoscaler (and of KEDA's ScaledObject) since a Unix time, one

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import yaml
-from kubernetes.client.exceptions import ApiException
 from kubernetes.stream import stream
 
 from loomlab import ROOT, LabError, proc
@@ -34,7 +33,7 @@ from loomlab.incluster.experiments.netpolcases import (
     policies_by_name,
     uncovered,
 )
-from loomlab.kube import Kube, Target
+from loomlab.kube import Kube, Target, answered
 from loomlab.labcluster import LOADGEN_IMAGE
 from loomlab.podstatus import condition
 from loomlab.table import Table
@@ -117,13 +116,10 @@ def running(kube: Kube, name: str):
 def ready_endpoints(kube: Kube, service: str) -> int:
     """The ready addresses behind a Service (none: a connection to it is dropped by the node, and no
     case through it would say anything about a policy)."""
-    try:
+    with answered(404):  # not deployed (yet): no pod behind it either
         endpoints = kube.core.read_namespaced_endpoints(service, kube.ns)
-    except ApiException as e:
-        if e.status == 404:  # not deployed (yet): no pod behind it either
-            return 0
-        raise
-    return sum(len(s.addresses or []) for s in endpoints.subsets or [])
+        return sum(len(s.addresses or []) for s in endpoints.subsets or [])
+    return 0
 
 
 def check(kube: Kube, outside: Kube, image: str, service: str) -> tuple[Table, bool]:

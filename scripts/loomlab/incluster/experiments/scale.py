@@ -22,19 +22,15 @@ def configuration(section: dict, mode: str) -> dict:
     """One configuration's medians: req/s, p99, errors, drops, and the price of all its pods."""
     runs_ = section["results"][mode]["runs"]
     agg = stats.aggregate(runs_)
-
-    def med(k):
-        return agg[k].median if k in agg else math.nan
-
     cpu_ms = stats.Spread.of([r.get("cpu_s", math.nan) * 1000 / r["requests"] for r in runs_ if r.get("requests")])
     return {
-        "throughput": med("throughput"),
-        "p99": med("p99"),
-        "errors": med("error_rate"),
-        "dropped": med("dropped"),
-        "rss_mb": med("peak_rss_bytes") / 1e6,
+        "throughput": stats.median_of(agg, "throughput"),
+        "p99": stats.median_of(agg, "p99"),
+        "errors": stats.median_of(agg, "error_rate"),
+        "dropped": stats.median_of(agg, "dropped"),
+        "rss_mb": stats.median_of(agg, "peak_rss_bytes") / 1e6,
         "cpu_ms": cpu_ms.median,
-        "threads": med("peak_live_threads"),
+        "threads": stats.median_of(agg, "peak_live_threads"),
     }
 
 
