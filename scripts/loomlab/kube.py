@@ -255,12 +255,9 @@ class Kube:
 
     def job_status(self, name: str):
         """A Job's status (V1JobStatus: read with the Job, needing no right to jobs/status); None once gone."""
-        try:
+        with answered(404):
             return self.batch.read_namespaced_job(name, self.ns).status
-        except ApiException as e:
-            if e.status == 404:
-                return None
-            raise
+        return None
 
     def patch_deployment(self, name: str, json_patch: list[dict]):
         self.request(

@@ -9,6 +9,7 @@ import math
 from prometheus_client.parser import text_string_to_metric_families
 
 from loomlab.samples import SAMPLED_COUNTERS, SAMPLED_GAUGES
+from loomlab.stats import nansum
 
 Sample = tuple[str, dict[str, str], float]
 
@@ -22,12 +23,7 @@ def value(samples: list[Sample], metric: str, labels: dict | None = None) -> flo
     """Sum of the samples of `metric` that carry every one of `labels` (name and value); NaN
     where there is none, or none that is a number."""
     wanted = (labels or {}).items()
-    found = [
-        v
-        for name, have, v in samples
-        if name == metric and all(have.get(k) == want for k, want in wanted) and not math.isnan(v)
-    ]
-    return sum(found) if found else math.nan
+    return nansum(*(v for name, have, v in samples if name == metric and all(have.get(k) == w for k, w in wanted)))
 
 
 def scrape_sample(text: str) -> dict:

@@ -64,10 +64,7 @@ def server_figures(samples: list[dict]) -> dict:
     if len(samples) < 2:
         return {}
     first, last = samples[0], samples[-1]
-    out = {}
-    for key, _, _ in SAMPLED_GAUGES:
-        vals = [s[key] for s in samples if not math.isnan(s.get(key, math.nan))]
-        out[f"peak_{key}"] = max(vals) if vals else math.nan
+    out = {f"peak_{key}": nanmax(*(s.get(key, math.nan) for s in samples)) for key, _, _ in SAMPLED_GAUGES}
     for key in [k for k, _, _ in SAMPLED_COUNTERS] + list(PROC_COUNTERS):
         out[f"delta_{key}"] = last.get(key, math.nan) - first.get(key, math.nan)
     out["cpu_s"] = out.pop("delta_cpu_ns") / 1e9

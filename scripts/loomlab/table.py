@@ -14,8 +14,6 @@ def fmt(v, digits=1, unit="") -> str:
         return "-"
     if isinstance(v, str):
         return v
-    if digits == 0:
-        return f"{v:,.0f}{unit}"
     return f"{v:,.{digits}f}{unit}"
 
 

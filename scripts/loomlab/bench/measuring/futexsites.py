@@ -96,12 +96,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.requests < 1 or args.top < 1:
         parser.error("--requests and --top take a count of at least 1")
     names = thread_names(args.threads.read_text()) if args.threads else {}
-    opened = (
-        gzip.open(args.script, "rt", errors="replace")
-        if args.script.suffix == ".gz"
-        else args.script.open(errors="replace")
-    )
-    with opened as script:
+    opener = gzip.open if args.script.suffix == ".gz" else open
+    with opener(args.script, "rt", errors="replace") as script:
         print(table(sites(script.read(), names), args.requests, args.top))
 
 

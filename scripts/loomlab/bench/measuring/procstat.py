@@ -36,8 +36,7 @@ def context_switches(pid: int, root: Path = PROC) -> float:
     ended takes its own with it: the JVM's carriers, event loops and pool threads, and Go's, live
     through a run. OSError when the process is gone."""
     total = 0
-    tasks = list((root / str(pid) / "task").iterdir())
-    for task in tasks:
+    for task in (root / str(pid) / "task").iterdir():
         try:
             text = (task / "status").read_text()
         except FileNotFoundError:  # the thread ended since the listing

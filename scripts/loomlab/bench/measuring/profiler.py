@@ -76,26 +76,19 @@ class Profiler:
         stack; those of `kinds`. Simple class names keep the frames readable; lambdas lose the ids
         that change every run."""
         outputs = {
-            "cpu_html": (["--cpu", "--simple", "--norm", "--title", f"CPU {jfr.stem}"], jfr.with_suffix(".cpu.html")),
-            "alloc_html": (
-                ["--alloc", "--simple", "--norm", "--title", f"Alloc {jfr.stem}"],
-                jfr.with_suffix(".alloc.html"),
-            ),
-            "cpu": (
-                ["--cpu", "--simple", "--norm", "--classify", "-o", "collapsed"],
-                jfr.with_suffix(".cpu.collapsed"),
-            ),
-            "alloc": (
-                ["--alloc", "--simple", "--norm", "--total", "-o", "collapsed"],
-                jfr.with_suffix(".alloc.collapsed"),
-            ),
+            "cpu_html": ("--cpu", ["--title", f"CPU {jfr.stem}"], ".cpu.html"),
+            "alloc_html": ("--alloc", ["--title", f"Alloc {jfr.stem}"], ".alloc.html"),
+            "cpu": ("--cpu", ["--classify", "-o", "collapsed"], ".cpu.collapsed"),
+            "alloc": ("--alloc", ["--total", "-o", "collapsed"], ".alloc.collapsed"),
         }
-        outputs = {kind: outputs[kind] for kind in kinds}
-        for options, target in outputs.values():
+        targets = {kind: jfr.with_suffix(outputs[kind][2]) for kind in kinds}
+        converter = [str(self.jdk_bin / "java"), "-jar", str(self.converter)]
+        for kind, target in targets.items():
+            event, options, _ = outputs[kind]
             subprocess.run(
-                [str(self.jdk_bin / "java"), "-jar", str(self.converter), *options, str(jfr), str(target)],
+                [*converter, event, "--simple", "--norm", *options, str(jfr), str(target)],
                 check=True,
                 capture_output=True,
                 timeout=300,
             )
-        return {name: target for name, (_, target) in outputs.items()}
+        return targets

@@ -256,6 +256,11 @@ def arriving(load: Load, arrivals: str, period_ms: int) -> Load:
     return replace(load, name=f"{load.name}, {how} every {period_ms} ms", env={**load.env, "ARRIVALS": arrivals, **env})
 
 
+def open_env(rate: int, seconds: int, max_vus: int, duration_var: str = "DURATION") -> dict:
+    """An open load's k6 parameters: `rate` arrivals per second for `seconds`, at most `max_vus` in flight."""
+    return {"MODEL": "open", "RATE": str(rate), duration_var: f"{seconds}s", "MAX_VUS": str(max_vus)}
+
+
 def open_load(
     workload: str,
     script: str,
@@ -277,7 +282,7 @@ def open_load(
         f"open {rate} req/s ({fraction:.1f}x {of_what})",
         script,
         workload,
-        {**env, "MODEL": "open", "RATE": str(rate), duration_var: f"{seconds}s", "MAX_VUS": str(max_vus)},
+        {**env, **open_env(rate, seconds, max_vus, duration_var)},
         bound=bound,
         rate=rate,
         open_s=seconds,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..planning.arrivals import Request
 from ..planning.bounds import littles_bound
 from ..planning.lane import WORKER, Lane
-from ..planning.loads import Load, Scale, Suite, modes_of
+from ..planning.loads import Load, Scale, Suite, modes_of, open_env
 
 MODES = modes_of("buffers")
 WAIT_MS = 100
@@ -45,14 +45,7 @@ def buffers_load(cache: str, rate: int, seconds: int) -> Load:
         f"open {rate} req/s, cache={cache}",
         "k6/buffers.js",
         "buffers",
-        {
-            "CACHE": cache,
-            "WAIT_MS": str(WAIT_MS),
-            "MODEL": "open",
-            "RATE": str(rate),
-            "DURATION": f"{seconds}s",
-            "MAX_VUS": "1000",
-        },
+        {"CACHE": cache, "WAIT_MS": str(WAIT_MS), **open_env(rate, seconds, 1000)},
         bound=buffers_bound,
         lanes=MODES,
         rate=rate,

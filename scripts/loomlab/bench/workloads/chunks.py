@@ -62,18 +62,19 @@ def skills_of(r: Callable[[], float]) -> list[dict]:
     return [{"name": SKILLS[(start + k) % len(SKILLS)], "level": 1 + math.floor(r() * 5)} for k in range(n)]
 
 
-def recruit(r: Callable[[], float], id_: int) -> dict:
-    def pick(items):
-        return items[math.floor(r() * len(items))]
+def pick(r: Callable[[], float], items):
+    return items[math.floor(r() * len(items))]
 
+
+def recruit(r: Callable[[], float], id_: int) -> dict:
     skills = skills_of(r)
     low = 30000 + math.floor(r() * 50) * 1000
     company = f"Company {math.floor(r() * 5000)}"
-    title = f"{pick(ROLES)} engineer"
-    location = pick(CITIES)
+    title = f"{pick(r, ROLES)} engineer"
+    location = pick(r, CITIES)
     high = low + math.floor(r() * 60) * 1000
     posted = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=math.floor(r() * 300))
-    what = pick(("payments", "search", "logistics", "games"))
+    what = pick(r, ("payments", "search", "logistics", "games"))
     return {
         "id": id_,
         "company": company,
@@ -88,14 +89,11 @@ def recruit(r: Callable[[], float], id_: int) -> dict:
 
 
 def candidate(r: Callable[[], float], id_: int) -> dict:
-    def pick(items):
-        return items[math.floor(r() * len(items))]
-
     skills = skills_of(r)
     years = math.floor(r() * 25)
-    name = f"{pick(FIRST)} {pick(LAST)}"
-    headline = f"{pick(ROLES)} engineer"
-    location = pick(CITIES)
+    name = f"{pick(r, FIRST)} {pick(r, LAST)}"
+    headline = f"{pick(r, ROLES)} engineer"
+    location = pick(r, CITIES)
     salary = 30000 + years * 3000 + math.floor(r() * 20) * 1000
     return {
         "id": id_,

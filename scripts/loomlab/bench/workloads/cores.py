@@ -20,20 +20,17 @@ def suites(scale: Scale) -> list[Suite]:
     product_suite = product.suites(scale)[0]
     a3 = a3_suite.loads[0]
     ramp = next((ld for ld in product_suite.loads if "350" in ld.name), product_suite.loads[0])
-    chosen = []
-    for variant, service_cpus, k6_cpus in SETTINGS:
-        for base, load in ((a3_suite, a3), (product_suite, ramp)):
-            chosen.append(
-                Suite(
-                    workload=base.workload,
-                    variant=variant,
-                    description=f"{load.name} with the service on {variant}: what a core more or less does "
-                    "to each mode",
-                    server_env=base.server_env,
-                    core=False,
-                    warmup_seconds=base.warmup_seconds,
-                    service_cpus=service_cpus,
-                    loads=[dataclasses.replace(load, lanes=MODES, k6_cpus=k6_cpus, seed={})],
-                )
-            )
-    return chosen
+    return [
+        Suite(
+            workload=base.workload,
+            variant=variant,
+            description=f"{load.name} with the service on {variant}: what a core more or less does to each mode",
+            server_env=base.server_env,
+            core=False,
+            warmup_seconds=base.warmup_seconds,
+            service_cpus=service_cpus,
+            loads=[dataclasses.replace(load, lanes=MODES, k6_cpus=k6_cpus, seed={})],
+        )
+        for variant, service_cpus, k6_cpus in SETTINGS
+        for base, load in ((a3_suite, a3), (product_suite, ramp))
+    ]

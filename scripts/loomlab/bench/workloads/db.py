@@ -18,9 +18,7 @@ def pool_bound(per_request_s: float):
     mode's own pool has as many by default."""
 
     def bound(lane: Lane, pools: dict):
-        size = (
-            pools.get("reactive.pool-max-size", 20) if lane.reactive_clients else pools.get("datasource.max-size", 20)
-        )
+        size = pools.get("reactive.pool-max-size" if lane.reactive_clients else "datasource.max-size", 20)
         return littles_bound(size, per_request_s)
 
     return bound

@@ -9,7 +9,7 @@ from loomlab import LabError
 from ..planning.arrivals import Request
 from ..planning.bounds import littles_bound
 from ..planning.lane import THREADED, WORKER, Lane
-from ..planning.loads import Load, Scale, Suite, modes_of
+from ..planning.loads import Load, Scale, Suite, modes_of, open_env
 
 WORKER_THREADS = 50
 WAIT_MS = 100
@@ -110,10 +110,7 @@ def tail_load(seconds: int, rate: int, lanes: tuple[Lane, ...] = MODES) -> Load:
         "k6/mixed.js",
         "mixed",
         {
-            "MODEL": "open",
-            "RATE": str(rate),
-            "DURATION": f"{seconds}s",
-            "MAX_VUS": "1000",
+            **open_env(rate, seconds, 1000),
             "CPU_MS": "0",
             "WAIT_MS": str(WAIT_MS),
             "LONG_SHARE": str(long_share),

@@ -25,10 +25,8 @@ def pinning_bound(vus: int, ms: int, lock: str):
         virtual = lane.mode in (VIRTUAL, VIRTUAL_LOOP)
         conc = vus if virtual else min(vus, pools.get("worker.max-threads", vus))
         pins = lock == "native" or (lock == "synchronized" and pools.get("jdk.feature", 25) < 24)
-        if lane.mode == VIRTUAL and pins:
-            conc = min(conc, pools.get("virtual.carriers", 1))
-        if lane.mode == VIRTUAL_LOOP and pins:
-            conc = min(conc, pools.get("reactive.event-loops", 1))
+        if virtual and pins:
+            conc = min(conc, pools.get("virtual.carriers" if lane.mode == VIRTUAL else "reactive.event-loops", 1))
         return littles_bound(conc, ms / 1000.0)
 
     return bound

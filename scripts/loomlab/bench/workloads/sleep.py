@@ -93,12 +93,7 @@ def suites(scale: Scale) -> list[Suite]:
                     request=sleep_request,
                     # 50 threads x 10 req/s each; virtual and reactive ~4,000 req/s with k6 on the
                     # same cores.
-                    est_s={
-                        "worker": requests / 500 + 1,
-                        "virtual": requests / 4000 + 1,
-                        "virtual-loop": requests / 4000 + 1,
-                        "reactive": requests / 4000 + 1,
-                    },
+                    est_s={m.key: requests / (500 if m.mode == WORKER else 4000) + 1 for m in MODES},
                 ),
                 open_sleep_load(0.8, worker_bound, scale.short_s),
                 open_sleep_load(1.2, worker_bound, scale.short_s),
