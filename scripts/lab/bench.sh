@@ -9,9 +9,7 @@ source "$(dirname "$0")/lib.sh"
 # In a function, called on the last line: editing this file while it runs cannot change it.
 main() {
   local loadgen out chart reference=""
-  pick_jdk
-  use_database
-  build_jar
+  service_ready
   loadgen="$(bash scripts/gotool.sh loadgen)"
   out="target/loom-lab/$(date +%Y%m%d-%H%M%S)"
   log "bench: writing to $out"

@@ -39,6 +39,13 @@ build_jar() {
   fi
 }
 
+# What the service needs to run here: the JDK's pick, the database and the jar (bench, serve, startup).
+service_ready() {
+  pick_jdk
+  use_database
+  build_jar
+}
+
 # The service in Quarkus' aot-jar layout (quarkus.package.jar.aot.enabled: every class on the JDK's
 # class path, so that a JDK AOT cache holds the application's classes too, which the fast-jar's own
 # class loader keeps out of it), for the jvm-aot image: the image trains its cache on it at its final

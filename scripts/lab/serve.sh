@@ -6,9 +6,7 @@ source "$(dirname "$0")/lib.sh"
 
 # In a function, called on the last line: editing this file while it runs cannot change it.
 main() {
-  pick_jdk
-  use_database
-  build_jar
+  service_ready
   log "service on http://127.0.0.1:${QUARKUS_HTTP_PORT:-8080} (Ctrl-C stops it)"
   # shellcheck disable=SC2086 # the service's flags, one word each
   std_py serve "$JAVA_HOME/bin/java" "$jar" $LOOMLAB_JVM_FLAGS ${JAVA_OPTS:-}

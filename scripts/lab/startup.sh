@@ -7,9 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 # In a function, called on the last line: editing this file while it runs cannot change it.
 main() {
-  pick_jdk
-  use_database
-  build_jar
+  service_ready
   build_minimal
   loadgen="$(bash scripts/gotool.sh loadgen)"
   out="target/loom-lab/startup-$(date +%Y%m%d-%H%M%S)"
