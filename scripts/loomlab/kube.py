@@ -8,6 +8,7 @@ written in: the runner reads a pod's status the way `kubectl get -o json` shows 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import socket
@@ -103,7 +104,6 @@ class Kube:
         self.core = client.CoreV1Api(self.client)
         self.apps = client.AppsV1Api(self.client)
         self.batch = client.BatchV1Api(self.client)
-        self._dynamic: dynamic.DynamicClient | None = None
 
     @property
     def server(self) -> str:
@@ -165,11 +165,9 @@ class Kube:
 
     # -- manifests -----------------------------------------------------------------------------------
 
-    @property
+    @functools.cached_property
     def dynamic(self) -> dynamic.DynamicClient:
-        if self._dynamic is None:
-            self._dynamic = dynamic.DynamicClient(self.client)
-        return self._dynamic
+        return dynamic.DynamicClient(self.client)
 
     def apply(self, docs: list[dict]):
         """Server-side apply of each manifest, namespaced ones into this run's namespace; a Namespace
@@ -203,11 +201,10 @@ class Kube:
         admin = "kubectl apply -k deploy/k8s/access"
         if self.ns != DEFAULT_NAMESPACE:
             admin += f" (through an overlay that sets namespace {self.ns})"
-        try:
+        there = None
+        with answered(404):  # none there yet: created below
             there = resource.get(name=name, namespace=self.ns).to_dict()
-        except ApiException as e:
-            if e.status != 404:
-                raise
+        if there is None:
             try:
                 resource.create(body=doc, namespace=self.ns)
             except ApiException as refused:

@@ -61,14 +61,10 @@ def variants(wanted: str, registry: str | None) -> tuple[list[str], list[str]]:
         if v not in VARIANTS:
             raise LabError(f"unknown variant {v} ({', '.join(VARIANTS)})")
         if registry and VARIANTS[v].image not in target.pushed(registry):
-            skipped.append(
-                f"{v}: no image in {registry}"
-                + (
-                    " (a native executable needs GraalVM or Mandrel: ./lab native; neither exists on this machine)"
-                    if v == "native"
-                    else f" (./lab k8s images --push {registry} {v})"
-                )
-            )
+            hint = f"./lab k8s images --push {registry} {v}"
+            if v == "native":
+                hint = "a native executable needs GraalVM or Mandrel: ./lab native; neither exists on this machine"
+            skipped.append(f"{v}: no image in {registry} ({hint})")
             continue
         chosen.append(v)
     return chosen, skipped
@@ -213,18 +209,13 @@ ONE_POD_MODES = (bench.Lane(bench.VIRTUAL), bench.Lane(bench.REACTIVE))
 def scale_suites() -> list[bench.Suite]:
     scale = bench.Scale("quick")
     bound = bench.littles_bound(bench.sleep.WORKER_THREADS, 0.1)
-    sleep_suite = bench.sleep.suites(scale)[0]
-    sleep_suite = dataclasses.replace(
-        sleep_suite, loads=[bench.sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
-    )
+    opens = [bench.sleep.open_sleep_load(f, bound, scale.short_s) for f in (1.5, 3.0)]
+    sleep_suite = dataclasses.replace(bench.sleep.suites(scale)[0], loads=opens)
     main = next(s for s in bench.product.suites(scale) if s.core)
-    product_suite = dataclasses.replace(
-        main,
-        loads=[
-            dataclasses.replace(ld, lanes=bench.product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")
-        ],
-    )
-    return [sleep_suite, product_suite]
+    ramps = [
+        dataclasses.replace(ld, lanes=bench.product.MODES) for ld in main.loads if ld.name.startswith("ramp to 350")
+    ]
+    return [sleep_suite, dataclasses.replace(main, loads=ramps)]
 
 
 def scale_runs() -> list[tuple[bench.Suite, bench.Lane, int]]:

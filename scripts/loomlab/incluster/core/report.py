@@ -47,10 +47,7 @@ def startup_table(startups: list[dict]) -> Table:
                 continue
 
             def spread(k, rows=rows):
-                return fmt_spread(
-                    stats.Spread.of([r[k] for r in rows if not math.isnan(r.get(k, math.nan))]),
-                    2 if k.endswith("_s") else 0,
-                )
+                return fmt_spread(stats.Spread.of([r.get(k, math.nan) for r in rows]), 2 if k.endswith("_s") else 0)
 
             t.add(
                 known.environment,

@@ -168,9 +168,8 @@ def with_images(docs: list[dict], images: dict[str, str]) -> list[dict]:
     """The manifests with every container image that was pushed replaced by its pushed digest."""
     docs = copy.deepcopy(docs)
     for d in docs:
-        spec = d.get("spec", {})
-        pod = spec.get("template", {}).get("spec") if "template" in spec else None
-        for c in (pod or {}).get("containers", []) + (pod or {}).get("initContainers", []):
+        pod = d.get("spec", {}).get("template", {}).get("spec") or {}
+        for c in pod.get("containers", []) + pod.get("initContainers", []):
             if c.get("image") in images:
                 c["image"] = images[c["image"]]
     return docs

@@ -6,6 +6,7 @@ else. Each reads back what its autoscaler saw and decided."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,10 +33,8 @@ def clear(kube: Kube, images: dict[str, str], variant: str = "jvm"):
     """Every autoscaler these components make for the variant's Deployment, deleted: two on one
     Deployment (a run stopped before its clean-up) would each refuse to act ("AmbiguousSelector")."""
     for on in OVERLAYS:
-        try:
+        with contextlib.suppress(ResourceNotFoundError):  # KEDA's ScaledObject is not served: there is none
             Autoscaler.render(on, images, kube.ns, variant).delete(kube)
-        except ResourceNotFoundError:
-            pass  # KEDA's ScaledObject is not served: there is none
 
 
 @dataclass

@@ -4,11 +4,12 @@ pool from its /q/metrics), the timeline of every look as a table, and the run's 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 import urllib.parse
 
-from loomlab import metrics
+from loomlab import metrics, stats
 from loomlab.incluster.experiments.autoscalers import Autoscaler, quantity
 from loomlab.kube import Kube
 from loomlab.podstatus import condition
@@ -20,22 +21,18 @@ def pods_now(kube: Kube, variant: str) -> list[dict]:
     selector = f"app.kubernetes.io/component=service,app.kubernetes.io/variant={variant}"
     pods = kube.pods(selector)
     usage = {}
-    try:
+    with contextlib.suppress(Exception):  # no figure yet for a new pod: shown as '-'
         path = kube.ns_path(f"pods?labelSelector={urllib.parse.quote(selector)}", "apis/metrics.k8s.io/v1beta1")
         for m in kube.json(path, 5)["items"]:
             usage[m["metadata"]["name"]] = sum(quantity(c["usage"]["cpu"]) for c in m["containers"])
-    except Exception:  # noqa: BLE001 - no figure yet for a new pod: shown as '-'
-        pass
     out = []
     for p in pods:
         name = p["metadata"]["name"]
         row = {"pod": name, "ready": condition(p, "Ready"), "cpu": usage.get(name, math.nan)}
         if p["status"].get("phase") == "Running":
-            try:
+            with contextlib.suppress(Exception):  # a pod going away between the list and the scrape
                 s = metrics.scrape_sample(kube.pod_proxy(name, 8080, "/q/metrics").decode())
                 row.update(busy=s["worker_active"], queued=s["worker_queued"], wait_max_s=s["thread_wait_max_s"])
-            except Exception:  # noqa: BLE001 - a pod going away between the list and the scrape
-                pass
         out.append(row)
     return out
 
@@ -92,10 +89,7 @@ def verdict(looks: list[dict], scaler: Autoscaler) -> str:
             f" {fmt(scaled['hpa']['seen'], 2)} against its target {goal}) and ran"
             f" {max(lk['hpa'].get('replicas') or 0 for lk in looks)} at most"
         )
-    peak = max(
-        (lk["hpa"].get("seen", math.nan) for lk in looks if not math.isnan(lk["hpa"].get("seen", math.nan))),
-        default=math.nan,
-    )
+    peak = stats.nanmax(*(lk["hpa"].get("seen", math.nan) for lk in looks))
     queued = max(
         (p.get("queued", 0) for lk in looks for p in lk["pods"] if not math.isnan(p.get("queued", 0))), default=0
     )

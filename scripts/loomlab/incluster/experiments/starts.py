@@ -12,6 +12,7 @@ starts.md and starts.json.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -130,6 +131,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    import sys
-
     command(main, sys.argv[1:])
