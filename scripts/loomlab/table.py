@@ -45,9 +45,7 @@ class Table:
         return "\n".join(out + (["", self.note] if self.note else []))
 
     def text(self) -> str:
-        widths = [
-            max(len(h), *(len(r[i]) for r in self.rows)) if self.rows else len(h) for i, h in enumerate(self.headers)
-        ]
+        widths = [max([len(h), *(len(r[i]) for r in self.rows)]) for i, h in enumerate(self.headers)]
 
         def line(cells):
             return "  ".join(

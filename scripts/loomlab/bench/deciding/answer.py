@@ -75,14 +75,6 @@ def by_how_much(v: verdict.Verdict) -> str:
     return f"{p.median:.2f}x {what} ({p.low:.2f}-{p.high:.2f}) vs {p.b}"
 
 
-def carried(section: Mapping) -> verdict.Verdict | None:
-    """The verdict the rounds decided and the section carries; None for a section without one (a
-    Job's answer read off its volume, results.json written before sections carried it), which
-    verdict_of decides from its runs."""
-    found = section.get("verdict")
-    return verdict.Verdict.of_record(found) if found else None
-
-
 def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
     """(winner, by how much, rounds, cause) of one section, or None where fewer than two modes ran
     (or it is a capacity search's: its answer is capacity_answer's)."""
@@ -90,7 +82,10 @@ def verdict_of(section: Mapping) -> tuple[str, str, str, str] | None:
         return None
     results = section["results"]
     modes = [m for m in MODE_COLUMNS if m in results and results[m]["runs"]]
-    v = carried(section) or verdict.decide(results, modes)
+    # The verdict the rounds decided and the section carries; a section without one (a Job's answer
+    # read off its volume, results.json written before sections carried it) is decided from its runs.
+    carried = section.get("verdict")
+    v = verdict.Verdict.of_record(carried) if carried else verdict.decide(results, modes)
     if v is None:
         return None
     agg = {m: stats.aggregate(results[m]["runs"]) for m in modes}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from . import verdict
 
@@ -140,9 +141,6 @@ class Search:
         """Whether a step at `rate` is a probe: a rate not tried before."""
         return all(s.rate != rate for s in self.steps)
 
-    def confirmed(self, step: Step | None) -> bool:
-        return step is None or len(step.rounds) >= self.rounds
-
     @property
     def lagged(self) -> bool:
         """Whether the generator could not offer a rate the search tried (it goes no higher)."""
@@ -150,13 +148,11 @@ class Search:
 
     @property
     def held(self) -> Step | None:
-        held = [s for s in self.steps if s.verdict == HELD]
-        return max(held, key=lambda s: s.rate) if held else None
+        return max((s for s in self.steps if s.verdict == HELD), key=attrgetter("rate"), default=None)
 
     @property
     def failed(self) -> Step | None:
-        failed = [s for s in self.steps if s.verdict == FAILED]
-        return min(failed, key=lambda s: s.rate) if failed else None
+        return min((s for s in self.steps if s.verdict == FAILED), key=attrgetter("rate"), default=None)
 
     def next_rate(self) -> float | None:
         """The next rate to try (None: the search is over): up by the factor while nothing failed (the
@@ -189,7 +185,7 @@ class Search:
         step = Step(rate, verdict, split, tuple(rounds))
         self.steps = [step if s.rate == rate else s for s in self.steps] if before else [*self.steps, step]
         held, failed = self.held, self.failed
-        if not self.confirmed(held):
+        if held is not None and len(held.rounds) < self.rounds:
             pass  # the held edge, a probe, runs its full rounds first
         elif self.lagged:
             self.outcome = GENERATOR_LIMITED
@@ -241,7 +237,8 @@ def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, st
 
     low = {m: edge(m, HELD, max, 0.0) for m in searches}
     high = {m: edge(m, FAILED, min, math.inf) for m in searches}
-    ranked = sorted(searches, key=lambda m: (searches[m]["held"] or 0, low[m]), reverse=True)
+    held = {m: searches[m]["held"] or 0.0 for m in searches}
+    ranked = sorted(searches, key=lambda m: (held[m], low[m]), reverse=True)
     winner, how = "cannot tell", "-"
     if len(ranked) > 1 and low[ranked[0]]:
         best, others = ranked[0], ranked[1:]
@@ -255,7 +252,6 @@ def capacity_answer(section: dict, bounds: dict) -> tuple[str, str, str, str, st
         else:
             winner += " between " + ", ".join([best, *(m for m in others if ratios[m][0] < 1 + verdict.TIE)])
     rounds = section["capacity"].get("rounds", "-")
-    held = {m: searches[m]["held"] or 0.0 for m in searches}
     return ", ".join(said(m) for m in ranked), winner, how, rounds, "; ".join(binds(section, held, bounds)) or "-"
 
 

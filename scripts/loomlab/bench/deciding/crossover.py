@@ -59,7 +59,7 @@ def mixed_summary(sections: list[dict]) -> Table:
             runs = s["results"].get(m, {}).get("runs", [])
             rates.append(fmt_spread(stats.aggregate(runs)["throughput"], 0) if runs else "-")
         pair = versus_worker(s, VIRTUAL)
-        ratio = f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f})" if pair else "cannot tell"
+        ratio = pair.text() if pair else "cannot tell"
         t.add(
             f"{c:g}",
             *rates,
@@ -103,9 +103,7 @@ def tail_summary(sections: list[dict]) -> Table:
                 fmt_spread(agg.get(SHORT_P99, stats.Spread.of([])), 0),
                 fmt(agg["p99"].median, 0),
                 fmt(agg["throughput"].median, 0),
-                "best"
-                if m == best
-                else (f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f})" if pair else "cannot tell"),
+                "best" if m == best else (pair.text() if pair else "cannot tell"),
                 s.get("pools", {}).get("virtual.carriers", "-") if m == VIRTUAL else "-",
             )
     return t

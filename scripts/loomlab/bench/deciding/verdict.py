@@ -64,6 +64,10 @@ class Pair:
     coverage: float
     state: str  # "ahead", "behind", "tie" or "unclear"
 
+    def text(self) -> str:
+        """The median ratio and its interval as the tables print them: "1.23x (1.10-1.40)"."""
+        return f"{self.median:.2f}x ({self.low:.2f}-{self.high:.2f})"
+
 
 def compare(
     a: str,

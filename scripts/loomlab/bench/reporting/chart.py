@@ -102,11 +102,8 @@ def legend(drawn: list[str]) -> list[tuple[str, str, float]]:
     return out
 
 
-def write_chart(folder: Path, out: Path | None = None) -> Path:
-    target = out or folder / "chart.svg"
-    target.write_text(chart_svg(read_results(folder)))
-    return target
-
-
 if __name__ == "__main__":
-    print(write_chart(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None))
+    folder = Path(sys.argv[1])
+    target = Path(sys.argv[2]) if len(sys.argv) > 2 else folder / "chart.svg"
+    target.write_text(chart_svg(read_results(folder)))
+    print(target)

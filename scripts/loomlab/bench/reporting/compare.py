@@ -53,9 +53,8 @@ def compare(a: Path, b: Path):
             def ch(k, x=x, y=y):
                 return fmt((stats.ratio(y[k].median, x[k].median) - 1) * 100, 1, " %")
 
-            name = s["workload"] + (f" / {s['variant']}" if s.get("variant") else "")
             t.add(
-                name,
+                s["workload"] + (f" / {s['variant']}" if s.get("variant") else ""),
                 s["load"],
                 mode,
                 fmt(x["throughput"].median),

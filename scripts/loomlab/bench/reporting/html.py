@@ -143,11 +143,10 @@ def write(out: Path, meta: dict, sections: list[dict], chartjs: Path | None, ans
         variant = " / " + s["variant"] if s.get("variant") else ""
         title = f"{s['workload']}{variant}: {s['load']} ({s.get('environment', 'local JVM')})"
         drawn = section_charts(n, s, out)
-        timeline = any(c["id"] == f"s{n}" for c in drawn)
-        searched = "capacity" in s
-        block = {"title": title, "description": s["description"], "table": s["table"], "timeline": timeline}
-        blocks.append({**block, "searched": searched})
         charts += drawn
+        timeline = any(c["id"] == f"s{n}" for c in drawn)
+        block = {"title": title, "description": s["description"], "table": s["table"], "timeline": timeline}
+        blocks.append({**block, "searched": "capacity" in s})
     dashboards = sorted(p.name for p in (out / "runs").glob("*.html")) if (out / "runs").exists() else []
     page = render(
         "report.html.j2",

@@ -73,11 +73,7 @@ def table(a: dict, b: dict, old: int, new: int) -> Table:
     for mode in [m for m in a if m in b]:
         ra, rb = a[mode]["runs"], b[mode]["runs"]
         pair = verdict.compare(f"{mode} {new}", f"{mode} {old}", rb, ra, "throughput", True, verdict.TIE)
-        said = (
-            f"{pair.median:.2f}x ({pair.low:.2f}-{pair.high:.2f}), {STATES[pair.state].format(new=new, old=old)}"
-            if pair
-            else "too few rounds"
-        )
+        said = f"{pair.text()}, {STATES[pair.state].format(new=new, old=old)}" if pair else "too few rounds"
         out.add(
             mode,
             *(fmt_spread(stats.Spread.of([r["throughput"] for r in rs]), 0) for rs in (ra, rb)),

@@ -65,10 +65,12 @@ def run_meta(settings: RunSettings, info: dict, command: str, engines: Sequence[
     on what, with which load generators (as each names its version), and the rounds' settings as
     the command line left them; `extra` adds or overrides (title, where the generator and the JVMs
     ran, the setup lines)."""
+    uname = os.uname()
+    memory_gib = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30)
     return {
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "command": command,
-        "machine": machine(),
+        "machine": f"{os.cpu_count()} CPUs, {memory_gib} GiB, {uname.sysname} {uname.release}",
         "info": info,
         "engines": "; ".join(engines),
         "profile": settings.profile,
@@ -83,13 +85,6 @@ def run_meta(settings: RunSettings, info: dict, command: str, engines: Sequence[
         "runners": settings.runners,
         **extra,
     }
-
-
-def machine() -> str:
-    return (
-        f"{os.cpu_count()} CPUs, {round(os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30)} GiB, "
-        f"{os.uname().sysname} {os.uname().release}"
-    )
 
 
 def finish(

@@ -65,15 +65,12 @@ def ingest_summary(sections: list[dict]) -> Table:
         copy_rate = next((rate(r) for r in ours if r[2] == "copy"), math.nan)
         seq = {(r[3], r[5]): rate(r) for r in ours if r[2] == "sequential"}
         # The fastest chunk size of each (writes, mode), where more than one was run.
-        best: dict[tuple, tuple] = {}
-        for r in ours:
-            if r[2:4] not in best or rate(r) > rate(best[r[2:4]]):
-                best[r[2:4]] = r
-        sizes = {r[2:4]: {x[5] for x in ours if x[2:4] == r[2:4]} for r in ours}
+        groups = {r[2:4]: [x for x in ours if x[2:4] == r[2:4]] for r in ours}
+        best = {k: max(group, key=rate)[5] for k, group in groups.items() if len({x[5] for x in group}) > 1}
         for domain, setup, writes, mode, agg, chunk in ours:
             med = functools.partial(stats.median_of, agg)
             seed = SEED_D.get(writes, {}).get(WORKER, {}).get("records_per_s") if chunk == 100 else None
-            is_best = len(sizes[(writes, mode)]) > 1 and best[(writes, mode)][5] == chunk
+            is_best = best.get((writes, mode)) == chunk
             t.add(
                 domain,
                 setup,
