@@ -25,7 +25,7 @@ from loomlab.bench import api as bench
 from loomlab.table import Table, fmt, fmt_spread
 
 from . import phases as ph
-from .launches import Settings, Variant, generate, launch, stop
+from .launches import Settings, Variant, generate, launched
 
 SECONDS = 60
 LOAD_USERS, LOAD_SLEEP_MS = 200, 20
@@ -147,12 +147,9 @@ def measure(variants: dict[str, Variant], rounds: int, settings: Settings, out: 
 def one(name: str, variant: Variant, lane: bench.Lane, r: int, settings: Settings, folder: Path, kind: str) -> dict:
     """One launch and its first minute in `lane` under the `kind` of load."""
     stem = folder / f"{name}-{lane.key}-{r + 1}"
-    started = launch(variant.cmd, settings.port, stem.with_suffix(".log"))
-    try:
+    with launched(variant.cmd, settings.port, stem.with_suffix(".log")) as started:
         generate(settings, load(kind), lane, stem.with_suffix(".json"), stem.name, samples=True)
         jit = ph.counters(settings.jcmd, started.process.pid)["JIT (s, compiler threads)"]
-    finally:
-        stop(started.process)
     curve = Curve.read(stem.with_suffix(".samples.csv"))
     stem.with_suffix(".samples.csv").unlink()  # 10^5 rows a launch; the curve keeps what the report reads
     print(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from loomlab.bench import api
 
-from .launches import Settings, launch, stop
+from .launches import Settings, launched
 from .phases import short
 
 # A start-up step's generated class and method as the converter prints it (simple names):
@@ -27,11 +27,8 @@ def profile_start(name: str, cmd: list[str], settings: Settings, profiler: api.P
     folder.mkdir(parents=True, exist_ok=True)
     jfr = folder / f"{name}.jfr"
     agent = f"-agentpath:{profiler.library}=start,event=cpu,interval={api.CPU_INTERVAL_NS},jfr,file={jfr}"
-    started = launch([cmd[0], *api.JVM_FLAGS, agent, *cmd[1:]], settings.port, folder / f"{name}.log")
-    try:
+    with launched([cmd[0], *api.JVM_FLAGS, agent, *cmd[1:]], settings.port, folder / f"{name}.log") as started:
         profiler.jcmd(started.process.pid, "stop")
-    finally:
-        stop(started.process)
     files = profiler.convert(jfr, ("cpu_html", "cpu"))
     return {**summarise(api.read_collapsed(files["cpu"])), "html": str(files["cpu_html"].relative_to(out))}
 

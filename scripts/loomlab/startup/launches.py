@@ -6,10 +6,12 @@ OS at the first answer, and again idle and after a fixed load (loadgen: the slee
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,13 +31,11 @@ MEMORY = {"VmRSS": "rss", "RssAnon": "anon", "RssFile": "file"}
 def memory_mb(pid: int) -> dict[str, float]:
     """The process's resident memory in MB as the OS counts it, whole and split (MEMORY)."""
     found = dict.fromkeys(MEMORY.values(), float("nan"))
-    try:
+    with contextlib.suppress(OSError):  # a process that is gone: no figure
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             key, _, value = line.partition(":")
             if key in MEMORY:
                 found[MEMORY[key]] = int(value.split()[0]) / 1024
-    except OSError:
-        pass
     return found
 
 
@@ -74,12 +74,18 @@ def launch(cmd: list[str], port: int, log: Path) -> Launched:
         if service.poll() is not None:
             raise LabError(f"{cmd[0]} exited with {service.returncode}; see {log}")
         time.sleep(0.005)
-    stop(service)
+    proc.stop(service, 30)
     raise LabError(f"no successful request within {LAUNCH_TIMEOUT_S} s; see {log}")
 
 
-def stop(service: subprocess.Popen):
-    proc.stop(service, 30)
+@contextlib.contextmanager
+def launched(cmd: list[str], port: int, log: Path) -> Iterator[Launched]:
+    """`cmd` launched (launch) for the length of the block, and stopped however the block ends."""
+    started = launch(cmd, port, log)
+    try:
+        yield started
+    finally:
+        proc.stop(started.process, 30)
 
 
 # The fixed load after a launch's idle reading, on the lab's engine (loadgen), in the virtual mode:
@@ -167,9 +173,8 @@ def measure_launch(name: str, variant: Variant, i: int, settings: Settings, out:
     log = out / f"{name}-{i + 1}.log"
     if settings.cold:
         drop_page_cache()
-    started = launch(variant.cmd, settings.port, log)
-    service = started.process
-    try:
+    with launched(variant.cmd, settings.port, log) as started:
+        service = started.process
         first = memory_mb(service.pid)
         counted = ph.counters(settings.jcmd, service.pid)
         time.sleep(2)
@@ -180,8 +185,6 @@ def measure_launch(name: str, variant: Variant, i: int, settings: Settings, out:
             sleep_rps = rate(settings, sleep_load, out / f"{name}-{i + 1}-sleep.json")
             product_rps = rate(settings, product_load, out / f"{name}-{i + 1}-product.json")
             rss_load = memory_mb(service.pid)["rss"]
-    finally:
-        stop(service)
     print(
         f"   {name} launch {i + 1}: first answer after {started.ttfr_ms:.0f} ms, RSS {first['rss']:.0f} MB "
         f"({first['anon']:.0f} anonymous, {first['file']:.0f} file-backed; idle {rss_idle:.0f}"

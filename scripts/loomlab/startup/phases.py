@@ -22,8 +22,8 @@ from datetime import datetime
 from pathlib import Path
 
 # Flags that make a launch print its phases (JVM variants; a native executable takes the property).
-JVM_FLAGS = ("-Xlog:startuptime", "-Dquarkus.debug.print-startup-times=true")
 PROPERTY = "-Dquarkus.debug.print-startup-times=true"
+JVM_FLAGS = ("-Xlog:startuptime", PROPERTY)
 
 STEP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) Build step (\S+) completed in: (\d+)ms$", re.M)
 CREATE_VM = re.compile(r"\[startuptime\] Create VM, ([\d.]+) secs")

@@ -68,8 +68,8 @@ def phase_rows(per_variant: dict[str, dict[str, stats.Spread]]) -> list[str]:
 def phase_table(runs: dict[str, list[dict]], flames: dict[str, dict]) -> Table | None:
     """Each variant's time to the first answer by phase (medians (min-max) of its launches), with the
     CPU its profiled launch spent in each step where one ran. None where no launch printed phases."""
-    per_variant = {n: stats.aggregate([r["phases"] for r in rs if r["phases"]]) for n, rs in runs.items()}
-    per_variant = {n: a for n, a in per_variant.items() if a}
+    phases = {n: [r["phases"] for r in rs if r["phases"]] for n, rs in runs.items()}
+    per_variant = {n: stats.aggregate(p) for n, p in phases.items() if p}
     if not per_variant:
         return None
     headers = ["phase"]
@@ -87,8 +87,7 @@ def phase_table(runs: dict[str, list[dict]], flames: dict[str, dict]) -> Table |
     rest = ["the other steps (each under 20 ms)"]
     total = ["time to the first answer"]
     for name in per_variant:
-        others = [r["phases"] for r in runs[name] if r["phases"]]
-        sums = [sum(v for k, v in p.items() if k not in shown) for p in others]
+        sums = [sum(v for k, v in p.items() if k not in shown) for p in phases[name]]
         rest.append(fmt_spread(stats.Spread.of(sums), 0))
         total.append(fmt_spread(stats.Spread.of([r["ttfr_ms"] for r in runs[name]]), 0))
         if name in flames:
@@ -142,15 +141,14 @@ def minimal_table(runs: dict[str, list[dict]]) -> Table | None:
         ratios = stats.Spread.of(
             [s["ttfr_ms"] / m["ttfr_ms"] for s, m in zip(runs[service], runs[floor], strict=False)]
         )
-        first = {n: stats.Spread.of([r["ttfr_ms"] for r in runs[n]]) for n in (service, floor)}
-        rss = {n: stats.Spread.of([r["rss_first_mb"] for r in runs[n]]) for n in (service, floor)}
+        agg = {n: stats.aggregate(runs[n]) for n in (service, floor)}
         t.add(
             f"{service} / {floor}",
-            fmt_spread(first[service], 0),
-            fmt_spread(first[floor], 0),
+            fmt_spread(agg[service]["ttfr_ms"], 0),
+            fmt_spread(agg[floor]["ttfr_ms"], 0),
             fmt_spread(ratios, 2, "x"),
             f"<= {MINIMAL_GOAL}x: {'met' if ratios.median <= MINIMAL_GOAL else 'missed'}",
-            f"{fmt(rss[service].median, 0)} / {fmt(rss[floor].median, 0)}",
+            f"{fmt(agg[service]['rss_first_mb'].median, 0)} / {fmt(agg[floor]['rss_first_mb'].median, 0)}",
         )
     if not t.rows:
         return None

@@ -12,7 +12,7 @@ from pathlib import Path
 from loomlab import LabError
 from loomlab.bench import api
 
-from .launches import FIRST, Settings, get, launch, stop
+from .launches import FIRST, Settings, get, launched
 
 # The minimal application's training: its one endpoint asked this many times, one after another.
 MINIMAL_REQUESTS = 2000
@@ -48,13 +48,9 @@ def train(java: str, flags: list[str], jar: Path, settings: Settings, out: Path,
     folder = out / f"{name}-training"
     folder.mkdir(parents=True, exist_ok=True)
     print(f"== {name}: training run", flush=True)
-    started = launch(
-        [java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)], settings.port, out / f"{name}-training.log"
-    )
-    try:
+    cmd = [java, *flags, f"-XX:AOTCacheOutput={aot}", "-jar", str(jar)]
+    with launched(cmd, settings.port, out / f"{name}-training.log"):  # the cache is written as the JVM exits
         drive(settings, folder)
-    finally:
-        stop(started.process)  # the cache is written as the JVM exits
     return aot
 
 

@@ -77,7 +77,7 @@ PROFILES = {
         "quick",
         (),
         (),
-        "the chunk sizes of both ingest domains, both transports, with and without a" " simulated round trip",
+        "the chunk sizes of both ingest domains, both transports, with and without a simulated round trip",
     ),
 }
 

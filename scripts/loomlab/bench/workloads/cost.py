@@ -42,17 +42,6 @@ SECONDS = 10
 # so no column can turn it off; Quarkus PR 51223 would.
 
 
-# The socket wait: each request holds one of DB_POOL connections DB_MS in pg_sleep, the sleep's RATE
-# arriving a second (0.75 of the pool's bound, so that no mode sheds: 30 in flight; a burst of 150
-# waits at most four queries' time for a connection), for DB_SECONDS: 15,000 requests a run, as the
-# sleep's. (Until 2026-12-05: 100 ms on a pool of 50 at 400 req/s, the pool's bound 500 below the
-# issue's rate; PostgreSQL's 300 connections hold 40 for each column side by side.)
-DB_MS = 20
-DB_POOL = 40
-DB_RATE = RATE
-DB_SECONDS = SECONDS
-
-
 def columns() -> tuple[Lane, ...]:
     """The overheads a setting reaches, as knob columns: virtual threads untracked (the JDK's
     container of every thread, for thread dumps), one carrier (no wake-up crosses cores), both
@@ -78,14 +67,19 @@ def columns() -> tuple[Lane, ...]:
     )
 
 
+# The socket wait: each request holds one of `pool` connections `ms` in pg_sleep, the sleep's RATE
+# arriving a second (0.75 of the pool's bound, so that no mode sheds: 30 in flight; a burst of 150
+# waits at most four queries' time for a connection), for SECONDS: 15,000 requests a run, as the
+# sleep's. (Until 2026-12-05: 100 ms on a pool of 50 at 400 req/s, the pool's bound 500 below the
+# issue's rate; PostgreSQL's 300 connections hold 40 for each column side by side.)
 @dataclasses.dataclass(frozen=True)
 class Socket:
     """The socket wait's shape: the query's time, the pool, the open rate and a run's seconds."""
 
-    ms: int = DB_MS
-    pool: int = DB_POOL
-    rate: int = DB_RATE
-    seconds: int = DB_SECONDS
+    ms: int = 20
+    pool: int = 40
+    rate: int = RATE
+    seconds: int = SECONDS
 
 
 # The shape the records before 2026-12-05's afternoon ran: no profile runs it, their reports rebuild

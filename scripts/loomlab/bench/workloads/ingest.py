@@ -157,7 +157,7 @@ def suites(scale: Scale) -> list[Suite]:
         # Seed D's own transport: the same recruits as one gRPC stream of protobuf chunks.
         ingest_suite("recruits", smaller, "", {}, 1, strategies=("sequential", "parallel"), transport="grpc"),
         # Behind a network: the round trips the parallel children overlap.
-        ingest_suite("recruits", smaller, ROUND_TRIP[0], ROUND_TRIP[1], 1),
+        ingest_suite("recruits", smaller, *ROUND_TRIP, 1),
     ]
 
 

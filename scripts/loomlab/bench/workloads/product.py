@@ -111,7 +111,7 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
         {"STAGES": stages_env(stages), "PEAK_VUS": str(peak)},
         bound=product_bound(stages),
         expect=product_expect,
-        lanes=kw.pop("lanes", MODES),
+        lanes=WITH_RX,
         seed=seed,
         timeout_s=total_s + 120,
         est_s=sum(d for d, _ in stages) + 1,
@@ -125,12 +125,12 @@ def product_load(total_s: int, peak: int, seed: dict, **kw) -> Load:
 def suites(scale: Scale) -> list[Suite]:
     """Long because it declares the product suites' loads with their k6 settings, bounds and seeds."""
     if scale.smoke:
-        ramps = [product_load(7, 10, {}, lanes=WITH_RX)]
+        ramps = [product_load(7, 10, {})]
     elif scale.seeds:
         # The seed's 7 minutes once per mode (repeats would take 42 minutes), and 10x its users.
-        ramps = [product_load(420, 35, SEED_C, repeats=1, lanes=WITH_RX), product_load(42, 350, {}, lanes=WITH_RX)]
+        ramps = [product_load(420, 35, SEED_C, repeats=1), product_load(42, 350, {})]
     else:
-        ramps = [product_load(10, 35, SEED_C, lanes=WITH_RX), product_load(10, 350, {}, lanes=WITH_RX)]
+        ramps = [product_load(10, 35, SEED_C), product_load(10, 350, {})]
     # Smoke (CI) holds its below-bound run at 0.4x: with one 7 s warm-up, a cold JIT spent 10.6 CPU
     # ms a lookup in a 2-CPU pod sharing the node with k6 and PostgreSQL, and 0.8x (206 req/s) then
     # asks for more CPU than the pod has (a clean-clone in-cluster smoke dropped arrivals there).

@@ -64,12 +64,7 @@ def open_sleep_load(fraction: float, worker_bound: float, seconds: int, sleep_ms
 
 
 def suites(scale: Scale) -> list[Suite]:
-    a3 = (
-        {"VUS": "50", "ITERATIONS": "4", "SLEEP_MS": "100"}
-        if scale.smoke
-        else {"VUS": "500", "ITERATIONS": "10", "SLEEP_MS": "100"}
-    )
-    requests = int(a3["VUS"]) * int(a3["ITERATIONS"])
+    users, iterations = (50, 4) if scale.smoke else (500, 10)
     worker_bound = littles_bound(WORKER_THREADS, 0.1)
     return [
         Suite(
@@ -81,11 +76,11 @@ def suites(scale: Scale) -> list[Suite]:
             server_env={"QUARKUS_THREAD_POOL_MAX_THREADS": str(WORKER_THREADS)},
             loads=[
                 Load(
-                    f"closed {a3['VUS']} VUs x {a3['ITERATIONS']}" + ("" if scale.smoke else " (A3)"),
+                    f"closed {users} VUs x {iterations}" + ("" if scale.smoke else " (A3)"),
                     "k6/sleep.js",
                     "sleep",
-                    a3,
-                    bound=sleep_bound(int(a3["VUS"]), 100),
+                    {"VUS": str(users), "ITERATIONS": str(iterations), "SLEEP_MS": "100"},
+                    bound=sleep_bound(users, 100),
                     seed={} if scale.smoke else SEED_A3,
                     timeout_s=180,
                     dashboard=False,
@@ -93,7 +88,7 @@ def suites(scale: Scale) -> list[Suite]:
                     request=sleep_request,
                     # 50 threads x 10 req/s each; virtual and reactive ~4,000 req/s with k6 on the
                     # same cores.
-                    est_s={m.key: requests / (500 if m.mode == WORKER else 4000) + 1 for m in MODES},
+                    est_s={m.key: users * iterations / (500 if m.mode == WORKER else 4000) + 1 for m in MODES},
                 ),
                 open_sleep_load(0.8, worker_bound, scale.short_s),
                 open_sleep_load(1.2, worker_bound, scale.short_s),

@@ -56,6 +56,9 @@ def tasks_request(env: dict) -> Request:
 def tasks_load(count: str, ms: str, smoke: bool, seed: dict, lanes: tuple[Lane, ...]) -> Load:
     """Seed A1: one k6 run of 3 requests is the repeat (a worker request of 100 x 1 s takes 10 s)."""
     iterations = 1 if smoke else 3
+    # Planned seconds: 100 tasks on 10 platform threads take 10 sleeps; one virtual thread each, one
+    # sleep (100,000 of them: ~1.5).
+    virtual_s = iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1
     return Load(
         f"{int(count):,} tasks x {ms} ms" + ("" if smoke else " (A1)"),
         "k6/tasks.js",
@@ -70,13 +73,7 @@ def tasks_load(count: str, ms: str, smoke: bool, seed: dict, lanes: tuple[Lane, 
         repeats=1,
         # The warm-up runs the same code path with a tenth of the sleep.
         warmup_env={"ITERATIONS": "1", "TASK_MS": str(max(1, int(ms) // 10))},
-        # 100 tasks on 10 platform threads take 10 sleeps; one virtual thread each, one sleep
-        # (100,000 of them: ~1.5).
-        est_s={
-            "worker": iterations * int(ms) / 100 + 1,
-            "virtual": iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1,
-            "virtual-loop": iterations * int(ms) / 1000 * (1 if int(count) <= 100 else 1.5) + 1,
-        },
+        est_s={"worker": iterations * int(ms) / 100 + 1, "virtual": virtual_s, "virtual-loop": virtual_s},
         warmup_est_s=int(ms) / 1000 + 1,
         request=tasks_request,
     )
